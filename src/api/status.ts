@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+export const StatusResponse = z.object({
+  version: z.string(),
+  pid: z.number(),
+  uptimeSeconds: z.number(),
+  socket: z.string(),
+  tcp: z.string().nullable(),
+  stateDir: z.string(),
+  tasks: z.object({
+    queued: z.number(),
+    running: z.number(),
+    attention: z.number(),
+    exited: z.number(),
+    killed: z.number(),
+    failed_to_start: z.number(),
+    lost: z.number(),
+    total: z.number(),
+  }),
+});
+export type StatusResponse = z.infer<typeof StatusResponse>;
+
+export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+
+/** Task ids are decimal counters; anything else (../, slashes, letters) is rejected at the boundary. */
+export const TaskId = z.string().regex(/^[1-9][0-9]{0,11}$/, 'task ids are positive integers, e.g. 12');
+
+export const Attention = z.object({
+  kind: z.enum(['prompt', 'silent']),
+  since: z.string(),
+  tail: z.string(),
+});
+export type Attention = z.infer<typeof Attention>;
+
+const common = {
+  id: TaskId,
+  name: z.string().nullable(),
+  command: z.array(z.string()),
+  cwd: z.string(),
+  createdAt: z.string(),
+  stallAfterSeconds: z.number(),
+  stdin: z.enum(['open', 'closed', 'none']),
+  outputPath: z.string(),
+  outputBytes: z.number(),
+};
+
+/** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */
+export const Task = z.discriminatedUnion('status', [
+  z.object({ ...common, status: z.literal('queued') }),
+  z.object({
+    ...common,
+    status: z.literal('running'),
+    pid: z.number(),
+    startedAt: z.string(),
+    attention: Attention.optional(),
+  }),
+  z.object({
+    ...common,
+    status: z.literal('exited'),
+    pid: z.number(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    exitCode: z.number(),
+    reason: z.string().optional(),
+  }),
+  z.object({
+    ...common,
+    status: z.literal('killed'),
+    // A queued task that is killed never had a pid.
+    pid: z.number().optional(),
+    startedAt: z.string().optional(),
+    endedAt: z.string(),
+    signal: z.string(),
+    exitCode: z.number(),
+    reason: z.string().optional(),
+  }),
+  z.object({ ...common, status: z.literal('failed_to_start'), endedAt: z.string(), error: z.string() }),
+  z.object({
+    ...common,
+    status: z.literal('lost'),
+    pid: z.number().optional(),
+    startedAt: z.string().optional(),
+    endedAt: z.string(),
+    reason: z.string(),
+  }),
+]);
+export type Task = z.infer<typeof Task>;
+export type TaskStatus = Task['status'];
+
+export const FINISHED: ReadonlySet<TaskStatus> = new Set(['exited', 'killed', 'failed_to_start', 'lost']);
+export const isFinished = (t: Pick<Task, 'status'>): boolean => FINISHED.has(t.status);
+
+/** Exit code a shell would report: 128+signal when killed. */
+export function shellExitCode(task: Task): number | null {
+  switch (task.status) {
+    case 'exited':
+    case 'killed':
+      return task.exitCode;
+    case 'failed_to_start':
+      return 127;
+    case 'lost':
+      return 255;
+    default:
+      return null;
+  }
+}
+
+const NoControlChars = /^[^\u0000-\u001f\u007f]*$/;
+
+export const RunRequest = z
+  .object({
+    command: z.array(z.string().max(64 * 1024)).min(1, 'command is empty').max(4096),
+    name: z.string().min(1).max(200).regex(NoControlChars, 'name has control characters').optional(),
+    cwd: z.string().min(1).max(4096).startsWith('/', 'cwd must be an absolute path'),
+    env: z.record(z.string().min(1).max(1024).regex(/^[^=\u0000]+$/, 'bad variable name'), z.string().max(128 * 1024)).optional(),
+    stallAfterSeconds: z.number().min(1).max(7 * 24 * 3600).optional(),
+    stdin: z.boolean().default(true),
+  })
+  .strict();
+export type RunRequest = z.infer<typeof RunRequest>;
+
+export const ListQuery = z.object({ all: z.enum(['0', '1']).default('0') }).strict();
+
+const NonNegInt = (what: string) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,16}$/, `${what} must be a non-negative integer`)
+    .transform(Number);
+
+export const MAX_READ_BYTES = 16 * 1024 * 1024;
+
+export const OutputQuery = z
+  .object({
+    offset: NonNegInt('offset').optional(),
+    limit: NonNegInt('limit').pipe(z.number().min(1).max(MAX_READ_BYTES)).optional(),
+    lines: NonNegInt('lines').pipe(z.number().max(100_000)).optional(),
+  })
+  .strict();
+export type OutputQuery = z.infer<typeof OutputQuery>;
+
+/** Metadata of an output read; the bytes travel as the response body. */
+export const OutputMeta = z.object({
+  offset: z.number(),
+  nextOffset: z.number(),
+  size: z.number(),
+  status: z.string(),
+  done: z.boolean(),
+});
+export type OutputMeta = z.infer<typeof OutputMeta>;
+
+export const FollowQuery = z.object({ offset: NonNegInt('offset').optional() }).strict();
+
+export const InputRequest = z
+  .object({ text: z.string().max(1024 * 1024).default(''), eof: z.boolean().default(false) })
+  .strict();
+
+export const SIGNALS = [
+  'SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2',
+  'SIGSTOP', 'SIGCONT', 'SIGTSTP', 'SIGALRM', 'SIGPIPE', 'SIGABRT', 'SIGWINCH',
+] as const;
+export type SignalName = (typeof SIGNALS)[number];
+
+/** Accepts TERM, sigterm, SIGTERM. */
+export const SignalSchema = z
+  .string()
+  .transform((s) => (s.toUpperCase().startsWith('SIG') ? s.toUpperCase() : `SIG${s.toUpperCase()}`))
+  .pipe(z.enum(SIGNALS, { message: `unknown signal; use one of ${SIGNALS.join(', ')}` }));
+
+export const KillRequest = z.object({ signal: SignalSchema.default('SIGTERM') }).strict();
+
+export const WaitQuery = z
+  .object({
+    timeout: z
+      .string()
+      .regex(/^[0-9]+(\.[0-9]+)?$/, 'timeout must be a non-negative number of seconds')
+      .transform(Number)
+      .optional(),
+  })
+  .strict();
+
+export const WaitResponse = z.object({ task: Task, timedOut: z.boolean() });
+export const TaskResponse = z.object({ task: Task });
+export const TaskListResponse = z.object({ tasks: z.array(Task) });
+export const OkResponse = z.object({ ok: z.literal(true) });
+
+export const TaskEvent = z.object({
+  type: z.enum(['queued', 'started', 'attention', 'exited', 'removed']),
+  at: z.string(),
+  task: Task,
+});
+export type TaskEvent = z.infer<typeof TaskEvent>;

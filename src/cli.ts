@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { AppError } from './errors.js';
+import { VERSION } from './version.js';
+import { registerDaemonCommands } from './cli/daemon.js';
+import { registerServiceCommands } from './cli/service.js';
+import { registerTaskCommands } from './cli/tasks.js';
+
+const program = new Command()
+  .name('nightshift')
+  .description('Local companion daemon for coding agents: background tasks whose output lives on disk.')
+  .version(VERSION)
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride()
+  .addHelpText(
+    'after',
+    `
+Environment:
+  NIGHTSHIFT_HOME          put config, state and socket under this directory
+  NIGHTSHIFT_NO_AUTOSTART  set to 1 so the CLI never starts the daemon itself
+
+Examples:
+  id=$(nightshift run -- npm test)   start a task
+  nightshift tail -f $id             follow its output until it ends
+  nightshift wait $id                exit with its exit code`,
+  );
+
+registerDaemonCommands(program);
+registerTaskCommands(program);
+registerServiceCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode;
+  } else if (err instanceof AppError) {
+    process.stderr.write(`nightshift: ${err.message}\n`);
+    process.exitCode = err.code === 'bad_request' ? 2 : 1;
+  } else {
+    process.stderr.write(`nightshift: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync, closeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { ApiClient } from '../api/client.js';
+import { AppError } from '../errors.js';
+import { resolvePaths } from '../paths.js';
+
+const STARTUP_WAIT_MS = 15_000;
+
+export function client(): ApiClient {
+  return new ApiClient({ socket: resolvePaths().socket });
+}
+
+/**
+ * Runs `fn` against the daemon, starting the daemon in the background first when nothing answers
+ * on the socket (unless NIGHTSHIFT_NO_AUTOSTART=1). Only a refused connection is retried, so a
+ * request the daemon may have seen is never sent twice.
+ */
+export async function withDaemon<T>(fn: (c: ApiClient) => Promise<T>): Promise<T> {
+  const c = client();
+  try {
+    return await fn(c);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'daemon_unavailable' || process.env.NIGHTSHIFT_NO_AUTOSTART === '1') throw err;
+  }
+  await startDaemon(c);
+  return fn(c);
+}
+
+async function startDaemon(c: ApiClient): Promise<void> {
+  const paths = resolvePaths();
+  mkdirSync(dirname(paths.daemonLog), { recursive: true, mode: 0o700 });
+  const log = openSync(paths.daemonLog, 'a', 0o600);
+  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
+  const child = spawn(process.execPath, [cli, 'daemon'], { detached: true, stdio: ['ignore', log, log], env: process.env });
+  closeSync(log);
+  let exited: number | null = null;
+  child.on('exit', (code) => {
+    exited = code ?? 1;
+  });
+  child.unref();
+  process.stderr.write(`nightshift: started the daemon in the background (pid ${child.pid}; log ${paths.daemonLog})\n`);
+  const deadline = Date.now() + STARTUP_WAIT_MS;
+  while (Date.now() < deadline) {
+    try {
+      await c.status();
+      return;
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'daemon_unavailable') throw err;
+    }
+    // Exit 1 is "another daemon holds the lock": one is starting, so keep waiting for it.
+    if (exited !== null && exited !== 1) {
+      throw new AppError('daemon_unavailable', `the daemon failed to start (exit ${exited}): ${lastLine(paths.daemonLog)}`);
+    }
+    await sleep(25);
+  }
+  throw new AppError('daemon_unavailable', `the daemon did not answer within ${STARTUP_WAIT_MS / 1000}s; see ${paths.daemonLog}`);
+}
+
+function lastLine(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-3).join(' | ');
+  } catch {
+    return 'no log';
+  }
+}

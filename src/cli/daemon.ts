@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { withDaemon } from './connect.js';
+import { printJson } from './format.js';
+
+export function registerDaemonCommands(program: Command): void {
+  program
+    .command('daemon')
+    .description('run the daemon in the foreground (systemd and `npm start` run this)')
+    .option('--recover', 'move a corrupt state file aside and rebuild the task list from the task directories')
+    .action(async (o: { recover?: boolean }) => {
+      const { runDaemon } = await import('../daemon/main.js');
+      process.exitCode = await runDaemon({ recover: Boolean(o.recover) });
+    });
+
+  program
+    .command('status')
+    .description('show whether the daemon runs, its version, pid, uptime, socket and task counts')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const s = await withDaemon((c) => c.status());
+      if (o.json) return printJson(s);
+      const t = s.tasks;
+      process.stdout.write(
+        [
+          `nightshift ${s.version}, daemon pid ${s.pid}, up ${s.uptimeSeconds}s`,
+          `socket: ${s.socket}${s.tcp ? `  tcp: ${s.tcp}` : ''}`,
+          `state:  ${s.stateDir}`,
+          `tasks:  ${t.running} running (${t.attention} need attention), ${t.queued} queued, ${t.exited} exited, ${t.killed} killed, ${t.failed_to_start} failed to start, ${t.lost} lost`,
+        ].join('\n') + '\n',
+      );
+    });
+}

@@ -1,0 +1,78 @@
+import type { Task } from '../api/tasks.js';
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function statusLabel(t: Task): string {
+  switch (t.status) {
+    case 'running':
+      return t.attention ? `running (${t.attention.kind})` : 'running';
+    case 'exited':
+      return `exited ${t.exitCode}`;
+    case 'killed':
+      return `killed ${t.signal}`;
+    default:
+      return t.status;
+  }
+}
+
+export function humanBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n}B` : `${v.toFixed(v < 10 ? 1 : 0)}${units[i]}`;
+}
+
+export function age(iso: string | undefined, nowMs = Date.now()): string {
+  if (!iso) return '-';
+  const s = Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** Left-aligned columns; the last column is not padded. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+export function commandLine(argv: string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+export function describeTask(t: Task): string {
+  const rows: [string, string][] = [
+    ['id', t.id],
+    ['name', t.name ?? '-'],
+    ['status', statusLabel(t)],
+    ['command', commandLine(t.command)],
+    ['cwd', t.cwd],
+    ['created', t.createdAt],
+  ];
+  if ('pid' in t && t.pid !== undefined) rows.push(['pid', String(t.pid)]);
+  if ('startedAt' in t && t.startedAt) rows.push(['started', t.startedAt]);
+  if ('endedAt' in t) rows.push(['ended', t.endedAt]);
+  if ('exitCode' in t) rows.push(['exit code', String(t.exitCode)]);
+  if ('signal' in t) rows.push(['signal', t.signal]);
+  if ('reason' in t && t.reason) rows.push(['reason', t.reason]);
+  if ('error' in t) rows.push(['error', t.error]);
+  rows.push(['output', `${humanBytes(t.outputBytes)} (${t.outputBytes} bytes) ${t.outputPath}`]);
+  rows.push(['stdin', t.stdin]);
+  if (t.status === 'running' && t.attention) {
+    rows.push(['attention', `${t.attention.kind} since ${t.attention.since}`]);
+    rows.push(['last output', t.attention.tail.replace(/\n/g, '\n             ')]);
+  }
+  return rows.map(([k, v]) => `${`${k}:`.padEnd(12)} ${v}`).join('\n');
+}

@@ -1,0 +1,206 @@
+import type { Command } from 'commander';
+import { shellExitCode, isFinished, type Task } from '../api/tasks.js';
+import { AppError } from '../errors.js';
+import { utf8Complete } from '../tasks/output.js';
+import { withDaemon } from './connect.js';
+import { age, commandLine, describeTask, humanBytes, printJson, statusLabel, table } from './format.js';
+import { followOutput } from './follow.js';
+
+export function nonNegInt(what: string) {
+  return (v: string): number => {
+    if (!/^[0-9]+$/.test(v)) throw new AppError('bad_request', `${what} must be a non-negative integer, got "${v}"`);
+    return Number(v);
+  };
+}
+
+function seconds(what: string) {
+  return (v: string): number => {
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(v)) throw new AppError('bad_request', `${what} must be a non-negative number of seconds, got "${v}"`);
+    return Number(v);
+  };
+}
+
+function envPair(v: string, acc: Record<string, string>): Record<string, string> {
+  const eq = v.indexOf('=');
+  if (eq <= 0) throw new AppError('bad_request', `--env takes KEY=VALUE, got "${v}"`);
+  return { ...acc, [v.slice(0, eq)]: v.slice(eq + 1) };
+}
+
+/** Process environment of the caller as strings: a task runs with the environment of whoever started it. */
+function callerEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+export function registerTaskCommands(program: Command): void {
+  program
+    .command('run')
+    .description('start a background task; prints its id')
+    .argument('<command...>', 'command and arguments (after --); one argument with shell syntax runs under sh -c')
+    .option('--name <name>', 'a label for the task')
+    .option('--cwd <dir>', 'working directory (default: the current one)')
+    .option('--env <KEY=VALUE>', 'set an environment variable (repeatable)', envPair, {})
+    .option('--stall-after <seconds>', 'seconds without output before checking for a prompt (default 45)', seconds('--stall-after'))
+    .option('--no-stdin', 'give the task /dev/null as stdin instead of an open pipe')
+    .option('--json', 'print the task as JSON')
+    .addHelpText('after', '\nExamples:\n  nightshift run -- npm test\n  nightshift run --name build -- "make -j4 2>&1 | tee build.txt"')
+    .action(async (command: string[], o: { name?: string; cwd?: string; env: Record<string, string>; stallAfter?: number; stdin: boolean; json?: boolean }) => {
+      const task = await withDaemon((c) =>
+        c.run({
+          command,
+          cwd: o.cwd ? resolvePath(o.cwd) : process.cwd(),
+          env: { ...callerEnv(), ...o.env },
+          stdin: o.stdin,
+          ...(o.name ? { name: o.name } : {}),
+          ...(o.stallAfter !== undefined ? { stallAfterSeconds: o.stallAfter } : {}),
+        }),
+      );
+      if (o.json) printJson(task);
+      else process.stdout.write(`${task.id}\n`);
+    });
+
+  program
+    .command('ps')
+    .description('list tasks (running and queued; --all adds finished ones)')
+    .option('-a, --all', 'include finished tasks')
+    .option('--json', 'print JSON')
+    .action(async (o: { all?: boolean; json?: boolean }) => {
+      const tasks = await withDaemon((c) => c.list(Boolean(o.all)));
+      if (o.json) return printJson(tasks);
+      if (tasks.length === 0) {
+        process.stdout.write(o.all ? 'no tasks\n' : 'no running tasks (see --all)\n');
+        return;
+      }
+      const rows = tasks.map((t) => [
+        t.id,
+        t.name ?? '-',
+        statusLabel(t),
+        'pid' in t && t.pid !== undefined ? String(t.pid) : '-',
+        age('startedAt' in t ? t.startedAt : t.createdAt),
+        humanBytes(t.outputBytes),
+        commandLine(t.command).slice(0, 60),
+      ]);
+      process.stdout.write(`${table(['ID', 'NAME', 'STATUS', 'PID', 'AGE', 'OUTPUT', 'COMMAND'], rows)}\n`);
+    });
+
+  program
+    .command('show')
+    .description('show one task: status, pid, exit code, output size, times, attention')
+    .argument('<id>')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const t = await withDaemon((c) => c.get(id));
+      if (o.json) printJson(t);
+      else process.stdout.write(`${describeTask(t)}\n`);
+    });
+
+  program
+    .command('output')
+    .description('write the raw output bytes from an offset')
+    .argument('<id>')
+    .option('--offset <n>', 'byte offset to start at', nonNegInt('--offset'), 0)
+    .option('--limit <bytes>', 'read at most this many bytes (default 1 MiB, max 16 MiB)', nonNegInt('--limit'))
+    .option('--json', 'print {data, offset, nextOffset, size, status, done}')
+    .action(async (id: string, o: { offset: number; limit?: number; json?: boolean }) => {
+      const { data, meta } = await withDaemon((c) => c.output(id, { offset: o.offset, ...(o.limit !== undefined ? { limit: o.limit } : {}) }));
+      if (!o.json) {
+        process.stdout.write(data);
+        return;
+      }
+      // JSON carries text: stop before a split UTF-8 character and point nextOffset there.
+      const whole = utf8Complete(data);
+      const nextOffset = meta.offset + whole.length;
+      printJson({ data: whole.toString('utf8'), ...meta, nextOffset, done: meta.done && nextOffset >= meta.size });
+    });
+
+  program
+    .command('tail')
+    .description('print the last lines of the output; with -f, follow until the task ends')
+    .argument('<id>')
+    .option('-n, --lines <n>', 'number of lines', nonNegInt('--lines'), 10)
+    .option('-f, --follow', 'keep printing new output until the task ends and all of it was shown')
+    .option('--json', 'print {data, offset, nextOffset, ...} for the last lines (not with -f)')
+    .action(async (id: string, o: { lines: number; follow?: boolean; json?: boolean }) => {
+      const { data, meta } = await withDaemon((c) => c.output(id, { lines: o.lines, limit: 16 * 1024 * 1024 }));
+      if (o.json) return printJson({ data: data.toString('utf8'), ...meta });
+      process.stdout.write(data);
+      if (o.follow) await followOutput(id, meta.nextOffset);
+    });
+
+  program
+    .command('send')
+    .description("write TEXT and a newline to the task's stdin")
+    .argument('<id>')
+    .argument('[text]', 'text to send', '')
+    .option('--raw', 'send TEXT as is, without the newline')
+    .option('--eof', 'close the stdin after sending')
+    .option('--json', 'print the task as JSON')
+    .action(async (id: string, text: string, o: { raw?: boolean; eof?: boolean; json?: boolean }) => {
+      const payload = o.raw || (text === '' && o.eof) ? text : `${text}\n`;
+      const t = await withDaemon((c) => c.input(id, payload, Boolean(o.eof)));
+      if (o.json) printJson(t);
+    });
+
+  program
+    .command('kill')
+    .description("signal the task's whole process group (default SIGTERM)")
+    .argument('<id>')
+    .option('-s, --signal <name>', 'signal name, e.g. TERM, KILL, INT', 'SIGTERM')
+    .option('--json', 'print the task as JSON')
+    .action(async (id: string, o: { signal: string; json?: boolean }) => {
+      const t = await withDaemon((c) => c.kill(id, o.signal));
+      if (o.json) printJson(t);
+    });
+
+  program
+    .command('wait')
+    .description("wait for the task to end; exits with its exit code (128+signal when killed)")
+    .argument('<id>')
+    .option('--timeout <seconds>', 'give up after this long (exit 124)', seconds('--timeout'))
+    .option('--json', 'print the task as JSON when it ends')
+    .action(async (id: string, o: { timeout?: number; json?: boolean }) => {
+      const task = await waitFor(id, o.timeout);
+      if (o.json) printJson(task);
+      if (!isFinished(task)) {
+        process.stderr.write(`nightshift: task ${id} is still ${task.status} after ${o.timeout}s\n`);
+        process.exitCode = 124;
+        return;
+      }
+      process.exitCode = shellExitCode(task) ?? 1;
+    });
+
+  program
+    .command('rm')
+    .description('remove a finished task and its output')
+    .argument('<id...>')
+    .action(async (ids: string[]) => {
+      for (const id of ids) await withDaemon((c) => c.remove(id));
+    });
+
+  program
+    .command('events')
+    .description('stream task events (queued, started, attention, exited, removed) as they happen')
+    .option('--json', 'one JSON object per line')
+    .action(async (o: { json?: boolean }) => {
+      await withDaemon((c) =>
+        c.events((e) => {
+          if (o.json) process.stdout.write(`${JSON.stringify(e)}\n`);
+          else process.stdout.write(`${e.at}  ${e.type.padEnd(9)} ${e.task.id.padEnd(5)} ${statusLabel(e.task).padEnd(18)} ${e.task.name ?? commandLine(e.task.command).slice(0, 50)}\n`);
+        }),
+      );
+    });
+}
+
+async function waitFor(id: string, timeout: number | undefined): Promise<Task> {
+  const deadline = timeout === undefined ? Infinity : Date.now() + timeout * 1000;
+  for (;;) {
+    const left = deadline === Infinity ? 300 : Math.max(0, (deadline - Date.now()) / 1000);
+    const r = await withDaemon((c) => c.wait(id, left));
+    if (!r.timedOut || Date.now() >= deadline) return r.task;
+  }
+}
+
+function resolvePath(p: string): string {
+  return p.startsWith('/') ? p : `${process.cwd()}/${p}`;
+}

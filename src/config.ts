@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { AppError, isErrno } from './errors.js';
+
+const GiB = 1024 ** 3;
+
+export const ConfigSchema = z
+  .object({
+    logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+    /** Tasks running at once; the rest wait in the queue. */
+    maxParallel: z.number().int().min(1).max(10_000).default(64),
+    /** Per-task output cap in bytes (enforced with RLIMIT_FSIZE on the task). */
+    outputCapBytes: z.number().int().min(4096).default(4 * GiB),
+    /** Finished tasks' directories are removed this many days after they end. */
+    retentionDays: z.number().min(0).default(14),
+    /** Seconds without output before a running task is checked for a prompt. */
+    stallAfterSeconds: z.number().min(1).default(45),
+    /** How often running tasks are checked for stalls. */
+    stallCheckSeconds: z.number().min(0.1).default(5),
+    /** Shell command run (sh -c) on attention and exit; task details arrive in its environment. */
+    notifyCommand: z.string().min(1).optional(),
+    /** Largest accepted request body. */
+    maxRequestBytes: z.number().int().min(1024).default(1024 * 1024),
+    /** Optional TCP listener: loopback only, bearer token from the state dir's 0600 token file. */
+    tcp: z
+      .object({
+        host: z.enum(['127.0.0.1', '::1', 'localhost']).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Loads the config file (missing file → embedded defaults). An invalid file is an error naming it. */
+export function loadConfig(file: string): Config {
+  let raw: unknown = {};
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    if (!isErrno(err, 'ENOENT')) {
+      throw new AppError('config_invalid', `cannot read config ${file}: ${(err as Error).message}`);
+    }
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new AppError('config_invalid', `invalid config ${file}: ${issues}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import { AppError } from '../errors.js';
+
+/** What a route handler sees: path params, the validated query, the raw body reader. */
+export interface Ctx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body(): Promise<unknown>;
+}
+
+/** A handler answers JSON, or returns 'streamed' when it wrote the response itself. */
+export type Handler = (ctx: Ctx) => Promise<{ status?: number; json: unknown } | 'streamed'>;
+
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  handler: Handler;
+}
+
+/** Validates once at the boundary; zod's complaints become one readable 400. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const detail = r.error.issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+  throw new AppError('bad_request', `invalid ${what}: ${detail}`);
+}
+
+/** Reads a JSON body, refusing more than `limit` bytes without buffering them. */
+export function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      reject(new AppError('payload_too_large', `request body of ${declared} bytes exceeds the limit of ${limit}`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > limit) {
+        failed = true;
+        reject(new AppError('payload_too_large', `request body exceeds the limit of ${limit} bytes`));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (failed) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') {
+        resolve({});
+        return;
+      }
+      try {
+        resolve(JSON.parse(text));
+      } catch (err) {
+        reject(new AppError('bad_request', `request body is not valid JSON: ${(err as Error).message}`));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Compiles "/v1/tasks/:id/output" into a matcher. */
+export function compile(path: string): (p: string) => Record<string, string> | null {
+  const keys: string[] = [];
+  const re = new RegExp(
+    `^${path.replace(/:([a-z]+)/g, (_m, k: string) => {
+      keys.push(k);
+      return '([^/]+)';
+    })}$`,
+  );
+  return (p) => {
+    const m = re.exec(p);
+    if (!m) return null;
+    const params: Record<string, string> = {};
+    keys.forEach((k, i) => {
+      params[k] = decodeURIComponent(m[i + 1] ?? '');
+    });
+    return params;
+  };
+}

@@ -1,0 +1,141 @@
+import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { loadConfig, type Config } from '../config.js';
+import { AppError, isErrno } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
+import { resolvePaths, type Paths } from '../paths.js';
+import { TaskEvents } from '../tasks/events.js';
+import { TaskManager } from '../tasks/manager.js';
+import { notifier } from '../tasks/notify.js';
+import { TaskRegistry } from '../tasks/registry.js';
+import { acquireLock, type Lock } from './lock.js';
+import { startRetention } from './retention-sweep.js';
+import { eventRoutes } from './routes/events.js';
+import { statusRoutes } from './routes/status.js';
+import { taskRoutes } from './routes/tasks.js';
+import { createApiServer } from './server.js';
+import { Streams } from './streams.js';
+import { listenTcp } from './tcp.js';
+
+export interface DaemonOptions {
+  /** Move a corrupt state file aside and rebuild it from the task directories. */
+  recover?: boolean;
+}
+
+/** Exit code for configuration and state problems: systemd does not restart on it (RestartPreventExitStatus). */
+export const EXIT_CONFIG = 78;
+
+function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
+/** Runs the daemon in the foreground until SIGTERM/SIGINT. Resolves with the process exit code. */
+export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
+  const startedAt = Date.now();
+  const paths = resolvePaths();
+  let config: Config;
+  try {
+    config = loadConfig(paths.configFile);
+  } catch (err) {
+    process.stderr.write(`nightshift: ${(err as Error).message}\n`);
+    return EXIT_CONFIG;
+  }
+  ensurePrivateDir(paths.stateDir);
+  ensurePrivateDir(paths.tasksDir);
+  ensurePrivateDir(paths.runtimeDir);
+  let lock: Lock;
+  try {
+    lock = acquireLock(paths.lockFile);
+  } catch (err) {
+    process.stderr.write(`nightshift: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const log = createLogger(config.logLevel);
+  try {
+    return await serve(paths, config, log, lock, startedAt, opts);
+  } catch (err) {
+    lock.release();
+    if (err instanceof AppError && err.code === 'state_corrupt') {
+      log.fatal({ code: err.code }, err.message);
+      process.stderr.write(
+        `nightshift: ${err.message}.\n` +
+          `Nothing was changed. To recover, run \`nightshift daemon --recover\`: it moves the file aside\n` +
+          `(kept as ${paths.stateFile}.corrupt-<time>) and rebuilds the task list from ${paths.tasksDir}.\n`,
+      );
+      return EXIT_CONFIG;
+    }
+    throw err;
+  }
+}
+
+async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, startedAt: number, opts: DaemonOptions): Promise<number> {
+  if (opts.recover) {
+    const r = await TaskRegistry.recover(paths.stateFile, paths.tasksDir);
+    log.warn({ movedTo: r.movedTo, tasks: r.tasks }, 'state rebuilt from task directories');
+  }
+  const registry = await TaskRegistry.open(paths.stateFile);
+  const events = new TaskEvents();
+  if (config.notifyCommand) events.on(notifier(config.notifyCommand, log));
+  const tasks = new TaskManager({ paths, config, log, registry, events });
+  await tasks.startUp();
+  const stopRetention = startRetention(tasks, config.retentionDays, log);
+
+  const streams = new Streams();
+  let tcpAddress: string | null = null;
+  const routes = () => [
+    ...statusRoutes(tasks, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt }),
+    ...taskRoutes(tasks, events, streams),
+    ...eventRoutes(events, streams),
+  ];
+  const unixServer = createApiServer({ routes: routes(), maxRequestBytes: config.maxRequestBytes, log });
+  await listenUnix(unixServer, paths.socket);
+  const servers: Server[] = [unixServer];
+  if (config.tcp) {
+    const tcp = await listenTcp(config.tcp, paths.tokenFile, (token) =>
+      createApiServer({ routes: routes(), maxRequestBytes: config.maxRequestBytes, log, token }),
+    );
+    tcpAddress = tcp.address;
+    servers.push(tcp.server);
+  }
+  log.info({ socket: paths.socket, tcp: tcpAddress, pid: process.pid }, 'nightshift daemon ready');
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  log.info({ signal }, 'shutting down; tasks keep running');
+  // Stop accepting, end long-lived streams (clients resume by offset), let in-flight requests finish.
+  const closed = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  streams.closeAll();
+  for (const s of servers) s.closeIdleConnections();
+  await closed;
+  tasks.stop();
+  stopRetention();
+  await registry.commit();
+  try {
+    unlinkSync(paths.socket);
+  } catch (err) {
+    if (!isErrno(err, 'ENOENT')) throw err;
+  }
+  lock.release();
+  log.info('stopped');
+  return 0;
+}
+
+async function listenUnix(server: Server, socket: string): Promise<void> {
+  // We hold the lock, so a socket file left here is a dead daemon's.
+  try {
+    unlinkSync(socket);
+  } catch (err) {
+    if (!isErrno(err, 'ENOENT')) throw err;
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socket, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  chmodSync(socket, 0o600);
+}

@@ -1,0 +1,43 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where nightshift keeps its config, state and socket (ARCHITECTURE.md § Paths). */
+export interface Paths {
+  configFile: string;
+  stateDir: string;
+  tasksDir: string;
+  stateFile: string;
+  lockFile: string;
+  tokenFile: string;
+  runtimeDir: string;
+  socket: string;
+  daemonLog: string;
+}
+
+export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
+  const home = env.NIGHTSHIFT_HOME;
+  let configDir: string;
+  let stateDir: string;
+  let runtimeDir: string;
+  if (home) {
+    configDir = join(home, 'config');
+    stateDir = join(home, 'state');
+    runtimeDir = join(home, 'run');
+  } else {
+    const userHome = env.HOME ?? homedir();
+    configDir = join(env.XDG_CONFIG_HOME || join(userHome, '.config'), 'nightshift');
+    stateDir = join(env.XDG_STATE_HOME || join(userHome, '.local', 'state'), 'nightshift');
+    runtimeDir = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'nightshift') : join(stateDir, 'run');
+  }
+  return {
+    configFile: join(configDir, 'config.json'),
+    stateDir,
+    tasksDir: join(stateDir, 'tasks'),
+    stateFile: join(stateDir, 'tasks.json'),
+    lockFile: join(stateDir, 'daemon.lock'),
+    tokenFile: join(stateDir, 'token'),
+    runtimeDir,
+    socket: join(runtimeDir, 'nightshift.sock'),
+    daemonLog: join(stateDir, 'daemon.log'),
+  };
+}

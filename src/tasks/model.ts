@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { Task } from '../api/tasks.js';
+
+/** What the daemon needs to re-find a running task's processes after a restart. */
+export const RunInfo = z.object({
+  wrapperPid: z.number().int(),
+  wrapperStart: z.number(),
+  bootId: z.string(),
+  childPid: z.number().int().optional(),
+  childStart: z.number().optional(),
+  capBytes: z.number(),
+  killSignal: z.string().optional(),
+});
+export type RunInfo = z.infer<typeof RunInfo>;
+
+export const Entry = z.object({ task: Task, run: RunInfo.optional() });
+export type Entry = z.infer<typeof Entry>;
+
+export const StateData = z.object({
+  version: z.literal(1),
+  nextId: z.number().int().min(1),
+  tasks: z.array(Entry),
+});
+export type StateData = z.infer<typeof StateData>;
+
+/** Written once per task next to its output: enough to rebuild the state file if it is lost. */
+export const TaskMeta = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  command: z.array(z.string()),
+  cwd: z.string(),
+  createdAt: z.string(),
+  stallAfterSeconds: z.number(),
+  stdin: z.boolean(),
+});
+export type TaskMeta = z.infer<typeof TaskMeta>;
+
+/** Spec of a queued task that has not started: its environment waits here (0600), deleted at start. */
+export const PendingSpawn = z.object({ env: z.record(z.string(), z.string()) });

@@ -1,0 +1,42 @@
+import { constants } from 'node:os';
+import type { Task } from '../api/tasks.js';
+
+const byNumber = new Map<number, string>(
+  Object.entries(constants.signals).map(([name, n]) => [n, name]),
+);
+
+export function signalNumber(name: string): number {
+  return (constants.signals as Record<string, number | undefined>)[name] ?? 0;
+}
+
+type Ending =
+  | { status: 'exited'; exitCode: number; reason?: string }
+  | { status: 'killed'; signal: string; exitCode: number; reason?: string };
+
+/**
+ * Turns the wrapper's recorded status into an outcome. Like a shell, the wrapper reports a command
+ * killed by signal N as 128+N, so a status in 129..192 naming a real signal counts as killed.
+ */
+export function interpretStatus(code: number, capBytes: number): Ending {
+  const sig = code > 128 ? byNumber.get(code - 128) : undefined;
+  if (!sig) return { status: 'exited', exitCode: code };
+  if (sig === 'SIGXFSZ') {
+    return { status: 'killed', signal: sig, exitCode: code, reason: `output cap of ${capBytes} bytes reached` };
+  }
+  return { status: 'killed', signal: sig, exitCode: code };
+}
+
+/** Fields shared by every variant; used when a task moves from one status to another. */
+export function baseOf(task: Task) {
+  return {
+    id: task.id,
+    name: task.name,
+    command: task.command,
+    cwd: task.cwd,
+    createdAt: task.createdAt,
+    stallAfterSeconds: task.stallAfterSeconds,
+    stdin: task.stdin,
+    outputPath: task.outputPath,
+    outputBytes: task.outputBytes,
+  };
+}

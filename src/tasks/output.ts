@@ -1,0 +1,95 @@
+import { open, stat } from 'node:fs/promises';
+import { isErrno } from '../errors.js';
+
+export interface Chunk {
+  data: Buffer;
+  offset: number;
+  nextOffset: number;
+  size: number;
+}
+
+/** Current size of an output file; a file not created yet has size 0. */
+export async function outputSize(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return 0;
+    throw err;
+  }
+}
+
+/** Reads [offset, offset+limit) with one pread: O(bytes read), never O(file). Past the end → empty. */
+export async function readRange(path: string, offset: number, limit: number): Promise<Chunk> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return { data: Buffer.alloc(0), offset, nextOffset: offset, size: 0 };
+    throw err;
+  }
+  try {
+    const size = (await fh.stat()).size;
+    const want = Math.max(0, Math.min(limit, size - offset));
+    const data = Buffer.allocUnsafe(want);
+    let got = 0;
+    while (got < want) {
+      const { bytesRead } = await fh.read(data, got, want - got, offset + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return { data: data.subarray(0, got), offset, nextOffset: offset + got, size };
+  } finally {
+    await fh.close();
+  }
+}
+
+const TAIL_BLOCK = 64 * 1024;
+const TAIL_MAX_SCAN = 16 * 1024 * 1024;
+
+/**
+ * Offset where the last `lines` lines start, scanning backwards block by block from the end
+ * (at most 16 MiB, so a file of one endless line cannot make this O(file)).
+ */
+export async function tailOffset(path: string, lines: number): Promise<number> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return 0;
+    throw err;
+  }
+  try {
+    const size = (await fh.stat()).size;
+    if (lines === 0 || size === 0) return size;
+    const buf = Buffer.allocUnsafe(TAIL_BLOCK);
+    let end = size;
+    let newlines = 0;
+    while (end > 0 && size - end < TAIL_MAX_SCAN) {
+      const start = Math.max(0, end - TAIL_BLOCK);
+      const { bytesRead } = await fh.read(buf, 0, end - start, start);
+      for (let i = bytesRead - 1; i >= 0; i--) {
+        // A trailing newline ends the last line; it does not start a new one.
+        if (start + i === size - 1) continue;
+        if (buf[i] === 0x0a && ++newlines === lines) return start + i + 1;
+      }
+      end = start;
+    }
+    return end;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Drops an incomplete UTF-8 sequence at the end so JSON clients never get half a character. */
+export function utf8Complete(data: Buffer): Buffer {
+  let i = data.length - 1;
+  let cont = 0;
+  while (i >= 0 && cont < 3 && ((data[i] ?? 0) & 0xc0) === 0x80) {
+    i--;
+    cont++;
+  }
+  if (i < 0) return data;
+  const lead = data[i] ?? 0;
+  const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : 0;
+  return need > cont ? data.subarray(0, i) : data;
+}

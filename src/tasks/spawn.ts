@@ -1,0 +1,142 @@
+import { accessSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { AppError } from '../errors.js';
+
+/**
+ * The per-task wrapper: a POSIX shell, not a Node process. It keeps a writer on the stdin FIFO open
+ * (so the task never sees EOF between two `send`s, even while the daemon restarts), starts the command
+ * as the leader of its own process group and session (setsid) with RLIMIT_FSIZE as the output cap,
+ * waits for it and records its status in the task directory. SIGUSR1 closes its writer: `send --eof`.
+ * A SIGUSR1 that interrupts `wait` makes wait return 138 without reaping the child, so it waits again.
+ */
+const WRAPPER = `d=$1; cap=$2; mode=$3; setsid=$4; mkfifo=$5; mv=$6; shift 6
+t=0
+if [ "$mode" = fifo ]; then
+  "$mkfifo" -m 600 "$d/stdin" || exit 125
+  exec 3<>"$d/stdin"
+  trap 't=1; exec 3>&-' USR1
+  (ulimit -f "$cap" && exec "$setsid" "$@" <"$d/stdin" 3>&-) &
+else
+  trap '' USR1
+  (ulimit -f "$cap" && exec "$setsid" "$@" </dev/null) &
+fi
+pid=$!
+echo "$pid" >"$d/child.pid.tmp" && "$mv" -f "$d/child.pid.tmp" "$d/child.pid"
+exec >/dev/null 2>&1
+while :; do
+  wait "$pid"; s=$?
+  if [ "$t" = 1 ] && [ "$s" = 138 ]; then t=2; continue; fi
+  break
+done
+echo "$s" >"$d/exit.tmp" && "$mv" -f "$d/exit.tmp" "$d/exit"
+exit "$s"
+`;
+
+export interface SpawnSpec {
+  dir: string;
+  outputPath: string;
+  command: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin: boolean;
+  capBytes: number;
+}
+
+export interface Spawned {
+  wrapperPid: number;
+  /** Settles when the wrapper has exited (its status is in the task directory by then). */
+  exited: Promise<unknown>;
+}
+
+/** A single argument with shell syntax in it ("make && make test") runs through sh -c. */
+export function toArgv(command: string[]): string[] {
+  if (command.length === 1 && /[\s|&;<>()$`\\"'*?[\]#~=%{}!]/.test(command[0] ?? '')) {
+    return ['/bin/sh', '-c', command[0] ?? ''];
+  }
+  return command;
+}
+
+/** Checks what would otherwise only fail inside the wrapper, so `run` can say what is wrong. */
+export function preflight(argv: string[], cwd: string, env: Record<string, string>): void {
+  let st;
+  try {
+    st = statSync(cwd);
+  } catch {
+    throw new AppError('invalid_cwd', `working directory ${cwd} does not exist`);
+  }
+  if (!st.isDirectory()) throw new AppError('invalid_cwd', `working directory ${cwd} is not a directory`);
+  const cmd = argv[0] ?? '';
+  if (cmd === '') throw new AppError('command_not_found', 'command is empty');
+  const candidates = cmd.includes('/')
+    ? [resolve(cwd, cmd)]
+    : (env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter).filter(Boolean).map((d) => resolve(cwd, d, cmd));
+  for (const file of candidates) {
+    try {
+      if (!statSync(file).isFile()) continue;
+      accessSync(file, constants.X_OK);
+      return;
+    } catch {
+      // try the next PATH entry
+    }
+  }
+  throw new AppError(
+    'command_not_found',
+    cmd.includes('/') ? `${cmd} is not an executable file` : `command not found: ${cmd} (searched the task's PATH)`,
+  );
+}
+
+/** Absolute paths of the helpers the wrapper uses, so a task's own PATH cannot break the wrapper. */
+const tools = {
+  setsid: findTool('setsid'),
+  mkfifo: findTool('mkfifo'),
+  mv: findTool('mv'),
+};
+
+function findTool(name: string): string {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+  for (const dir of dirs.filter(Boolean)) {
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // keep looking
+    }
+  }
+  return name;
+}
+
+export function spawnTask(spec: SpawnSpec): Spawned {
+  mkdirSync(spec.dir, { recursive: true, mode: 0o700 });
+  const out = openSync(spec.outputPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+  try {
+    const capBlocks = Math.ceil(spec.capBytes / 512); // POSIX sh's ulimit -f counts 512-byte blocks
+    // node:child_process rather than execa here: the output fd must go to the wrapper as is, and
+    // execa's typings only admit its own stream handling for stdout/stderr.
+    const child = spawn(
+      '/bin/sh',
+      [
+        '-c', WRAPPER, 'nightshift-task', spec.dir, String(capBlocks), spec.stdin ? 'fifo' : 'none',
+        tools.setsid, tools.mkfifo, tools.mv, ...toArgv(spec.command),
+      ],
+      {
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
+        stdio: ['ignore', out, out],
+      },
+    );
+    let spawnError: Error | undefined;
+    child.once('error', (err) => {
+      spawnError = err;
+    });
+    if (child.pid === undefined) {
+      throw new AppError('spawn_failed', `could not start the task wrapper: ${spawnError?.message ?? 'no pid'}`);
+    }
+    child.unref();
+    return { wrapperPid: child.pid, exited: new Promise((resolve) => child.once('exit', resolve)) };
+  } finally {
+    closeSync(out);
+  }
+}

@@ -1,0 +1,81 @@
+import type { Attention } from '../api/tasks.js';
+import { now, nowMs } from '../clock.js';
+import { outputSize, readRange } from './output.js';
+import { isBlockedReadingStdin, pidsByGroup } from './proc.js';
+import { looksLikePrompt, stripAnsi } from './stall.js';
+
+export interface WatchedTask {
+  id: string;
+  outputPath: string;
+  stallAfterSeconds: number;
+  attention: Attention | undefined;
+  /** Process group of the command (its pid), once known. */
+  pgid: number | undefined;
+}
+
+interface Progress {
+  size: number;
+  grewAt: number;
+  checkedAt: number;
+}
+
+const TAIL_BYTES = 1024;
+const RECHECK_MS = 15_000;
+
+/**
+ * Notices tasks whose output stopped growing. After `stallAfterSeconds` of silence it reads the last
+ * line: an interactive prompt, or a process of the task blocked in read(2) on its stdin, means
+ * `prompt`; otherwise `silent`. Growth (or input sent) clears it.
+ */
+export class StallMonitor {
+  private readonly progress = new Map<string, Progress>();
+
+  constructor(private readonly onChange: (id: string, attention: Attention | undefined) => void) {}
+
+  /** Output grew or input was sent: start the silence clock again. */
+  touch(id: string, size?: number): void {
+    const p = this.progress.get(id);
+    const t = nowMs();
+    this.progress.set(id, { size: size ?? p?.size ?? 0, grewAt: t, checkedAt: 0 });
+  }
+
+  forget(id: string): void {
+    this.progress.delete(id);
+  }
+
+  async check(tasks: WatchedTask[]): Promise<void> {
+    const t = nowMs();
+    const due: WatchedTask[] = [];
+    for (const task of tasks) {
+      const size = await outputSize(task.outputPath);
+      const p = this.progress.get(task.id);
+      if (!p || size !== p.size) {
+        this.progress.set(task.id, { size, grewAt: t, checkedAt: 0 });
+        if (p && task.attention) this.onChange(task.id, undefined);
+        continue;
+      }
+      if (t - p.grewAt < task.stallAfterSeconds * 1000) continue;
+      // A prompt is the attention that matters; keep looking for one while the task is only silent.
+      if (task.attention?.kind === 'prompt' || t - p.checkedAt < RECHECK_MS) continue;
+      p.checkedAt = t;
+      due.push(task);
+    }
+    if (due.length === 0) return;
+    const groups = new Set(due.map((d) => d.pgid).filter((g): g is number => g !== undefined));
+    const members = pidsByGroup(groups);
+    for (const task of due) {
+      const size = this.progress.get(task.id)?.size ?? 0;
+      const { data } = await readRange(task.outputPath, Math.max(0, size - TAIL_BYTES), TAIL_BYTES);
+      const tail = data.toString('utf8');
+      const readingStdin = (members.get(task.pgid ?? -1) ?? []).some(isBlockedReadingStdin);
+      const kind = looksLikePrompt(tail) || readingStdin ? 'prompt' : 'silent';
+      if (task.attention?.kind === kind) continue;
+      const since = new Date((this.progress.get(task.id)?.grewAt ?? t) + task.stallAfterSeconds * 1000);
+      this.onChange(task.id, { kind, since: (since > now() ? now() : since).toISOString(), tail: lastLines(tail) });
+    }
+  }
+}
+
+function lastLines(tail: string): string {
+  return stripAnsi(tail).split('\n').slice(-5).join('\n').slice(-500);
+}

@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import { open, readFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Adapter } from 'lowdb';
+import type { z } from 'zod';
+import { AppError, isErrno } from '../errors.js';
+
+/**
+ * lowdb adapter that never leaves a half-written file: write to a temp file, fsync, rename.
+ * A file that does not parse is an error naming it, never an empty start.
+ */
+export class DurableJsonFile<S extends z.ZodType> implements Adapter<z.infer<S>> {
+  constructor(
+    private readonly file: string,
+    private readonly schema: S,
+  ) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  }
+
+  async read(): Promise<z.infer<S> | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return null;
+      throw err;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      throw new AppError('state_corrupt', `state file ${this.file} is not valid JSON (${(err as Error).message})`);
+    }
+    const parsed = this.schema.safeParse(json);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      const where = first ? `${first.path.join('.')}: ${first.message}` : 'schema mismatch';
+      throw new AppError('state_corrupt', `state file ${this.file} does not match the expected shape (${where})`);
+    }
+    return parsed.data;
+  }
+
+  async write(data: z.infer<S>): Promise<void> {
+    const tmp = `${this.file}.tmp`;
+    const fh = await open(tmp, 'w', 0o600);
+    try {
+      await fh.writeFile(JSON.stringify(data));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, this.file);
+  }
+}
+
+/**
+ * Group commit: callers await a write that includes their change; changes made while a write is in
+ * flight share the next one, so a burst of N changes costs two writes, not N.
+ */
+export class GroupCommit {
+  private inFlight = false;
+  private next: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+
+  constructor(private readonly writeNow: () => Promise<void>) {}
+
+  commit(): Promise<void> {
+    if (!this.next) {
+      let resolve!: () => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.next = { promise, resolve, reject };
+    }
+    const { promise } = this.next;
+    if (!this.inFlight) void this.flush();
+    return promise;
+  }
+
+  private async flush(): Promise<void> {
+    while (this.next) {
+      const batch = this.next;
+      this.next = null;
+      this.inFlight = true;
+      try {
+        await this.writeNow();
+        batch.resolve();
+      } catch (err) {
+        batch.reject(err);
+      } finally {
+        this.inFlight = false;
+      }
+    }
+  }
+}
