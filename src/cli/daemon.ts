@@ -9,7 +9,8 @@ export function registerDaemonCommands(program: Command): void {
     .option('--recover', 'move a corrupt state file aside and rebuild the task list from the task directories')
     .action(async (o: { recover?: boolean }) => {
       const { runDaemon } = await import('../daemon/main.js');
-      process.exitCode = await runDaemon({ recover: Boolean(o.recover) });
+      // Exit at once when done: state is saved and logs are written synchronously by then.
+      process.exit(await runDaemon({ recover: Boolean(o.recover) }));
     });
 
   program
