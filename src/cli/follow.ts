@@ -14,7 +14,13 @@ export async function followOutput(id: string, offset: number): Promise<void> {
   let lostSince = 0;
   for (;;) {
     try {
-      at = await withDaemon((c) => c.follow(id, at, (chunk) => process.stdout.write(chunk)));
+      // Count delivered bytes as they arrive: a stream cut mid-way must resume exactly there.
+      await withDaemon((c) =>
+        c.follow(id, at, (chunk) => {
+          at += chunk.length;
+          process.stdout.write(chunk);
+        }),
+      );
       const task = await withDaemon((c) => c.get(id));
       if (isFinished(task) && at >= task.outputBytes) return;
       lostSince = 0;

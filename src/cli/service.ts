@@ -3,7 +3,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { execa } from 'execa';
 import { printJson } from './format.js';
 
 const UNIT = 'nightshift.service';
@@ -24,12 +23,14 @@ export function renderUnit(): string {
 /** True when a user systemd instance answers (not the case in containers or over plain ssh without a session bus). */
 async function userSystemd(): Promise<boolean> {
   if (process.env.NIGHTSHIFT_SYSTEMCTL === 'none') return false;
+  const { execa } = await import('execa'); // loaded only here: it is heavy for every other command
   const r = await execa('systemctl', ['--user', 'is-system-running'], { reject: false, timeout: 5000 });
   // Prints the manager's state (running, degraded, …) when it answers; nothing when there is no bus.
   return ['running', 'degraded', 'starting', 'initializing', 'maintenance'].includes(String(r.stdout).trim());
 }
 
 async function systemctl(args: string[]): Promise<{ ok: boolean; out: string }> {
+  const { execa } = await import('execa');
   const r = await execa('systemctl', ['--user', ...args], { reject: false, timeout: 15_000, all: true });
   return { ok: !r.failed, out: String(r.all ?? '').trim() };
 }

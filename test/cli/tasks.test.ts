@@ -1,0 +1,185 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestDaemon, until } from '../helpers/daemon.js';
+
+let d: TestDaemon;
+beforeAll(async () => {
+  d = new TestDaemon({ stallCheckSeconds: 0.2 });
+  await d.start();
+});
+afterAll(() => d.cleanup());
+
+async function run(...args: string[]): Promise<string> {
+  const r = await d.cli(['run', ...args]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^[0-9]+\n$/);
+  return r.stdout.trim();
+}
+
+describe('run, show, ps, output, wait', () => {
+  it('prints only the id, captures stdout and stderr in order, and reports the exit code', async () => {
+    const id = await run('--name', 'greet', '--', 'sh', '-c', 'echo out1; echo err1 >&2; echo out2; exit 3');
+    const w = await d.cli(['wait', id]);
+    expect(w.code).toBe(3);
+    const out = await d.cli(['output', id]);
+    expect(out.stdout).toBe('out1\nerr1\nout2\n');
+    const show = JSON.parse((await d.cli(['show', id, '--json'])).stdout);
+    expect(show).toMatchObject({ id, name: 'greet', status: 'exited', exitCode: 3, outputBytes: 15, stdin: 'closed' });
+    expect(show.pid).toBeGreaterThan(0);
+    expect(Date.parse(show.endedAt)).toBeGreaterThanOrEqual(Date.parse(show.startedAt));
+    const ps = await d.cli(['ps', '--all']);
+    expect(ps.stdout).toMatch(new RegExp(`^${id}\\s+greet\\s+exited 3`, 'm'));
+    const human = await d.cli(['show', id]);
+    expect(human.stdout).toMatch(/exit code:\s+3/);
+  });
+
+  it('runs a single argument with shell syntax through sh -c', async () => {
+    const id = await run('--', 'echo a && echo b | tr b c');
+    await d.cli(['wait', id]);
+    expect((await d.cli(['output', id])).stdout).toBe('a\nc\n');
+  });
+
+  it('passes --cwd and --env to the task', async () => {
+    const id = await run('--cwd', '/tmp', '--env', 'GREETING=hello there', '--', 'sh', '-c', 'pwd; echo "$GREETING"');
+    await d.cli(['wait', id]);
+    expect((await d.cli(['output', id])).stdout).toBe('/tmp\nhello there\n');
+  });
+
+  it('reads by offset and limit, with JSON metadata', async () => {
+    const id = await run('--', 'printf', '0123456789');
+    await d.cli(['wait', id]);
+    expect((await d.cli(['output', id, '--offset', '3', '--limit', '4'])).stdout).toBe('3456');
+    const j = JSON.parse((await d.cli(['output', id, '--offset', '3', '--limit', '4', '--json'])).stdout);
+    expect(j).toEqual({ data: '3456', offset: 3, nextOffset: 7, size: 10, status: 'exited', done: false });
+    const end = JSON.parse((await d.cli(['output', id, '--offset', '7', '--json'])).stdout);
+    expect(end).toMatchObject({ data: '789', nextOffset: 10, done: true });
+    const past = await d.cli(['output', id, '--offset', '500', '--json']);
+    expect(past.code).toBe(0);
+    expect(JSON.parse(past.stdout)).toMatchObject({ data: '', offset: 500, nextOffset: 500, size: 10 });
+  });
+
+  it('rejects negative and non-numeric offsets', async () => {
+    for (const bad of ['-1', 'abc', '1.5']) {
+      const r = await d.cli(['output', '1', `--offset=${bad}`]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/--offset must be a non-negative integer/);
+    }
+  });
+
+  it('says clearly when the cwd is missing or the command cannot start', async () => {
+    const cwd = await d.cli(['run', '--cwd', '/definitely/not/here', '--', 'ls']);
+    expect(cwd.code).not.toBe(0);
+    expect(cwd.stderr).toMatch(/working directory \/definitely\/not\/here does not exist/);
+    const cmd = await d.cli(['run', '--', 'no-such-command-xyz']);
+    expect(cmd.code).not.toBe(0);
+    expect(cmd.stderr).toMatch(/command not found: no-such-command-xyz/);
+    const plain = join(d.home, 'plain.txt');
+    writeFileSync(plain, 'not a program', { mode: 0o644 });
+    const notExec = await d.cli(['run', '--', plain]);
+    expect(notExec.stderr).toMatch(/not an executable file/);
+  });
+
+  it('errors on unknown ids', async () => {
+    const r = await d.cli(['show', '99999']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/no task 99999/);
+  });
+});
+
+describe('stdin, kill, tail, rm', () => {
+  it('answers prompts through stdin and closes it with --eof', async () => {
+    const id = await run('--', 'sh', '-c', 'printf "name? "; read n; echo "hi $n"; cat; echo "[eof]"');
+    expect((await d.cli(['send', id, 'bob'])).code).toBe(0);
+    expect((await d.cli(['send', id, '--raw', 'no newline yet'])).code).toBe(0);
+    expect((await d.cli(['send', id, '', '--eof'])).code).toBe(0);
+    expect((await d.cli(['wait', id, '--timeout', '10'])).code).toBe(0);
+    expect((await d.cli(['output', id])).stdout).toBe('name? hi bob\nno newline yet[eof]\n');
+    const again = await d.cli(['send', id, 'late']);
+    expect(again.code).not.toBe(0);
+  });
+
+  it('refuses input for a task started with --no-stdin, whose stdin is /dev/null', async () => {
+    const id = await run('--no-stdin', '--', 'sh', '-c', 'cat; echo read-eof; sleep 1');
+    const r = await d.cli(['send', id, 'x']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/--no-stdin/);
+    await d.cli(['wait', id]);
+    expect((await d.cli(['output', id])).stdout).toBe('read-eof\n');
+  });
+
+  it('kills the whole process group and wait exits 128+signal', async () => {
+    const id = await run('--', 'sh', '-c', 'sleep 300 & sleep 300 & echo started; wait');
+    const t = await until(async () => {
+      const task = await d.client.get(id);
+      return task.outputBytes > 0 && task;
+    });
+    const pgid = 'pid' in t ? t.pid : undefined;
+    expect(pgid).toBeDefined();
+    expect((await d.cli(['kill', id, '--signal', 'KILL'])).code).toBe(0);
+    expect((await d.cli(['wait', id])).code).toBe(137);
+    const show = JSON.parse((await d.cli(['show', id, '--json'])).stdout);
+    expect(show).toMatchObject({ status: 'killed', signal: 'SIGKILL', exitCode: 137 });
+    // No process of the group survives, grandchildren included.
+    await until(() => {
+      try {
+        process.kill(-(pgid as number), 0);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  });
+
+  it('tails the last lines and follows until the task ends', async () => {
+    const id = await run('--', 'sh', '-c', 'for i in 1 2 3 4 5 6; do echo line $i; sleep 0.15; done');
+    await until(async () => (await d.client.get(id)).outputBytes >= 14);
+    const r = await d.cli(['tail', id, '-n', '1', '-f']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.at(-1)).toBe('line 6');
+    // Whatever it started with, it shows every later line exactly once and in order.
+    const first = Number(lines[0]?.split(' ')[1]);
+    expect(lines).toEqual(Array.from({ length: 7 - first }, (_, i) => `line ${first + i}`));
+    const last2 = await d.cli(['tail', id, '-n', '2']);
+    expect(last2.stdout).toBe('line 5\nline 6\n');
+  });
+
+  it('removes finished tasks with their files, refuses running ones', async () => {
+    const id = await run('--', 'sleep', '30');
+    const busy = await d.cli(['rm', id]);
+    expect(busy.code).not.toBe(0);
+    expect(busy.stderr).toMatch(/kill it first/);
+    await d.cli(['kill', id]);
+    await d.cli(['wait', id]);
+    const dir = `${d.paths.tasksDir}/${id}`;
+    expect(existsSync(dir)).toBe(true);
+    expect((await d.cli(['rm', id])).code).toBe(0);
+    expect(existsSync(dir)).toBe(false);
+    expect((await d.cli(['show', id])).code).not.toBe(0);
+  });
+});
+
+describe('events and status', () => {
+  it('streams started and exited events as they happen', async () => {
+    const seen: string[] = [];
+    const ac = new AbortController();
+    const stream = d.client.events((e) => seen.push(`${e.type}:${e.task.id}`), ac.signal).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    const id = await run('--', 'true');
+    await until(() => seen.includes(`exited:${id}`));
+    expect(seen).toContain(`started:${id}`);
+    ac.abort();
+    await stream;
+  });
+
+  it('reports version, pid, uptime, socket and task counts', async () => {
+    const s = JSON.parse((await d.cli(['status', '--json'])).stdout);
+    expect(s).toMatchObject({ pid: d.proc?.pid, socket: d.paths.socket });
+    expect(s.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(s.tasks).toHaveProperty('running');
+    expect(s.tasks).toHaveProperty('queued');
+    expect(s.uptimeSeconds).toBeGreaterThanOrEqual(0);
+  });
+});
