@@ -56,6 +56,9 @@ export function registerTaskCommands(program: Command): void {
           ...(o.stallAfter !== undefined ? { stallAfterSeconds: o.stallAfter } : {}),
         }),
       );
+      if (task.status === 'failed_to_start') {
+        throw new AppError('spawn_failed', `task ${task.id} failed to start: ${task.error}`);
+      }
       if (o.json) printJson(task);
       else process.stdout.write(`${task.id}\n`);
     });

@@ -86,9 +86,7 @@ export class TaskManager {
   async run(req: RunRequest): Promise<Task> {
     const env = { ...(req.env ?? {}) };
     preflight(toArgv(req.command), req.cwd, env);
-    const id = this.d.registry.allocateId();
-    const dir = this.dir(id);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const { id, dir } = this.claimTaskDir();
     const meta: TaskMeta = {
       id,
       name: req.name ?? null,
@@ -115,6 +113,25 @@ export class TaskManager {
     }
     await this.d.registry.commit();
     return this.get(id);
+  }
+
+  /**
+   * A new id with a directory of its own. An id handed out by a daemon that died before saving it
+   * may have a directory (and a process writing there): such ids are skipped, never reused.
+   */
+  private claimTaskDir(): { id: string; dir: string } {
+    mkdirSync(this.d.paths.tasksDir, { recursive: true, mode: 0o700 });
+    for (;;) {
+      const id = this.d.registry.allocateId();
+      const dir = this.dir(id);
+      try {
+        mkdirSync(dir, { mode: 0o700 });
+        return { id, dir };
+      } catch (err) {
+        if (!isErrno(err, 'EEXIST')) throw err;
+        this.d.log.warn({ task: id }, 'task id skipped: its directory exists (left by a daemon that died)');
+      }
+    }
   }
 
   private start(task: Task, env: Record<string, string>): void {
@@ -158,12 +175,15 @@ export class TaskManager {
       if (!e || e.task.status !== 'running' || !e.run) return undefined;
       if (e.run.childPid !== undefined) return e.run.childPid;
       const text = await readFile(join(this.dir(id), 'child.pid'), 'utf8').catch(() => '');
+      // A short task may have ended (and been settled) during that read: never write its old state back.
+      const cur = this.d.registry.get(id);
+      if (!cur || cur.task.status !== 'running' || !cur.run) return undefined;
       if (/^[0-9]+\s*$/.test(text)) {
         const childPid = Number(text);
         const childStart = readStat(childPid)?.startTicks;
-        const run: RunInfo = { ...e.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
-        this.d.registry.set({ ...e.task, pid: childPid }, run);
-        void writeFile(join(this.dir(id), 'run.json'), JSON.stringify({ ...run, startedAt: e.task.startedAt }), { mode: 0o600 });
+        const run: RunInfo = { ...cur.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
+        this.d.registry.set({ ...cur.task, pid: childPid }, run);
+        void writeFile(join(this.dir(id), 'run.json'), JSON.stringify({ ...run, startedAt: cur.task.startedAt }), { mode: 0o600 });
         void this.d.registry.commit();
         return childPid;
       }

@@ -8,17 +8,21 @@ import { AppError } from '../errors.js';
  * (so the task never sees EOF between two `send`s, even while the daemon restarts), starts the command
  * as the leader of its own process group and session (setsid) with RLIMIT_FSIZE as the output cap,
  * waits for it and records its status in the task directory. SIGUSR1 closes its writer: `send --eof`.
- * A SIGUSR1 that interrupts `wait` makes wait return 138 without reaping the child, so it waits again.
+ * The read end is opened here, before any SIGUSR1 could close the writer, so the command's open of
+ * its stdin never blocks. The trap is a command, not '' (ignored), so the command itself gets the
+ * default SIGUSR1 back at exec. A SIGUSR1 that interrupts `wait` makes wait return 138 without
+ * reaping the child, so it waits again.
  */
 const WRAPPER = `d=$1; cap=$2; mode=$3; setsid=$4; mkfifo=$5; mv=$6; shift 6
 t=0
+trap 't=1; exec 3>&-' USR1
 if [ "$mode" = fifo ]; then
   "$mkfifo" -m 600 "$d/stdin" || exit 125
-  exec 3<>"$d/stdin"
-  trap 't=1; exec 3>&-' USR1
-  (ulimit -f "$cap" && exec "$setsid" "$@" <"$d/stdin" 3>&-) &
+  exec 3<>"$d/stdin" 4<"$d/stdin"
+  [ "$t" = 1 ] && exec 3>&-
+  (ulimit -f "$cap" && exec "$setsid" "$@" <&4 3>&- 4<&-) &
+  exec 4<&-
 else
-  trap '' USR1
   (ulimit -f "$cap" && exec "$setsid" "$@" </dev/null) &
 fi
 pid=$!

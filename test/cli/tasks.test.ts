@@ -132,6 +132,16 @@ describe('stdin, kill, tail, rm', () => {
     });
   });
 
+  it('delivers other signals to the task itself, which may handle them', async () => {
+    for (const stdin of [[], ['--no-stdin']]) {
+      const id = await run(...stdin, '--', 'sh', '-c', 'trap "echo got usr1" USR1; echo ready; sleep 2 & wait; echo end');
+      await until(async () => (await d.client.get(id)).outputBytes > 0);
+      expect((await d.cli(['kill', id, '--signal', 'usr1'])).code).toBe(0);
+      expect((await d.cli(['wait', id])).code).toBe(0);
+      expect((await d.cli(['output', id])).stdout).toBe('ready\ngot usr1\nend\n');
+    }
+  });
+
   it('tails the last lines and follows until the task ends', async () => {
     const id = await run('--', 'sh', '-c', 'for i in 1 2 3 4 5 6; do echo line $i; sleep 0.15; done');
     await until(async () => (await d.client.get(id)).outputBytes >= 14);

@@ -21,9 +21,10 @@ export class TestDaemon {
   proc: ChildProcess | undefined;
   log = '';
 
-  constructor(config: Record<string, unknown> = {}, extraEnv: Record<string, string> = {}) {
+  /** `opts.parent`: make the home inside this directory instead of /tmp (keep it short). */
+  constructor(config: Record<string, unknown> = {}, extraEnv: Record<string, string> = {}, opts: { parent?: string } = {}) {
     // Short path: unix socket paths are limited to 107 bytes.
-    this.home = mkdtempSync('/tmp/ns-test-');
+    this.home = mkdtempSync(join(opts.parent ?? '/tmp', 'ns-test-'));
     this.env = { ...stringEnv(), NIGHTSHIFT_HOME: this.home, NIGHTSHIFT_NO_AUTOSTART: '1', ...extraEnv };
     this.paths = resolvePaths(this.env);
     mkdirSync(join(this.home, 'config'), { recursive: true });
