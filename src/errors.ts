@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'headers_too_large'
   | 'unauthorized'
   | 'unsupported_media_type'
   | 'method_not_allowed'
@@ -25,6 +26,7 @@ const httpStatus: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  headers_too_large: 431,
   unauthorized: 401,
   unsupported_media_type: 415,
   method_not_allowed: 405,

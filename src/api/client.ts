@@ -80,7 +80,8 @@ export class ApiClient {
         onData(c);
       });
       res.on('end', resolve);
-      res.on('error', reject);
+      // A daemon that dies mid-stream resets the connection: the caller resumes from the bytes it got.
+      res.on('error', (err) => reject(new AppError('connection_lost', `the follow stream broke: ${err.message}`)));
       res.on('aborted', () => reject(new AppError('connection_lost', 'the daemon closed the stream')));
     });
     return at;

@@ -84,13 +84,46 @@ export function shellExitCode(task: Task): number | null {
 }
 
 const NoControlChars = /^[^\u0000-\u001f\u007f]*$/;
+/** The OS cannot pass a NUL inside an argument, a path or an environment value. */
+const NoNul = /^[^\u0000]*$/;
+
+/** Percent-decodes until nothing changes (a few rounds at most), so %252e%252e%252f is seen as ../ too. */
+function decoded(s: string): string {
+  let cur = s;
+  for (let i = 0; i < 4; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(cur);
+    } catch {
+      return cur;
+    }
+    if (next === cur) return cur;
+    cur = next;
+  }
+  return cur;
+}
+
+/** A name is a label: a `..` path segment in it (raw or percent-encoded) is refused as path traversal. */
+const notTraversal = (s: string) => !/(^|[/\\])\.\.([/\\]|$)/.test(decoded(s));
 
 export const RunRequest = z
   .object({
-    command: z.array(z.string().max(64 * 1024)).min(1, 'command is empty').max(4096),
-    name: z.string().min(1).max(200).regex(NoControlChars, 'name has control characters').optional(),
-    cwd: z.string().min(1).max(4096).startsWith('/', 'cwd must be an absolute path'),
-    env: z.record(z.string().min(1).max(1024).regex(/^[^=\u0000]+$/, 'bad variable name'), z.string().max(128 * 1024)).optional(),
+    command: z.array(z.string().max(64 * 1024).regex(NoNul, 'command arguments cannot contain NUL bytes')).min(1, 'command is empty').max(4096),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(NoControlChars, 'name has control characters')
+      .refine(notTraversal, 'name is a label and cannot contain a ".." path segment')
+      .optional(),
+    cwd: z.string().min(1).max(4096).startsWith('/', 'cwd must be an absolute path').regex(NoNul, 'cwd cannot contain NUL bytes'),
+    // Values are never quoted in errors: they may be secrets.
+    env: z
+      .record(
+        z.string().min(1).max(1024).regex(/^[^=\u0000]+$/, 'bad variable name'),
+        z.string().max(128 * 1024).regex(NoNul, 'environment values cannot contain NUL bytes'),
+      )
+      .optional(),
     stallAfterSeconds: z.number().min(1).max(7 * 24 * 3600).optional(),
     stdin: z.boolean().default(true),
   })

@@ -69,6 +69,35 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
   });
 }
 
+/** A refused body is read and dropped up to this size before the answer; past it the connection is cut. */
+const DISCARD_CAP = 64 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of the request body; resolves true once it has ended, false when it is
+ * too big to wait for (the connection must then be closed). An error answer sent while the client
+ * is still sending, followed by a close, makes the client meet EPIPE instead of reading why.
+ */
+export function discardBody(req: IncomingMessage): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true);
+  if (req.destroyed || Number(req.headers['content-length'] ?? 0) > DISCARD_CAP) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const done = (drained: boolean) => {
+      req.off('data', onData);
+      resolve(drained);
+    };
+    const onData = (c: Buffer) => {
+      dropped += c.length;
+      if (dropped > DISCARD_CAP) done(false);
+    };
+    req.on('data', onData);
+    req.once('end', () => done(true));
+    req.once('close', () => done(req.complete));
+    req.once('error', () => done(false));
+    req.resume();
+  });
+}
+
 /** Compiles "/v1/tasks/:id/output" into a matcher. */
 export function compile(path: string): (p: string) => Record<string, string> | null {
   const keys: string[] = [];

@@ -65,7 +65,12 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
       );
       return EXIT_CONFIG;
     }
-    throw err;
+    // Any other failure to start (a TCP port in use, a token file others can read): say so and exit,
+    // never stay up half-started without the lock.
+    const message = (err as Error).message;
+    log.fatal({ code: err instanceof AppError ? err.code : 'internal' }, message);
+    process.stderr.write(`nightshift: the daemon cannot start: ${message}\n`);
+    return err instanceof AppError && err.code === 'config_invalid' ? EXIT_CONFIG : 1;
   }
 }
 
@@ -75,6 +80,8 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
     log.warn({ movedTo: r.movedTo, tasks: r.tasks }, 'state rebuilt from task directories');
   }
   const registry = await TaskRegistry.open(paths.stateFile);
+  const unlisted = registry.adoptUnlisted(paths.tasksDir);
+  if (unlisted.length > 0) log.warn({ tasks: unlisted }, 'took back tasks started by a daemon that died before saving them');
   const events = new TaskEvents();
   if (config.notifyCommand) events.on(notifier(config.notifyCommand, log));
   const tasks = new TaskManager({ paths, config, log, registry, events });
@@ -88,9 +95,8 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
     ...taskRoutes(tasks, events, streams),
     ...eventRoutes(events, streams),
   ];
-  const unixServer = createApiServer({ routes: routes(), maxRequestBytes: config.maxRequestBytes, log });
-  await listenUnix(unixServer, paths.socket);
-  const servers: Server[] = [unixServer];
+  const servers: Server[] = [];
+  // TCP first: when it cannot listen, start-up fails before anything is served.
   if (config.tcp) {
     const tcp = await listenTcp(config.tcp, paths.tokenFile, (token) =>
       createApiServer({ routes: routes(), maxRequestBytes: config.maxRequestBytes, log, token }),
@@ -98,6 +104,9 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
     tcpAddress = tcp.address;
     servers.push(tcp.server);
   }
+  const unixServer = createApiServer({ routes: routes(), maxRequestBytes: config.maxRequestBytes, log });
+  await listenUnix(unixServer, paths.socket);
+  servers.push(unixServer);
   log.info({ socket: paths.socket, tcp: tcpAddress, pid: process.pid }, 'nightshift daemon ready');
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { compile, readJsonBody, type Route } from './http.js';
+import { compile, discardBody, readJsonBody, type Route } from './http.js';
 
 interface Compiled extends Route {
   match: (p: string) => Record<string, string> | null;
@@ -35,17 +36,50 @@ export function sendError(res: ServerResponse, err: AppError): void {
   res.end(body);
 }
 
+/** What node's HTTP parser could not even parse (unknown method, headers too large, garbage). */
+function parserError(err: NodeJS.ErrnoException): AppError {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new AppError('headers_too_large', 'request headers (or the URL) are too large');
+    case 'HPE_INVALID_METHOD':
+      return new AppError('method_not_allowed', 'unknown HTTP method');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new AppError('timeout', 'the request headers did not arrive in time');
+    default:
+      return new AppError('bad_request', `malformed HTTP request (${err.code ?? 'parse error'})`);
+  }
+}
+
+/** The JSON error for a request node's parser refused, written straight to the socket. */
+function sendParserError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const headersSent = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage?.headersSent ?? false;
+  if (err.code === 'ECONNRESET' || !socket.writable || headersSent) {
+    socket.destroy();
+    return;
+  }
+  const e = parserError(err);
+  const body = JSON.stringify({ error: e.toJSON() });
+  socket.end(
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ''}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** HTTP/1.1 + JSON. One table of routes; every failure is a JSON error with a code and a message. */
 export function createApiServer(opts: ServerOptions): Server {
   const routes: Compiled[] = opts.routes.map((r) => ({ ...r, match: compile(r.path) }));
   const server = createServer({ requestTimeout: 0, headersTimeout: 10_000 }, (req, res) => {
-    void handle(req, res).catch((err: unknown) => {
+    void handle(req, res).catch(async (err: unknown) => {
       const appErr = err instanceof AppError ? err : new AppError('internal', 'internal error; see the daemon log');
       if (!(err instanceof AppError)) opts.log.error({ err, url: req.url, method: req.method }, 'request failed');
-      if (appErr.code === 'payload_too_large') res.setHeader('connection', 'close');
+      // The connection stays usable only if the rest of the body was read; a peer without the
+      // token gets no more of our time.
+      const drained = appErr.code !== 'unauthorized' && (await discardBody(req));
+      if (!drained) res.setHeader('connection', 'close');
       sendError(res, appErr);
     });
   });
+  server.on('clientError', sendParserError);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (opts.token !== undefined && !authorized(req, opts.token)) {

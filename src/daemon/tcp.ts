@@ -28,7 +28,10 @@ export async function listenTcp(
 ): Promise<{ server: Server; address: string }> {
   const server = make(loadToken(tokenFile));
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const why = err.code === 'EADDRINUSE' ? 'the port is in use' : err.message;
+      reject(new AppError('config_invalid', `cannot listen on ${cfg.host}:${cfg.port} (config "tcp"): ${why}`, err));
+    });
     server.listen(cfg.port, cfg.host, () => resolve());
   });
   const addr = server.address();

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,6 +18,8 @@ import type { TaskRegistry } from './registry.js';
 import { preflight, spawnTask, toArgv } from './spawn.js';
 import { StallMonitor } from './stall-monitor.js';
 import { writeStdin } from './stdin.js';
+import { claimTaskDir } from './task-dir.js';
+import { waitForEnd } from './wait.js';
 
 export interface ManagerDeps {
   paths: Paths;
@@ -86,7 +87,7 @@ export class TaskManager {
   async run(req: RunRequest): Promise<Task> {
     const env = { ...(req.env ?? {}) };
     preflight(toArgv(req.command), req.cwd, env);
-    const { id, dir } = this.claimTaskDir();
+    const { id, dir } = claimTaskDir(this.d.registry, this.d.paths.tasksDir, this.d.log);
     const meta: TaskMeta = {
       id,
       name: req.name ?? null,
@@ -113,25 +114,6 @@ export class TaskManager {
     }
     await this.d.registry.commit();
     return this.get(id);
-  }
-
-  /**
-   * A new id with a directory of its own. An id handed out by a daemon that died before saving it
-   * may have a directory (and a process writing there): such ids are skipped, never reused.
-   */
-  private claimTaskDir(): { id: string; dir: string } {
-    mkdirSync(this.d.paths.tasksDir, { recursive: true, mode: 0o700 });
-    for (;;) {
-      const id = this.d.registry.allocateId();
-      const dir = this.dir(id);
-      try {
-        mkdirSync(dir, { mode: 0o700 });
-        return { id, dir };
-      } catch (err) {
-        if (!isErrno(err, 'EEXIST')) throw err;
-        this.d.log.warn({ task: id }, 'task id skipped: its directory exists (left by a daemon that died)');
-      }
-    }
   }
 
   private start(task: Task, env: Record<string, string>): void {
@@ -304,21 +286,7 @@ export class TaskManager {
   async wait(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
     const e = this.entry(id);
     if (isFinished(e.task)) return { task: e.task, timedOut: false };
-    return new Promise((resolve) => {
-      const off = this.d.events.on((ev) => {
-        if (ev.task.id !== id || (ev.type !== 'exited' && ev.type !== 'removed')) return;
-        clearTimeout(timer);
-        off();
-        resolve({ task: ev.task, timedOut: false });
-      });
-      const timer = setTimeout(() => {
-        off();
-        void this.get(id).then(
-          (task) => resolve({ task, timedOut: true }),
-          () => resolve({ task: e.task, timedOut: true }),
-        );
-      }, timeoutMs);
-    });
+    return waitForEnd(this.d.events, e.task, timeoutMs, () => this.get(id));
   }
 
   async remove(id: string): Promise<void> {

@@ -44,6 +44,24 @@ export class TaskRegistry {
     return { movedTo, tasks: data.tasks.length };
   }
 
+  /**
+   * Takes back task directories the state file does not list: a daemon killed after starting a task
+   * but before saving it (its client never got the id). Such a task may well be running; it is
+   * listed again, as `--recover` would, instead of running unseen. One that never started is lost.
+   */
+  adoptUnlisted(tasksDir: string): string[] {
+    const found = rebuildEntries(tasksDir, (id) => this.byId.has(id));
+    for (const e of found) {
+      const entry: Entry =
+        e.task.status === 'queued'
+          ? { task: { ...e.task, status: 'lost', endedAt: now().toISOString(), reason: 'the daemon stopped before confirming this task; it never started' } }
+          : e;
+      this.byId.set(entry.task.id, entry);
+      this.db.data.nextId = Math.max(this.db.data.nextId, Number(entry.task.id) + 1);
+    }
+    return found.map((e) => e.task.id);
+  }
+
   allocateId(): string {
     const id = String(this.db.data.nextId);
     this.db.data.nextId += 1;
@@ -86,7 +104,7 @@ function readJson(file: string): unknown {
  * running with its run info (re-adoption then settles it); one that had not, as queued if its
  * pending spec survived, else lost.
  */
-function rebuildEntries(tasksDir: string): Entry[] {
+function rebuildEntries(tasksDir: string, skip: (id: string) => boolean = () => false): Entry[] {
   let names: string[] = [];
   try {
     names = readdirSync(tasksDir);
@@ -95,6 +113,7 @@ function rebuildEntries(tasksDir: string): Entry[] {
   }
   const entries: Entry[] = [];
   for (const name of names) {
+    if (skip(name)) continue;
     const dir = join(tasksDir, name);
     const meta = TaskMeta.safeParse(readJson(join(dir, 'meta.json')));
     if (!meta.success || meta.data.id !== name) continue;
@@ -110,9 +129,11 @@ function rebuildEntries(tasksDir: string): Entry[] {
       outputPath: join(dir, 'output.log'),
       outputBytes: 0,
     };
-    const run = RunInfo.safeParse(readJson(join(dir, 'run.json')));
+    const runJson = readJson(join(dir, 'run.json'));
+    const run = RunInfo.safeParse(runJson);
     if (run.success) {
-      const startedAt = (readJson(join(dir, 'started-at.json')) as string | undefined) ?? m.createdAt;
+      const saved = (runJson as { startedAt?: unknown }).startedAt;
+      const startedAt = typeof saved === 'string' ? saved : m.createdAt;
       entries.push({ task: { ...base, status: 'running', pid: run.data.childPid ?? run.data.wrapperPid, startedAt }, run: run.data });
     } else if (PendingSpawn.safeParse(readJson(join(dir, 'spawn.json'))).success) {
       entries.push({ task: { ...base, status: 'queued' } });

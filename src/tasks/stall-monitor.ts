@@ -17,6 +17,15 @@ interface Progress {
   size: number;
   grewAt: number;
   checkedAt: number;
+  /** The tail at this size was read and is no prompt; output only grows, so it stays so while the size does. */
+  tailNoPrompt?: boolean;
+}
+
+interface Change {
+  id: string;
+  /** The task's progress record when the change was found; a touch since replaces it. */
+  seen: Progress;
+  attention: Attention | undefined;
 }
 
 const TAIL_BYTES = 1024;
@@ -43,15 +52,30 @@ export class StallMonitor {
     this.progress.delete(id);
   }
 
+  /**
+   * One pass over the running tasks. Changes are reported together once the pass is done: the caller
+   * saves each, and saves made in one go share one write of the state file, where changes reported
+   * between the pass's reads would cost a full write each. A change is dropped if the task was
+   * touched (or forgotten) meanwhile.
+   */
   async check(tasks: WatchedTask[]): Promise<void> {
+    const changes: Change[] = [];
+    await this.scan(tasks, changes);
+    for (const { id, seen, attention } of changes) {
+      if (this.progress.get(id) === seen) this.onChange(id, attention);
+    }
+  }
+
+  private async scan(tasks: WatchedTask[], changes: Change[]): Promise<void> {
     const t = nowMs();
     const due: WatchedTask[] = [];
     for (const task of tasks) {
       const size = await outputSize(task.outputPath);
       const p = this.progress.get(task.id);
       if (!p || size !== p.size) {
-        this.progress.set(task.id, { size, grewAt: t, checkedAt: 0 });
-        if (p && task.attention) this.onChange(task.id, undefined);
+        const fresh = { size, grewAt: t, checkedAt: 0 };
+        this.progress.set(task.id, fresh);
+        if (p && task.attention) changes.push({ id: task.id, seen: fresh, attention: undefined });
         continue;
       }
       if (t - p.grewAt < task.stallAfterSeconds * 1000) continue;
@@ -64,14 +88,19 @@ export class StallMonitor {
     const groups = new Set(due.map((d) => d.pgid).filter((g): g is number => g !== undefined));
     const members = pidsByGroup(groups);
     for (const task of due) {
-      const size = this.progress.get(task.id)?.size ?? 0;
-      const { data } = await readRange(task.outputPath, Math.max(0, size - TAIL_BYTES), TAIL_BYTES);
-      const tail = data.toString('utf8');
+      const p = this.progress.get(task.id);
+      if (!p) continue;
       const readingStdin = (members.get(task.pgid ?? -1) ?? []).some(isBlockedReadingStdin);
-      const kind = looksLikePrompt(tail) || readingStdin ? 'prompt' : 'silent';
+      // Re-checking a silent task: only its stdin can have changed, not its tail (same size).
+      if (!readingStdin && p.tailNoPrompt && task.attention?.kind === 'silent') continue;
+      const { data } = await readRange(task.outputPath, Math.max(0, p.size - TAIL_BYTES), TAIL_BYTES);
+      const tail = data.toString('utf8');
+      const prompt = looksLikePrompt(tail);
+      if (!prompt) p.tailNoPrompt = true;
+      const kind = prompt || readingStdin ? 'prompt' : 'silent';
       if (task.attention?.kind === kind) continue;
-      const since = new Date((this.progress.get(task.id)?.grewAt ?? t) + task.stallAfterSeconds * 1000);
-      this.onChange(task.id, { kind, since: (since > now() ? now() : since).toISOString(), tail: lastLines(tail) });
+      const since = new Date(p.grewAt + task.stallAfterSeconds * 1000);
+      changes.push({ id: task.id, seen: p, attention: { kind, since: (since > now() ? now() : since).toISOString(), tail: lastLines(tail) } });
     }
   }
 }

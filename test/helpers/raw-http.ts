@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 
 export interface RawRequest {
   method: string;
@@ -29,11 +29,16 @@ export function rawRequest(
     if (r.body !== undefined && !r.chunked && headers['content-length'] === undefined) {
       headers['content-length'] = Buffer.byteLength(r.body);
     }
-    const req = request({ ...target, method: r.method, path: r.path, headers, agent: false }, (res) => {
+    // A keep-alive connection of its own, like the typed client's (node's global agent keeps alive).
+    // With `agent: false` node asks for Connection: close and, after a large body, writes one more
+    // empty chunk that races the server's close (EPIPE): a node client quirk, seen with any server.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const req = request({ ...target, method: r.method, path: r.path, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         clearTimeout(timer);
+        agent.destroy();
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
       });
       res.on('error', reject);
@@ -41,10 +46,15 @@ export function rawRequest(
     const timer = setTimeout(() => req.destroy(new Error(`${r.method} ${r.path.slice(0, 80)} timed out`)), timeoutMs);
     req.on('error', (err) => {
       clearTimeout(timer);
+      agent.destroy();
       reject(new Error(`${r.method} ${r.path.slice(0, 80)}: ${err.message}`));
     });
-    if (r.body !== undefined) req.end(r.body);
-    else req.end();
+    if (r.body === undefined) req.end();
+    else if (r.chunked) {
+      // A write before end() makes node send the body chunked, without a content-length.
+      req.write(r.body);
+      req.end();
+    } else req.end(r.body);
   });
 }
 
