@@ -2,105 +2,126 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ApiClient } from '../src/api/client.js';
 import { tempDir } from './lib/cleanup.js';
 import { timeShell, waitEnded, withDaemon } from './lib/daemon.js';
 import { cpu, cpuDelta } from './lib/proc.js';
-import { fmt, list, median, sum } from './lib/stats.js';
-import { atMost, info, type Bench } from './lib/types.js';
+import { list, median, sum } from './lib/stats.js';
+import { atMost, info, type Bench, type Figure } from './lib/types.js';
 
 const GiB = 1024 ** 3;
-/** The fast producer: 1 GiB of zeros in 64 KiB writes. */
-const PRODUCER = 'dd if=/dev/zero bs=64k count=16384 status=none';
-/** `times` (POSIX sh) prints the shell's and then its children's user/sys CPU: the producer's rusage. */
-const WITH_TIMES = `${PRODUCER}; times`;
+/** Fast producers of 1 GiB; head is the slower (8 KiB writes), dd the faster (64 KiB writes). */
+const PRODUCERS = [
+  { label: 'head', cmd: `head -c ${GiB} /dev/zero` },
+  { label: 'dd', cmd: 'dd if=/dev/zero bs=64k count=16384 status=none' },
+];
 
-/** Children's user+sys seconds from the second line of `times` output, in ms. */
+/** Children's user+sys from the second line of `times` (POSIX sh): the producer's rusage, in ms. */
 function producerCpuMs(timesOutput: string): number {
   const lines = timesOutput.trim().split('\n');
-  const children = lines[lines.length - 1] ?? '';
-  const parts = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  const parts = [...(lines[lines.length - 1] ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
   if (parts.length !== 2) throw new Error(`cannot parse times output: ${JSON.stringify(timesOutput)}`);
   return sum(parts) * 1000;
 }
 
+interface Ctx {
+  client: ApiClient;
+  pid: number;
+  env: Record<string, string>;
+  dir: string;
+}
+
+/** `sh -c 'cmd > file; times'`: wall ms from spawn to exit. */
+async function shellRun(c: Ctx, cmd: string): Promise<number> {
+  const file = join(c.dir, 'baseline.out');
+  const r = await timeShell(`${cmd} > ${file}; times`, c.dir);
+  rmSync(file, { force: true });
+  if (r.code !== 0) throw new Error(`baseline exited with ${r.code}`);
+  return r.ms;
+}
+
+/** The same command as a task: wall ms from the run request to the end seen by `wait`, daemon and producer CPU. */
+async function taskRun(c: Ctx, cmd: string, minBytes: number) {
+  const c0 = cpu(c.pid);
+  const t0 = performance.now();
+  const t = await c.client.run({ command: [`${cmd}; times`], cwd: c.dir, env: c.env, stdin: false });
+  const ended = await waitEnded(c.client, t.id);
+  const ms = performance.now() - t0;
+  const daemon = cpuDelta(c0, cpu(c.pid));
+  if (ended.status !== 'exited' || ended.exitCode !== 0) throw new Error(`task ended ${ended.status}: ${JSON.stringify(ended)}`);
+  if (ended.outputBytes < minBytes) throw new Error(`task output is ${ended.outputBytes} bytes, expected ≥ ${minBytes}`);
+  const tail = await c.client.output(t.id, { offset: Math.max(0, ended.outputBytes - 256), limit: 256 });
+  await c.client.remove(t.id);
+  return { ms, daemon, producer: producerCpuMs(tail.data.toString('latin1')) };
+}
+
+/** Alternating shell and task runs (order flipped every run, so drift favours neither). */
+async function compare(c: Ctx, cmd: string, runs: number, minBytes: number, say: (l: string) => void) {
+  const rows: { shell: number; task: number; daemonSched: number; daemonStat: number; producer: number }[] = [];
+  await shellRun(c, cmd); // warm-up: page cache, daemon JIT
+  await taskRun(c, cmd, minBytes);
+  for (let i = 0; i < runs; i++) {
+    const before = i % 2 === 0 ? await shellRun(c, cmd) : undefined;
+    await sleep(100);
+    const t = await taskRun(c, cmd, minBytes);
+    await sleep(100);
+    const shell = before ?? (await shellRun(c, cmd));
+    await sleep(100);
+    rows.push({ shell, task: t.ms, daemonSched: t.daemon.schedMs, daemonStat: t.daemon.statMs, producer: t.producer });
+  }
+  const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
+  say(`  shell ms: ${list(col('shell'))}`);
+  say(`  task ms:  ${list(col('task'))}`);
+  say(`  producer CPU ms: ${list(col('producer'))}; daemon CPU ms: ${list(col('daemonSched'))} (stat ticks: ${list(col('daemonStat'))})`);
+  return {
+    shell: median(col('shell')),
+    task: median(col('task')),
+    ratio: median(rows.map((r) => r.task / r.shell)),
+    minRatio: Math.min(...col('task')) / Math.min(...col('shell')),
+    overhead: median(rows.map((r) => r.task - r.shell)),
+    producer: median(col('producer')),
+    daemonSched: median(col('daemonSched')),
+    share: median(rows.map((r) => (100 * r.daemonSched) / r.producer)),
+    shareSum: (100 * sum(col('daemonSched'))) / sum(col('producer')),
+    shareTicks: (100 * sum(col('daemonStat'))) / sum(col('producer')),
+  };
+}
+
 export const capture: Bench = {
   name: 'capture',
-  title: `Capture: 1 GiB (${PRODUCER}) as a task vs sh -c 'cmd > file'`,
-  budgetSeconds: 240,
+  title: "Capture: 1 GiB from a fast producer as a task vs the shell redirect sh -c 'cmd > file'",
+  budgetSeconds: 300,
   async run(o, say) {
-    const runs = o.quick ? 3 : 9;
+    const runs = o.quick ? 3 : 11;
     const work = tempDir('ns-bench-capture-');
     try {
       return await withDaemon({ outputCapBytes: 2 * GiB }, async ({ client, pid, env }) => {
-        const base: number[] = [];
-        const task: number[] = [];
-        const ratios: number[] = [];
-        const cpuShare: number[] = [];
-        const daemonStatMs: number[] = [];
-        const daemonSchedMs: number[] = [];
-        const producerMs: number[] = [];
-
-        const runBaseline = async () => {
-          const file = join(work.dir, 'baseline.out');
-          const r = await timeShell(`${PRODUCER} > ${file}; times`, work.dir);
-          rmSync(file, { force: true });
-          if (r.code !== 0) throw new Error(`baseline exited with ${r.code}`);
-          return r.ms;
-        };
-        const runTask = async () => {
-          const c0 = cpu(pid);
-          const t0 = performance.now();
-          const t = await client.run({ command: [WITH_TIMES], cwd: work.dir, env, stdin: false });
-          const ended = await waitEnded(client, t.id);
-          const ms = performance.now() - t0;
-          const d = cpuDelta(c0, cpu(pid));
-          if (ended.status !== 'exited' || ended.exitCode !== 0) throw new Error(`task ended ${ended.status}: ${JSON.stringify(ended)}`);
-          if (ended.outputBytes < GiB) throw new Error(`task output is ${ended.outputBytes} bytes, expected ≥ 1 GiB`);
-          const tail = await client.output(t.id, { offset: ended.outputBytes - 256, limit: 256 });
-          await client.remove(t.id);
-          return { ms, daemon: d, producer: producerCpuMs(tail.data.toString('latin1')) };
-        };
-
-        // Warm-up (page cache, daemon JIT), not counted.
-        await runBaseline();
-        await runTask();
-        for (let i = 0; i < runs; i++) {
-          // Alternate the order so drift on a shared machine does not favour one side.
-          let b: number;
-          let t: Awaited<ReturnType<typeof runTask>>;
-          if (i % 2 === 0) {
-            b = await runBaseline();
-            await sleep(200);
-            t = await runTask();
-          } else {
-            t = await runTask();
-            await sleep(200);
-            b = await runBaseline();
-          }
-          await sleep(200);
-          base.push(b);
-          task.push(t.ms);
-          ratios.push(t.ms / b);
-          daemonStatMs.push(t.daemon.statMs);
-          daemonSchedMs.push(t.daemon.schedMs);
-          producerMs.push(t.producer);
-          cpuShare.push((100 * t.daemon.schedMs) / t.producer);
-          say(`run ${i + 1}/${runs}: shell ${fmt(b)} ms, task ${fmt(t.ms)} ms (×${fmt(t.ms / b)}); producer CPU ${fmt(t.producer)} ms, daemon CPU ${fmt(t.daemon.schedMs)} ms (stat: ${fmt(t.daemon.statMs)} ms)`);
+        const c: Ctx = { client, pid, env, dir: work.dir };
+        const figures: Figure[] = [];
+        for (const p of PRODUCERS) {
+          say(`${p.label}: ${p.cmd} (${runs} runs)`);
+          const r = await compare(c, p.cmd, runs, GiB, say);
+          figures.push(
+            info(`${p.label}: shell redirect wall (median)`, r.shell, 'ms', 'baseline'),
+            info(`${p.label}: task wall, run request → end seen by wait (median)`, r.task, 'ms'),
+            atMost(`${p.label}: wall-time ratio task/shell (median of runs)`, r.ratio, '', 1.05),
+            info(`${p.label}: wall-time ratio of the fastest runs`, r.minRatio, '', 'least disturbed by other load'),
+            info(`${p.label}: producer CPU (median)`, r.producer, 'ms'),
+            info(`${p.label}: daemon CPU during the capture (median)`, r.daemonSched, 'ms'),
+            atMost(`${p.label}: daemon CPU / producer CPU (median of runs)`, r.share, '%', 2),
+            info(`${p.label}: same, CPU summed over runs (schedstat)`, r.shareSum, '%', 'outlier runs weigh in'),
+            info(`${p.label}: same, summed over runs (stat utime+stime ticks)`, r.shareTicks, '%'),
+          );
         }
-        say(`shell redirect wall ms: ${list(base)}`);
-        say(`nightshift task wall ms: ${list(task)}`);
-        say(`daemon CPU ms (schedstat): ${list(daemonSchedMs)}; (stat utime+stime, 10 ms ticks): ${list(daemonStatMs)}`);
-        return [
-          info('shell redirect wall (median)', median(base), 'ms', 'baseline'),
-          info('task wall, run → exit seen by client (median)', median(task), 'ms'),
-          atMost('wall-time ratio task/shell (median of per-run ratios)', median(ratios), '', 1.05),
-          info('wall-time ratio of medians', median(task) / median(base), ''),
-          info('producer CPU (median)', median(producerMs), 'ms'),
-          info('daemon CPU per capture, schedstat (median)', median(daemonSchedMs), 'ms'),
-          info('daemon CPU per capture, stat ticks (median)', median(daemonStatMs), 'ms'),
-          atMost('daemon CPU / producer CPU (median)', median(cpuShare), '%', 2),
-          info('daemon CPU / producer CPU, stat ticks summed over runs', (100 * sum(daemonStatMs)) / sum(producerMs), '%'),
-        ];
+        // The same path with nothing to capture: what a task costs regardless of its output.
+        const nullRuns = o.quick ? 5 : 15;
+        say(`no output: true (${nullRuns} runs)`);
+        const n = await compare(c, 'true', nullRuns, 0, say);
+        figures.push(
+          info('fixed cost per task: wall, task − shell (median)', n.overhead, 'ms', 'independent of output size'),
+          info('fixed cost per task: daemon CPU (median)', n.daemonSched, 'ms', 'independent of output size'),
+        );
+        return figures;
       });
     } finally {
       work.remove();

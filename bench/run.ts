@@ -21,6 +21,7 @@ function usage(): string {
 }
 
 function withBudget<T>(p: Promise<T>, seconds: number, name: string): Promise<T> {
+  p.catch(() => undefined); // once it has lost the race, its own later failure is expected
   let timer: NodeJS.Timeout | undefined;
   const over = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${name} ran over its budget of ${seconds} s`)), seconds * 1000);
@@ -49,7 +50,7 @@ async function main(): Promise<number> {
   let failed = 0;
   let missed = 0;
   for (const b of chosen) {
-    process.stdout.write(`\n== ${b.name}: ${b.title}\n`);
+    process.stdout.write(`\n== ${b.name}: ${b.title} (load ${loadavg().map(fmt).join(' ')})\n`);
     const t0 = Date.now();
     try {
       const figures = await withBudget(

@@ -9,7 +9,6 @@ export interface BenchDaemon {
   client: ApiClient;
   /** Pid of the daemon process (node dist/cli.js daemon). */
   pid: number;
-  home: string;
   /** What `nightshift run` would send as the task environment: the caller's. */
   env: Record<string, string>;
 }
@@ -26,7 +25,7 @@ export async function withDaemon<T>(config: Record<string, unknown>, fn: (d: Ben
     await td.start();
     const pid = td.proc?.pid;
     if (pid === undefined) throw new Error('daemon has no pid');
-    return await fn({ client: td.client, pid, home: td.home, env: stringEnv() });
+    return await fn({ client: td.client, pid, env: stringEnv() });
   } finally {
     drop();
     await td.cleanup();
@@ -41,24 +40,19 @@ export async function waitEnded(client: ApiClient, id: string): Promise<Task> {
   }
 }
 
-/** Runs `sh -c cmd` as the baseline: wall time from spawn to exit, and what it printed on stdout. */
-export function timeShell(cmd: string, cwd: string): Promise<{ ms: number; stdout: string; code: number | null }> {
+/** Runs `sh -c cmd` as the baseline: wall time from spawn to exit. */
+export function timeShell(cmd: string, cwd: string): Promise<{ ms: number; code: number | null }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const p = spawn('/bin/sh', ['-c', cmd], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn('/bin/sh', ['-c', cmd], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
     const pid = p.pid;
     // Killed by pid only if the run is interrupted while it is alive; dropped as soon as it exits.
     const drop = pid === undefined ? () => undefined : defer(() => killPid(pid));
-    let stdout = '';
-    let ms = 0;
-    let code: number | null = null;
-    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     p.once('error', reject);
-    p.once('exit', (c) => {
-      ms = performance.now() - t0;
-      code = c;
+    p.once('exit', (code) => {
+      const ms = performance.now() - t0;
       drop();
+      resolve({ ms, code });
     });
-    p.once('close', () => resolve({ ms, stdout, code }));
   });
 }

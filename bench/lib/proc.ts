@@ -40,10 +40,25 @@ export function statusKiB(pid: number, key: string): number {
   return kib(readFileSync(`/proc/${pid}/status`, 'utf8'), key);
 }
 
-/** Rss and Pss (shared pages divided among their sharers) from /proc/<pid>/smaps_rollup, in KiB. */
-export function memory(pid: number): { rssKiB: number; pssKiB: number } {
+export interface Memory {
+  rssKiB: number;
+  /** Proportional set size: each shared page divided among the processes mapping it. */
+  pssKiB: number;
+  /** Private_Clean + Private_Dirty: what the process alone holds (freed when it exits). */
+  privateKiB: number;
+}
+
+/** Memory of a process from /proc/<pid>/smaps_rollup, in KiB. */
+export function memory(pid: number): Memory {
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-  return { rssKiB: kib(text, 'Rss'), pssKiB: kib(text, 'Pss') };
+  return { rssKiB: kib(text, 'Rss'), pssKiB: kib(text, 'Pss'), privateKiB: kib(text, 'Private_Clean') + kib(text, 'Private_Dirty') };
+}
+
+/** Busy and total jiffies of the whole machine, from the first line of /proc/stat. */
+export function machineJiffies(): { busy: number; total: number } {
+  const cols = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = cols.reduce((a, b) => a + b, 0);
+  return { busy: total - (cols[3] ?? 0) - (cols[4] ?? 0), total };
 }
 
 function kib(text: string, key: string): number {
