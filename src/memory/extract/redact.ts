@@ -1,0 +1,106 @@
+/**
+ * Secret redaction for anything that may become a memory: secrets are masked as
+ * `[REDACTED:<kind>]`, and a text that was only about a secret is flagged so callers can drop it.
+ */
+import { RULES, type SecretKind, type SecretRule } from './secret-rules.js';
+
+export type { SecretKind } from './secret-rules.js';
+
+/** Where a secret was, in the input text (the value itself is deliberately not kept). */
+export interface SecretHit {
+  kind: SecretKind;
+  start: number;
+  end: number;
+}
+
+export interface Redaction {
+  text: string;
+  found: SecretHit[];
+  /** Something was masked and, once masked, almost nothing but talk about the secret is left. */
+  onlySecret: boolean;
+}
+
+/**
+ * Strips the quotes around a captured value. Punctuation after an unquoted one stays masked: it
+ * may be part of the secret, and masking a full stop costs less than leaking a character.
+ */
+function unquote(text: string, start: number, end: number): { start: number; end: number; quoted: boolean } {
+  const raw = text.slice(start, end);
+  const open = /^\\?["']/.exec(raw)?.[0];
+  const quote = open?.slice(-1);
+  if (open === undefined || quote === undefined || raw.length <= open.length || !raw.endsWith(quote)) return { start, end, quoted: false };
+  const close = raw.endsWith(`\\${quote}`) ? 2 : 1;
+  return { start: start + open.length, end: end - close, quoted: true };
+}
+
+type Span = Pick<SecretHit, 'start' | 'end'>;
+
+/** The hit a match makes, unless it overlaps a claimed span or its rule rejects it. */
+function judge(rule: SecretRule, match: RegExpExecArray, text: string, claimed: Span[]): SecretHit | undefined {
+  const span = match.indices?.groups?.secret ?? match.indices?.[0];
+  if (span === undefined) return undefined;
+  const { start, end, quoted } = unquote(text, span[0], span[1]);
+  if (end <= start || claimed.some((c) => c.start < end && start < c.end)) return undefined;
+  const kind = rule.kind({ value: text.slice(start, end), quoted, name: match.groups?.name, next: text.charAt(span[1]) });
+  return kind === undefined ? undefined : { kind, start, end };
+}
+
+const MARKER = /\[REDACTED:\w+\]/g;
+
+function findSecrets(text: string): SecretHit[] {
+  const hits: SecretHit[] = [];
+  // Masks from an earlier pass are claimed up front, so redacting twice changes nothing.
+  const claimed: Span[] = [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  for (const rule of RULES) {
+    // The patterns are shared and global; redaction is synchronous, so resetting them is safe.
+    const { pattern } = rule;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      const hit = judge(rule, match, text, claimed);
+      if (hit !== undefined) {
+        hits.push(hit);
+        claimed.push(hit);
+        continue;
+      }
+      // A rejected quoted value may hold a real pair (`"input": "{\"api_key\":\"…`): look inside it.
+      // Other rejected matches are skipped whole; rescanning long unquoted values would be quadratic.
+      const value = match.indices?.groups?.secret;
+      if (value !== undefined && /^\\?["']/.test(text.slice(value[0], value[0] + 2))) pattern.lastIndex = value[0];
+    }
+  }
+  return hits.sort((a, b) => a.start - b.start);
+}
+
+/** Words that only frame a secret ("my OpenAI API key is …"); anything else is real content. */
+const FRAMING = new Set(
+  `a an the is are was were be been am i me my mine we our us you your it its this that these those here there and or but so
+  for to of in on at by with as from into use using used set save saved store stored remember keep note please just also now
+  new old current following below above value values env export var variable equals same called named
+  key keys apikey api token tokens secret secrets password passwords passwd pwd pass passphrase credential credentials cred
+  creds auth authorization bearer basic access private client id login user username webhook url ssh rsa pem jwt
+  openai anthropic claude github gh gitlab slack stripe aws amazon google gcp npm sendgrid redacted`.split(/\s+/),
+);
+
+/** At most this many content words besides the framing: "the staging db password is …" is only a secret. */
+const MAX_CONTENT_WORDS = 2;
+
+function onlySecret(masked: string): boolean {
+  const words = masked
+    .replace(MARKER, ' ')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 2 && /[a-z]/.test(w) && !FRAMING.has(w));
+  return words.length <= MAX_CONTENT_WORDS;
+}
+
+export function redact(text: string): Redaction {
+  const found = findSecrets(text);
+  let out = '';
+  let pos = 0;
+  for (const hit of found) {
+    out += `${text.slice(pos, hit.start)}[REDACTED:${hit.kind}]`;
+    pos = hit.end;
+  }
+  out += text.slice(pos);
+  return { text: out, found, onlySecret: found.length > 0 && onlySecret(out) };
+}

@@ -1,0 +1,102 @@
+/**
+ * What a secret looks like. Rules are tried in order and a later rule never overlaps an earlier
+ * hit, so precise shapes (provider key formats) come first and claim their kind before the generic
+ * `name = value` rules. Publishable keys (Stripe `pk_live_`/`pk_test_`) are left alone: they are
+ * meant to ship in web pages.
+ */
+import { type Candidate, isCodeReference, isPlaceholder, looksLikePassword, looksRandom, nameFamily } from './secret-values.js';
+
+export type SecretKind =
+  | 'private_key'
+  | 'anthropic_key'
+  | 'openai_key'
+  | 'stripe_key'
+  | 'stripe_webhook_secret'
+  | 'github_token'
+  | 'gitlab_token'
+  | 'slack_token'
+  | 'slack_webhook'
+  | 'aws_access_key_id'
+  | 'aws_secret_key'
+  | 'google_api_key'
+  | 'jwt'
+  | 'npm_token'
+  | 'sendgrid_key'
+  | 'url_password'
+  | 'bearer_token'
+  | 'password'
+  | 'secret';
+
+export interface SecretRule {
+  /** Global with indices; the secret is the `secret` group when there is one, else the whole match. */
+  pattern: RegExp;
+  /** The kind of a match, or undefined when it turns out not to be a secret. */
+  kind: (c: Candidate) => SecretKind | undefined;
+}
+
+const rx = (source: string, flags = ''): RegExp => new RegExp(source, `dg${flags}`);
+const always = (kind: SecretKind) => (): SecretKind => kind;
+const when = (kind: SecretKind, test: (c: Candidate) => boolean) => (c: Candidate): SecretKind | undefined => (test(c) ? kind : undefined);
+
+/** Not preceded by a token character, so `task-…` never yields `sk-…`. */
+const START = String.raw`(?<![A-Za-z0-9_-])`;
+const END = String.raw`(?![A-Za-z0-9_-])`;
+const NAME = String.raw`(?<name>[A-Za-z_][\w.-]{0,63})`;
+/**
+ * A quoted value, or an unquoted one up to whitespace or syntax. `&` ends a value only where query
+ * strings occur (`a=1&password=…`); in prose and config it is part of the password.
+ */
+const value = (stops: string): string => String.raw`(?<secret>\\?"[^"\n]*\\?"|'[^'\n]*'|[^\s"'\x60,;<>(){}\[\]|=${stops}-][^\s"'\x60,;<>(){}\[\]|${stops}]*)`;
+const VALUE = value('');
+const QUERY_VALUE = value('&');
+
+/** AWS secret keys: 40 base64 chars with both cases and a digit (a hex git SHA has no upper case). */
+const awsSecret = (c: Candidate): boolean => /[a-z]/.test(c.value) && /[A-Z]/.test(c.value) && /\d/.test(c.value);
+
+/** `name = value`: the name must hold a secret and the value be a real one. `prose` is stricter. */
+function assigned(prose: boolean) {
+  return (c: Candidate): SecretKind | undefined => {
+    const family = c.name === undefined ? undefined : nameFamily(c.name);
+    if (family === undefined || isPlaceholder(c.value) || isCodeReference(c)) return undefined;
+    if (c.value.toLowerCase() === c.name?.toLowerCase()) return undefined;
+    if (family === 'secret') return looksRandom(c.value) ? family : undefined;
+    if (prose && !c.quoted) return looksLikePassword(c.value) ? family : undefined;
+    return c.value.length >= 2 ? family : undefined;
+  };
+}
+
+export const RULES: readonly SecretRule[] = [
+  // An unterminated block (a truncated paste) is masked to the end of the text.
+  { pattern: rx(String.raw`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$)`), kind: always('private_key') },
+  { pattern: rx(String.raw`${START}sk-ant-[A-Za-z0-9_-]{20,}`), kind: always('anthropic_key') },
+  // A real key has digits; `sk-` followed by a long slug of words does not.
+  { pattern: rx(String.raw`${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), kind: when('openai_key', (c) => /\d/.test(c.value)) },
+  { pattern: rx(String.raw`${START}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}${END}`), kind: always('stripe_key') },
+  { pattern: rx(String.raw`${START}whsec_[A-Za-z0-9+/]{24,}`), kind: always('stripe_webhook_secret') },
+  { pattern: rx(String.raw`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})${END}`), kind: always('github_token') },
+  { pattern: rx(String.raw`${START}glpat-[A-Za-z0-9_-]{20,}`), kind: always('gitlab_token') },
+  { pattern: rx(String.raw`${START}(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})`), kind: always('slack_token') },
+  { pattern: rx(String.raw`https://hooks\.slack\.com/(?:services|workflows|triggers)/(?<secret>[A-Za-z0-9_/-]{10,})`), kind: when('slack_webhook', (c) => looksRandom(c.value)) },
+  { pattern: rx(String.raw`(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`), kind: always('aws_access_key_id') },
+  // The secret key has no prefix: recognised by its shape shortly after "secret" or an access key id.
+  { pattern: rx(String.raw`(?:secret|AKIA[A-Z0-9]{16}|ASIA[A-Z0-9]{16})[^\n]{0,80}?(?<![A-Za-z0-9/+])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`, 'i'), kind: when('aws_secret_key', awsSecret) },
+  { pattern: rx(String.raw`${START}AIza[0-9A-Za-z_-]{35}${END}`), kind: always('google_api_key') },
+  { pattern: rx(String.raw`${START}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), kind: always('jwt') },
+  { pattern: rx(String.raw`${START}npm_[A-Za-z0-9]{36}${END}`), kind: always('npm_token') },
+  { pattern: rx(String.raw`${START}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}${END}`), kind: always('sendgrid_key') },
+  // scheme://user:password@host — only the password is masked.
+  { pattern: rx(String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@"'<>]*:(?<secret>[^\s@/"'<>]+)@[^\s/@]`), kind: when('url_password', (c) => !isPlaceholder(c.value)) },
+  { pattern: rx(String.raw`\bAuthorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Bot)\s+(?<secret>[A-Za-z0-9._~+/-]+=*)`, 'i'), kind: when('bearer_token', (c) => !isPlaceholder(c.value)) },
+  { pattern: rx(String.raw`\bBearer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)`), kind: when('bearer_token', (c) => looksRandom(c.value)) },
+  // JSON / dict keys: "password": "…", \"api_key\": \"…\" (JSON inside a string).
+  { pattern: rx(String.raw`(?<kq>\\?["'])${NAME}\k<kq>\s*[:=]\s*${VALUE}`), kind: assigned(false) },
+  // A key at the start of a line: YAML, INI, TOML, .env, `export`. Before name=value, whose values
+  // stop at `&`, so `DB_PASSWORD=a&b` is masked whole.
+  { pattern: rx(String.raw`^[ \t]*(?:export[ \t]+|-[ \t]+)?${NAME}[ \t]*[:=][ \t]*${VALUE}`, 'm'), kind: assigned(false) },
+  // name=value anywhere: shell, query strings, --flag=value.
+  { pattern: rx(String.raw`(?<![\w.$-])(?:--?)?${NAME}=${QUERY_VALUE}`), kind: assigned(false) },
+  // --password value
+  { pattern: rx(String.raw`(?<![\w-])--${NAME}[ \t]+${VALUE}`), kind: assigned(false) },
+  // Prose and logs: "the db password is hunter2", "token: abc123…".
+  { pattern: rx(String.raw`(?<![\w.$-])${NAME}(?:[ \t]*:[ \t]*|[ \t]+(?:is|was|=)[ \t]+)${VALUE}`), kind: assigned(true) },
+];
