@@ -107,7 +107,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
   const unixServer = createApiServer({ routes: routes(), maxRequestBytes: config.maxRequestBytes, log });
   await listenUnix(unixServer, paths.socket);
   servers.push(unixServer);
-  log.info({ socket: paths.socket, tcp: tcpAddress, pid: process.pid }, 'nightshift daemon ready');
+  log.info({ socket: paths.socket, tcp: tcpAddress }, 'nightshift daemon ready');
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

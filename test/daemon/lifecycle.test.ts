@@ -1,17 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, TestDaemon, until } from '../helpers/daemon.js';
+import { daemonsPerTest, runCli, until } from '../helpers/daemon.js';
 
-const daemons: TestDaemon[] = [];
-function daemon(config: Record<string, unknown> = {}): TestDaemon {
-  const d = new TestDaemon(config);
-  daemons.push(d);
-  return d;
-}
-afterEach(async () => {
-  await Promise.all(daemons.splice(0).map((d) => d.cleanup()));
-});
+const daemon = daemonsPerTest(afterEach);
 
 const alive = (pid: number) => {
   try {

@@ -128,3 +128,16 @@ export async function until<T>(fn: () => Promise<T | undefined | false> | T | un
     await sleep(stepMs);
   }
 }
+
+/** A factory of daemons that are all cleaned up after each test of the calling file. */
+export function daemonsPerTest(afterEach: (fn: () => Promise<void>) => void): (config?: Record<string, unknown>) => TestDaemon {
+  const daemons: TestDaemon[] = [];
+  afterEach(async () => {
+    await Promise.all(daemons.splice(0).map((d) => d.cleanup()));
+  });
+  return (config = {}) => {
+    const d = new TestDaemon(config);
+    daemons.push(d);
+    return d;
+  };
+}

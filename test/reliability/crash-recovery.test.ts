@@ -3,18 +3,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/api/tasks.js';
-import { TestDaemon, until } from '../helpers/daemon.js';
+import { TestDaemon, until, daemonsPerTest } from '../helpers/daemon.js';
 import { pool } from '../helpers/raw-http.js';
 
-const daemons: TestDaemon[] = [];
-function daemon(config: Record<string, unknown> = {}): TestDaemon {
-  const d = new TestDaemon(config);
-  daemons.push(d);
-  return d;
-}
-afterEach(async () => {
-  await Promise.all(daemons.splice(0).map((d) => d.cleanup()));
-});
+const daemon = daemonsPerTest(afterEach);
 
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
 

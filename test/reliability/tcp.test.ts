@@ -3,18 +3,10 @@ import { createServer, Socket, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { TestDaemon, until } from '../helpers/daemon.js';
+import { daemonsPerTest, until } from '../helpers/daemon.js';
 import { errorBody, rawRequest } from '../helpers/raw-http.js';
 
-const daemons: TestDaemon[] = [];
-function daemon(config: Record<string, unknown> = {}): TestDaemon {
-  const d = new TestDaemon(config);
-  daemons.push(d);
-  return d;
-}
-afterEach(async () => {
-  await Promise.all(daemons.splice(0).map((d) => d.cleanup()));
-});
+const daemon = daemonsPerTest(afterEach);
 
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
 
