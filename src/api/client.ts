@@ -112,7 +112,7 @@ export class ApiClient {
     const res = await this.send(call);
     const data = await readAll(res);
     if ((res.statusCode ?? 500) >= 400) throw toError(res.statusCode ?? 500, data);
-    const parsed = schema.safeParse(JSON.parse(data.toString('utf8')));
+    const parsed = schema.safeParse(safeJson(data));
     if (!parsed.success) throw new AppError('internal', `unexpected response from the daemon for ${call.path}: ${parsed.error.message}`);
     return parsed.data;
   }
@@ -154,6 +154,14 @@ export class ApiClient {
 
 function describe(e: Endpoint): string {
   return 'socket' in e ? e.socket : e.url;
+}
+
+function safeJson(data: Buffer): unknown {
+  try {
+    return JSON.parse(data.toString('utf8'));
+  } catch {
+    return undefined; // reported by the schema check as an unexpected response
+  }
 }
 
 function readAll(res: IncomingMessage): Promise<Buffer> {

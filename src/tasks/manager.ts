@@ -213,6 +213,8 @@ export class TaskManager {
     for (const { task } of queued) {
       if (this.counts().running >= this.d.config.maxParallel) break;
       const raw = await readFile(join(this.dir(task.id), 'spawn.json'), 'utf8').catch(() => null);
+      // It may have been killed (or started by a concurrent pass) while the spec was read.
+      if (this.d.registry.get(task.id)?.task.status !== 'queued') continue;
       const spec = raw === null ? null : PendingSpawn.safeParse(safeJson(raw));
       if (!spec?.success) {
         const failed: Task = { ...baseOf(task), status: 'failed_to_start', endedAt: now().toISOString(), error: 'its saved start spec is missing or unreadable' };
