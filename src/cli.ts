@@ -5,10 +5,16 @@ import { VERSION } from './version.js';
 import { registerDaemonCommands } from './cli/daemon.js';
 import { registerServiceCommands } from './cli/service.js';
 import { registerTaskCommands } from './cli/tasks.js';
+import { registerIntegrateCommands } from './cli/integrate.js';
+import { registerMcpCommands } from './cli/mcp.js';
+import { registerHookCommands } from './cli/hook.js';
+import { registerMemoryCommands } from './cli/memory.js';
+import { registerRecallCommands } from './cli/recall.js';
+import { registerSessionCommands } from './cli/sessions.js';
 
 const program = new Command()
   .name('nightshift')
-  .description('Local companion daemon for coding agents: background tasks whose output lives on disk.')
+  .description('Local companion daemon for coding agents: background tasks whose output lives on disk, and memories across sessions.')
   .version(VERSION)
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
@@ -27,7 +33,13 @@ Examples:
 
 registerDaemonCommands(program);
 registerTaskCommands(program);
+registerSessionCommands(program);
+registerRecallCommands(program);
+registerMemoryCommands(program);
+registerHookCommands(program);
 registerServiceCommands(program);
+registerMcpCommands(program);
+registerIntegrateCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -29,6 +29,29 @@ export const ConfigSchema = z
       })
       .strict()
       .optional(),
+    memory: z
+      .object({
+        /** auto: the model when ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set, else the heuristics. */
+        extractor: z.enum(['auto', 'heuristic', 'model']).default('auto'),
+        model: z.string().min(1).default('claude-haiku-4-5'),
+        maxPerSession: z.number().int().min(1).max(200).default(20),
+        /** Default token budget of a recall block. */
+        recallBudget: z.number().int().min(50).max(200_000).default(2000),
+        /** With a query, recall may add excerpts of past sessions below the matching memories. */
+        episodesInRecall: z.boolean().default(true),
+      })
+      .strict()
+      .default({}),
+    transcripts: z
+      .object({
+        /** Watch transcript directories and ingest a session once its file has been idle. */
+        watch: z.boolean().default(true),
+        /** Default: ~/.claude/projects and ~/.codex/sessions, when they exist. */
+        dirs: z.array(z.string().min(1)).optional(),
+        idleSeconds: z.number().min(0.1).default(1800),
+      })
+      .strict()
+      .default({}),
   })
   .strict();
 

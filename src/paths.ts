@@ -12,6 +12,13 @@ export interface Paths {
   runtimeDir: string;
   socket: string;
   daemonLog: string;
+  /** Memories: one JSON file per namespace, plus the session registry. */
+  memoryDir: string;
+  sessionsFile: string;
+  /** The episodic index: one JSONL file per session. */
+  episodesDir: string;
+  /** Session ends handed over while the daemon was down, picked up at start. */
+  spoolDir: string;
 }
 
 export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
@@ -39,5 +46,9 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     runtimeDir,
     socket: join(runtimeDir, 'nightshift.sock'),
     daemonLog: join(stateDir, 'daemon.log'),
+    memoryDir: join(stateDir, 'memory'),
+    sessionsFile: join(stateDir, 'memory', 'sessions.json'),
+    episodesDir: join(stateDir, 'episodes'),
+    spoolDir: join(stateDir, 'spool'),
   };
 }

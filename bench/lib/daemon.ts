@@ -11,6 +11,8 @@ export interface BenchDaemon {
   pid: number;
   /** What `nightshift run` would send as the task environment: the caller's. */
   env: Record<string, string>;
+  /** Environment for running the built CLI against this daemon (its NIGHTSHIFT_HOME, no autostart). */
+  cliEnv: Record<string, string>;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function withDaemon<T>(config: Record<string, unknown>, fn: (d: Ben
     await td.start();
     const pid = td.proc?.pid;
     if (pid === undefined) throw new Error('daemon has no pid');
-    return await fn({ client: td.client, pid, env: stringEnv() });
+    return await fn({ client: td.client, pid, env: stringEnv(), cliEnv: { ...td.env } });
   } finally {
     drop();
     await td.cleanup();

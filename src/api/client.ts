@@ -1,6 +1,20 @@
 import { request, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { z } from 'zod';
 import { AppError, type ErrorCode } from '../errors.js';
+import {
+  ImportResponse,
+  IngestResponse,
+  MemoryListResponse,
+  MemoryResponse,
+  RecallResponse,
+  SearchResponse,
+  SessionListResponse,
+  type ImportLine,
+  type IngestRequest,
+  type Memory,
+  type RecallRequest,
+  type RememberRequest,
+} from './memory.js';
 import { ErrorBody, StatusResponse } from './status.js';
 import {
   OkResponse,
@@ -24,8 +38,16 @@ interface Call {
 }
 
 /** The typed client of the daemon API: the same zod schemas as the daemon, used on the way back in. */
+export interface ClientOptions {
+  /** Abort any request that has not been answered in this time (hooks must never hold an agent up). */
+  timeoutMs?: number;
+}
+
 export class ApiClient {
-  constructor(readonly endpoint: Endpoint) {}
+  constructor(
+    readonly endpoint: Endpoint,
+    private readonly options: ClientOptions = {},
+  ) {}
 
   status() {
     return this.json({ method: 'GET', path: '/v1/status' }, StatusResponse);
@@ -108,6 +130,48 @@ export class ApiClient {
     });
   }
 
+  // ── memories ──
+
+  async remember(req: Partial<RememberRequest> & { content: string }): Promise<Memory> {
+    return (await this.json({ method: 'POST', path: '/v1/memories', body: req }, MemoryResponse)).memory;
+  }
+
+  async memories(q: { project?: string; team?: string; archived?: boolean; all?: boolean } = {}): Promise<Memory[]> {
+    const query = { project: q.project, team: q.team, archived: q.archived ? '1' : undefined, all: q.all ? '1' : undefined };
+    return (await this.json({ method: 'GET', path: '/v1/memories', query }, MemoryListResponse)).memories;
+  }
+
+  async memory(id: string): Promise<Memory> {
+    return (await this.json({ method: 'GET', path: `/v1/memories/${encodeURIComponent(id)}` }, MemoryResponse)).memory;
+  }
+
+  /** `forget` archives, `restore` brings back an archived or superseded memory, `pin` makes it stable and important. */
+  async memoryAction(id: string, action: 'forget' | 'restore' | 'pin'): Promise<Memory> {
+    return (await this.json({ method: 'POST', path: `/v1/memories/${encodeURIComponent(id)}/${action}` }, MemoryResponse)).memory;
+  }
+
+  importMemories(memories: ImportLine[]) {
+    return this.json({ method: 'POST', path: '/v1/memories/import', body: { memories } }, ImportResponse);
+  }
+
+  recall(req: Partial<RecallRequest> = {}) {
+    return this.json({ method: 'POST', path: '/v1/recall', body: req }, RecallResponse);
+  }
+
+  async search(q: { q: string; project?: string; limit?: number }) {
+    return (await this.json({ method: 'GET', path: '/v1/search', query: q }, SearchResponse)).hits;
+  }
+
+  // ── sessions ──
+
+  ingest(req: Partial<IngestRequest> & { path: string }) {
+    return this.json({ method: 'POST', path: '/v1/ingest', body: req }, IngestResponse);
+  }
+
+  async sessions() {
+    return (await this.json({ method: 'GET', path: '/v1/sessions' }, SessionListResponse)).sessions;
+  }
+
   private async json<S extends z.ZodType>(call: Call, schema: S): Promise<z.infer<S>> {
     const res = await this.send(call);
     const data = await readAll(res);
@@ -127,7 +191,9 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
       headers['content-length'] = body.length;
     }
-    const opts: RequestOptions = { method: call.method, path, headers, ...(signal ? { signal } : {}) };
+    const timeout = this.options.timeoutMs === undefined ? undefined : AbortSignal.timeout(this.options.timeoutMs);
+    const combined = signal && timeout ? AbortSignal.any([signal, timeout]) : (signal ?? timeout);
+    const opts: RequestOptions = { method: call.method, path, headers, ...(combined ? { signal: combined } : {}) };
     if ('socket' in this.endpoint) {
       opts.socketPath = this.endpoint.socket;
     } else {
@@ -141,6 +207,8 @@ export class ApiClient {
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') {
           reject(new AppError('daemon_unavailable', `the nightshift daemon is not running (no answer on ${describe(this.endpoint)})`));
+        } else if (err.name === 'AbortError' && timeout?.aborted && !signal?.aborted) {
+          reject(new AppError('timeout', `the daemon did not answer within ${this.options.timeoutMs} ms`));
         } else if (err.name === 'AbortError') {
           reject(err);
         } else {

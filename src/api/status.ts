@@ -17,6 +17,9 @@ export const StatusResponse = z.object({
     lost: z.number(),
     total: z.number(),
   }),
+  memory: z
+    .object({ memories: z.number(), episodes: z.number(), sessions: z.number(), ingesting: z.boolean(), extractor: z.string() })
+    .optional(),
 });
 export type StatusResponse = z.infer<typeof StatusResponse>;
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, closeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,18 +29,25 @@ export async function withDaemon<T>(fn: (c: ApiClient) => Promise<T>): Promise<T
   return fn(c);
 }
 
-async function startDaemon(c: ApiClient): Promise<void> {
+/** Starts `nightshift daemon` detached, logging to the daemon log; does not wait for it. */
+export function spawnDaemon(): ChildProcess {
   const paths = resolvePaths();
   mkdirSync(dirname(paths.daemonLog), { recursive: true, mode: 0o700 });
   const log = openSync(paths.daemonLog, 'a', 0o600);
   const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
   const child = spawn(process.execPath, [cli, 'daemon'], { detached: true, stdio: ['ignore', log, log], env: process.env });
   closeSync(log);
+  child.unref();
+  return child;
+}
+
+async function startDaemon(c: ApiClient): Promise<void> {
+  const paths = resolvePaths();
+  const child = spawnDaemon();
   let exited: number | null = null;
   child.on('exit', (code) => {
     exited = code ?? 1;
   });
-  child.unref();
   process.stderr.write(`nightshift: started the daemon in the background (pid ${child.pid}; log ${paths.daemonLog})\n`);
   const deadline = Date.now() + STARTUP_WAIT_MS;
   while (Date.now() < deadline) {

@@ -3,6 +3,7 @@ import { shellExitCode, isFinished, type Task } from '../api/tasks.js';
 import { AppError } from '../errors.js';
 import { utf8Complete } from '../tasks/output.js';
 import { withDaemon } from './connect.js';
+import { callerEnv } from './env.js';
 import { age, commandLine, describeTask, humanBytes, printJson, statusLabel, table } from './format.js';
 import { followOutput } from './follow.js';
 
@@ -24,13 +25,6 @@ function envPair(v: string, acc: Record<string, string>): Record<string, string>
   const eq = v.indexOf('=');
   if (eq <= 0) throw new AppError('bad_request', `--env takes KEY=VALUE, got "${v}"`);
   return { ...acc, [v.slice(0, eq)]: v.slice(eq + 1) };
-}
-
-/** Process environment of the caller as strings: a task runs with the environment of whoever started it. */
-function callerEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
-  return out;
 }
 
 export function registerTaskCommands(program: Command): void {

@@ -8,9 +8,12 @@ import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
 import { TaskRegistry } from '../tasks/registry.js';
+import { startMemory } from './memory-start.js';
 import { acquireLock, type Lock } from './lock.js';
 import { startRetention } from './retention-sweep.js';
 import { eventRoutes } from './routes/events.js';
+import { memoryRoutes } from './routes/memory.js';
+import { sessionRoutes } from './routes/sessions.js';
 import { statusRoutes } from './routes/status.js';
 import { taskRoutes } from './routes/tasks.js';
 import { createApiServer } from './server.js';
@@ -87,13 +90,16 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
   const tasks = new TaskManager({ paths, config, log, registry, events });
   await tasks.startUp();
   const stopRetention = startRetention(tasks, config.retentionDays, log);
+  const memory = await startMemory(paths, config, log);
 
   const streams = new Streams();
   let tcpAddress: string | null = null;
   const routes = () => [
-    ...statusRoutes(tasks, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt }),
+    ...statusRoutes(tasks, memory.service, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
     ...taskRoutes(tasks, events, streams),
     ...eventRoutes(events, streams),
+    ...memoryRoutes(memory.service),
+    ...sessionRoutes(memory.service, log),
   ];
   const servers: Server[] = [];
   // TCP first: when it cannot listen, start-up fails before anything is served.
@@ -108,6 +114,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
   await listenUnix(unixServer, paths.socket);
   servers.push(unixServer);
   log.info({ socket: paths.socket, tcp: tcpAddress }, 'nightshift daemon ready');
+  memory.afterReady();
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -121,6 +128,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
   await closed;
   tasks.stop();
   stopRetention();
+  await memory.stop();
   await registry.commit();
   try {
     unlinkSync(paths.socket);

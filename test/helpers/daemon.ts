@@ -28,7 +28,8 @@ export class TestDaemon {
     this.env = { ...stringEnv(), NIGHTSHIFT_HOME: this.home, NIGHTSHIFT_NO_AUTOSTART: '1', ...extraEnv };
     this.paths = resolvePaths(this.env);
     mkdirSync(join(this.home, 'config'), { recursive: true });
-    writeFileSync(this.paths.configFile, JSON.stringify({ logLevel: 'debug', ...config }));
+    // The transcript watcher is off unless a test turns it on: it must never read the real ~/.claude.
+    writeFileSync(this.paths.configFile, JSON.stringify({ logLevel: 'debug', transcripts: { watch: false }, ...config }));
   }
 
   get client(): ApiClient {

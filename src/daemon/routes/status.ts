@@ -1,9 +1,14 @@
 import { VERSION } from '../../version.js';
 import type { StatusResponse } from '../../api/status.js';
+import type { MemoryService } from '../../memory/service.js';
 import type { TaskManager } from '../../tasks/manager.js';
 import type { Route } from '../http.js';
 
-export function statusRoutes(tasks: TaskManager, info: { socket: string; tcp: string | null; stateDir: string; startedAt: number }): Route[] {
+export function statusRoutes(
+  tasks: TaskManager,
+  memory: MemoryService,
+  info: { socket: string; tcp: string | null; stateDir: string; startedAt: number; extractor: string },
+): Route[] {
   return [
     {
       method: 'GET',
@@ -18,6 +23,13 @@ export function statusRoutes(tasks: TaskManager, info: { socket: string; tcp: st
           tcp: info.tcp,
           stateDir: info.stateDir,
           tasks: { ...c, total: c.queued + c.running + c.exited + c.killed + c.failed_to_start + c.lost },
+          memory: {
+            memories: memory.store.size,
+            episodes: memory.episodes.size,
+            sessions: memory.sessions.list().length,
+            ingesting: memory.queue.busy,
+            extractor: info.extractor,
+          },
         };
         return { json };
       },

@@ -33,11 +33,12 @@ export function createMessagesParser(): LineParser {
     parse(line, fallbackId) {
       const base = str(line.id) ?? fallbackId;
       const time = timestamp(line.timestamp ?? line.created_at);
-      const stamp = time === undefined ? {} : { timestamp: time };
+      const speaker = str(line.name);
+      const stamp = { ...(time !== undefined && { timestamp: time }), ...(speaker !== undefined && { speaker }) };
       if (line.role === 'tool' || line.role === 'function') {
         const result = toolResult(line.content, str(line.tool_call_id), tools);
         const name = result.toolName ?? str(line.name);
-        return [{ id: base, ...result, ...(name !== undefined && { toolName: name }), ...stamp }];
+        return [{ id: base, ...result, ...(name !== undefined && { toolName: name }), ...(time !== undefined && { timestamp: time }) }];
       }
       const role = typeof line.role === 'string' ? ROLES[line.role] : undefined;
       if (role === undefined) return [];

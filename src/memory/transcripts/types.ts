@@ -33,6 +33,8 @@ export interface TranscriptMessage {
   meta?: boolean;
   /** The summary a compaction wrote in place of the earlier conversation. */
   compactSummary?: boolean;
+  /** Who said it, when the transcript names the speaker (chat `name`). */
+  speaker?: string;
 }
 
 export interface SessionInfo {

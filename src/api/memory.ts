@@ -1,0 +1,223 @@
+import { z } from 'zod';
+
+/** Memory ids: `m` + 12 hex digits. Anything else is refused at the boundary. */
+export const MemoryId = z.string().regex(/^m[0-9a-f]{12}$/, 'memory ids look like m1a2b3c4d5e6f');
+
+export const MEMORY_TYPES = ['instruction', 'preference', 'fact', 'decision', 'procedure', 'learning', 'note'] as const;
+export const MemoryType = z.enum(MEMORY_TYPES);
+export type MemoryType = z.infer<typeof MemoryType>;
+
+export const MemoryScope = z.enum(['user', 'project', 'team']);
+export type MemoryScope = z.infer<typeof MemoryScope>;
+
+export const Source = z.object({ sessionId: z.string(), messageIds: z.array(z.string()) });
+export type Source = z.infer<typeof Source>;
+
+/** The memory record of ARCHITECTURE.md § Contracts. */
+export const Memory = z.object({
+  id: MemoryId,
+  content: z.string().min(1),
+  type: MemoryType,
+  scope: MemoryScope,
+  /** Project key (git root or cwd) for project scope. */
+  project: z.string().optional(),
+  team: z.string().optional(),
+  /** Stable memories do not decay. */
+  stable: z.boolean(),
+  /** Pinned memories are stable, important and never pruned. */
+  pinned: z.boolean().default(false),
+  /** Base relevance, 0..1. */
+  importance: z.number().min(0).max(1),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  reinforcements: z.number().int().min(0),
+  sources: z.array(Source),
+  origin: z.enum(['heuristic', 'model', 'manual', 'import']).default('manual'),
+  supersededBy: MemoryId.optional(),
+  supersededAt: z.string().optional(),
+  archivedAt: z.string().optional(),
+  archiveReason: z.string().optional(),
+});
+export type Memory = z.infer<typeof Memory>;
+
+/** Team names and anything that becomes part of a file name: no separators, no dots first. */
+export const TeamName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'team names are letters, digits, - and _ (at most 64)');
+
+export const RememberRequest = z
+  .object({
+    content: z.string().trim().min(1, 'content is empty').max(4000, 'a memory is at most 4,000 characters'),
+    scope: MemoryScope.default('project'),
+    project: z.string().min(1).optional(),
+    team: TeamName.optional(),
+    stable: z.boolean().default(false),
+    type: MemoryType.default('note'),
+    importance: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+export type RememberRequest = z.infer<typeof RememberRequest>;
+
+export const MemoryResponse = z.object({ memory: Memory });
+export const MemoryListResponse = z.object({ memories: z.array(Memory) });
+
+export const ListMemoriesQuery = z
+  .object({
+    project: z.string().optional(),
+    team: TeamName.optional(),
+    /** '1': archived and superseded ones only. */
+    archived: z.enum(['0', '1']).optional(),
+    /** '1': every namespace, active and archived (export). */
+    all: z.enum(['0', '1']).optional(),
+  })
+  .strict();
+
+export const RecallRequest = z
+  .object({
+    project: z.string().min(1).optional(),
+    team: TeamName.optional(),
+    query: z.string().max(2000).optional(),
+    /** Tokens; the daemon's configured default (2,000) when absent. */
+    budget: z.number().int().min(50).max(200_000).optional(),
+    /** false: memories only, no excerpts of past sessions. */
+    episodes: z.boolean().default(true),
+  })
+  .strict();
+export type RecallRequest = z.infer<typeof RecallRequest>;
+
+/** One line of a recall block: a memory, or (with a query) an excerpt of a past session. */
+export const RecallItem = z.object({
+  kind: z.enum(['memory', 'episode']),
+  id: z.string(),
+  text: z.string(),
+  type: z.string(),
+  scope: z.string(),
+  score: z.number(),
+  tokens: z.number(),
+  sources: z.array(Source),
+  at: z.string().optional(),
+});
+export type RecallItem = z.infer<typeof RecallItem>;
+
+export const RecallResponse = z.object({
+  project: z.string().nullable(),
+  query: z.string().nullable(),
+  budget: z.number(),
+  tokens: z.number(),
+  /** Candidates considered before the budget cut. */
+  considered: z.number(),
+  items: z.array(RecallItem),
+});
+export type RecallResponse = z.infer<typeof RecallResponse>;
+
+export const SearchQuery = z
+  .object({
+    q: z.string().min(1, 'the query is empty').max(2000),
+    project: z.string().optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(10),
+  })
+  .strict();
+
+export const SearchHit = z.object({
+  sessionId: z.string(),
+  messageId: z.string(),
+  project: z.string().nullable(),
+  role: z.string(),
+  speaker: z.string().optional(),
+  kind: z.string(),
+  text: z.string(),
+  at: z.string().optional(),
+  score: z.number(),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+export const SearchResponse = z.object({ hits: z.array(SearchHit) });
+
+/** One line of `memories import` (JSONL): at least `content`. */
+export const ImportLine = z.object({
+  content: z.string().trim().min(1).max(4000),
+  id: z.string().optional(),
+  project: z.string().min(1).optional(),
+  team: TeamName.optional(),
+  scope: MemoryScope.optional(),
+  type: MemoryType.optional(),
+  stable: z.boolean().optional(),
+  pinned: z.boolean().optional(),
+  importance: z.number().min(0).max(1).optional(),
+  createdAt: z.string().datetime({ offset: true }).optional(),
+  lastSeenAt: z.string().datetime({ offset: true }).optional(),
+  reinforcements: z.number().int().min(0).optional(),
+  sources: z.array(Source).optional(),
+  supersededBy: z.string().optional(),
+  supersededAt: z.string().optional(),
+  archivedAt: z.string().optional(),
+  archiveReason: z.string().optional(),
+});
+export type ImportLine = z.infer<typeof ImportLine>;
+
+export const ImportRequest = z.object({ memories: z.array(ImportLine).max(10_000) }).strict();
+export const ImportResponse = z.object({ added: z.number(), duplicates: z.number() });
+
+export const TranscriptFormatName = z.enum(['claude-code', 'codex', 'messages']);
+
+export const IngestRequest = z
+  .object({
+    path: z.string().min(1),
+    format: TranscriptFormatName.optional(),
+    project: z.string().min(1).optional(),
+    /** The session's working directory when the transcript does not say (hooks pass it). */
+    cwd: z.string().min(1).optional(),
+    sessionId: z.string().min(1).max(200).optional(),
+    /** false: answer at once (202) and ingest in the background. */
+    wait: z.boolean().default(true),
+    /** What ended the session (hook `reason`), for the record. */
+    reason: z.string().max(200).optional(),
+  })
+  .strict();
+export type IngestRequest = z.infer<typeof IngestRequest>;
+
+export const IngestSummary = z.object({
+  sessionId: z.string(),
+  path: z.string(),
+  format: TranscriptFormatName,
+  project: z.string().nullable(),
+  /** Nothing new since the last ingest. */
+  unchanged: z.boolean(),
+  fromOffset: z.number(),
+  toOffset: z.number(),
+  messages: z.number(),
+  malformedLines: z.number(),
+  extractor: z.enum(['heuristic', 'model']),
+  /** Why the model extractor fell back to the heuristic one. */
+  fallback: z.string().optional(),
+  tokens: z.object({ input: z.number(), output: z.number() }).optional(),
+  secretsMasked: z.number(),
+  added: z.array(Memory),
+  reinforced: z.array(Memory),
+  superseded: z.array(Memory),
+  durationMs: z.number(),
+});
+export type IngestSummary = z.infer<typeof IngestSummary>;
+
+export const IngestResponse = z.object({ queued: z.boolean(), summary: IngestSummary.optional() });
+
+export const SessionState = z.enum(['pending', 'ingesting', 'ingested', 'failed']);
+
+export const SessionRecord = z.object({
+  key: z.string(),
+  sessionId: z.string(),
+  path: z.string(),
+  format: TranscriptFormatName.optional(),
+  project: z.string().nullable(),
+  state: SessionState,
+  offset: z.number(),
+  size: z.number(),
+  firstMessageAt: z.string().optional(),
+  lastMessageAt: z.string().optional(),
+  ingestedAt: z.string().optional(),
+  messages: z.number(),
+  malformedLines: z.number(),
+  memories: z.number(),
+  tokens: z.object({ input: z.number(), output: z.number() }),
+  error: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type SessionRecord = z.infer<typeof SessionRecord>;
+export const SessionListResponse = z.object({ sessions: z.array(SessionRecord) });

@@ -1,0 +1,143 @@
+import type { Command } from 'commander';
+import { claudePaths, installHooks, installMcp, uninstallHooks, uninstallMcp } from '../integrate/claude-code.js';
+import { codexConfigPath, installCodex, uninstallCodex } from '../integrate/codex.js';
+import { invocation, shellCommand } from '../integrate/command.js';
+import { parseJsonObject, readText, toJsonText, writeWithBackup } from '../integrate/files.js';
+import { printJson } from './format.js';
+
+interface Options {
+  uninstall?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** One file's planned edit: computed for every file before any is written. */
+interface Plan {
+  file: string;
+  before: string | undefined;
+  after: string;
+  changes: string[];
+}
+
+export interface FileResult {
+  file: string;
+  changed: boolean;
+  created: boolean;
+  backup?: string;
+  changes: string[];
+}
+
+export interface IntegrateResult {
+  integration: 'claude-code' | 'codex';
+  action: 'install' | 'uninstall';
+  dryRun: boolean;
+  changed: boolean;
+  files: FileResult[];
+  notes: string[];
+}
+
+function apply(integration: IntegrateResult['integration'], o: Options, plans: Plan[], notes: string[]): IntegrateResult {
+  const files = plans.map((p): FileResult => {
+    const changed = p.changes.length > 0;
+    const r: FileResult = { file: p.file, changed, created: changed && p.before === undefined, changes: p.changes };
+    if (changed && !o.dryRun) {
+      const { backup } = writeWithBackup(p.file, p.before, p.after);
+      if (backup) r.backup = backup;
+    }
+    return r;
+  });
+  return { integration, action: o.uninstall ? 'uninstall' : 'install', dryRun: Boolean(o.dryRun), changed: files.some((f) => f.changed), files, notes };
+}
+
+export function integrateClaudeCode(o: Options): IntegrateResult {
+  const paths = claudePaths();
+  const inv = invocation();
+  const settingsText = readText(paths.settings);
+  const stateText = readText(paths.state);
+  const settings = parseJsonObject(paths.settings, settingsText);
+  const state = parseJsonObject(paths.state, stateText);
+  const hooks = o.uninstall ? uninstallHooks(settings, paths.settings) : installHooks(settings, inv, paths.settings);
+  const mcp = o.uninstall ? uninstallMcp(state, paths.state) : installMcp(state, inv, paths.state);
+  const notes: string[] = [];
+  if (mcp.skipped) notes.push(mcp.skipped);
+  const plans: Plan[] = [
+    { file: paths.settings, before: settingsText, after: toJsonText(hooks.value), changes: hooks.changes },
+    { file: paths.state, before: stateText, after: toJsonText(mcp.value), changes: mcp.changes },
+  ];
+  const r = apply('claude-code', o, plans, notes);
+  if (r.changed && !o.uninstall) notes.push('start a new Claude Code session to load them; check with /hooks and /mcp inside it');
+  return r;
+}
+
+export function integrateCodex(o: Options): IntegrateResult {
+  const file = codexConfigPath();
+  const before = readText(file);
+  const edit = o.uninstall ? uninstallCodex(before, file) : installCodex(before, invocation(), file);
+  const r = apply('codex', o, [{ file, before, after: edit.text, changes: edit.changes }], []);
+  if (r.changed && !o.uninstall) r.notes.push('start a new Codex session to load it; check with `codex mcp list` or /mcp inside it');
+  return r;
+}
+
+function report(r: IntegrateResult, json: boolean | undefined): void {
+  if (json) return printJson(r);
+  const verb = r.dryRun ? 'would change' : 'changed';
+  for (const f of r.files) {
+    if (!f.changed) continue;
+    const extra = f.backup ? ` (backup: ${f.backup})` : f.created ? ' (new file)' : '';
+    process.stdout.write(`${verb} ${f.file}${extra}:\n${f.changes.map((c) => `  - ${c}\n`).join('')}`);
+  }
+  if (!r.changed) {
+    const state = r.action === 'install' ? 'already set up' : 'not set up';
+    process.stdout.write(`${r.integration}: ${state}; nothing changed (${r.files.map((f) => f.file).join(', ')})\n`);
+  }
+  for (const n of r.notes) process.stdout.write(`${n}\n`);
+}
+
+export function registerIntegrateCommands(program: Command): void {
+  const inv = () => invocation();
+  const integrate = program
+    .command('integrate')
+    .description('connect nightshift to Claude Code or Codex CLI (hooks and the MCP server)')
+    .addHelpText(
+      'after',
+      `
+Files are merged, never overwritten: other settings stay, a backup (<file>.bak-<time>) is kept before
+each change, running it again changes nothing, and --uninstall removes exactly what was added.
+Commands are written with absolute paths (this node and this nightshift), so they work whatever PATH
+the agent gives its hooks; run it again after moving node or nightshift.`,
+    );
+
+  integrate
+    .command('claude-code')
+    .description('install the session hooks and register the MCP server for Claude Code')
+    .option('--uninstall', 'remove the hooks and the MCP server nightshift added')
+    .option('--dry-run', 'show what would change, write nothing')
+    .option('--json', 'print what was changed as JSON')
+    .addHelpText(
+      'after',
+      () => `
+Adds to ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR/settings.json) three command hooks:
+  SessionStart  ${shellCommand(inv(), ['hook', 'session-start'])}
+  SessionEnd    … hook session-end   (ingests the finished session's transcript into memories)
+  PreCompact    … hook pre-compact   (ingests the transcript before Claude Code compacts it)
+and registers the MCP server "nightshift" at user scope in ~/.claude.json (mcpServers):
+  ${shellCommand(inv(), ['mcp'])}`,
+    )
+    .action((o: Options) => report(integrateClaudeCode(o), o.json));
+
+  integrate
+    .command('codex')
+    .description('register the MCP server for Codex CLI')
+    .option('--uninstall', 'remove the [mcp_servers.nightshift] table')
+    .option('--dry-run', 'show what would change, write nothing')
+    .option('--json', 'print what was changed as JSON')
+    .addHelpText(
+      'after',
+      () => `
+Adds a [mcp_servers.nightshift] table to ~/.codex/config.toml (or $CODEX_HOME/config.toml) that runs
+  ${shellCommand(inv(), ['mcp'])}
+Only that table is written; every other line of the file stays byte for byte. Codex sessions are
+picked up for memories by the daemon's transcript watcher; no hook is needed.`,
+    )
+    .action((o: Options) => report(integrateCodex(o), o.json));
+}

@@ -1,0 +1,173 @@
+import { createReadStream, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import { ImportLine, MEMORY_TYPES, type Memory, type MemoryType } from '../api/memory.js';
+import { AppError } from '../errors.js';
+import { withDaemon } from './connect.js';
+import { age, printJson, table } from './format.js';
+
+const IMPORT_BATCH_BYTES = 256 * 1024;
+
+function memoryType(v: string): MemoryType {
+  if (!(MEMORY_TYPES as readonly string[]).includes(v)) throw new AppError('bad_request', `--type must be one of ${MEMORY_TYPES.join(', ')}; got "${v}"`);
+  return v as MemoryType;
+}
+
+function describeMemory(m: Memory): string {
+  const rows: [string, string][] = [
+    ['id', m.id],
+    ['content', m.content],
+    ['type', m.type],
+    ['scope', m.scope + (m.project ? ` ${m.project}` : '') + (m.team ? ` ${m.team}` : '')],
+    ['stable', m.pinned ? 'yes (pinned)' : m.stable ? 'yes' : 'no (decays)'],
+    ['importance', m.importance.toFixed(2)],
+    ['created', m.createdAt],
+    ['last seen', m.lastSeenAt],
+    ['reinforced', String(m.reinforcements)],
+    ['origin', m.origin],
+  ];
+  for (const s of m.sources) rows.push(['source', `session ${s.sessionId} messages ${s.messageIds.join(', ') || '-'}`]);
+  if (m.supersededBy) rows.push(['superseded', `by ${m.supersededBy} at ${m.supersededAt ?? '?'}`]);
+  if (m.archivedAt) rows.push(['archived', `${m.archivedAt} (${m.archiveReason ?? 'no reason'})`]);
+  return rows.map(([k, v]) => `${`${k}:`.padEnd(12)} ${v}`).join('\n');
+}
+
+export function memoryTable(memories: Memory[]): string {
+  const rows = memories.map((m) => [m.id, m.type, m.scope, m.pinned ? 'pin' : m.stable ? 'yes' : 'no', age(m.lastSeenAt), m.content.replace(/\s+/g, ' ').slice(0, 90)]);
+  return table(['ID', 'TYPE', 'SCOPE', 'STABLE', 'SEEN', 'CONTENT'], rows);
+}
+
+export function registerMemoryCommands(program: Command): void {
+  program
+    .command('remember')
+    .description('store a memory (default: about the project of the current directory)')
+    .argument('<text...>', 'what to remember')
+    .option('--project <dir>', 'the project it is about (default: the current directory’s git root)')
+    .option('--user', 'about you, recalled in every project')
+    .option('--team <name>', 'a team memory')
+    .option('--stable', 'never decays (a standing instruction or lasting fact)')
+    .option('--type <type>', `one of ${MEMORY_TYPES.join(', ')} (default note)`, memoryType)
+    .option('--json', 'print the memory as JSON')
+    .action(async (text: string[], o: { project?: string; user?: boolean; team?: string; stable?: boolean; type?: MemoryType; json?: boolean }) => {
+      if (o.user && (o.project || o.team)) throw new AppError('bad_request', '--user cannot be combined with --project or --team');
+      const scope = o.user ? 'user' : o.team ? 'team' : 'project';
+      const m = await withDaemon((c) =>
+        c.remember({
+          content: text.join(' '),
+          scope,
+          ...(scope === 'project' && { project: resolve(o.project ?? '.') }),
+          ...(o.team && { team: o.team }),
+          stable: Boolean(o.stable),
+          ...(o.type && { type: o.type }),
+        }),
+      );
+      if (o.json) printJson(m);
+      else process.stdout.write(`${m.id}\n`);
+    });
+
+  const memories = program.command('memories').description('list, inspect, forget, restore, pin, export and import memories');
+  memories
+    .command('list', { isDefault: true })
+    .description('active memories of you and the current project (--archived: archived and superseded ones)')
+    .option('--project <dir>', 'project directory (default: the current one)')
+    .option('--team <name>', 'include a team’s memories')
+    .option('--archived', 'show archived and superseded memories instead')
+    .option('--json', 'print JSON')
+    .action(async (o: { project?: string; team?: string; archived?: boolean; json?: boolean }) => {
+      const list = await withDaemon((c) => c.memories({ project: resolve(o.project ?? '.'), ...(o.team && { team: o.team }), archived: Boolean(o.archived) }));
+      if (o.json) return printJson(list);
+      process.stdout.write(list.length === 0 ? (o.archived ? 'no archived memories\n' : 'no memories yet\n') : `${memoryTable(list)}\n`);
+    });
+  memories
+    .command('show')
+    .description('one memory, with its sources and history')
+    .argument('<id>')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const m = await withDaemon((c) => c.memory(id));
+      if (o.json) printJson(m);
+      else process.stdout.write(`${describeMemory(m)}\n`);
+    });
+  for (const [name, what] of [
+    ['forget', 'archive a memory (kept, restorable, never recalled)'],
+    ['restore', 'bring back an archived or superseded memory'],
+    ['pin', 'make a memory stable and important; pinned memories are never pruned'],
+  ] as const) {
+    memories
+      .command(name)
+      .description(what)
+      .argument('<id>')
+      .option('--json', 'print the memory as JSON')
+      .action(async (id: string, o: { json?: boolean }) => {
+        const m = await withDaemon((c) => c.memoryAction(id, name));
+        if (o.json) printJson(m);
+        else process.stdout.write(`${name === 'forget' ? 'archived' : name === 'restore' ? 'restored' : 'pinned'} ${m.id}: ${m.content.slice(0, 80)}\n`);
+      });
+  }
+  memories
+    .command('export')
+    .description('every memory (all namespaces, archived included) as JSONL, to FILE or stdout')
+    .argument('[file]')
+    .action(async (file: string | undefined) => {
+      const all = await withDaemon((c) => c.memories({ all: true }));
+      const text = all.map((m) => `${JSON.stringify(m)}\n`).join('');
+      if (!file) {
+        process.stdout.write(text);
+        return;
+      }
+      writeFileSync(file, text, { mode: 0o600 });
+      process.stderr.write(`exported ${all.length} memories to ${file}\n`);
+    });
+  memories
+    .command('import')
+    .description('add memories from JSONL (each line at least {"content": …}); repeats are skipped')
+    .argument('<file>', 'JSONL file, or - for stdin')
+    .option('--json', 'print counts as JSON')
+    .action(async (file: string, o: { json?: boolean }) => {
+      // Every line is checked before anything is sent: a bad line imports nothing.
+      const input = file === '-' ? process.stdin : createReadStream(file);
+      const parsed: ImportLine[] = [];
+      let lineNo = 0;
+      try {
+        for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+          lineNo++;
+          if (line.trim() === '') continue;
+          let value: unknown;
+          try {
+            value = JSON.parse(line);
+          } catch {
+            throw new AppError('bad_request', `${file}:${lineNo}: not valid JSON`);
+          }
+          const r = ImportLine.safeParse(value);
+          if (!r.success) throw new AppError('bad_request', `${file}:${lineNo}: ${r.error.issues.map((i) => `${i.path.join('.') || 'line'}: ${i.message}`).join('; ')}`);
+          parsed.push(r.data);
+        }
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        throw new AppError('bad_request', `cannot read ${file}: ${(err as Error).message}`);
+      }
+      const total = { added: 0, duplicates: 0 };
+      // Batches stay well under the daemon's request size limit.
+      let batch: ImportLine[] = [];
+      let bytes = 0;
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const sent = batch;
+        batch = [];
+        bytes = 0;
+        const r = await withDaemon((c) => c.importMemories(sent));
+        total.added += r.added;
+        total.duplicates += r.duplicates;
+      };
+      for (const line of parsed) {
+        const size = JSON.stringify(line).length;
+        if (bytes + size > IMPORT_BATCH_BYTES || batch.length >= 5000) await flush();
+        batch.push(line);
+        bytes += size;
+      }
+      await flush();
+      if (o.json) printJson(total);
+      else process.stdout.write(`imported ${total.added} memories (${total.duplicates} already known, skipped)\n`);
+    });
+}

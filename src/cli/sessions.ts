@@ -1,0 +1,83 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { IngestSummary } from '../api/memory.js';
+import { AppError } from '../errors.js';
+import { withDaemon } from './connect.js';
+import { age, humanBytes, printJson, table } from './format.js';
+
+const FORMATS = ['claude-code', 'codex', 'messages'] as const;
+type Format = (typeof FORMATS)[number];
+
+function transcriptFormat(v: string): Format {
+  if (!(FORMATS as readonly string[]).includes(v)) throw new AppError('bad_request', `--format must be one of ${FORMATS.join(', ')}; got "${v}"`);
+  return v as Format;
+}
+
+function describeSummary(s: IngestSummary): string {
+  if (s.unchanged) return `${s.path}: unchanged since the last ingest (${s.toOffset} bytes), nothing to do\n`;
+  const lines = [
+    `session ${s.sessionId} (${s.format}${s.project ? `, project ${s.project}` : ''}): ${s.messages} messages, bytes ${s.fromOffset}–${s.toOffset}, ${s.durationMs} ms`,
+    `extractor: ${s.extractor}${s.fallback ? ` (fell back: ${s.fallback})` : ''}${s.tokens ? `, ${s.tokens.input} input + ${s.tokens.output} output tokens` : ''}`,
+  ];
+  if (s.malformedLines > 0) lines.push(`skipped ${s.malformedLines} malformed line(s)`);
+  if (s.secretsMasked > 0) lines.push(`masked ${s.secretsMasked} secret(s)`);
+  const list = (title: string, ms: { id: string; type: string; content: string }[]) => {
+    lines.push(`${title}: ${ms.length}`);
+    for (const m of ms) lines.push(`  ${m.id} [${m.type}] ${m.content.replace(/\s+/g, ' ').slice(0, 100)}`);
+  };
+  list('added', s.added);
+  list('reinforced', s.reinforced);
+  list('superseded', s.superseded);
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerSessionCommands(program: Command): void {
+  program
+    .command('ingest')
+    .description('mine a transcript for memories (only what was appended since the last ingest)')
+    .argument('<file>', 'Claude Code JSONL, Codex rollout JSONL, or plain messages (JSONL or a JSON array)')
+    .option('--format <format>', 'claude-code, codex or messages (default: detected)', transcriptFormat)
+    .option('--project <dir>', 'the project it belongs to (default: the session’s cwd, else the current directory)')
+    .option('--session <id>', 'session id (default: from the transcript, else the file name)')
+    .option('--async', 'hand it to the daemon and return at once')
+    .option('--json', 'print the ingest summary as JSON')
+    .action(async (file: string, o: { format?: Format; project?: string; session?: string; async?: boolean; json?: boolean }) => {
+      const r = await withDaemon((c) =>
+        c.ingest({
+          path: resolve(file),
+          cwd: process.cwd(),
+          wait: !o.async,
+          ...(o.format && { format: o.format }),
+          ...(o.project && { project: resolve(o.project) }),
+          ...(o.session && { sessionId: o.session }),
+        }),
+      );
+      if (o.json) return printJson(r.summary ?? { queued: true });
+      if (!r.summary) process.stdout.write(`queued ${resolve(file)} for ingest (see \`nightshift sessions\`)\n`);
+      else process.stdout.write(describeSummary(r.summary));
+    });
+
+  program
+    .command('sessions')
+    .description('known sessions: project, times and ingest state')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const sessions = await withDaemon((c) => c.sessions());
+      if (o.json) return printJson(sessions);
+      if (sessions.length === 0) {
+        process.stdout.write('no sessions ingested yet\n');
+        return;
+      }
+      sessions.sort((a, b) => (a.lastMessageAt ?? '').localeCompare(b.lastMessageAt ?? ''));
+      const rows = sessions.map((s) => [
+        s.sessionId.slice(0, 36),
+        s.project ?? '-',
+        age(s.lastMessageAt),
+        s.state + (s.error ? ` (${s.error.slice(0, 40)})` : ''),
+        `${humanBytes(s.offset)}/${humanBytes(s.size)}`,
+        String(s.messages),
+        String(s.memories),
+      ]);
+      process.stdout.write(`${table(['SESSION', 'PROJECT', 'LAST', 'STATE', 'INGESTED', 'MSGS', 'MEMORIES'], rows)}\n`);
+    });
+}

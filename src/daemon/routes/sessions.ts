@@ -1,0 +1,26 @@
+import { IngestRequest } from '../../api/memory.js';
+import type { Logger } from '../../log.js';
+import type { MemoryService } from '../../memory/service.js';
+import { parse, type Route } from '../http.js';
+
+export function sessionRoutes(memory: MemoryService, log: Logger): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/ingest',
+      handler: async ({ body }) => {
+        const req = parse(IngestRequest, await body(), 'ingest request');
+        const job = memory.ingest(req);
+        if (req.wait) return { json: { queued: false, summary: await job } };
+        // Handed over: the caller (a hook) returns at once; failures are the log's to tell.
+        job.catch((err: unknown) => log.warn({ path: req.path, err: (err as Error).message }, 'background ingest failed'));
+        return { status: 202, json: { queued: true } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/sessions',
+      handler: async () => ({ json: { sessions: memory.sessions.list() } }),
+    },
+  ];
+}

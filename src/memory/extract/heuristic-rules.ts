@@ -1,0 +1,145 @@
+/**
+ * The pattern table of the heuristic extractor. Patterns run on a lower-cased sentence with
+ * fillers and a leading "please" removed; the first rule whose pattern and guard pass wins, so
+ * the order goes from the most explicit markers to the weakest.
+ */
+import type { MemoryType } from '../../api/memory.js';
+
+/**
+ * What a sentence must show beyond its pattern:
+ * - standing: an explicit standing marker (always, from now on…): some content is enough;
+ * - gentle: a statement of taste or convention: content, and not pointing at the current task;
+ * - request: an imperative without a standing marker: as gentle, with at least four words and no
+ *   "here/this/that" pointing at the work in progress, which is what one-off requests look like;
+ * - fact: a declarative about the project: must also name something concrete (path, tool, port…).
+ */
+export type Guard = 'standing' | 'gentle' | 'request' | 'fact';
+
+export interface Rule {
+  name: string;
+  pattern: RegExp;
+  type: MemoryType;
+  importance: number;
+  guard: Guard;
+  /** Always project scope (facts, decisions, procedures); otherwise the project markers decide. */
+  project?: boolean;
+  /** A status that cannot last ("staging is down"): never stable. */
+  transient?: boolean;
+  /** Only when the sentence opened with "please" ("please use tabs"). */
+  polite?: boolean;
+  /** Sentences this rule must not take even though the pattern matched. */
+  unless?: RegExp;
+}
+
+const I_NARRATES = /^i\s/;
+
+export const RULES: readonly Rule[] = [
+  {
+    name: 'decided',
+    pattern: /\b(?:we|i|the team)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?(?:decided|agreed|settled on|chose|opted)\b|^decision\s*[:-]|^(?:the|our)\s+decision\s+(?:is|was)\b/,
+    type: 'decision', importance: 0.75, guard: 'gentle', project: true,
+  },
+  {
+    name: 'from-now-on',
+    pattern: /\b(?:from now on|going forward|moving forward|from here on(?: out)?|in (?:the )?future|henceforth|from this point on)\b/,
+    type: 'instruction', importance: 0.9, guard: 'standing',
+  },
+  {
+    name: 'always-never',
+    pattern: /(?:^|[,;:]\s*|\b(?:just|and|so|also|you|we|should|must|to|will|'ll|need to|have to|please)\s+)(?:always|never)\b(?!\s+mind\b)|\b(?:don't|do not) ever\b/,
+    type: 'instruction', importance: 0.9, guard: 'standing',
+  },
+  {
+    name: 'whenever',
+    pattern: /^(?:whenever|every time|each time|any ?time)\b|\b(?:by default|as a rule|as a general rule|without exception|in every (?:project|repo)|in all (?:my |our )?(?:projects|repos))\b|^in general\b/,
+    type: 'instruction', importance: 0.85, guard: 'standing',
+  },
+  {
+    name: 'prefer',
+    pattern: /^(?:i|we)\s+(?:(?:really|generally|usually|strongly|much|definitely|also|do)\s+)?(?:prefer|would prefer|would rather|would like you to always|like to|love to|like|hate|dislike|don't like|do not like|can't stand|want you to always)\b|^(?:my|our)\s+(?:preference|preferred\s+\w+|coding style|style)\s+(?:is|are)\b|^prefer\b/,
+    type: 'preference', importance: 0.8, guard: 'gentle',
+    // Reactions to the work at hand ("I like how you did that") are not tastes.
+    unless: /^(?:i|we)\s+(?:(?:really|also|do)\s+)?(?:like|love|hate|dislike|don't like)\s+(?:the|how|what|your|that|this|it|them|these|those|where|when)\b/,
+  },
+  {
+    name: 'habit',
+    pattern: /^i\s+(?:always|never|usually|generally|normally|tend to)\s+(?!(?:forget|get|see|wonder|thought|think|have|had|knew|know|mean|meant|said|say|try|tried|end up|run into|hit)\b)/,
+    type: 'preference', importance: 0.8, guard: 'gentle',
+  },
+  {
+    name: 'style',
+    pattern: /^(?:keep|make)\s+(?:your\s+)?(?:answers|responses|replies|explanations|messages|summaries|comments|prs|pull requests|commits|commit messages)\s+\w+|^(?:be|stay)\s+(?:concise|brief|terse|succinct|direct|to the point)\b|^(?:reply|respond|answer|talk|write|speak)\s+(?:to me\s+)?(?:in|using)\s+(?:plain |british |american |simple )?(?:english|french|german|spanish|italian|portuguese|dutch|polish|japanese|chinese|korean|russian)\b|^(?:write|format)\s+(?:all\s+)?commit messages\b|^(?:use|follow)\s+(?:the\s+)?conventional commits\b/,
+    type: 'instruction', importance: 0.8, guard: 'standing',
+  },
+  {
+    name: 'change',
+    pattern: /\b(?:switched|switching|migrated|migrating|transitioned|moved|moving|changed|upgraded)\s+(?:\S+\s+){0,3}?from\s+.+?\s+(?:over\s+)?to\b|\b(?:we|we've|we have|the team|the project|the repo|this repo)\s+(?:\w+\s+)?(?:switched|migrated|moved|transitioned)\s+(?:over\s+)?to\b|\bno longer\s+(?:use|uses|using|need|needs|support|supports|run on|runs on|deploy to|deploys to|depend on|depends on|rely on|relies on)\b|\b(?:don't|do not|doesn't|does not)\s+(?:use|need)\s+.+?\s+any ?(?:more|longer)\b|\breplaced\s+(?:by|with)\b|\bin favou?r of\b/,
+    type: 'decision', importance: 0.7, guard: 'gentle', project: true, unless: I_NARRATES,
+  },
+  {
+    name: 'lets-go-with',
+    pattern: /\b(?:let's|let us|we'll|we will|we're going to|we are going to|we're gonna)\s+(?:go with|use|stick with|switch to|move to|migrate to|adopt|standardi[sz]e on)\b|\b(?:going|went|go)\s+with\b.*\b(?:instead of|rather than|over|not)\b|^(?:we're\s+|we are\s+)?going with\b/,
+    type: 'decision', importance: 0.7, guard: 'request', project: true,
+  },
+  {
+    name: 'remember',
+    pattern: /^(?:remember|keep in mind|bear in mind|for future reference|note for (?:the )?future)\b/,
+    type: 'instruction', importance: 0.85, guard: 'standing',
+  },
+  {
+    name: 'dont',
+    pattern: /^(?:don't|do not|dont)\s+(?!(?:worry|bother|know|think|see|understand|care|mind|get|need|have|want|remember|forget|be|say|mean|like|love|hate|expect|believe|agree|panic|rush|stop)\b)|^avoid\s+\w+|^stop\s+\w+ing\b/,
+    type: 'instruction', importance: 0.8, guard: 'request',
+  },
+  {
+    name: 'make-sure',
+    pattern: /^(?:make sure|be sure|ensure)\s+(?:to|that you|you|we|that we)\b/,
+    type: 'instruction', importance: 0.8, guard: 'request',
+  },
+  {
+    name: 'use-not',
+    pattern: /^(?:use|stick to|stick with)\s+.+?(?:\binstead of\b|\brather than\b|,?\s+not\s+[\w`'"@./-]+(?:\s+[\w`'"@./-]+){0,3}$)/,
+    type: 'instruction', importance: 0.8, guard: 'request',
+  },
+  {
+    name: 'please-use',
+    pattern: /^(?:use|prefer|stick to|stick with)\s/,
+    type: 'instruction', importance: 0.8, guard: 'request', polite: true,
+  },
+  {
+    name: 'before-doing',
+    pattern: /^(?:before|after)\s+(?:\w+ing\b|you \w+|we \w+)[^,]{0,60},\s*(?:always\s+)?(?:run|use|check|make sure|update|bump|rebase|squash|lint|format|test|ask|build|regenerate|add|re-?run|tag|sign|verify|clear|restart)\b/,
+    type: 'instruction', importance: 0.8, guard: 'request',
+    unless: /^(?:before|after)\s+(?:you're|you are|we're|you've|that's|this is|it's|you (?:fix|finish|are done))\b/,
+  },
+  {
+    name: 'for-now',
+    pattern: /^(?:for now|for the time being|until further notice|until (?:tomorrow|monday|tuesday|wednesday|thursday|friday|next week)|this week|today|tonight|at the moment),?\s+(?:don't|do not|skip|avoid|use|run|keep|leave|ignore|disable|deploy|push|merge|work)\b/,
+    type: 'instruction', importance: 0.3, guard: 'request', transient: true,
+  },
+  {
+    name: 'procedure',
+    pattern: /^(?:to|for)\s+[a-z][^,:]{2,60}[,:]\s*(?:first\s+|just\s+|you\s+)?(?:run|use|do|execute|call|type|invoke|start|open|bump|tag|build|push|merge|go to|set|edit|update|create|add|need to|have to|must)\b|\bthe\s+(?:steps|process|procedure|workflow|recipe|checklist)\s+(?:(?:to|for)\s+[^,]+?\s+)?(?:is|are)\b|^(?:to|for)\s+[a-z][^,:]{2,60}:\s+\S+.*;/,
+    type: 'procedure', importance: 0.65, guard: 'fact', project: true,
+  },
+  {
+    name: 'we-use',
+    pattern: /^(?:we|the team|this (?:repo|project|codebase)|the (?:repo|project|codebase))\s+(?:(?:only|mostly|mainly|all)\s+)?(?:use|uses|rely on|relies on|build with|builds with|test with|tests with|lint with|format with|deploy with|host on|standardi[sz]ed on|are on|is on)\b/,
+    type: 'fact', importance: 0.7, guard: 'gentle', project: true,
+  },
+  {
+    name: 'status',
+    pattern: /^(?:the\s+)?(?:[\w-]+\s+){0,2}(?:staging|prod|production|ci|vpn|database|db|api|cluster|registry|pipeline|server|service|environment|env|deploys?|deployments?|backend|frontend|queue|cache|cdn|dns)\s+(?:is|are)\s+(?:currently\s+|temporarily\s+|still\s+|now\s+)?(?:down|broken|flaky|offline|unavailable|unreachable|failing|disabled|frozen|locked|paused|read-only|degraded|under maintenance|out of service)\b/,
+    type: 'fact', importance: 0.3, guard: 'gentle', project: true, transient: true,
+  },
+  {
+    name: 'fact',
+    pattern: /\bon port\s+\d{2,5}\b|\bport\s+\d{2,5}\s+(?:is|for)\b|\b(?:listens|binds)\s+(?:on|to)\b|\b(?:is|are|gets|get)\s+(?:run|built|deployed|started|managed|hosted|configured|stored|generated|defined|tested|served|released|published|formatted|linted|bundled|compiled|installed|kept|located|written|handled|launched|triggered|scheduled|cached|versioned|documented|pinned|set|declared|checked)\s+(?:\w+\s+)?(?:with|by|on|in|via|using|to|at|from|under|through|inside)\b|\b(?:lives?|sits?|resides?|can be found|is found|are found)\s+(?:in|at|under|inside)\b|^(?:we|they|the team)\s+(?:deploy|host|ship|release|publish)\b|\bdeploys?\s+(?:go|goes)\s+to\b|\b(?:default|main|base|release|production)\s+branch\s+is\b|\bthe command (?:to|for)\b.+\bis\b/,
+    type: 'fact', importance: 0.65, guard: 'fact', project: true,
+  },
+  {
+    name: 'subject-is',
+    pattern: /^(?:the|our)\s+[\w.@/`-]+(?:\s+[\w.@/`-]+){0,3}\s+(?:is|are|uses|use|runs|run|requires|require|needs|depends on|talks to|connects to|points to|is backed by|is written in|targets|expects)\s+\S/,
+    type: 'fact', importance: 0.65, guard: 'fact', project: true,
+  },
+];

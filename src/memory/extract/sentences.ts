@@ -1,0 +1,114 @@
+/**
+ * The prose of a message, as sentences: fenced code, injected tag blocks and pasted output are
+ * dropped first, so everything after this only ever sees what a person wrote.
+ */
+import { looksLikeOutput } from './output-lines.js';
+
+export interface Sentence {
+  text: string;
+  /** "To release:" joined with the bullets under it ("To release: bump the version; run …"). */
+  list?: boolean;
+}
+
+/** Paragraphs at least this long that are this much output were pasted, prose lines and all. */
+const PASTED_MIN_LINES = 3;
+const PASTED_SHARE = 0.4;
+/** A whole message this long that is mostly output is a paste with a caption. */
+const PASTE_MIN_LINES = 10;
+const PASTE_SHARE = 0.5;
+/** A line at least this long that stops mid-sentence was wrapped by an editor. */
+const WRAPPED = 60;
+/** Longer units are never read: no sentence that long is a memory, and it bounds regex work. */
+const MAX_UNIT = 2000;
+
+const FENCE = /^\s*(?:```|~~~)/;
+// Claude Code wraps injected context and local command output in tags (<system-reminder>, …).
+const TAG_BLOCK = /<([a-z][\w-]*)(?:\s[^<>]*)?>[\s\S]*?<\/\1>/gi;
+const BULLET = /^\s*(?:[-*•]|\d{1,2}[.)]|\[[ x]\])\s+/;
+const ENDS_SENTENCE = /[.!?:;]["')\]]*\s*$/;
+const BOUNDARY = /[.!?]+["')\]]*\s+/g;
+const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|fig|dr|mr|mrs|ms)$/i;
+
+/** Lines outside fences, grouped into paragraphs. */
+function paragraphs(text: string): string[][] {
+  const out: string[][] = [];
+  let current: string[] = [];
+  let fenced = false;
+  for (const line of text.replace(TAG_BLOCK, '\n').split(/\r?\n/)) {
+    if (FENCE.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    if (line.trim() === '') {
+      if (current.length > 0) out.push(current);
+      current = [];
+    } else current.push(line);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+interface Unit {
+  text: string;
+  bullet: boolean;
+}
+
+/** A paragraph's prose units: bullets stand alone, wrapped lines are joined back. */
+function units(lines: string[], flags: boolean[]): Unit[] {
+  const share = flags.filter(Boolean).length / lines.length;
+  if (lines.length >= PASTED_MIN_LINES && share >= PASTED_SHARE) return [];
+  const out: Unit[] = [];
+  lines.forEach((line, i) => {
+    if (flags[i] === true) return;
+    const bullet = BULLET.test(line);
+    const text = line.replace(BULLET, '').trim();
+    const prev = out[out.length - 1];
+    // A long unfinished line followed by one in lower case was hard-wrapped; short lines typed
+    // one after another are separate thoughts.
+    if (!bullet && prev !== undefined && prev.text.length >= WRAPPED && !ENDS_SENTENCE.test(prev.text) && /^[a-z]/.test(text) && flags[i - 1] !== true) {
+      prev.text = `${prev.text} ${text}`;
+    } else out.push({ text, bullet });
+  });
+  return out;
+}
+
+export function splitSentences(unit: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (const m of unit.matchAll(BOUNDARY)) {
+    const end = m.index + m[0].length;
+    if (/^\.\s+$/.test(m[0]) && ABBREVIATION.test(unit.slice(start, m.index))) continue;
+    out.push(unit.slice(start, end).trim());
+    start = end;
+  }
+  if (start < unit.length) out.push(unit.slice(start).trim());
+  return out.filter((s) => s.length > 0);
+}
+
+/** An intro ending in ':' followed by at least two bullets, as one sentence (procedures). */
+function lists(all: Unit[]): Sentence[] {
+  const out: Sentence[] = [];
+  all.forEach((unit, i) => {
+    if (unit.bullet || !unit.text.endsWith(':')) return;
+    const items: string[] = [];
+    for (let j = i + 1; j < all.length && all[j]?.bullet === true; j++) items.push((all[j]?.text ?? '').replace(/[.;]+$/, ''));
+    if (items.length >= 2) out.push({ text: `${unit.text} ${items.join('; ')}`, list: true });
+  });
+  return out;
+}
+
+export function proseSentences(text: string): Sentence[] {
+  const paras = paragraphs(text);
+  const flags = paras.map((lines) => lines.map(looksLikeOutput));
+  const total = flags.reduce((n, f) => n + f.length, 0);
+  const pasted = flags.reduce((n, f) => n + f.filter(Boolean).length, 0);
+  if (total >= PASTE_MIN_LINES && pasted / total >= PASTE_SHARE) return [];
+  const all = paras.flatMap((lines, i) => units(lines, flags[i] ?? []));
+  const out: Sentence[] = [];
+  for (const unit of all) {
+    if (unit.text.length > MAX_UNIT) continue;
+    for (const s of splitSentences(unit.text)) out.push({ text: s });
+  }
+  return out.concat(lists(all));
+}

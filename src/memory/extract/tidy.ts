@@ -1,0 +1,69 @@
+/**
+ * Sentence clean-up: conversational filler off, markdown emphasis off, one capital and one full
+ * stop on. The user's own words are kept; nothing is paraphrased.
+ */
+
+/** Memory contents are at most this long. */
+export const MAX_CONTENT = 200;
+
+// Fillers that open a sentence. Ones that can also start real content ("no longer", "good
+// commit messages…") only count when punctuation follows them.
+const FILLER = new RegExp(
+  String.raw`^(?:(?:ok(?:ay)?|so|hey|hi|hello|btw|by the way|also|and|oh|well|alright|anyway(?:s)?|actually|fyi|one more thing|quick note|ps|p\.s\.|(?:please\s+)?note(?:\s+that)?|yeah|yes|yep|sure|hmm+|um+|uh+|i mean)(?:[\s,:;.!—–]+|$)|(?:no|nope|not quite|wrong|thanks|thank you|thx|great|nice|cool|perfect|awesome|good|right|lgtm|got it|understood)[,:;.!—–]+\s*)+`,
+  'i',
+);
+const TRAILING = /(?:[\s,;:—–-]+(?:thanks|thank you|thx|ty|please|pls|plz)\b|\s*(?::\)|:-\)|:D|;\)))*[\s!.,;:—–-]*$/i;
+const EMOJI = /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}\u{FE0F}]/gu;
+const EMPHASIS = /\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])/g;
+const PLEASE = /^(?:please|pls|plz|kindly)[\s,]+/i;
+
+export interface Tidy {
+  /** Display text: fillers and emphasis off, no final punctuation. */
+  text: string;
+  /** Lower-cased text with a leading "please" removed, for matching. */
+  body: string;
+  polite: boolean;
+  question: boolean;
+}
+
+export function tidy(raw: string): Tidy {
+  let text = raw.replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(EMOJI, '').replace(EMPHASIS, '');
+  text = text.replace(/\s+/g, ' ').trim();
+  const question = /\?["')\]]*\s*$/.test(text);
+  text = text.replace(FILLER, '').replace(TRAILING, '').trim();
+  const polite = PLEASE.test(text);
+  text = text.replace(PLEASE, '');
+  // "I'd" is "I would" for matching, so the rules spell each wish one way.
+  const body = text.toLowerCase().replace(/\b(i|we|you)'d\b/g, '$1 would');
+  return { text, body, polite, question };
+}
+
+/** Cuts at the last clause boundary (or word) that fits, so the clipped part reads as a sentence. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max);
+  const clause = Math.max(head.lastIndexOf(', '), head.lastIndexOf('; '), head.lastIndexOf(' - '), head.lastIndexOf(' — '));
+  if (clause >= max * 0.4) return head.slice(0, clause);
+  const word = head.lastIndexOf(' ');
+  return word > 0 ? head.slice(0, word) : head;
+}
+
+/** A finished memory sentence: clipped, capitalised, one full stop. */
+export function finish(text: string): string {
+  const body = clip(text.replace(/\s+/g, ' ').trim().replace(/[\s.!;:,—–-]+$/, ''), MAX_CONTENT - 1);
+  const capital = body.charAt(0).toUpperCase() + body.slice(1);
+  return `${capital.replace(/[\s.!;:,—–-]+$/, '')}.`;
+}
+
+/** Dedupe key: case, punctuation and a polite opening do not make two memories different. */
+export function dedupeKey(content: string): string {
+  return content
+    .toLowerCase()
+    .replace(/^please\s+/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}

@@ -1,0 +1,44 @@
+/** What an extractor sees and what it proposes; the ingest pipeline stores, dedupes and supersedes. */
+import type { MemoryType } from '../../api/memory.js';
+import type { TranscriptMessage } from '../transcripts/types.js';
+
+/** A message as extraction sees it: tool results already clipped (evidence, never memories). */
+export type ExtractMessage = Pick<TranscriptMessage, 'id' | 'role' | 'kind' | 'text' | 'toolName' | 'isError' | 'timestamp' | 'meta' | 'sidechain' | 'compactSummary' | 'speaker'>;
+
+export interface ExtractInput {
+  sessionId: string;
+  /** Project key, when the session has one. */
+  project?: string;
+  messages: ExtractMessage[];
+  /** At most this many candidates (default 20). */
+  maxMemories: number;
+}
+
+export interface Candidate {
+  /** One short sentence, self-contained ("Use pnpm, not npm, in this repository."). */
+  content: string;
+  type: MemoryType;
+  /** user: how the person works, recalled everywhere; project: about this codebase. */
+  scope: 'user' | 'project';
+  /** false for time-bound statements ("today", "currently down"): they decay and rank low. */
+  stable: boolean;
+  /** 0..1 */
+  importance: number;
+  /** Ids of the messages it came from (provenance). */
+  messageIds: string[];
+  /** Timestamp of the (last) source message, as written in the transcript. */
+  at?: string;
+  /**
+   * An explicit change ("switched from X to Y", "use Y instead of X", "no longer X"): the old
+   * things (X), so older memories in the same scope about them are superseded.
+   */
+  replaces?: string[];
+}
+
+export interface ExtractResult {
+  candidates: Candidate[];
+  extractor: 'heuristic' | 'model';
+  /** Set when the model extractor failed and the heuristic one answered instead. */
+  fallback?: string;
+  tokens?: { input: number; output: number };
+}

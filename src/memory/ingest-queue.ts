@@ -1,0 +1,43 @@
+/**
+ * Ingests run one at a time (they share the store, and the dream waits for none to be running);
+ * a second request for a transcript already waiting shares that run instead of queueing another.
+ */
+import type { IngestRequest, IngestSummary } from '../api/memory.js';
+
+export class IngestQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly waiting = new Map<string, Promise<IngestSummary>>();
+  private running = 0;
+  private queued = 0;
+
+  constructor(private readonly run: (req: IngestRequest) => Promise<IngestSummary>) {}
+
+  /** True while an ingest runs or waits (the dream's gate). */
+  get busy(): boolean {
+    return this.running + this.queued > 0;
+  }
+
+  enqueue(req: IngestRequest): Promise<IngestSummary> {
+    const same = this.waiting.get(req.path);
+    if (same) return same;
+    this.queued++;
+    const job = this.tail.then(async () => {
+      this.waiting.delete(req.path);
+      this.queued--;
+      this.running++;
+      try {
+        return await this.run(req);
+      } finally {
+        this.running--;
+      }
+    });
+    this.waiting.set(req.path, job);
+    this.tail = job.catch(() => undefined);
+    return job;
+  }
+
+  /** Resolves once everything queued so far has finished. */
+  async drain(): Promise<void> {
+    await this.tail;
+  }
+}

@@ -1,0 +1,58 @@
+/** Memory rules that do not depend on storage: ids, decay, ranking weights, namespaces. */
+import { randomBytes } from 'node:crypto';
+import type { Memory, MemoryType } from '../api/memory.js';
+
+export const HALF_LIFE_DAYS = 30;
+/** Below this decayed relevance a memory is never recalled, and the dream archives it. */
+export const PRUNE_THRESHOLD = 0.1;
+const DAY_MS = 86_400_000;
+
+export function newMemoryId(): string {
+  return `m${randomBytes(6).toString('hex')}`;
+}
+
+/** ARCHITECTURE.md: `base × 0.5^(days since lastSeenAt / 30)`; stable and pinned memories keep `base`. */
+export function relevance(m: Pick<Memory, 'importance' | 'stable' | 'pinned' | 'lastSeenAt'>, nowMs: number): number {
+  if (m.stable || m.pinned) return m.importance;
+  const days = Math.max(0, (nowMs - Date.parse(m.lastSeenAt)) / DAY_MS);
+  return m.importance * 0.5 ** (days / HALF_LIFE_DAYS);
+}
+
+/** Standing instructions and preferences lead a recall block; notes trail. */
+export const TYPE_WEIGHT: Record<MemoryType, number> = {
+  instruction: 1,
+  preference: 0.95,
+  decision: 0.85,
+  fact: 0.8,
+  procedure: 0.8,
+  learning: 0.75,
+  note: 0.7,
+};
+
+/** Rank of a memory without a query: decayed relevance × type, nudged by how often it was seen. */
+export function baseScore(m: Memory, nowMs: number): number {
+  const boost = 1 + 0.1 * Math.log2(1 + m.reinforcements) + (m.pinned ? 0.5 : 0) + (m.stable ? 0.1 : 0);
+  return relevance(m, nowMs) * TYPE_WEIGHT[m.type] * boost;
+}
+
+export const isActive = (m: Memory): boolean => m.archivedAt === undefined && m.supersededBy === undefined;
+
+/** Where a memory lives: the user's namespace, one per project, one per team. */
+export type Namespace = { scope: 'user' } | { scope: 'project'; project: string } | { scope: 'team'; team: string };
+
+export function namespaceKey(ns: Namespace): string {
+  switch (ns.scope) {
+    case 'user':
+      return 'user';
+    case 'project':
+      return `project:${ns.project}`;
+    case 'team':
+      return `team:${ns.team}`;
+  }
+}
+
+export function namespaceOf(m: Pick<Memory, 'scope' | 'project' | 'team'>): Namespace {
+  if (m.scope === 'project' && m.project !== undefined) return { scope: 'project', project: m.project };
+  if (m.scope === 'team' && m.team !== undefined) return { scope: 'team', team: m.team };
+  return { scope: 'user' };
+}

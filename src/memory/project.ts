@@ -1,0 +1,52 @@
+/**
+ * Project identity: the git root of the session's cwd when there is one (worktrees of one
+ * repository share their main worktree's root), otherwise the cwd as given.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+
+const cache = new Map<string, string>();
+
+function gitEntry(dir: string): 'dir' | 'file' | undefined {
+  try {
+    const st = statSync(join(dir, '.git'));
+    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A linked worktree's `.git` file points at `<common>/.git/worktrees/<name>`; its commondir names `<common>/.git`. */
+function mainWorktreeRoot(worktree: string): string {
+  try {
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(join(worktree, '.git'), 'utf8'))?.[1]?.trim();
+    if (!pointer) return worktree;
+    const gitdir = isAbsolute(pointer) ? pointer : resolve(worktree, pointer);
+    const common = resolve(gitdir, readFileSync(join(gitdir, 'commondir'), 'utf8').trim());
+    return basename(common) === '.git' ? dirname(common) : worktree;
+  } catch {
+    return worktree; // a submodule or an unusual layout: the worktree itself is the project
+  }
+}
+
+export function projectKey(cwd: string): string {
+  const start = resolve(cwd);
+  const hit = cache.get(start);
+  if (hit !== undefined) return hit;
+  let key = start;
+  for (let dir = start; ; dir = dirname(dir)) {
+    const entry = gitEntry(dir);
+    if (entry === 'dir') {
+      key = dir;
+      break;
+    }
+    if (entry === 'file') {
+      key = mainWorktreeRoot(dir);
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  if (cache.size > 1000) cache.clear();
+  cache.set(start, key);
+  return key;
+}

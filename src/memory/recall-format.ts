@@ -1,0 +1,60 @@
+/** Renders a recall block as plain lines, Markdown, or Claude Code's SessionStart hook answer. */
+import type { RecallItem, RecallResponse } from '../api/memory.js';
+
+export type RecallFormat = 'text' | 'markdown' | 'claude-hook';
+/** Claude Code shows at most this much of a hook's additional context. */
+export const HOOK_CONTEXT_MAX = 10_000;
+
+const GROUPS: { title: (project: string | null) => string; test: (i: RecallItem) => boolean }[] = [
+  { title: () => 'Standing instructions and preferences', test: (i) => i.kind === 'memory' && (i.type === 'instruction' || i.type === 'preference') },
+  { title: (p) => (p ? `Project ${p}` : 'Project'), test: (i) => i.kind === 'memory' && i.scope === 'project' },
+  { title: () => 'Team', test: (i) => i.kind === 'memory' && i.scope === 'team' },
+  { title: () => 'About you', test: (i) => i.kind === 'memory' },
+  { title: () => 'From past sessions', test: (i) => i.kind === 'episode' },
+];
+
+function dated(i: RecallItem): string {
+  return i.kind === 'episode' && i.at ? `(${i.at.slice(0, 10)}) ${i.text}` : i.text;
+}
+
+export function renderText(r: RecallResponse): string {
+  return r.items.map((i) => `[${i.type}] ${dated(i)}`).join('\n');
+}
+
+export function renderMarkdown(r: RecallResponse): string {
+  if (r.items.length === 0) return '';
+  const taken = new Set<RecallItem>();
+  const out = ['# What nightshift remembers', ''];
+  for (const g of GROUPS) {
+    const items = r.items.filter((i) => !taken.has(i) && g.test(i));
+    if (items.length === 0) continue;
+    out.push(`## ${g.title(r.project)}`);
+    for (const i of items) {
+      taken.add(i);
+      out.push(`- ${dated(i)}`);
+    }
+    out.push('');
+  }
+  return out.join('\n').trimEnd();
+}
+
+/** The hook's JSON; the context is cut at a line boundary to stay within Claude Code's limit. */
+export function renderClaudeHook(r: RecallResponse, event = 'SessionStart'): string {
+  let context = renderMarkdown(r);
+  if (context.length > HOOK_CONTEXT_MAX) {
+    const cut = context.lastIndexOf('\n', HOOK_CONTEXT_MAX);
+    context = context.slice(0, cut > 0 ? cut : HOOK_CONTEXT_MAX);
+  }
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } });
+}
+
+export function renderRecall(r: RecallResponse, format: RecallFormat): string {
+  switch (format) {
+    case 'text':
+      return renderText(r);
+    case 'markdown':
+      return renderMarkdown(r);
+    case 'claude-hook':
+      return renderClaudeHook(r);
+  }
+}

@@ -1,0 +1,156 @@
+/** The daemon's memory subsystem: the store, the episodic index, sessions and the ingest queue. */
+import { resolve } from 'node:path';
+import type { ImportLine, IngestRequest, IngestSummary, Memory, RecallRequest, RecallResponse, RememberRequest, SearchHit } from '../api/memory.js';
+import { nowMs } from '../clock.js';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Paths } from '../paths.js';
+import { EpisodeStore } from './episodes.js';
+import { redact } from './extract/redact.js';
+import { ingestTranscript, type Extractor } from './ingest.js';
+import { IngestQueue } from './ingest-queue.js';
+import { findDuplicate, merge } from './merge.js';
+import { isActive, type Namespace } from './model.js';
+import { projectKey } from './project.js';
+import { recall } from './recall.js';
+import { SessionRegistry } from './sessions.js';
+import { MemoryStore } from './store.js';
+import { importMemory } from './transfer.js';
+
+export class MemoryService {
+  readonly queue: IngestQueue;
+
+  private constructor(
+    readonly store: MemoryStore,
+    readonly episodes: EpisodeStore,
+    readonly sessions: SessionRegistry,
+    private readonly config: Config,
+    private readonly log: Logger,
+    extract: Extractor,
+  ) {
+    const deps = { store, episodes, sessions, extract, maxPerSession: config.memory.maxPerSession, log };
+    this.queue = new IngestQueue(async (req) => {
+      const summary = await ingestTranscript(deps, req);
+      if (!summary.unchanged) {
+        log.info(
+          { session: summary.sessionId, messages: summary.messages, added: summary.added.length, reinforced: summary.reinforced.length, superseded: summary.superseded.length, extractor: summary.extractor, ms: summary.durationMs },
+          'session ingested',
+        );
+      }
+      return summary;
+    });
+  }
+
+  static async open(paths: Paths, config: Config, log: Logger, extract: Extractor): Promise<MemoryService> {
+    const [store, sessions] = await Promise.all([MemoryStore.open(paths.memoryDir), SessionRegistry.open(paths.sessionsFile)]);
+    const episodes = EpisodeStore.open(paths.episodesDir);
+    return new MemoryService(store, episodes, sessions, config, log, extract);
+  }
+
+  /** Projects are known by their git root; `DIR` may be any directory inside one. */
+  project(dir: string | undefined): string | undefined {
+    return dir === undefined ? undefined : projectKey(resolve(dir));
+  }
+
+  namespace(req: { scope?: Memory['scope'] | undefined; project?: string | undefined; team?: string | undefined }): Namespace {
+    const scope = req.scope ?? (req.team ? 'team' : req.project ? 'project' : 'user');
+    if (scope === 'team') {
+      if (!req.team) throw new AppError('bad_request', 'a team memory needs a team name (--team NAME)');
+      return { scope: 'team', team: req.team };
+    }
+    if (scope === 'project') {
+      const project = this.project(req.project);
+      if (!project) throw new AppError('bad_request', 'a project memory needs a project (--project DIR)');
+      return { scope: 'project', project };
+    }
+    return { scope: 'user' };
+  }
+
+  async remember(req: RememberRequest): Promise<Memory> {
+    const r = redact(req.content);
+    if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret; nightshift never stores secrets');
+    const out = merge(this.store, {
+      content: r.text,
+      type: req.type,
+      namespace: this.namespace(req),
+      stable: req.stable,
+      importance: req.importance ?? (req.stable ? 0.8 : 0.6),
+      at: new Date(nowMs()).toISOString(),
+      origin: 'manual',
+    });
+    await this.store.save();
+    return out.memory;
+  }
+
+  list(q: { project?: string | undefined; team?: string | undefined; archived?: boolean; all?: boolean }): Memory[] {
+    if (q.all) return this.store.namespaces().flatMap((ns) => [...this.store.list(ns)]);
+    const namespaces: Namespace[] = [{ scope: 'user' }];
+    const project = this.project(q.project);
+    if (project) namespaces.push({ scope: 'project', project });
+    if (q.team) namespaces.push({ scope: 'team', team: q.team });
+    return namespaces.flatMap((ns) => this.store.list(ns).filter((m) => (q.archived ? !isActive(m) : isActive(m))));
+  }
+
+  async act(id: string, action: 'forget' | 'restore' | 'pin'): Promise<Memory> {
+    this.store.mustGet(id);
+    const when = new Date(nowMs()).toISOString();
+    const m = this.store.update(id, (x) => {
+      if (action === 'forget') {
+        x.archivedAt = when;
+        x.archiveReason = 'forgotten by the user';
+      } else if (action === 'restore') {
+        delete x.archivedAt;
+        delete x.archiveReason;
+        delete x.supersededBy;
+        delete x.supersededAt;
+      } else {
+        x.pinned = true;
+        x.stable = true;
+        x.importance = Math.max(x.importance, 0.9);
+      }
+    });
+    await this.store.save();
+    return m;
+  }
+
+  async importLines(lines: ImportLine[]): Promise<{ added: number; duplicates: number }> {
+    let added = 0;
+    let duplicates = 0;
+    for (const line of lines) {
+      const ns = this.namespace({ scope: line.scope, project: line.project, team: line.team });
+      const active = line.archivedAt === undefined && line.supersededBy === undefined;
+      if ((active && findDuplicate(this.store, ns, line.content)) || (line.id !== undefined && this.store.get(line.id))) {
+        duplicates++;
+        continue;
+      }
+      importMemory(this.store, line, ns, new Date(nowMs()).toISOString());
+      added++;
+    }
+    await this.store.save();
+    return { added, duplicates };
+  }
+
+  recall(req: RecallRequest): RecallResponse {
+    const project = this.project(req.project) ?? null;
+    const namespaces: Namespace[] = [{ scope: 'user' }];
+    if (project) namespaces.push({ scope: 'project', project });
+    if (req.team) namespaces.push({ scope: 'team', team: req.team });
+    return recall(this.store, {
+      namespaces,
+      project,
+      query: req.query,
+      budget: req.budget ?? this.config.memory.recallBudget,
+      nowMs: nowMs(),
+      episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
+    });
+  }
+
+  search(q: { q: string; project?: string | undefined; limit: number }): SearchHit[] {
+    return this.episodes.search(q.q, { project: this.project(q.project), limit: q.limit });
+  }
+
+  ingest(req: IngestRequest): Promise<IngestSummary> {
+    return this.queue.enqueue(req);
+  }
+}

@@ -1,0 +1,59 @@
+/** Known sessions and how far each transcript has been ingested (the byte offset cursor). */
+import { createHash } from 'node:crypto';
+import { Low } from 'lowdb';
+import { z } from 'zod';
+import { SessionRecord } from '../api/memory.js';
+import { DurableJsonFile, GroupCommit } from '../tasks/state-file.js';
+
+const SessionsFile = z.object({ version: z.literal(1), sessions: z.array(SessionRecord) });
+type SessionsData = z.infer<typeof SessionsFile>;
+
+/** A transcript is known by its real path: the same file reached by two paths is one session. */
+export const sessionKey = (realPath: string): string => createHash('sha256').update(realPath).digest('hex').slice(0, 16);
+
+export class SessionRegistry {
+  private readonly byKey = new Map<string, SessionRecord>();
+  private readonly group: GroupCommit;
+
+  private constructor(private readonly db: Low<SessionsData>) {
+    for (const s of db.data.sessions) this.byKey.set(s.key, s);
+    this.group = new GroupCommit(() => db.write());
+  }
+
+  static async open(file: string): Promise<SessionRegistry> {
+    const db = new Low(new DurableJsonFile(file, SessionsFile), { version: 1, sessions: [] });
+    await db.read();
+    const registry = new SessionRegistry(db);
+    // An ingest cut off by a crash never moved the offset: it is simply pending again.
+    for (const s of db.data.sessions) if (s.state === 'ingesting') s.state = 'pending';
+    return registry;
+  }
+
+  get(key: string): SessionRecord | undefined {
+    return this.byKey.get(key);
+  }
+
+  list(): SessionRecord[] {
+    return [...this.byKey.values()];
+  }
+
+  /** The record for a transcript, created (pending, offset 0) when new. */
+  ensure(key: string, init: Pick<SessionRecord, 'sessionId' | 'path' | 'project'>): SessionRecord {
+    let s = this.byKey.get(key);
+    if (!s) {
+      s = { key, ...init, state: 'pending', offset: 0, size: 0, messages: 0, malformedLines: 0, memories: 0, tokens: { input: 0, output: 0 } };
+      this.byKey.set(key, s);
+      this.db.data.sessions.push(s);
+    }
+    return s;
+  }
+
+  /** Sessions ingested after `iso` (for the dream's gates). */
+  ingestedSince(iso: string | undefined): SessionRecord[] {
+    return this.list().filter((s) => s.ingestedAt !== undefined && (iso === undefined || s.ingestedAt > iso));
+  }
+
+  save(): Promise<void> {
+    return this.group.commit();
+  }
+}

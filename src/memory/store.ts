@@ -1,0 +1,115 @@
+/**
+ * The memory store: every namespace's memories in RAM, backed by one lowdb file per namespace,
+ * with one lexical index over the active ones. The daemon is its only writer.
+ */
+import type { Memory } from '../api/memory.js';
+import { AppError } from '../errors.js';
+import { LexicalIndex, type Hit } from './lexical-index.js';
+import { fileFor, listMemoryFiles, MemoryFile } from './memory-file.js';
+import { isActive, namespaceKey, namespaceOf, type Namespace } from './model.js';
+
+export class MemoryStore {
+  private readonly files = new Map<string, MemoryFile>();
+  private readonly byId = new Map<string, { memory: Memory; file: MemoryFile }>();
+  private readonly dirty = new Set<MemoryFile>();
+  readonly index = new LexicalIndex();
+
+  private constructor(private readonly dir: string) {}
+
+  static async open(dir: string): Promise<MemoryStore> {
+    const store = new MemoryStore(dir);
+    const docs: { id: string; text: string }[] = [];
+    for (const path of listMemoryFiles(dir)) {
+      const file = await MemoryFile.load(path);
+      if (!file) continue;
+      store.files.set(namespaceKey(file.namespace), file);
+      for (const memory of file.memories) {
+        store.byId.set(memory.id, { memory, file });
+        if (isActive(memory)) docs.push({ id: memory.id, text: memory.content });
+      }
+    }
+    store.index.addAll(docs);
+    return store;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): Memory | undefined {
+    return this.byId.get(id)?.memory;
+  }
+
+  mustGet(id: string): Memory {
+    const m = this.get(id);
+    if (!m) throw new AppError('not_found', `no memory ${id} (see \`nightshift memories list\`)`);
+    return m;
+  }
+
+  /** The memories of one namespace (all states); empty when it has none. */
+  list(ns: Namespace): readonly Memory[] {
+    return this.files.get(namespaceKey(ns))?.memories ?? [];
+  }
+
+  namespaces(): Namespace[] {
+    return [...this.files.values()].map((f) => f.namespace);
+  }
+
+  add(memory: Memory): Memory {
+    if (this.byId.has(memory.id)) throw new AppError('conflict', `memory ${memory.id} already exists`);
+    const file = this.fileOf(namespaceOf(memory));
+    file.memories.push(memory);
+    this.byId.set(memory.id, { memory, file });
+    if (isActive(memory)) this.index.set(memory.id, memory.content);
+    this.dirty.add(file);
+    return memory;
+  }
+
+  /** Applies `change` to a memory in place and keeps the index in step with its state. */
+  update(id: string, change: (m: Memory) => void): Memory {
+    const entry = this.byId.get(id);
+    if (!entry) throw new AppError('not_found', `no memory ${id}`);
+    const before = entry.memory.content;
+    change(entry.memory);
+    if (!isActive(entry.memory)) this.index.delete(id);
+    else if (!this.index.has(id) || before !== entry.memory.content) this.index.set(id, entry.memory.content);
+    this.dirty.add(entry.file);
+    return entry.memory;
+  }
+
+  /** BM25 hits among the active memories of the given namespaces. */
+  search(query: string, namespaces: Namespace[], limit: number): { memory: Memory; score: number }[] {
+    const keys = new Set(namespaces.map(namespaceKey));
+    const accept = (id: string) => {
+      const e = this.byId.get(id);
+      return e !== undefined && keys.has(namespaceKey(e.file.namespace));
+    };
+    return this.index.search(query, limit, accept).flatMap((h: Hit) => {
+      const memory = this.get(h.id);
+      return memory ? [{ memory, score: h.score }] : [];
+    });
+  }
+
+  /** Writes every namespace changed since the last save; resolves once they are on disk. */
+  async save(): Promise<void> {
+    const files = [...this.dirty];
+    this.dirty.clear();
+    try {
+      await Promise.all(files.map((f) => f.save()));
+    } catch (err) {
+      // Still unsaved: the next save tries again.
+      for (const f of files) this.dirty.add(f);
+      throw err;
+    }
+  }
+
+  private fileOf(ns: Namespace): MemoryFile {
+    const key = namespaceKey(ns);
+    let file = this.files.get(key);
+    if (!file) {
+      file = MemoryFile.create(fileFor(this.dir, ns), ns);
+      this.files.set(key, file);
+    }
+    return file;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Watches transcript directories (Claude Code's and Codex's by default) and ingests a session once
+ * its file has been idle for a while: agents append to a transcript for as long as a session runs,
+ * so silence is the only end signal they all share.
+ */
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { FSWatcher } from 'chokidar';
+import type { IngestRequest, IngestSummary } from '../api/memory.js';
+import type { Logger } from '../log.js';
+
+export interface WatcherOptions {
+  dirs: string[];
+  idleSeconds: number;
+  /** Bytes already ingested of a transcript (0 when unknown). */
+  ingestedBytes: (path: string) => number | undefined;
+  ingest: (req: IngestRequest) => Promise<IngestSummary>;
+  log: Logger;
+}
+
+export function defaultTranscriptDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const home = env.HOME ?? homedir();
+  return [join(home, '.claude', 'projects'), join(env.CODEX_HOME ?? join(home, '.codex'), 'sessions')];
+}
+
+export async function startTranscriptWatcher(opts: WatcherOptions): Promise<() => Promise<void>> {
+  const dirs = opts.dirs.filter((d) => existsSync(d));
+  if (dirs.length === 0) {
+    opts.log.info({ dirs: opts.dirs }, 'no transcript directory exists; the watcher is idle');
+    return async () => undefined;
+  }
+  const { watch } = await import('chokidar');
+  /** Transcripts that appeared or grew and may need an ingest once idle. */
+  const seen = new Set<string>();
+  const inFlight = new Set<string>();
+  const watcher: FSWatcher = watch(dirs, {
+    ignoreInitial: false,
+    depth: 8,
+    ignored: (path, stats) => stats?.isFile() === true && !path.endsWith('.jsonl'),
+  });
+  const note = (path: string) => seen.add(path);
+  watcher.on('add', note).on('change', note).on('unlink', (p) => seen.delete(p));
+  watcher.on('error', (err) => opts.log.warn({ err: (err as Error).message }, 'transcript watcher error'));
+
+  const idleMs = opts.idleSeconds * 1000;
+  const check = async () => {
+    for (const path of [...seen]) {
+      if (inFlight.has(path)) continue;
+      let st;
+      try {
+        st = await stat(path);
+      } catch {
+        seen.delete(path);
+        continue;
+      }
+      // The file's mtime is its last append (wall clock, as the filesystem keeps it).
+      if (Date.now() - st.mtimeMs < idleMs) continue;
+      if ((opts.ingestedBytes(path) ?? 0) >= st.size) {
+        seen.delete(path);
+        continue;
+      }
+      inFlight.add(path);
+      opts
+        .ingest({ path, wait: true, reason: 'idle' })
+        .catch((err: unknown) => opts.log.warn({ path, err: (err as Error).message }, 'ingest of an idle transcript failed'))
+        .finally(() => {
+          inFlight.delete(path);
+          seen.delete(path);
+        });
+    }
+  };
+  const period = Math.max(50, Math.min(60_000, idleMs / 4));
+  const timer = setInterval(() => void check(), period);
+  timer.unref();
+  opts.log.info({ dirs, idleSeconds: opts.idleSeconds }, 'watching transcript directories');
+  return async () => {
+    clearInterval(timer);
+    await watcher.close();
+  };
+}

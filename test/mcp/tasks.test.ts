@@ -1,0 +1,230 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, TestDaemon, stringEnv, until } from '../helpers/daemon.js';
+import { alive, startMcp, structured, text, type McpSession } from './mcp-client.js';
+
+interface Output {
+  data: string;
+  offset: number;
+  next_offset: number;
+  size: number;
+  status: string;
+  done: boolean;
+  exit_code?: number;
+  signal?: string;
+}
+
+let daemon: TestDaemon;
+let mcp: McpSession;
+let cwd: string;
+
+beforeAll(async () => {
+  daemon = new TestDaemon({ stallCheckSeconds: 1 });
+  await daemon.start();
+  cwd = realpathSync(mkdtempSync('/tmp/ns-mcp-cwd-'));
+  mkdirSync(join(cwd, 'sub'));
+  mcp = await startMcp({ ...daemon.env, NS_MCP_TEST_VAR: 'from-the-server' }, cwd);
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  await daemon?.cleanup();
+  if (cwd) rmSync(cwd, { recursive: true, force: true });
+});
+
+async function run(args: Record<string, unknown>): Promise<string> {
+  const r = await mcp.call('run_task', args);
+  return structured<{ task_id: string }>(r).task_id;
+}
+
+/** Reads a task's whole output page by page once it has ended. */
+async function readAll(id: string, limit?: number): Promise<{ data: string; pages: Output[] }> {
+  await until(async () => structured<Output>(await mcp.call('task_output', { task_id: id, offset: 0, limit: 16 })).status !== 'running', 10_000);
+  const pages: Output[] = [];
+  let offset = 0;
+  for (;;) {
+    const page = structured<Output>(await mcp.call('task_output', { task_id: id, offset, ...(limit ? { limit } : {}) }));
+    pages.push(page);
+    if (page.done) break;
+    expect(page.next_offset).toBeGreaterThan(offset);
+    offset = page.next_offset;
+  }
+  return { data: pages.map((p) => p.data).join(''), pages };
+}
+
+describe('nightshift mcp: task tools over stdio', () => {
+  it('lists the nine tools, each with an input and an output schema', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['forget', 'kill_task', 'list_tasks', 'recall', 'remember', 'run_task', 'search_sessions', 'send_input', 'task_output'].sort(),
+    );
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type).toBe('object');
+      expect(t.description?.length).toBeGreaterThan(20);
+    }
+    const run = tools.find((t) => t.name === 'run_task');
+    expect(Object.keys(run?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['command', 'cwd', 'stall_after_seconds', 'stdin']));
+  });
+
+  it('runs a shell command line in the server cwd with the server env, and reads its output and exit code', async () => {
+    const id = await run({ command: 'pwd; echo "$NS_MCP_TEST_VAR"; echo héllo; exit 3' });
+    const { data, pages } = await readAll(id);
+    expect(data).toBe(`${cwd}\nfrom-the-server\nhéllo\n`);
+    const last = pages[pages.length - 1];
+    expect(last).toMatchObject({ status: 'exited', exit_code: 3, done: true, size: Buffer.byteLength(data) });
+    const r = await mcp.call('task_output', { task_id: id });
+    expect(text(r)).toContain('héllo');
+    expect(text(r)).toContain(`[task ${id} exited 3;`);
+    expect(text(r)).not.toContain('call task_output with offset');
+  });
+
+  it('runs an argv array without a shell, in a relative cwd', async () => {
+    const id = await run({ command: ['sh', '-c', 'printf "%s|" "$0" "$PWD"', 'a b $HOME'], cwd: 'sub' });
+    expect((await readAll(id)).data).toBe(`a b $HOME|${join(cwd, 'sub')}|`);
+  });
+
+  it('pages large output by offset (64 KiB by default) with a hint, never all at once', async () => {
+    const id = await run({ command: 'seq 1 40000' });
+    const expected = Array.from({ length: 40000 }, (_, i) => `${i + 1}\n`).join('');
+    const { data, pages } = await readAll(id);
+    expect(data).toBe(expected);
+    expect(pages.length).toBe(Math.ceil(expected.length / 65536));
+    expect(pages[0]?.data.length).toBe(65536);
+    const first = await mcp.call('task_output', { task_id: id });
+    expect(text(first)).toContain('call task_output with offset 65536 for more');
+    const big = structured<Output>(await mcp.call('task_output', { task_id: id, offset: 10, limit: 1024 * 1024 }));
+    expect(big.data).toBe(expected.slice(10));
+    const tail = structured<Output>(await mcp.call('task_output', { task_id: id, tail_lines: 3 }));
+    expect(tail.data).toBe('39998\n39999\n40000\n');
+    expect(tail.next_offset).toBe(tail.size);
+  });
+
+  it('never splits a UTF-8 character across pages', async () => {
+    const id = await run({ command: `printf 'x%.0s' 1; for i in $(seq 1 300); do printf 'é€😀'; done` });
+    const expected = `x${'é€😀'.repeat(300)}`;
+    const { data, pages } = await readAll(id, 17);
+    expect(data).toBe(expected);
+    expect(data).not.toContain('\uFFFD');
+    for (const p of pages) expect(p.next_offset - p.offset).toBe(Buffer.byteLength(p.data));
+    expect(pages.some((p) => p.next_offset - p.offset < 17 && !p.done)).toBe(true);
+  });
+
+  it('sends input to a task started with stdin, and says so when a task has none', async () => {
+    const id = await run({ command: 'read x; echo "got $x"', stdin: true });
+    const sent = await mcp.call('send_input', { task_id: id, text: 'hi there' });
+    expect(structured<{ bytes_sent: number }>(sent).bytes_sent).toBe(9);
+    expect((await readAll(id)).data).toBe('got hi there\n');
+
+    const closed = await run({ command: 'sleep 5' });
+    const r = await mcp.call('send_input', { task_id: closed, text: 'y' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('"stdin": true');
+    await mcp.call('kill_task', { task_id: closed, signal: 'KILL' });
+  });
+
+  it('kills a task and reports it killed; lists tasks', async () => {
+    const id = await run({ command: 'sleep 30', name: 'sleeper' });
+    const k = structured<{ status: string; signal: string; exit_code: number }>(await mcp.call('kill_task', { task_id: id }));
+    expect(k).toMatchObject({ status: 'killed', signal: 'SIGTERM', exit_code: 143 });
+    const again = await mcp.call('kill_task', { task_id: id, signal: 'term' });
+    expect(again.isError).toBe(true);
+    expect(text(again)).toMatch(/not running/);
+    const list = structured<{ tasks: { task_id: string; name: string | null; status: string }[]; total: number }>(await mcp.call('list_tasks'));
+    expect(list.tasks.find((t) => t.task_id === id)).toMatchObject({ name: 'sleeper', status: 'killed' });
+    expect(list.total).toBeGreaterThanOrEqual(list.tasks.length);
+    const running = structured<{ tasks: unknown[] }>(await mcp.call('list_tasks', { all: false }));
+    expect(running.tasks.length).toBeLessThan(list.tasks.length);
+  });
+
+  it('answers unknown ids and bad arguments with isError results and keeps serving', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['task_output', { task_id: '99999' }, /no task 99999/],
+      ['task_output', { task_id: '../../etc/passwd' }, /task ids are positive integers/],
+      ['task_output', { task_id: '1', limit: 2 * 1024 * 1024 }, /limit|1048576/],
+      ['task_output', { task_id: '1', offset: 0, tail_lines: 2 }, /offset or tail_lines/],
+      ['task_output', { task_id: '1', offset: -1 }, /offset|greater than or equal/],
+      ['run_task', {}, /command/],
+      ['run_task', { command: '' }, /command is empty/],
+      ['run_task', { command: ['definitely-not-a-command-nightshift'] }, /definitely-not-a-command-nightshift/],
+      ['run_task', { command: 'true', cwd: '/nonexistent/nightshift' }, /does not exist/],
+      ['run_task', { command: 'true', stall_after_seconds: 'soon' }, /stall_after_seconds|number/],
+      ['send_input', { task_id: '99999', text: 'x' }, /no task 99999/],
+      ['kill_task', { task_id: '99999' }, /no task 99999/],
+      ['kill_task', { task_id: '1', signal: 'SIGBOGUS' }, /unknown signal "SIGBOGUS"/],
+      ['forget', { id: 'not-an-id' }, /memory ids look like/],
+      ['no_such_tool', {}, /no_such_tool/],
+    ];
+    for (const [name, args, message] of cases) {
+      const r = await mcp.call(name, args);
+      expect(r.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(text(r), `${name} ${JSON.stringify(args)}`).toMatch(message);
+    }
+    expect(alive(mcp.pid)).toBe(true);
+    expect(structured<{ tasks: unknown[] }>(await mcp.call('list_tasks')).tasks.length).toBeGreaterThan(0);
+  });
+
+  it('surfaces a task waiting at a prompt as attention', async () => {
+    const id = await run({ command: 'printf "Continue? [y/N] "; read x; echo "answer=$x"', stdin: true, stall_after_seconds: 1 });
+    const seen = await until(async () => {
+      const o = structured<Output & { attention?: { kind: string } }>(await mcp.call('task_output', { task_id: id }));
+      return o.attention?.kind === 'prompt' ? o : undefined;
+    }, 10_000, 200);
+    expect(seen.data).toBe('Continue? [y/N] ');
+    expect(text(await mcp.call('task_output', { task_id: id }))).toContain('send_input');
+    await mcp.call('send_input', { task_id: id, text: 'y' });
+    expect((await readAll(id)).data).toBe('Continue? [y/N] answer=y\n');
+  });
+});
+
+describe('nightshift mcp: process and daemon', () => {
+  it('exits 0 when the client closes its stdin', async () => {
+    const p = spawn(process.execPath, [CLI, 'mcp'], { env: daemon.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+    let out = '';
+    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    p.stdin.write(`${JSON.stringify(init)}\n`);
+    await until(() => out.includes('"serverInfo"'), 10_000);
+    const code = new Promise<number | null>((r) => p.once('exit', (c) => r(c)));
+    p.stdin.end();
+    const timer = setTimeout(() => p.kill('SIGKILL'), 5000);
+    expect(await code).toBe(0);
+    clearTimeout(timer);
+    expect(JSON.parse(out.trim().split('\n')[0] ?? '{}')).toMatchObject({ id: 1, result: { serverInfo: { name: 'nightshift' } } });
+  });
+
+  it('reports a daemon that is not running as an isError result (NIGHTSHIFT_NO_AUTOSTART=1)', async () => {
+    const home = mkdtempSync('/tmp/ns-mcp-none-');
+    const s = await startMcp({ ...stringEnv(), NIGHTSHIFT_HOME: home, NIGHTSHIFT_NO_AUTOSTART: '1' }, home);
+    try {
+      const r = await s.call('list_tasks');
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/daemon is not running/);
+      expect(alive(s.pid)).toBe(true);
+    } finally {
+      await s.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('starts the daemon itself when none answers', async () => {
+    const auto = new TestDaemon();
+    const s = await startMcp({ ...auto.env, NIGHTSHIFT_NO_AUTOSTART: '0' }, auto.home);
+    let daemonPid: number | undefined;
+    try {
+      const r = await s.call('list_tasks');
+      expect(text(r)).toBe('no tasks');
+      daemonPid = (await auto.client.status()).pid;
+      expect(s.stderr()).toContain('started the daemon in the background');
+    } finally {
+      await s.close();
+      if (daemonPid) {
+        process.kill(daemonPid, 'SIGTERM');
+        await until(() => !alive(daemonPid ?? 0), 10_000);
+      }
+      await auto.cleanup();
+    }
+  });
+});
