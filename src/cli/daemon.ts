@@ -15,7 +15,7 @@ export function registerDaemonCommands(program: Command): void {
 
   program
     .command('status')
-    .description('show whether the daemon runs, its version, pid, uptime, socket and task counts')
+    .description('show whether the daemon runs, its version, pid, uptime, socket, task and memory counts')
     .option('--json', 'print JSON')
     .action(async (o: { json?: boolean }) => {
       const s = await withDaemon((c) => c.status());
@@ -27,6 +27,11 @@ export function registerDaemonCommands(program: Command): void {
           `socket: ${s.socket}${s.tcp ? `  tcp: ${s.tcp}` : ''}`,
           `state:  ${s.stateDir}`,
           `tasks:  ${t.running} running (${t.attention} need attention), ${t.queued} queued, ${t.exited} exited, ${t.killed} killed, ${t.failed_to_start} failed to start, ${t.lost} lost`,
+          ...(s.memory
+            ? [
+                `memory: ${s.memory.memories} memories, ${s.memory.sessions} sessions (${s.memory.episodes} indexed messages), extractor ${s.memory.extractor}${s.memory.ingesting ? ', ingesting now' : ''}`,
+              ]
+            : []),
         ].join('\n') + '\n',
       );
     });

@@ -85,7 +85,11 @@ export function registerTaskTools(server: McpServer, api: WithClient, opts: Task
         'it open so send_input can answer prompts.',
       inputSchema: {
         command: z
-          .union([z.string().min(1, 'command is empty'), z.array(z.string()).min(1, 'command is empty')])
+          .union([z.string().min(1, 'command is empty'), z.array(z.string()).min(1, 'command is empty')], {
+            errorMap: (issue, ctx) => ({
+              message: issue.code === 'invalid_union' ? 'command must be a command line (a string) or an argv array of strings' : ctx.defaultError,
+            }),
+          })
           .describe('a shell command line ("npm test 2>&1 | tail") or an argv array (["make", "-j4"])'),
         cwd: z.string().min(1).optional().describe(`working directory (default: ${opts.cwd}); relative paths resolve against it`),
         name: z.string().min(1).max(200).optional().describe('a label for the task'),

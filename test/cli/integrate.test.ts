@@ -1,0 +1,334 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Invocation } from '../../src/integrate/command.js';
+import { installCodex, uninstallCodex } from '../../src/integrate/codex.js';
+import { isNightshiftHook, uninstallMcp } from '../../src/integrate/claude-code.js';
+import { scanToml } from '../../src/integrate/toml.js';
+import { CLI, runCli, stringEnv } from '../helpers/daemon.js';
+import { startMcp } from '../mcp/mcp-client.js';
+
+const NODE = process.execPath;
+const homes: string[] = [];
+afterEach(() => {
+  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+});
+
+/** A temporary HOME: the real ~/.claude, ~/.claude.json and ~/.codex are never touched. */
+function home(): { dir: string; env: Record<string, string> } {
+  const dir = mkdtempSync('/tmp/ns-integrate-');
+  homes.push(dir);
+  const env: Record<string, string> = { ...stringEnv(), HOME: dir, NIGHTSHIFT_NO_AUTOSTART: '1' };
+  delete env.CLAUDE_CONFIG_DIR;
+  delete env.CODEX_HOME;
+  delete env.XDG_CONFIG_HOME;
+  return { dir, env };
+}
+
+const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+const read = (f: string) => readFileSync(f, 'utf8');
+const backups = (f: string) => readdirSync(dirname(f)).filter((n) => n.startsWith(`${f.split('/').pop()}.bak-`));
+const write = (f: string, text: string) => {
+  mkdirSync(dirname(f), { recursive: true });
+  writeFileSync(f, text);
+};
+
+const hook = (event: string) => `${NODE} ${CLI} hook ${event}`;
+
+describe('nightshift integrate claude-code', () => {
+  const settingsBefore = {
+    model: 'opus',
+    permissions: { allow: ['Bash(npm test)'] },
+    hooks: {
+      SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo other-tool', timeout: 5 }] }],
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/usr/local/bin/guard' }] }],
+    },
+  };
+  const stateBefore = { numStartups: 12, projects: { '/x': { allowedTools: [] } }, mcpServers: { other: { type: 'stdio', command: 'other-mcp', args: [] } } };
+
+  it('merges the hooks and the MCP server, keeps a backup, changes nothing the second time, and uninstalls exactly', async () => {
+    const { dir, env } = home();
+    const settings = join(dir, '.claude', 'settings.json');
+    const state = join(dir, '.claude.json');
+    write(settings, json(settingsBefore));
+    write(state, json(stateBefore));
+
+    const r = await runCli(['integrate', 'claude-code', '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ integration: 'claude-code', action: 'install', changed: true });
+    expect(out.files.map((f: { file: string }) => f.file)).toEqual([settings, state]);
+    expect(out.files[0].changes).toEqual(['added the SessionStart hook', 'added the SessionEnd hook', 'added the PreCompact hook']);
+    expect(out.files[1].changes).toEqual(['registered the MCP server "nightshift"']);
+    expect(read(out.files[0].backup)).toBe(json(settingsBefore));
+    expect(read(out.files[1].backup)).toBe(json(stateBefore));
+
+    const s = JSON.parse(read(settings));
+    expect(s.model).toBe('opus');
+    expect(s.permissions).toEqual(settingsBefore.permissions);
+    expect(s.hooks.PreToolUse).toEqual(settingsBefore.hooks.PreToolUse);
+    expect(s.hooks.SessionStart).toEqual([
+      settingsBefore.hooks.SessionStart[0],
+      { matcher: '', hooks: [{ type: 'command', command: hook('session-start'), timeout: 10 }] },
+    ]);
+    expect(s.hooks.SessionEnd).toEqual([{ matcher: '', hooks: [{ type: 'command', command: hook('session-end'), timeout: 30 }] }]);
+    expect(s.hooks.PreCompact).toEqual([{ matcher: '', hooks: [{ type: 'command', command: hook('pre-compact'), timeout: 60 }] }]);
+    const st = JSON.parse(read(state));
+    expect(st).toMatchObject({ numStartups: 12, projects: stateBefore.projects });
+    expect(st.mcpServers).toEqual({ ...stateBefore.mcpServers, nightshift: { type: 'stdio', command: NODE, args: [CLI, 'mcp'], env: {} } });
+
+    const installed = [read(settings), read(state)];
+    const again = await runCli(['integrate', 'claude-code'], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('already set up; nothing changed');
+    expect([read(settings), read(state)]).toEqual(installed);
+    expect([backups(settings).length, backups(state).length]).toEqual([1, 1]);
+
+    const un = await runCli(['integrate', 'claude-code', '--uninstall'], env);
+    expect(un.code, un.stderr).toBe(0);
+    expect(un.stdout).toContain('removed the SessionStart hook');
+    expect(read(settings)).toBe(json(settingsBefore));
+    expect(read(state)).toBe(json(stateBefore));
+    const un2 = await runCli(['integrate', 'claude-code', '--uninstall', '--json'], env);
+    expect(JSON.parse(un2.stdout)).toMatchObject({ action: 'uninstall', changed: false });
+  });
+
+  it('creates the files when there are none, and --dry-run writes nothing', async () => {
+    const { dir, env } = home();
+    const dry = await runCli(['integrate', 'claude-code', '--dry-run'], env);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`would change ${join(dir, '.claude', 'settings.json')} (new file)`);
+    expect(existsSync(join(dir, '.claude'))).toBe(false);
+    expect(existsSync(join(dir, '.claude.json'))).toBe(false);
+
+    expect((await runCli(['integrate', 'claude-code'], env)).code).toBe(0);
+    expect(Object.keys(JSON.parse(read(join(dir, '.claude', 'settings.json'))).hooks)).toEqual(['SessionStart', 'SessionEnd', 'PreCompact']);
+    expect((await runCli(['integrate', 'claude-code', '--uninstall'], env)).code).toBe(0);
+    expect(JSON.parse(read(join(dir, '.claude', 'settings.json')))).toEqual({});
+    expect(JSON.parse(read(join(dir, '.claude.json')))).toEqual({});
+  });
+
+  it('refuses a settings file that is not valid JSON, names it, and changes nothing', async () => {
+    const { dir, env } = home();
+    const settings = join(dir, '.claude', 'settings.json');
+    write(settings, '{ "model": "opus", }\n');
+    const r = await runCli(['integrate', 'claude-code'], env);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`${settings} is not valid JSON`);
+    expect(read(settings)).toBe('{ "model": "opus", }\n');
+    expect(backups(settings)).toEqual([]);
+    expect(existsSync(join(dir, '.claude.json'))).toBe(false);
+
+    write(settings, json({ hooks: { SessionStart: 'echo hi' } }));
+    const bad = await runCli(['integrate', 'claude-code'], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('"hooks.SessionStart" is not a list');
+  });
+
+  it('replaces a hook installed from another path instead of adding a second one; writes through a symlink', async () => {
+    const { dir, env } = home();
+    const real = join(dir, 'dotfiles', 'claude-settings.json');
+    const settings = join(dir, '.claude', 'settings.json');
+    write(real, json({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: "/old/node '/opt/old nightshift/dist/cli.js' hook session-end", timeout: 99 }] }] } }));
+    mkdirSync(dirname(settings), { recursive: true });
+    symlinkSync(real, settings);
+    const r = JSON.parse((await runCli(['integrate', 'claude-code', '--json'], env)).stdout);
+    expect(r.files[0].changes).toEqual(['added the SessionStart hook', 'updated the SessionEnd hook command', 'added the PreCompact hook']);
+    const s = JSON.parse(read(real));
+    expect(s.hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: hook('session-end'), timeout: 99 }] }]);
+    expect(readdirSync(join(dir, '.claude')).some((n) => n.startsWith('settings.json.bak-'))).toBe(true);
+    await runCli(['integrate', 'claude-code', '--uninstall'], env);
+    expect(JSON.parse(read(real))).toEqual({});
+  });
+
+  it('honours CLAUDE_CONFIG_DIR and NIGHTSHIFT_HOME; the hook commands are valid shell and the MCP entry starts the server', async () => {
+    const { dir, env } = home();
+    const cfg = join(dir, 'claude cfg');
+    const nsHome = join(dir, 'ns home');
+    const e = { ...env, CLAUDE_CONFIG_DIR: cfg, NIGHTSHIFT_HOME: nsHome };
+    expect((await runCli(['integrate', 'claude-code'], e)).code).toBe(0);
+    const s = JSON.parse(read(join(cfg, 'settings.json')));
+    const start: string = s.hooks.SessionStart[0].hooks[0].command;
+    expect(start).toBe(`NIGHTSHIFT_HOME='${nsHome}' ${hook('session-start')}`);
+    expect(isNightshiftHook(start)).toBe(true);
+    const help = spawnSync('/bin/sh', ['-c', `${start} --help`], { env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('session-start');
+
+    const entry = JSON.parse(read(join(cfg, '.claude.json'))).mcpServers.nightshift;
+    expect(entry).toEqual({ type: 'stdio', command: NODE, args: [CLI, 'mcp'], env: { NIGHTSHIFT_HOME: nsHome } });
+    const mcp = await startMcp({ ...env, ...entry.env }, dir, { command: entry.command, args: entry.args });
+    try {
+      expect((await mcp.client.listTools()).tools).toHaveLength(9);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe('claude-code entries nightshift owns', () => {
+  it('recognises its hook commands whatever node and path they were written with, and nothing else', () => {
+    for (const c of [
+      'nightshift hook session-start',
+      '/usr/local/bin/nightshift hook pre-compact',
+      "NIGHTSHIFT_HOME=/x '/home/a b/.nvm/node' '/home/a b/nightshift/dist/cli.js' hook session-end",
+      '/usr/bin/node /opt/ns/dist/cli.js hook session-start ',
+    ]) {
+      expect(isNightshiftHook(c), c).toBe(true);
+    }
+    for (const c of ['echo nightshift hook session-start done', 'other hook session-start', 'nightshift hook session-starts', 'mynightshift hook session-end', 'nightshift run -- x']) {
+      expect(isNightshiftHook(c), c).toBe(false);
+    }
+  });
+
+  it('leaves an MCP server that is also called nightshift but runs something else', () => {
+    const state = { mcpServers: { nightshift: { command: 'docker', args: ['run', 'night/shift'] } } };
+    const r = uninstallMcp(state, '~/.claude.json');
+    expect(r.changes).toEqual([]);
+    expect(r.value).toBe(state);
+    expect(r.skipped).toContain('does not run nightshift');
+  });
+});
+
+const hasTomllib = spawnSync('python3', ['-c', 'import tomllib'], { stdio: 'ignore' }).status === 0;
+/** Parses with Python's tomllib, a real TOML parser (skipped where there is none). */
+function parseToml(text: string): Record<string, unknown> | undefined {
+  if (!hasTomllib) return undefined;
+  const out = execFileSync('python3', ['-c', 'import sys, tomllib, json; print(json.dumps(tomllib.loads(sys.stdin.read())))'], { input: text, encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+describe('nightshift integrate codex', () => {
+  const original = `# my codex config
+model = "o3"
+notes = """
+[mcp_servers.nightshift]
+command = "not a table"
+"""
+
+[mcp_servers.other]
+command = "other"
+args = [
+  "a",
+[ "nested" ],
+]
+
+# trailing comment
+[profiles.x]
+model = "gpt" # inline comment
+`;
+
+  it('appends the table, keeps every other byte, is idempotent, and uninstalls to the identical file', async () => {
+    const { dir, env } = home();
+    const file = join(dir, '.codex', 'config.toml');
+    write(file, original);
+    const r = await runCli(['integrate', 'codex', '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.files[0]).toMatchObject({ file, changed: true, changes: ['added [mcp_servers.nightshift]'] });
+    expect(read(out.files[0].backup)).toBe(original);
+    const text = read(file);
+    expect(text.startsWith(original)).toBe(true);
+    expect(text.slice(original.length)).toBe(
+      `\n[mcp_servers.nightshift]\n# added by \`nightshift integrate codex\`; remove with \`nightshift integrate codex --uninstall\`\n` +
+        `command = ${JSON.stringify(NODE)}\nargs = [${JSON.stringify(CLI)}, "mcp"]\n`,
+    );
+    const parsed = parseToml(text) as { mcp_servers: Record<string, unknown>; notes: string } | undefined;
+    if (parsed) {
+      expect(parsed.mcp_servers.nightshift).toEqual({ command: NODE, args: [CLI, 'mcp'] });
+      expect(parsed.mcp_servers.other).toEqual({ command: 'other', args: ['a', ['nested']] });
+      expect(parsed.notes).toContain('[mcp_servers.nightshift]');
+    }
+
+    const again = await runCli(['integrate', 'codex'], env);
+    expect(again.stdout).toContain('already set up; nothing changed');
+    expect(read(file)).toBe(text);
+    expect(backups(file)).toHaveLength(1);
+
+    expect((await runCli(['integrate', 'codex', '--uninstall'], env)).code).toBe(0);
+    expect(read(file)).toBe(original);
+  });
+
+  it('creates ~/.codex/config.toml (or $CODEX_HOME/config.toml) and the entry starts the server', async () => {
+    const { dir, env } = home();
+    const codexHome = join(dir, 'codex-home');
+    expect((await runCli(['integrate', 'codex'], { ...env, CODEX_HOME: codexHome, NIGHTSHIFT_HOME: '/tmp/ns "q"' })).code).toBe(0);
+    const text = read(join(codexHome, 'config.toml'));
+    expect(text).toContain('env = { NIGHTSHIFT_HOME = "/tmp/ns \\"q\\"" }');
+    const parsed = parseToml(text) as { mcp_servers: { nightshift: { command: string; args: string[]; env: Record<string, string> } } } | undefined;
+    if (parsed) expect(parsed.mcp_servers.nightshift).toEqual({ command: NODE, args: [CLI, 'mcp'], env: { NIGHTSHIFT_HOME: '/tmp/ns "q"' } });
+    expect((await runCli(['integrate', 'codex'], env)).code).toBe(0);
+    const plain = read(join(dir, '.codex', 'config.toml'));
+    const mcp = await startMcp(env, dir, { command: NODE, args: [CLI, 'mcp'] });
+    try {
+      expect(plain).toContain(`args = [${JSON.stringify(CLI)}, "mcp"]`);
+      expect((await mcp.client.listTools()).tools.map((t) => t.name)).toContain('run_task');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('refuses what it cannot edit safely, naming the file and line, and changes nothing', async () => {
+    const { dir, env } = home();
+    const file = join(dir, '.codex', 'config.toml');
+    for (const [text, message] of [
+      ['[mcp_servers]\nnightshift = { command = "x" }\n', /line 2: mcp_servers\.nightshift is defined outside/],
+      ['mcp_servers = { other = { command = "x" } }\n', /line 1: mcp_servers is an inline table/],
+      ['model = "o3\n', /not valid TOML \(line 1: unterminated string\)/],
+      ['[[mcp_servers.nightshift]]\ncommand = "x"\n', /array of tables/],
+    ] as const) {
+      write(file, text);
+      const r = await runCli(['integrate', 'codex'], env);
+      expect(r.code, text).not.toBe(0);
+      expect(r.stderr, text).toContain(file);
+      expect(r.stderr, text).toMatch(message);
+      expect(read(file)).toBe(text);
+    }
+    expect(backups(file)).toEqual([]);
+  });
+});
+
+describe('codex config.toml edits (line-based)', () => {
+  const inv: Invocation = { node: '/usr/bin/node', cli: '/opt/nightshift/dist/cli.js', env: {} };
+  const block = (i: Invocation = inv) => installCodex('', i, 'f').text;
+
+  it('rewrites an existing table and its sub-tables in place', () => {
+    const before = `a = 1\n\n[mcp_servers.nightshift]\ncommand = "/old/node"\nargs = ["/old/cli.js", "mcp"]\n\n[mcp_servers.nightshift.env]\nX = "1"\n\n# about b\n[b]\nc = 2\n`;
+    const after = installCodex(before, inv, 'f');
+    expect(after.changes).toEqual(['updated [mcp_servers.nightshift]']);
+    expect(after.text).toBe(`a = 1\n\n${block()}\n# about b\n[b]\nc = 2\n`);
+    expect(installCodex(after.text, inv, 'f').changes).toEqual([]);
+    expect(uninstallCodex(after.text, 'f').text).toBe('a = 1\n\n# about b\n[b]\nc = 2\n');
+  });
+
+  it('keeps CRLF line ends and a file without a final newline', () => {
+    const crlf = 'a = 1\r\n[b]\r\nc = "x"\r\n';
+    const t = installCodex(crlf, inv, 'f').text;
+    expect(t.startsWith(crlf)).toBe(true);
+    expect(t.slice(crlf.length).split('\r\n').length).toBe(6);
+    expect(t.slice(crlf.length)).not.toMatch(/[^\r]\n/);
+    expect(uninstallCodex(t, 'f').text).toBe(crlf);
+    const noEol = 'a = 1';
+    expect(installCodex(noEol, inv, 'f').text).toBe(`a = 1\n\n${block()}`);
+  });
+
+  it('recognises headers only outside strings and arrays, with quoted and spaced keys', () => {
+    const lines = scanToml(`x = '''\n[not.a.header]\n'''\ny = [\n[1],\n]\n[ mcp_servers . "nightshift" ] # c\nz = "a\\"[q]"\n`);
+    expect(lines.map((l) => l.kind)).toEqual(['keyvalue', 'continuation', 'continuation', 'keyvalue', 'continuation', 'continuation', 'header', 'keyvalue']);
+    expect(lines[6]?.key).toEqual(['mcp_servers', 'nightshift']);
+    expect(lines[7]?.key).toEqual(['mcp_servers', 'nightshift', 'z']);
+    const spaced = `[ mcp_servers . "nightshift" ]\ncommand = "x"\n`;
+    expect(installCodex(spaced, inv, 'f').text).toBe(block());
+  });
+
+  it('escapes paths for TOML', () => {
+    const odd: Invocation = { node: '/n o\\de"', cli: '/c\u0001li.js', env: { 'A B': 'v' } };
+    const t = block(odd);
+    expect(t).toContain('command = "/n o\\\\de\\""');
+    expect(t).toContain('args = ["/c\\u0001li.js", "mcp"]');
+    expect(t).toContain('env = { "A B" = "v" }');
+    const parsed = parseToml(t) as { mcp_servers: { nightshift: unknown } } | undefined;
+    if (parsed) expect(parsed.mcp_servers.nightshift).toEqual({ command: odd.node, args: [odd.cli, 'mcp'], env: { 'A B': 'v' } });
+  });
+});
