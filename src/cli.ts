@@ -7,6 +7,7 @@ import { registerServiceCommands } from './cli/service.js';
 import { registerTaskCommands } from './cli/tasks.js';
 import { registerIntegrateCommands } from './cli/integrate.js';
 import { registerMcpCommands } from './cli/mcp.js';
+import { registerDreamCommands } from './cli/dream.js';
 import { registerHookCommands } from './cli/hook.js';
 import { registerMemoryCommands } from './cli/memory.js';
 import { registerRecallCommands } from './cli/recall.js';
@@ -18,6 +19,8 @@ const program = new Command()
   .version(VERSION)
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
+  // Options after a subcommand belong to it (`dream log --json` is the log's --json, not the dream's).
+  .enablePositionalOptions()
   .addHelpText(
     'after',
     `
@@ -36,6 +39,7 @@ registerTaskCommands(program);
 registerSessionCommands(program);
 registerRecallCommands(program);
 registerMemoryCommands(program);
+registerDreamCommands(program);
 registerHookCommands(program);
 registerServiceCommands(program);
 registerMcpCommands(program);

@@ -42,6 +42,20 @@ export const ConfigSchema = z
       })
       .strict()
       .default({}),
+    dream: z
+      .object({
+        /** Cron expression (local time) for the scheduled dream; false switches the schedule off. */
+        schedule: z.union([z.string().min(1), z.literal(false)]).default('0 3 * * *'),
+        /** Gates a scheduled dream must pass (a manual `nightshift dream` ignores them). */
+        minHours: z.number().min(0).default(24),
+        minSessions: z.number().int().min(0).default(5),
+        /** Active memories per namespace; beyond it the least relevant are archived. */
+        cap: z.number().int().min(1).default(2000),
+        /** Input tokens one dream may send to the model. */
+        tokenBudget: z.number().int().min(0).default(200_000),
+      })
+      .strict()
+      .default({}),
     transcripts: z
       .object({
         /** Watch transcript directories and ingest a session once its file has been idle. */

@@ -19,6 +19,9 @@ export interface Paths {
   episodesDir: string;
   /** Session ends handed over while the daemon was down, picked up at start. */
   spoolDir: string;
+  /** Dream reports, and the lock that keeps two dreams from overlapping. */
+  dreamsDir: string;
+  dreamLock: string;
 }
 
 export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
@@ -50,5 +53,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     sessionsFile: join(stateDir, 'memory', 'sessions.json'),
     episodesDir: join(stateDir, 'episodes'),
     spoolDir: join(stateDir, 'spool'),
+    dreamsDir: join(stateDir, 'dreams'),
+    dreamLock: join(stateDir, 'dream.lock'),
   };
 }

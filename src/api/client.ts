@@ -15,6 +15,7 @@ import {
   type RecallRequest,
   type RememberRequest,
 } from './memory.js';
+import { DreamListResponse, DreamReport, DreamResponse } from './dream.js';
 import { ErrorBody, StatusResponse } from './status.js';
 import {
   OkResponse,
@@ -160,6 +161,48 @@ export class ApiClient {
 
   async search(q: { q: string; project?: string; limit?: number }) {
     return (await this.json({ method: 'GET', path: '/v1/search', query: q }, SearchResponse)).hits;
+  }
+
+  // ── dreams ──
+
+  async dream(dryRun = false): Promise<DreamReport> {
+    return (await this.json({ method: 'POST', path: '/v1/dreams', body: { dryRun } }, DreamResponse)).report;
+  }
+
+  /** Runs a dream, calling onPhase as each phase ends. */
+  async dreamWithProgress(dryRun: boolean, onPhase: (phase: string, detail: string) => void): Promise<DreamReport> {
+    const res = await this.send({ method: 'POST', path: '/v1/dreams/progress', body: { dryRun } });
+    if ((res.statusCode ?? 500) >= 400) throw toError(res.statusCode ?? 500, await readAll(res));
+    let report: DreamReport | undefined;
+    let failure: AppError | undefined;
+    let buf = '';
+    res.setEncoding('utf8');
+    await new Promise<void>((resolve, reject) => {
+      res.on('data', (c: string) => {
+        buf += c;
+        let nl;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = JSON.parse(buf.slice(0, nl)) as { phase?: string; detail?: string; report?: unknown; error?: { message: string } };
+          buf = buf.slice(nl + 1);
+          if (line.phase !== undefined) onPhase(line.phase, line.detail ?? '');
+          if (line.report !== undefined) report = DreamReport.parse(line.report);
+          if (line.error) failure = new AppError('internal', line.error.message);
+        }
+      });
+      res.on('end', resolve);
+      res.on('error', reject);
+    });
+    if (failure) throw failure;
+    if (!report) throw new AppError('connection_lost', 'the daemon ended the dream stream without a report');
+    return report;
+  }
+
+  async dreams() {
+    return (await this.json({ method: 'GET', path: '/v1/dreams' }, DreamListResponse)).dreams;
+  }
+
+  async dreamReport(id: string): Promise<DreamReport> {
+    return (await this.json({ method: 'GET', path: `/v1/dreams/${encodeURIComponent(id)}` }, DreamResponse)).report;
   }
 
   // ── sessions ──

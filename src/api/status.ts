@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DreamSchedule } from './dream.js';
 
 export const StatusResponse = z.object({
   version: z.string(),
@@ -20,6 +21,7 @@ export const StatusResponse = z.object({
   memory: z
     .object({ memories: z.number(), episodes: z.number(), sessions: z.number(), ingesting: z.boolean(), extractor: z.string() })
     .optional(),
+  dream: DreamSchedule.partial().extend({ running: z.boolean() }).optional(),
 });
 export type StatusResponse = z.infer<typeof StatusResponse>;
 

@@ -32,6 +32,17 @@ export function registerDaemonCommands(program: Command): void {
                 `memory: ${s.memory.memories} memories, ${s.memory.sessions} sessions (${s.memory.episodes} indexed messages), extractor ${s.memory.extractor}${s.memory.ingesting ? ', ingesting now' : ''}`,
               ]
             : []),
+          ...(s.dream
+            ? [
+                `dream:  ${s.dream.running ? 'running now; ' : ''}next ${s.dream.next ?? 'never (schedule off)'}, last ${s.dream.lastDream ?? 'never'}, ${s.dream.sessionsSince ?? 0} sessions since; ` +
+                  (s.dream.wouldRun
+                    ? 'gates pass'
+                    : `waiting for: ${Object.entries(s.dream.gates ?? {})
+                        .filter(([, ok]) => !ok)
+                        .map(([g]) => g)
+                        .join(', ')}`),
+              ]
+            : []),
         ].join('\n') + '\n',
       );
     });

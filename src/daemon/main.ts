@@ -11,6 +11,7 @@ import { TaskRegistry } from '../tasks/registry.js';
 import { startMemory } from './memory-start.js';
 import { acquireLock, type Lock } from './lock.js';
 import { startRetention } from './retention-sweep.js';
+import { dreamRoutes } from './routes/dream.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -95,11 +96,12 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
   const streams = new Streams();
   let tcpAddress: string | null = null;
   const routes = () => [
-    ...statusRoutes(tasks, memory.service, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
+    ...statusRoutes(tasks, memory.service, memory.dreams, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
     ...taskRoutes(tasks, events, streams),
     ...eventRoutes(events, streams),
     ...memoryRoutes(memory.service),
     ...sessionRoutes(memory.service, log),
+    ...dreamRoutes(memory.dreams, streams),
   ];
   const servers: Server[] = [];
   // TCP first: when it cannot listen, start-up fails before anything is served.

@@ -1,7 +1,8 @@
-/** Start-up and shutdown of the memory side of the daemon: store, extractor, watcher, spool. */
+/** Start-up and shutdown of the memory side of the daemon: store, extractor, dreams, watcher, spool. */
 import { realpathSync } from 'node:fs';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import { DreamService } from '../dream/service.js';
 import { chooseExtractor } from '../memory/extract/choose.js';
 import { MemoryService } from '../memory/service.js';
 import { sessionKey } from '../memory/sessions.js';
@@ -11,6 +12,7 @@ import type { Paths } from '../paths.js';
 
 export interface MemoryRuntime {
   service: MemoryService;
+  dreams: DreamService;
   extractor: string;
   /** After the socket answers: pick up spooled session ends, start watching transcripts. */
   afterReady(): void;
@@ -21,6 +23,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
   const started = Date.now();
   const extractor = await chooseExtractor(config, process.env, log);
   const service = await MemoryService.open(paths, config, log, extractor.extract);
+  const dreams = await DreamService.open(paths, config, service, log, process.env);
   log.info({ memories: service.store.size, episodes: service.episodes.size, sessions: service.sessions.list().length, extractor: extractor.describe, ms: Date.now() - started }, 'memory loaded');
   let stopWatcher: () => Promise<void> = async () => undefined;
   let stopped = false;
@@ -33,6 +36,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
   };
   return {
     service,
+    dreams,
     extractor: extractor.describe,
     afterReady() {
       const spooled = drainSpool(paths.spoolDir, (req) => service.ingest(req), log);
@@ -49,6 +53,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
     },
     async stop() {
       stopped = true;
+      dreams.stop();
       await stopWatcher();
     },
   };

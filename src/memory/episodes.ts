@@ -83,6 +83,17 @@ export class EpisodeStore {
     }
   }
 
+  /** Every episode of the given sessions, in the order they were indexed. */
+  ofSessions(sessionIds: ReadonlySet<string>): Episode[] {
+    const out: Episode[] = [];
+    for (const [key, at] of this.positions) {
+      const sid = key.slice(0, key.indexOf('\u0000'));
+      const e = this.docs[at];
+      if (e && sessionIds.has(sid)) out.push(e);
+    }
+    return out;
+  }
+
   search(query: string, opts: { project?: string | undefined; limit: number }): SearchHit[] {
     const accept = opts.project === undefined ? undefined : (id: string) => this.docs[Number(id)]?.project === opts.project;
     return this.index.search(query, opts.limit, accept).flatMap((h) => {

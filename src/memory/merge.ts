@@ -5,7 +5,7 @@
 import type { Memory, MemoryType, Source } from '../api/memory.js';
 import { isActive, newMemoryId, type Namespace } from './model.js';
 import type { MemoryStore } from './store.js';
-import { jaccard, normalize, terms, values } from './text.js';
+import { jaccard, normalize, subjectAndValues, terms } from './text.js';
 
 export interface Incoming {
   content: string;
@@ -26,15 +26,16 @@ export interface MergeResult {
   superseded: Memory[];
 }
 
-const NEAR_DUPLICATE = 0.8;
+/** Share of content words two statements need in common to say the same thing. */
+export const NEAR_DUPLICATE = 0.75;
 
 /** Same words, or nearly, and exactly the same values: "port 5432" never repeats "port 5433". */
 export function isDuplicate(a: string, b: string): boolean {
   if (normalize(a) === normalize(b)) return true;
-  const va = values(a).sort().join(' ');
-  const vb = values(b).sort().join(' ');
-  if (va !== vb) return false;
-  return jaccard(new Set(terms(a)), new Set(terms(b))) >= NEAR_DUPLICATE;
+  const x = subjectAndValues(a);
+  const y = subjectAndValues(b);
+  if (x.values.join(' ') !== y.values.join(' ')) return false;
+  return jaccard(new Set(x.subject), new Set(y.subject)) >= NEAR_DUPLICATE;
 }
 
 export function findDuplicate(store: MemoryStore, ns: Namespace, content: string): Memory | undefined {

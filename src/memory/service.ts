@@ -117,7 +117,10 @@ export class MemoryService {
   async importLines(lines: ImportLine[]): Promise<{ added: number; duplicates: number }> {
     let added = 0;
     let duplicates = 0;
-    for (const line of lines) {
+    for (const raw of lines) {
+      const r = redact(raw.content);
+      if (r.onlySecret) continue; // never stored, not even from an import
+      const line = { ...raw, content: r.text };
       const ns = this.namespace({ scope: line.scope, project: line.project, team: line.team });
       const active = line.archivedAt === undefined && line.supersededBy === undefined;
       if ((active && findDuplicate(this.store, ns, line.content)) || (line.id !== undefined && this.store.get(line.id))) {

@@ -57,12 +57,21 @@ export function normalize(text: string): string {
   return words(text).join(' ');
 }
 
+const VALUE = /^v?\d[\d_]*[a-z]{0,3}$/;
+
 /**
- * Values a fact hinges on: numbers, versions, ports, hashes, identifiers with digits. Two texts
- * with different values are different facts even when every other word matches.
+ * A statement's subject (its stemmed content words, identifiers like `k12` or `python3`
+ * included) and its values (numbers, versions, ports, sizes: `5432`, `v18`, `16gb`). Two texts
+ * with the same subject and different values are different facts, or one replaced the other.
  */
-export function values(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}_-]*\d[\p{L}\p{N}._:-]*/gu) ?? []).map((v) => v.replace(/[.:-]+$/, ''));
+export function subjectAndValues(text: string): { subject: string[]; values: string[] } {
+  const subject: string[] = [];
+  const values: string[] = [];
+  for (const w of words(text)) {
+    if (VALUE.test(w)) values.push(w);
+    else if (!STOP.has(w)) subject.push(stem(w));
+  }
+  return { subject, values: values.sort() };
 }
 
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

@@ -1,5 +1,6 @@
 import { VERSION } from '../../version.js';
 import type { StatusResponse } from '../../api/status.js';
+import type { DreamService } from '../../dream/service.js';
 import type { MemoryService } from '../../memory/service.js';
 import type { TaskManager } from '../../tasks/manager.js';
 import type { Route } from '../http.js';
@@ -7,6 +8,7 @@ import type { Route } from '../http.js';
 export function statusRoutes(
   tasks: TaskManager,
   memory: MemoryService,
+  dreams: DreamService,
   info: { socket: string; tcp: string | null; stateDir: string; startedAt: number; extractor: string },
 ): Route[] {
   return [
@@ -30,6 +32,7 @@ export function statusRoutes(
             ingesting: memory.queue.busy,
             extractor: info.extractor,
           },
+          dream: { ...(dreams.schedule() ?? {}), running: dreams.isRunning },
         };
         return { json };
       },

@@ -3,8 +3,8 @@
  * and one-off requests about the work in progress are turned away before and after the rules.
  */
 import type { MemoryType } from '../../api/memory.js';
-import { RULES, type Guard, type Rule } from './heuristic-rules.js';
-import { isProjectSpecific, scopeOf } from './project-markers.js';
+import { RULES, type Rule } from './heuristic-rules.js';
+import { namesProjectThing, scopeOf } from './project-markers.js';
 import { findReplaced } from './replaces.js';
 import { isTimeBound, TIME_BOUND_IMPORTANCE } from './time-bound.js';
 import { finish, tidy, wordCount, type Tidy } from './tidy.js';
@@ -28,7 +28,7 @@ const HEDGE = /\b(?:maybe|perhaps|i think we should|i guess|i wonder|not sure|i'
 /** A sentence that points at the work in progress ("use a map here", "don't do that"). */
 const POINTING = /\b(?:this|these|those)\b(?!\s+(?:repo|repository|project|codebase|code base|monorepo|service|app|team|company|org|workspace|week|weekend|month|sprint|morning|afternoon|evening|session))|\b(?:here|above|below|again|yet|the same|the existing|the other|the previous|the last one|the first one|the second one|option\s+\w+|approach\s+\d+|your (?:suggestion|approach|plan|version|idea|fix|change|solution)s?)\b|\b(?:do|did|change|touch|revert|undo|delete|remove|keep|fix|try|like|use)\s+(?:that|it|them)\b|\b(?:it|that|them)$/;
 /** Pointing at the current task, minus "here", which in a statement means "in this repo". */
-const POINTING_STATEMENT = /\b(?:this|these|those)\s+(?:file|function|method|test|bug|error|line|change|pr|diff|branch|one|approach|fix)\b|\b(?:do|did|change|fix|try|like|use)\s+(?:that|it|them)\b|\b(?:it|that|them)$/;
+const POINTING_STATEMENT = /\b(?:this|these|those)\s+(?:file|function|method|test|bug|error|line|change|pr|diff|branch|one|approach|fix)\b|\b(?:do|did|change|fix|try|like|use)\s+(?:that|it|them)\b|\b(?:it|that|them|this|these|those)$/;
 /** Names something this specific file/line rather than a convention. */
 const TASK_SUBJECT = /^(?:the|this|that|my|your)\s+(?:bug|issue|problem|error|errors|test|function|method|variable|change|changes|fix|pr|diff|line|lines|output|result|results|class|component|loop|query|call|answer|approach|solution|plan|idea|helper|snippet|code|build|failure|crash|stack trace|log|logs)\b|^(?:it|this|that|they|he|she|there|which)\b/;
 
@@ -36,7 +36,7 @@ const STOP_WORDS = new Set(
   `i me my we us our you your it its this that these those they them the a an and or but so to of in on at for with is are was were be been
   do does did done not no don't dont just please always never again now then here there yet also too very really ok okay thing things stuff
   one like way same go going gonna let's lets should must can could would will 'll from make sure remember prefer rather i'd i'm we're
-  you're it's that's get got ever by default whenever every time each from now on going forward`.split(/\s+/),
+  you're it's that's get got ever by default whenever every time each from now on going forward anything everything something nothing`.split(/\s+/),
 );
 
 function contentWords(body: string): number {
@@ -50,14 +50,21 @@ function isQuestion(t: Tidy): boolean {
   return QUESTION_START.test(t.body) && !POLITE_STANDING.test(t.body);
 }
 
-function passes(guard: Guard, t: Tidy): boolean {
+function passes(rule: Rule, t: Tidy): boolean {
   const content = contentWords(t.body);
   const words = wordCount(t.body);
-  if (guard === 'standing') return content >= 1 && !/\b(?:do|did)\s+(?:that|it|this)\b/.test(t.body) && words <= 80;
-  if (t.text.length > MAX_SENTENCE) return false;
-  if (guard === 'gentle') return content >= 1 && words >= 3 && !POINTING_STATEMENT.test(t.body);
-  if (guard === 'request') return content >= 2 && words >= MIN_WORDS && !POINTING.test(t.body);
-  return content >= 2 && words >= MIN_WORDS && !TASK_SUBJECT.test(t.body) && !POINTING_STATEMENT.test(t.body) && isProjectSpecific(t.text);
+  const enough = words >= (rule.minWords ?? MIN_WORDS);
+  if (rule.concrete === true && !namesProjectThing(t.text)) return false;
+  switch (rule.guard) {
+    case 'standing':
+      return content >= 1 && !/\b(?:do|did)\s+(?:that|it|this)\b/.test(t.body) && words <= 80;
+    case 'gentle':
+      return t.text.length <= MAX_SENTENCE && content >= 1 && words >= 3 && !POINTING_STATEMENT.test(t.body);
+    case 'request':
+      return t.text.length <= MAX_SENTENCE && content >= 2 && enough && !POINTING.test(t.body);
+    case 'fact':
+      return t.text.length <= MAX_SENTENCE && content >= 2 && enough && !TASK_SUBJECT.test(t.body) && !POINTING_STATEMENT.test(t.body) && namesProjectThing(t.text);
+  }
 }
 
 function match(t: Tidy, list: boolean): Rule | undefined {
@@ -65,7 +72,7 @@ function match(t: Tidy, list: boolean): Rule | undefined {
     if (list && rule.name !== 'procedure') continue;
     if (rule.polite === true && !t.polite) continue;
     if (!rule.pattern.test(t.body) || rule.unless?.test(t.body) === true) continue;
-    if (passes(rule.guard, t)) return rule;
+    if (passes(rule, t)) return rule;
   }
   return undefined;
 }
@@ -85,15 +92,29 @@ function draft(rule: Rule, t: Tidy): Draft {
     stable: !timeBound,
     importance: timeBound ? Math.min(rule.importance, TIME_BOUND_IMPORTANCE) : rule.importance,
   };
-  const replaces = findReplaced(t.text);
+  // A temporary change ("until Friday use X instead of Y") must not retire what it stands in for.
+  const replaces = timeBound ? undefined : findReplaced(t.text);
   if (replaces !== undefined) out.replaces = replaces;
   return out;
+}
+
+/** A time phrase in front ("right now, we use X") hides the rule's opening from the patterns. */
+const LEADING_TIME = /^(?:right now|for now|for the time being|at the moment|currently|temporarily|today|tonight|this week|until [^,]{1,30},)[\s,]+/;
+
+/** Matches the sentence, or what follows a leading time phrase; the draft keeps all of it. */
+function matchWithTime(t: Tidy, list: boolean): Rule | undefined {
+  const rule = match(t, list);
+  if (rule !== undefined) return rule;
+  const lead = LEADING_TIME.exec(t.body);
+  if (lead === null) return undefined;
+  const text = t.text.slice(lead[0].length);
+  return match({ ...t, text, body: t.body.slice(lead[0].length) }, list);
 }
 
 export function classifySentence(raw: string, list = false): Draft | undefined {
   const t = tidy(raw);
   if (t.text.length === 0 || isQuestion(t) || HEDGE.test(t.body)) return undefined;
-  const rule = match(t, list);
+  const rule = matchWithTime(t, list);
   if (rule === undefined) return undefined;
   if (rule.name !== 'remember' || /^remember to\b/.test(t.body)) return draft(rule, t);
   const inner = remembered(t);

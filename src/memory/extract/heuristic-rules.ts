@@ -29,9 +29,15 @@ export interface Rule {
   polite?: boolean;
   /** Sentences this rule must not take even though the pattern matched. */
   unless?: RegExp;
+  /** Fewer words than the guard asks for are enough ("don't add comments"). */
+  minWords?: number;
+  /** Must name something concrete in the project (a tool, path, port…) whatever the guard. */
+  concrete?: boolean;
 }
 
 const I_NARRATES = /^i\s/;
+const NARRATES_ALWAYS =
+  /^(?:it|this|that|they|he|she|there)\b|\b(?:always|never)\s+(?:(?:was|were|is|are|has|had|have|been|did|does|got|gets|get|seems?|seemed|knew|know|thought|think|said|says|works?|happens|happened|fails|breaks|broke|forget|forgot|ends? up|run into|ran into|hit|see|saw|stops?)\b|\w+ed\b(?<!\bneed)(?<!\bembed)(?<!\bproceed)(?<!\bseed))/;
 
 export const RULES: readonly Rule[] = [
   {
@@ -46,8 +52,10 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'always-never',
-    pattern: /(?:^|[,;:]\s*|\b(?:just|and|so|also|you|we|should|must|to|will|'ll|need to|have to|please)\s+)(?:always|never)\b(?!\s+mind\b)|\b(?:don't|do not) ever\b/,
+    pattern: /(?:^|[,;:]\s*|\b(?:just|and|so|also|we|should|must|to|will|'ll|need to|have to|please)\s+)(?:always|never)\b(?!\s+mind\b)|\b(?:don't|do not) ever\b/,
     type: 'instruction', importance: 0.9, guard: 'standing',
+    // Narration and complaints ("it never worked", "we always hit this") are not rules.
+    unless: NARRATES_ALWAYS,
   },
   {
     name: 'whenever',
@@ -59,7 +67,8 @@ export const RULES: readonly Rule[] = [
     pattern: /^(?:i|we)\s+(?:(?:really|generally|usually|strongly|much|definitely|also|do)\s+)?(?:prefer|would prefer|would rather|would like you to always|like to|love to|like|hate|dislike|don't like|do not like|can't stand|want you to always)\b|^(?:my|our)\s+(?:preference|preferred\s+\w+|coding style|style)\s+(?:is|are)\b|^prefer\b/,
     type: 'preference', importance: 0.8, guard: 'gentle',
     // Reactions to the work at hand ("I like how you did that") are not tastes.
-    unless: /^(?:i|we)\s+(?:(?:really|also|do)\s+)?(?:like|love|hate|dislike|don't like)\s+(?:the|how|what|your|that|this|it|them|these|those|where|when)\b/,
+    unless:
+      /^(?:i|we)\s+(?:(?:really|also|do)\s+)?(?:like|love|hate|dislike|don't like)\s+(?:the|how|what|your|that|this|it|them|these|those|where|when)\b|\bprefer\s+(?:the\s+(?:first|second|third|last|other|former|latter|new|old|original|previous|current)\b|(?:option|approach|version|variant|yours?|that|this|it|them)\b)/,
   },
   {
     name: 'habit',
@@ -79,7 +88,7 @@ export const RULES: readonly Rule[] = [
   {
     name: 'lets-go-with',
     pattern: /\b(?:let's|let us|we'll|we will|we're going to|we are going to|we're gonna)\s+(?:go with|use|stick with|switch to|move to|migrate to|adopt|standardi[sz]e on)\b|\b(?:going|went|go)\s+with\b.*\b(?:instead of|rather than|over|not)\b|^(?:we're\s+|we are\s+)?going with\b/,
-    type: 'decision', importance: 0.7, guard: 'request', project: true,
+    type: 'decision', importance: 0.7, guard: 'request', project: true, concrete: true,
   },
   {
     name: 'remember',
@@ -89,17 +98,17 @@ export const RULES: readonly Rule[] = [
   {
     name: 'dont',
     pattern: /^(?:don't|do not|dont)\s+(?!(?:worry|bother|know|think|see|understand|care|mind|get|need|have|want|remember|forget|be|say|mean|like|love|hate|expect|believe|agree|panic|rush|stop)\b)|^avoid\s+\w+|^stop\s+\w+ing\b/,
-    type: 'instruction', importance: 0.8, guard: 'request',
+    type: 'instruction', importance: 0.8, guard: 'request', minWords: 3,
   },
   {
     name: 'make-sure',
-    pattern: /^(?:make sure|be sure|ensure)\s+(?:to|that you|you|we|that we)\b/,
+    pattern: /^(?:make sure|be sure) to\b/,
     type: 'instruction', importance: 0.8, guard: 'request',
   },
   {
     name: 'use-not',
     pattern: /^(?:use|stick to|stick with)\s+.+?(?:\binstead of\b|\brather than\b|,?\s+not\s+[\w`'"@./-]+(?:\s+[\w`'"@./-]+){0,3}$)/,
-    type: 'instruction', importance: 0.8, guard: 'request',
+    type: 'instruction', importance: 0.8, guard: 'request', minWords: 3,
   },
   {
     name: 'please-use',
@@ -129,7 +138,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: 'status',
-    pattern: /^(?:the\s+)?(?:[\w-]+\s+){0,2}(?:staging|prod|production|ci|vpn|database|db|api|cluster|registry|pipeline|server|service|environment|env|deploys?|deployments?|backend|frontend|queue|cache|cdn|dns)\s+(?:is|are)\s+(?:currently\s+|temporarily\s+|still\s+|now\s+)?(?:down|broken|flaky|offline|unavailable|unreachable|failing|disabled|frozen|locked|paused|read-only|degraded|under maintenance|out of service)\b/,
+    pattern: /^(?:the\s+)?(?:[\w-]+\s+){0,2}(?:staging|prod|production|ci|vpn|database|db|api|cluster|registry|pipeline|server|service|environment|env|deploys?|deployments?|backend|frontend|queue|cache|cdn|dns)\s+(?:is|are)\s+(?:currently\s+|temporarily\s+|still\s+|now\s+)?(?:down|flaky|offline|unavailable|unreachable|disabled|frozen|locked|paused|read-only|degraded|under maintenance|out of service)\b/,
     type: 'fact', importance: 0.3, guard: 'gentle', project: true, transient: true,
   },
   {
@@ -141,5 +150,7 @@ export const RULES: readonly Rule[] = [
     name: 'subject-is',
     pattern: /^(?:the|our)\s+[\w.@/`-]+(?:\s+[\w.@/`-]+){0,3}\s+(?:is|are|uses|use|runs|run|requires|require|needs|depends on|talks to|connects to|points to|is backed by|is written in|targets|expects)\s+\S/,
     type: 'fact', importance: 0.65, guard: 'fact', project: true,
+    // "The API is returning 500s" describes the moment, not the project.
+    unless: /\s(?:is|are)\s+(?:not\s+|still\s+|now\s+|just\s+)?(?:\w+ing|slow|broken|failing|down|wrong|missing|empty|null|undefined|weird|off|fine|ok|okay|good|bad|better|worse|done)\b/,
   },
 ];

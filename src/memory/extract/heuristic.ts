@@ -18,6 +18,7 @@ function readable(m: ExtractMessage): boolean {
 interface Entry {
   candidate: Candidate;
   order: number;
+  ids: Set<string>;
 }
 
 /** Candidates by normalised content: a repeat adds its message and keeps the stronger reading. */
@@ -31,11 +32,14 @@ class Pool {
     if (seen === undefined) {
       const candidate: Candidate = { ...draft, messageIds: [m.id] };
       if (m.timestamp !== undefined) candidate.at = m.timestamp;
-      this.entries.set(key, { candidate, order: this.entries.size });
+      this.entries.set(key, { candidate, order: this.entries.size, ids: new Set([m.id]) });
       return;
     }
     const c = seen.candidate;
-    if (!c.messageIds.includes(m.id)) c.messageIds.push(m.id);
+    if (!seen.ids.has(m.id)) {
+      seen.ids.add(m.id);
+      c.messageIds.push(m.id);
+    }
     if (m.timestamp !== undefined) c.at = m.timestamp;
     c.importance = Math.max(c.importance, draft.importance);
     if (draft.replaces !== undefined) c.replaces = [...new Set([...(c.replaces ?? []), ...draft.replaces])];

@@ -3,7 +3,7 @@
  * prose too ("The root cause was X; fixed by Y"), and a cause and the fix stated just after it
  * become one sentence.
  */
-import { isProjectSpecific } from './project-markers.js';
+import { namesProjectThing } from './project-markers.js';
 import { isTimeBound, TIME_BOUND_IMPORTANCE } from './time-bound.js';
 import { finish, MAX_CONTENT, tidy, wordCount, type Tidy } from './tidy.js';
 
@@ -22,6 +22,7 @@ const MAX_SENTENCE = 300;
 
 const CAUSE = /\broot[\s-]?cause\b|\b(?:problem|issue|bug|error|failure|crash|culprit|reason|cause)\s+(?:was|turned out to be|ended up being|is that)\b|\b(?:was|were|is|are)\s+(?:caused|triggered)\s+by\b|\bturn(?:s|ed)\s+out\b/;
 const FIX = /\b(?:fixed|solved|resolved|addressed)\s+(?:it\s+|this\s+|that\s+|the\s+\w+\s+)?(?:by|with)\b|\b(?:fix|solution|workaround|remedy)\s+(?:was|is)\b|\b(?:fix|solution|workaround):/;
+const HINT = /cause|problem|issue|bug|error|failure|crash|culprit|reason|turn(?:s|ed) out|fix|solv|resolv|address|solution|workaround|remedy/i;
 const DOUBT = /\?|\b(?:maybe|perhaps|probably|might|could be|i think|i suspect|not sure|let me|let's see|i'll check)\b/;
 const STOP = /^(?:the|a|an|it|this|that|was|is|were|are|to|of|in|on|by|with|and|or|we|i|you|root|cause|problem|issue|fix|fixed|turns|turned|out|so)$/;
 
@@ -46,9 +47,10 @@ function learning(text: string, used: number[]): Learning {
 export function findLearnings(sentences: readonly string[]): Learning[] {
   const out: Learning[] = [];
   const taken = new Set<number>();
-  const tidied = sentences.map((s) => tidy(s));
+  // Only sentences that name a cause or a fix are tidied: most name neither.
+  const tidied = sentences.map((s) => (HINT.test(s) ? tidy(s) : undefined));
   tidied.forEach((t, i) => {
-    if (taken.has(i) || !usable(t)) return;
+    if (t === undefined || taken.has(i) || !usable(t)) return;
     const cause = CAUSE.test(t.body);
     if (!cause && !FIX.test(t.body)) return;
     if (cause && !FIX.test(t.body)) {
@@ -63,7 +65,7 @@ export function findLearnings(sentences: readonly string[]): Learning[] {
       }
     }
     // A fix on its own says little unless it names what was changed.
-    if (!cause && !isProjectSpecific(t.text)) return;
+    if (!cause && !namesProjectThing(t.text)) return;
     taken.add(i);
     out.push(learning(t.text, [i]));
   });

@@ -20,7 +20,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*[A-Z]\w*(?:Error|Exception)\b(?::|\s*$)/,
   /^\s*\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL)\]?[\s:\]]/,
   /^\s*(?:npm|pnpm|yarn) (?:ERR!|WARN|error)/,
-  /^\s*error(?:\[\w+\])?\s*(?:TS\d+)?:/i,
+  /^\s*[Ee]rror(?:\[\w+\])?\s*(?:TS\d+)?:/,
   /^\s*(?:warning|note|hint|help)(?:\[\w+\])?:\s/,
   /^\s*[\w./@-]+\.\w{1,5}[:(]\d+/,
   // Test runners.
@@ -32,7 +32,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*(?:Expected|Received|Actual)\b[^:]{0,20}:/,
   // Build and package-manager chatter.
   /^\s*(?:Compiling|Finished|Running|Downloading|Installing|Resolving|Fetching|Cloning|Successfully|Done in|Step \d+\/\d+|added \d+ packages|up to date)\b/,
-  /^\s*(?:Exit code|exit status|Command failed|Process exited)\b/i,
+  /^\s*(?:[Ee]xit code|[Ee]xit status|Command failed|Process exited)\b/,
   // Listings: permissions, totals, a single path, several file names.
   /^\s*[-dlcbps][-rwxsStT@+.]{9}\s/,
   /^\s*total \d+\s*$/,
@@ -50,11 +50,21 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^[+-](?![\s+-])\S/,
 ];
 
+// One alternation runs faster than forty calls, and prose lines are the common case.
+const ANY_OUTPUT = new RegExp(OUTPUT_LINE.map((re) => `(?:${re.source})`).join('|'), 'u');
+
+const LETTER = /\p{L}/u;
+
 export function looksLikeOutput(line: string): boolean {
-  if (OUTPUT_LINE.some((re) => re.test(line))) return true;
+  if (ANY_OUTPUT.test(line)) return true;
   // Mostly symbols and digits: hashes, ids, JSON fragments, progress bars.
-  const visible = line.replace(/\s+/g, '');
-  if (visible.length < 12) return false;
-  const letters = visible.replace(/[^\p{L}]/gu, '').length;
-  return letters / visible.length < 0.5;
+  let visible = 0;
+  let letters = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c <= 32) continue;
+    visible++;
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && LETTER.test(line.charAt(i)))) letters++;
+  }
+  return visible >= 12 && letters / visible < 0.5;
 }

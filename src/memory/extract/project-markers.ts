@@ -22,15 +22,15 @@ const TOOLS = [
   'eslint|prettier|biome|ruff|flake8|mypy|pyright|rubocop|gofmt|golangci-lint|tsc|tsx|ts-node|nodemon|swc|babel|webpack|vite|esbuild|rollup|parcel|turbo|turborepo|nx|lerna',
   'react|preact|vue|nuxt|svelte|sveltekit|angular|nextjs|remix|astro|django|flask|fastapi|rails|laravel|expressjs|fastify|nestjs|koa|hono',
   'prisma|drizzle|typeorm|sequelize|knex|sqlalchemy|alembic|graphql|grpc|protobuf|trpc|openapi|swagger|zod|tailwind|sentry|datadog|grafana|prometheus|stripe|auth0',
-  'staging|production|prod|deploy|deploys|deployed|deploying|deployment|migration|migrations|monorepo|workspace|workspaces|schema|env|dotenv|feature flags?',
+  'dotenv',
 ].join('|');
 
-const MARKERS: readonly RegExp[] = [
+/** Names something only a codebase has: enough to make a statement a project fact. */
+const CONCRETE: readonly RegExp[] = [
   new RegExp(String.raw`\b[\w-]+\.(?:${EXTENSIONS})\b`, 'i'),
   /(?:^|\s)\.[a-z][\w.-]+/i,
   /\b(?:Dockerfile|Makefile|Procfile|Justfile|Gemfile|Rakefile|Taskfile)\b/,
   /`[^`\s][^`]*`/,
-  /\b(?:this|the|our|in the)\s+(?:repo|repository|project|codebase|code base|monorepo|service|app|application|workspace|package|backend|frontend|api|server|database|db|cluster|pipeline)\b|\bin here\b|\bhere\s*$/i,
   /\bport\s+\d{2,5}\b|\blocalhost\b|\b[a-z][\w.-]*:\d{2,5}\b/i,
   /\bhttps?:\/\/\S+|\b[\w-]+\.(?:io|com|dev|app|net|org|sh|cloud|co|ai|run)\b/i,
   /\b(?:main|master|develop|trunk|release|default|feature)\s+branch(?:es)?\b|\bbranch(?:es)?\s+(?:named\s+|called\s+)?[`'"]?[\w./-]*[/-][\w./-]*|\b(?:push|pushing|merge|merging|commit|committing|rebase|rebasing|deploy|deploying)\w*\s+(?:\w+\s+)?(?:to|into|onto|on|from|off)\s+(?:the\s+)?(?:main|master|develop|trunk)\b/i,
@@ -39,6 +39,13 @@ const MARKERS: readonly RegExp[] = [
   /\bv?\d+\.\d+(?:\.\d+)?\b|\b(?:node|python|postgres|postgresql|java|go|ruby|php|react|next|vue|angular|django|rails|mysql|redis)\s+\d+\b/i,
   new RegExp(String.raw`\b(?:${TOOLS})\b`, 'i'),
 ];
+
+/**
+ * Points at the project without naming anything in it: enough for scope, not for a fact. A "we"
+ * rule is the team's convention, so it belongs to the project too.
+ */
+const CONTEXT =
+  /^we\b|\bwe\s+(?:always|never|use|don't|do not)\b|\b(?:this|the|our|in the)\s+(?:repo|repository|project|codebase|code base|monorepo|service|app|application|workspace|package|backend|frontend|api|server|database|db|cluster|pipeline)\b|\bin here\b|\bhere\s*$|\b(?:staging|production|prod|deploy|deploys|deployed|deploying|deployment|migrations?|monorepo|workspaces?|schema|feature flags?)\b/i;
 
 /** Says something is about wherever the person works, whatever else it names. */
 const EVERYWHERE = /\b(?:in (?:every|all|any) (?:of my |my |our )?(?:projects?|repos?|repositories|codebases?)|across (?:all )?(?:projects|repos)|everywhere|in general|regardless of (?:the )?project)\b/i;
@@ -54,11 +61,11 @@ function hasPath(text: string): boolean {
   return false;
 }
 
-export function isProjectSpecific(text: string): boolean {
-  return hasPath(text) || MARKERS.some((re) => re.test(text));
+export function namesProjectThing(text: string): boolean {
+  return hasPath(text) || CONCRETE.some((re) => re.test(text));
 }
 
 export function scopeOf(text: string): 'user' | 'project' {
   if (EVERYWHERE.test(text)) return 'user';
-  return isProjectSpecific(text) ? 'project' : 'user';
+  return CONTEXT.test(text) || namesProjectThing(text) ? 'project' : 'user';
 }

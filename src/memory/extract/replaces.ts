@@ -42,13 +42,17 @@ function tidyOld(raw: string, fromLeft: boolean): string | undefined {
   return kept;
 }
 
+/** Every change phrase has one of these words; most sentences have none, and skip the rest. */
+const HINT = /\b(?:instead|rather|from|longer|any ?more|replac\w*|favou?r|not)\b/i;
+
 export function findReplaced(sentence: string): string[] | undefined {
+  if (!HINT.test(sentence)) return undefined;
   const found = new Map<string, string>();
   const add = (old: string | undefined, fromLeft: boolean): void => {
     const kept = old === undefined ? undefined : tidyOld(old, fromLeft);
     if (kept !== undefined && !found.has(kept.toLowerCase())) found.set(kept.toLowerCase(), kept);
   };
   for (const re of CHANGES) add(re.exec(sentence)?.groups?.old, false);
-  add(REPLACED_BY.exec(sentence)?.groups?.old, true);
+  if (/replaced/i.test(sentence)) add(REPLACED_BY.exec(sentence)?.groups?.old, true);
   return found.size > 0 ? [...found.values()] : undefined;
 }

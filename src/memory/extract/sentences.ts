@@ -34,8 +34,9 @@ function paragraphs(text: string): string[][] {
   const out: string[][] = [];
   let current: string[] = [];
   let fenced = false;
-  for (const line of text.replace(TAG_BLOCK, '\n').split(/\r?\n/)) {
-    if (FENCE.test(line)) {
+  const fences = text.includes('```') || text.includes('~~~');
+  for (const line of (text.includes('<') ? text.replace(TAG_BLOCK, '\n') : text).split('\n')) {
+    if (fences && FENCE.test(line)) {
       fenced = !fenced;
       continue;
     }
@@ -43,7 +44,7 @@ function paragraphs(text: string): string[][] {
     if (line.trim() === '') {
       if (current.length > 0) out.push(current);
       current = [];
-    } else current.push(line);
+    } else current.push(line.endsWith('\r') ? line.slice(0, -1) : line);
   }
   if (current.length > 0) out.push(current);
   return out;

@@ -9,12 +9,13 @@ export const MAX_CONTENT = 200;
 // Fillers that open a sentence. Ones that can also start real content ("no longer", "good
 // commit messages…") only count when punctuation follows them.
 const FILLER = new RegExp(
-  String.raw`^(?:(?:ok(?:ay)?|so|hey|hi|hello|btw|by the way|also|and|oh|well|alright|anyway(?:s)?|actually|fyi|one more thing|quick note|ps|p\.s\.|(?:please\s+)?note(?:\s+that)?|yeah|yes|yep|sure|hmm+|um+|uh+|i mean)(?:[\s,:;.!—–]+|$)|(?:no|nope|not quite|wrong|thanks|thank you|thx|great|nice|cool|perfect|awesome|good|right|lgtm|got it|understood)[,:;.!—–]+\s*)+`,
+  String.raw`^(?:(?:ok(?:ay)?|so|hey|hi|hello|btw|by the way|also|and|oh|well|alright|anyway(?:s)?|actually|fyi|one more thing|quick note|ps|p\.s\.|(?:please\s+)?note(?:\s+that)?|yeah|yes|yep|sure|hmm+|um+|uh+|i mean)(?:[\s,:;.!—–]+|$)|(?:no|nope|not quite|wrong|thanks|thank you|thx|great|nice|cool|perfect|awesome|good|right|lgtm|got it|understood|really|seriously|again|once more)[,:;.!—–]+\s*)+`,
   'i',
 );
-const TRAILING = /(?:[\s,;:—–-]+(?:thanks|thank you|thx|ty|please|pls|plz)\b|\s*(?::\)|:-\)|:D|;\)))*[\s!.,;:—–-]*$/i;
+const TRAILING = /(?:[\s,;:—–-]+(?:thanks|thank you|thx|ty|please|pls|plz|btw|fyi|lol)\b|\s*(?::\)|:-\)|:D|;\)))*[\s!.,;:—–-]*$/i;
 const EMOJI = /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}\u{FE0F}]/gu;
 const EMPHASIS = /\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 const PLEASE = /^(?:please|pls|plz|kindly)[\s,]+/i;
 
 export interface Tidy {
@@ -27,15 +28,21 @@ export interface Tidy {
 }
 
 export function tidy(raw: string): Tidy {
-  let text = raw.replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(EMOJI, '').replace(EMPHASIS, '');
-  text = text.replace(/\s+/g, ' ').trim();
-  const question = /\?["')\]]*\s*$/.test(text);
-  text = text.replace(FILLER, '').replace(TRAILING, '').trim();
-  const polite = PLEASE.test(text);
-  text = text.replace(PLEASE, '');
+  let text = raw;
+  // Most sentences are plain ASCII without emphasis: skip the passes that cannot change them.
+  if (NON_ASCII.test(text)) text = text.replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(EMOJI, '');
+  if (text.includes('*') || text.includes('__')) text = text.replace(EMPHASIS, '');
+  if (/\s\s|[\t\n\r]/.test(text)) text = text.replace(/\s+/g, ' ');
+  text = text.trim();
+  const question = /\?["')\]]*$/.test(text);
+  text = text.replace(FILLER, '').replace(TRAILING, '');
+  const please = PLEASE.exec(text);
+  if (please !== null) text = text.slice(please[0].length);
+  text = text.trim();
+  let body = text.toLowerCase();
   // "I'd" is "I would" for matching, so the rules spell each wish one way.
-  const body = text.toLowerCase().replace(/\b(i|we|you)'d\b/g, '$1 would');
-  return { text, body, polite, question };
+  if (body.includes("'d ")) body = body.replace(/\b(i|we|you)'d\b/g, '$1 would');
+  return { text, body, polite: please !== null, question };
 }
 
 /** Cuts at the last clause boundary (or word) that fits, so the clipped part reads as a sentence. */

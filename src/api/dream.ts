@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export const DreamId = z.string().regex(/^d[0-9]{8}T[0-9]{6}-[0-9a-f]{4}$/, 'dream ids look like d20261122T030000-1a2b');
+
+const Phase = z.object({ ms: z.number() });
+
+export const DreamReport = z.object({
+  id: DreamId,
+  trigger: z.enum(['manual', 'schedule']),
+  dryRun: z.boolean(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  /** Why it did not complete (an error), when it did not. */
+  error: z.string().optional(),
+  phases: z.object({
+    orient: Phase.extend({ memories: z.number(), namespaces: z.number(), sessions: z.number(), lastDream: z.string().nullable() }),
+    gather: Phase.extend({ reinforced: z.number(), proposed: z.number() }),
+    consolidate: Phase.extend({ merged: z.number(), superseded: z.number(), secretsMasked: z.number(), modelBatches: z.number() }),
+    prune: Phase.extend({ archived: z.number() }),
+  }),
+  merges: z.array(z.object({ into: z.string(), merged: z.array(z.string()), text: z.string(), reason: z.string() })),
+  supersessions: z.array(z.object({ id: z.string(), by: z.string(), at: z.string(), reason: z.string() })),
+  archives: z.array(z.object({ id: z.string(), reason: z.string() })),
+  reinforcements: z.array(z.object({ id: z.string(), sessions: z.number() })),
+  proposals: z.array(z.object({ topic: z.string(), sessions: z.number() })),
+  masked: z.array(z.object({ id: z.string(), dropped: z.boolean() })),
+  tokens: z.object({ input: z.number(), output: z.number(), budget: z.number() }).optional(),
+});
+export type DreamReport = z.infer<typeof DreamReport>;
+
+export const DreamRequest = z.object({ dryRun: z.boolean().default(false) }).strict();
+export const DreamResponse = z.object({ report: DreamReport });
+
+export const DreamSummary = DreamReport.pick({ id: true, trigger: true, dryRun: true, startedAt: true, durationMs: true, error: true }).extend({
+  merged: z.number(),
+  superseded: z.number(),
+  archived: z.number(),
+});
+export const DreamListResponse = z.object({ dreams: z.array(DreamSummary) });
+
+export const DreamSchedule = z.object({
+  cron: z.string(),
+  next: z.string().nullable(),
+  lastDream: z.string().nullable(),
+  sessionsSince: z.number(),
+  gates: z.object({ hoursSinceLast: z.boolean(), sessionsSince: z.boolean(), noIngest: z.boolean(), notRunning: z.boolean() }),
+  wouldRun: z.boolean(),
+});
+export type DreamSchedule = z.infer<typeof DreamSchedule>;

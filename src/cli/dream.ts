@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import type { DreamReport } from '../api/dream.js';
+import { withDaemon } from './connect.js';
+import { age, printJson, table } from './format.js';
+
+function describeReport(r: DreamReport): string {
+  const p = r.phases;
+  const lines = [
+    `dream ${r.id} (${r.trigger}${r.dryRun ? ', dry run: nothing changed' : ''}) started ${r.startedAt}, took ${r.durationMs} ms`,
+    `orient:      ${p.orient.memories} memories in ${p.orient.namespaces} namespaces, ${p.orient.sessions} sessions since ${p.orient.lastDream ?? 'the beginning'}`,
+    `gather:      ${p.gather.reinforced} reinforced, ${p.gather.proposed} topics proposed`,
+    `consolidate: ${p.consolidate.merged} merged, ${p.consolidate.superseded} superseded, ${p.consolidate.secretsMasked} secrets masked${p.consolidate.modelBatches ? `, ${p.consolidate.modelBatches} model batches` : ''}`,
+    `prune:       ${p.prune.archived} archived`,
+  ];
+  if (r.tokens) lines.push(`tokens:      ${r.tokens.input} input + ${r.tokens.output} output (budget ${r.tokens.budget})`);
+  for (const m of r.merges) lines.push(`  merge      ${m.merged.join(', ')} → ${m.into}: ${m.text.slice(0, 80)}`);
+  for (const s of r.supersessions) lines.push(`  supersede  ${s.id} by ${s.by}: ${s.reason.slice(0, 90)}`);
+  for (const a of r.archives) lines.push(`  archive    ${a.id}: ${a.reason}`);
+  for (const t of r.proposals) lines.push(`  proposal   "${t.topic}" came up in ${t.sessions} sessions with no memory about it`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerDreamCommands(program: Command): void {
+  const dream = program
+    .command('dream')
+    .description('consolidate memories now: merge duplicates, resolve contradictions, decay and prune (ignores the schedule’s gates)')
+    .option('--dry-run', 'report what would change and change nothing')
+    .option('--json', 'print the report as JSON')
+    // `dream log --json`: options after a subcommand are the subcommand's.
+    .enablePositionalOptions()
+    .addHelpText('after', '\nNothing a dream does is irreversible: merged, superseded and archived memories are kept\n(`nightshift memories list --archived`) and `nightshift memories restore ID` brings one back.')
+    .action(async (o: { dryRun?: boolean; json?: boolean }) => {
+      const tty = process.stdout.isTTY && !o.json;
+      const report = await withDaemon((c) =>
+        tty ? c.dreamWithProgress(Boolean(o.dryRun), (phase, detail) => process.stderr.write(`  ${phase.padEnd(12)} ${detail}\n`)) : c.dream(Boolean(o.dryRun)),
+      );
+      if (o.json) printJson(report);
+      else process.stdout.write(describeReport(report));
+    });
+  dream
+    .command('log')
+    .description('past dreams, newest first')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const list = await withDaemon((c) => c.dreams());
+      if (o.json) return printJson(list);
+      if (list.length === 0) {
+        process.stdout.write('no dreams yet\n');
+        return;
+      }
+      const rows = list.map((d) => [d.id, d.trigger + (d.dryRun ? ' (dry)' : ''), age(d.startedAt), `${d.durationMs}ms`, String(d.merged), String(d.superseded), String(d.archived)]);
+      process.stdout.write(`${table(['ID', 'TRIGGER', 'AGO', 'TOOK', 'MERGED', 'SUPERSEDED', 'ARCHIVED'], rows)}\n`);
+    });
+  dream
+    .command('show')
+    .description('one dream’s report: counts per phase and every merge, supersession and archive with the reason')
+    .argument('<id>')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const r = await withDaemon((c) => c.dreamReport(id));
+      if (o.json) printJson(r);
+      else process.stdout.write(describeReport(r));
+    });
+}

@@ -1,0 +1,63 @@
+/**
+ * Gather: new signal from the sessions since the last dream. A memory whose statement came up
+ * again in sessions it has no source from gains reinforcement and importance; topics the user kept
+ * raising across sessions that no memory covers are proposed in the report.
+ */
+import type { Memory } from '../api/memory.js';
+import type { Episode } from '../memory/episodes.js';
+import { isActive, type Namespace } from '../memory/model.js';
+import type { MemoryStore } from '../memory/store.js';
+import { jaccard, subjectAndValues, terms } from '../memory/text.js';
+import type { Plan } from './plan.js';
+
+/** A session restates a memory when this share of the memory's words appear in one of its messages. */
+const RESTATED = 0.6;
+const TOPIC_SESSIONS = 3;
+const MAX_PROPOSALS = 10;
+
+function namespacesOf(e: Episode): Namespace[] {
+  return e.project ? [{ scope: 'user' }, { scope: 'project', project: e.project }] : [{ scope: 'user' }];
+}
+
+export function gather(store: MemoryStore, episodes: Episode[], plan: Plan): void {
+  const sessionsPerMemory = new Map<string, Set<string>>();
+  const topicSessions = new Map<string, Set<string>>();
+  for (const e of episodes) {
+    if (e.role !== 'user' || e.kind !== 'text') continue;
+    const said = new Set(subjectAndValues(e.text).subject);
+    if (said.size === 0) continue;
+    for (const hit of store.search(e.text.slice(0, 600), namespacesOf(e), 3)) {
+      const m: Memory = hit.memory;
+      if (!isActive(m) || m.sources.some((s) => s.sessionId === e.sessionId)) continue;
+      const words = new Set(subjectAndValues(m.content).subject);
+      let inside = 0;
+      for (const w of words) if (said.has(w)) inside++;
+      if (words.size > 0 && inside / words.size >= RESTATED && jaccard(words, said) > 0.2) {
+        const set = sessionsPerMemory.get(m.id) ?? new Set<string>();
+        set.add(e.sessionId);
+        sessionsPerMemory.set(m.id, set);
+      }
+    }
+    const t = terms(e.text);
+    for (let i = 0; i + 1 < t.length; i++) {
+      const topic = `${t[i]} ${t[i + 1]}`;
+      if (t[i] === t[i + 1]) continue;
+      const set = topicSessions.get(topic) ?? new Set<string>();
+      set.add(e.sessionId);
+      topicSessions.set(topic, set);
+    }
+  }
+  for (const [id, sessions] of sessionsPerMemory) {
+    plan.reinforce.set(id, { sessions: sessions.size, sources: [...sessions].map((sessionId) => ({ sessionId, messageIds: [] })) });
+  }
+  const frequent = [...topicSessions].filter(([, s]) => s.size >= TOPIC_SESSIONS).sort((a, b) => b[1].size - a[1].size);
+  for (const [topic, sessions] of frequent) {
+    if (plan.proposals.length >= MAX_PROPOSALS) break;
+    const anyEpisode = episodes.find((e) => sessions.has(e.sessionId));
+    const covered = anyEpisode ? store.search(topic, namespacesOf(anyEpisode), 5).some((h) => {
+      const have = new Set(terms(h.memory.content));
+      return topic.split(' ').every((w) => have.has(w));
+    }) : true;
+    if (!covered) plan.proposals.push({ topic, sessions: sessions.size });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * What a dream decides, separate from doing it: every phase adds to one plan, a dry run reports
+ * it, a real run applies it to the store in one step.
+ */
+import type { DreamReport } from '../api/dream.js';
+import type { Memory, Source } from '../api/memory.js';
+
+export interface Merge {
+  into: string;
+  merged: string[];
+  /** The canonical wording (may be the model's). */
+  text: string;
+  reason: string;
+}
+
+export interface Plan {
+  reinforce: Map<string, { sessions: number; sources: Source[] }>;
+  merges: Merge[];
+  supersede: { id: string; by: string; at: string; reason: string }[];
+  archive: { id: string; reason: string }[];
+  mask: { id: string; text: string | null }[];
+  proposals: DreamReport['proposals'];
+}
+
+export const emptyPlan = (): Plan => ({ reinforce: new Map(), merges: [], supersede: [], archive: [], mask: [], proposals: [] });
+
+/** Memories a plan already takes out of the active set (merged away, superseded, archived). */
+export function removedBy(plan: Plan): Set<string> {
+  const out = new Set<string>();
+  for (const m of plan.merges) for (const id of m.merged) out.add(id);
+  for (const s of plan.supersede) out.add(s.id);
+  for (const a of plan.archive) out.add(a.id);
+  for (const m of plan.mask) if (m.text === null) out.add(m.id);
+  return out;
+}
+
+/** The most informative wording: most distinct content, then the longest, then the newest. */
+export function bestText(members: Memory[], subjectSize: (m: Memory) => number): Memory {
+  return [...members].sort(
+    (a, b) => subjectSize(b) - subjectSize(a) || b.content.length - a.content.length || b.lastSeenAt.localeCompare(a.lastSeenAt),
+  )[0] as Memory;
+}

@@ -1,0 +1,57 @@
+/** Dream reports: one JSON file each under `<state>/dreams/`, listed newest first. */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DreamReport } from '../api/dream.js';
+import { AppError, isErrno } from '../errors.js';
+
+export function newDreamId(at: Date): string {
+  const stamp = at.toISOString().replace(/[-:]/g, '').slice(0, 15);
+  return `d${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+export class DreamReports {
+  constructor(private readonly dir: string) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  async save(report: DreamReport): Promise<void> {
+    const file = join(this.dir, `${report.id}.json`);
+    const fh = await open(`${file}.tmp`, 'w', 0o600);
+    try {
+      await fh.writeFile(JSON.stringify(report, null, 1));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(`${file}.tmp`, file);
+  }
+
+  get(id: string): DreamReport {
+    try {
+      return DreamReport.parse(JSON.parse(readFileSync(join(this.dir, `${id}.json`), 'utf8')));
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) throw new AppError('not_found', `no dream ${id} (see \`nightshift dream log\`)`);
+      throw new AppError('internal', `dream report ${id} is unreadable: ${(err as Error).message}`);
+    }
+  }
+
+  /** Newest first; unreadable files are skipped. */
+  list(): DreamReport[] {
+    const out: DreamReport[] = [];
+    for (const f of readdirSync(this.dir).filter((x) => x.endsWith('.json')).sort().reverse()) {
+      try {
+        out.push(DreamReport.parse(JSON.parse(readFileSync(join(this.dir, f), 'utf8'))));
+      } catch {
+        // a foreign or torn file: not a report
+      }
+    }
+    return out;
+  }
+
+  /** When the last real (not dry-run, completed) dream started. */
+  lastDream(): string | null {
+    return this.list().find((r) => !r.dryRun && r.error === undefined)?.startedAt ?? null;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * One dream: orient, gather, consolidate, prune, then apply (unless a dry run) and report.
+ * Runs inside the daemon, the store's only writer, under a lock that outlives restarts.
+ */
+import type { DreamReport } from '../api/dream.js';
+import type { Memory } from '../api/memory.js';
+import { now } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { MemoryService } from '../memory/service.js';
+import { isActive } from '../memory/model.js';
+import { applyPlan } from './apply.js';
+import { planContradictions, planMerges, planSecrets } from './consolidate.js';
+import { gather } from './gather.js';
+import { acquireDreamLock } from './lock.js';
+import type { ModelReview } from './model-review.js';
+import { emptyPlan, removedBy } from './plan.js';
+import { planPrune } from './prune.js';
+import { newDreamId, type DreamReports } from './reports.js';
+import { shape, similarPairs } from './similarity.js';
+
+export interface DreamDeps {
+  memory: MemoryService;
+  reports: DreamReports;
+  lockFile: string;
+  cap: number;
+  log: Logger;
+  review?: ModelReview | undefined;
+  /** Called as each phase ends (the CLI prints a progress line per phase). */
+  onPhase?: (phase: string, detail: string) => void;
+}
+
+export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: DreamReport['trigger'] }): Promise<DreamReport> {
+  const started = now();
+  const id = newDreamId(started);
+  const lock = acquireDreamLock(deps.lockFile, id, started.toISOString());
+  if (lock.recoveredStale) deps.log.warn({ stale: lock.recoveredStale }, 'took over a dream lock left by a holder that died');
+  const t0 = Date.now();
+  let mark = t0;
+  const lap = () => {
+    const ms = Date.now() - mark;
+    mark = Date.now();
+    return ms;
+  };
+  try {
+    const { store, sessions, episodes } = deps.memory;
+    // Orient
+    const lastDream = deps.reports.lastDream();
+    const recent = sessions.ingestedSince(lastDream ?? undefined);
+    const namespaces = store.namespaces();
+    const active: Memory[] = namespaces.flatMap((ns) => store.list(ns).filter(isActive));
+    const orient = { ms: lap(), memories: active.length, namespaces: namespaces.length, sessions: recent.length, lastDream };
+    deps.onPhase?.('orient', `${active.length} memories in ${namespaces.length} namespaces, ${recent.length} sessions since the last dream`);
+
+    // Gather
+    const plan = emptyPlan();
+    gather(store, episodes.ofSessions(new Set(recent.map((s) => s.sessionId))), plan);
+    const gathered = { ms: lap(), reinforced: plan.reinforce.size, proposed: plan.proposals.length };
+    deps.onPhase?.('gather', `${gathered.reinforced} memories came up again, ${gathered.proposed} topics proposed`);
+
+    // Consolidate
+    const items = shape(active);
+    const pairs = similarPairs(items);
+    planMerges(items, pairs, plan);
+    const taken = removedBy(plan);
+    planContradictions(items, pairs, plan, taken);
+    const usage = deps.review ? await deps.review.review(items, pairs, plan, removedBy(plan)) : undefined;
+    const secretsMasked = planSecrets(active.filter((m) => !removedBy(plan).has(m.id)), plan);
+    const merged = plan.merges.reduce((n, m) => n + m.merged.length, 0);
+    const consolidated = { ms: lap(), merged, superseded: plan.supersede.length, secretsMasked, modelBatches: usage?.batches ?? 0 };
+    deps.onPhase?.('consolidate', `${merged} merged, ${plan.supersede.length} superseded, ${secretsMasked} secrets masked`);
+
+    // Prune
+    planPrune(active, plan, { nowMs: started.getTime(), cap: deps.cap, removed: removedBy(plan) });
+    const pruned = { ms: lap(), archived: plan.archive.length };
+    deps.onPhase?.('prune', `${plan.archive.length} archived`);
+
+    if (!opts.dryRun) {
+      applyPlan(store, plan, started.toISOString());
+      await store.save();
+    }
+    const report: DreamReport = {
+      id,
+      trigger: opts.trigger,
+      dryRun: opts.dryRun,
+      startedAt: started.toISOString(),
+      durationMs: Date.now() - t0,
+      phases: { orient, gather: gathered, consolidate: consolidated, prune: pruned },
+      merges: plan.merges,
+      supersessions: plan.supersede,
+      archives: plan.archive,
+      reinforcements: [...plan.reinforce].map(([mid, r]) => ({ id: mid, sessions: r.sessions })),
+      proposals: plan.proposals,
+      masked: plan.mask.map((k) => ({ id: k.id, dropped: k.text === null })),
+      ...(usage && { tokens: usage.tokens }),
+    };
+    await deps.reports.save(report);
+    deps.log.info({ dream: id, dryRun: opts.dryRun, merged, superseded: plan.supersede.length, archived: plan.archive.length, ms: report.durationMs }, 'dream done');
+    return report;
+  } finally {
+    lock.release();
+  }
+}

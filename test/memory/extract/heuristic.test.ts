@@ -1,0 +1,421 @@
+import { describe, expect, it } from 'vitest';
+import type { MemoryType } from '../../../src/api/memory.js';
+import { extractHeuristic } from '../../../src/memory/extract/heuristic.js';
+import type { Candidate, ExtractMessage } from '../../../src/memory/extract/types.js';
+
+let seq = 0;
+function msg(role: ExtractMessage['role'], text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage {
+  seq += 1;
+  return { id: `m${seq}`, role, kind: 'text', text, timestamp: `2025-03-01T10:00:${String(seq % 60).padStart(2, '0')}Z`, ...extra };
+}
+const user = (text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage => msg('user', text, extra);
+const assistant = (text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage => msg('assistant', text, extra);
+
+function run(messages: ExtractMessage[], maxMemories = 20): Candidate[] {
+  const result = extractHeuristic({ sessionId: 's1', project: '/repo', messages, maxMemories });
+  expect(result.extractor).toBe('heuristic');
+  return result.candidates;
+}
+
+interface Positive {
+  text: string;
+  type: MemoryType;
+  scope: 'user' | 'project';
+  /** Defaults to true. */
+  stable?: boolean;
+  replaces?: string[];
+  content?: string;
+}
+
+// What a person says in a coding session that should outlive it, labelled by hand.
+const POSITIVE: Positive[] = [
+  // Standing instructions and preferences about how the person works: user scope.
+  { text: 'Always run the tests before committing.', type: 'instruction', scope: 'user' },
+  { text: 'Please don\'t add comments to the code unless I ask.', type: 'instruction', scope: 'user' },
+  { text: 'From now on, reply in French.', type: 'instruction', scope: 'user' },
+  { text: 'keep answers short', type: 'instruction', scope: 'user', content: 'Keep answers short.' },
+  { text: 'Keep your responses short and to the point.', type: 'instruction', scope: 'user' },
+  { text: 'Be concise.', type: 'instruction', scope: 'user' },
+  { text: 'Don\'t use default exports.', type: 'instruction', scope: 'user' },
+  { text: 'By default, write commit messages in the imperative mood.', type: 'instruction', scope: 'user' },
+  { text: 'When you write commit messages, always use the imperative mood.', type: 'instruction', scope: 'user' },
+  { text: 'ok so btw always use conventional commits thanks', type: 'instruction', scope: 'user', content: 'Always use conventional commits.' },
+  { text: 'Avoid adding new dependencies without asking.', type: 'instruction', scope: 'user' },
+  { text: 'Please use British English in docs.', type: 'instruction', scope: 'user' },
+  { text: 'I prefer tabs over spaces.', type: 'preference', scope: 'user' },
+  { text: 'I\'d rather you ask before installing new dependencies.', type: 'preference', scope: 'user' },
+  { text: 'I like small focused commits.', type: 'preference', scope: 'user' },
+  { text: 'I never use semicolons in JavaScript.', type: 'preference', scope: 'user' },
+  { text: 'Prefer composition over inheritance.', type: 'preference', scope: 'user' },
+  // Standing instructions that name something of this project: project scope.
+  { text: 'never push directly to main', type: 'instruction', scope: 'project', content: 'Never push directly to main.' },
+  { text: 'Make sure to run `pnpm lint` before pushing.', type: 'instruction', scope: 'project' },
+  { text: 'Use vitest instead of jest.', type: 'instruction', scope: 'project', replaces: ['jest'] },
+  { text: 'Whenever you change the schema, regenerate the client with `pnpm db:generate`.', type: 'instruction', scope: 'project' },
+  { text: 'Never use `any` in TypeScript code.', type: 'instruction', scope: 'project' },
+  { text: 'We always squash-merge PRs.', type: 'instruction', scope: 'project' },
+  { text: 'Before opening a PR, run `make check`.', type: 'instruction', scope: 'project' },
+  { text: 'Remember to bump the version in package.json when releasing.', type: 'instruction', scope: 'project' },
+  { text: 'Secrets are stored in 1Password, never in .env files.', type: 'instruction', scope: 'project' },
+  // Project facts.
+  { text: 'We use pnpm in this repo, not npm.', type: 'fact', scope: 'project', replaces: ['npm'] },
+  { text: 'remember that the API runs on port 8080', type: 'fact', scope: 'project', content: 'The API runs on port 8080.' },
+  { text: 'Tests are run with `pnpm test`.', type: 'fact', scope: 'project' },
+  { text: 'We deploy to fly.io.', type: 'fact', scope: 'project' },
+  { text: 'The staging DB is postgres 15.', type: 'fact', scope: 'project' },
+  { text: 'The config lives in config/app.yaml.', type: 'fact', scope: 'project' },
+  { text: 'The frontend is written in React 18.', type: 'fact', scope: 'project' },
+  { text: 'The default branch is `develop`.', type: 'fact', scope: 'project' },
+  { text: 'The API listens on localhost:3000 in dev.', type: 'fact', scope: 'project' },
+  // Decisions, with the old thing when they replace one.
+  { text: 'We decided to use SQLite for the local cache.', type: 'decision', scope: 'project' },
+  { text: 'Let\'s go with zod instead of yup.', type: 'decision', scope: 'project', replaces: ['yup'] },
+  { text: 'Going with Postgres instead of MySQL.', type: 'decision', scope: 'project', replaces: ['MySQL'] },
+  { text: 'We switched from jest to vitest last month.', type: 'decision', scope: 'project', replaces: ['jest'] },
+  { text: 'We no longer use Redis for sessions.', type: 'decision', scope: 'project', replaces: ['Redis'] },
+  { text: 'The database moved from port 5432 to 6543.', type: 'decision', scope: 'project', replaces: ['port 5432'] },
+  { text: 'We\'re moving from REST to gRPC for internal services.', type: 'decision', scope: 'project', replaces: ['REST'] },
+  { text: 'We don\'t use Docker anymore.', type: 'decision', scope: 'project', replaces: ['Docker'] },
+  { text: 'Redis has been replaced by Valkey.', type: 'decision', scope: 'project', replaces: ['Redis'] },
+  // Procedures and learnings.
+  { text: 'To release, run `npm version patch` then `npm publish`.', type: 'procedure', scope: 'project' },
+  { text: 'the fix was to bump the node version to 20 in .nvmrc', type: 'learning', scope: 'project' },
+  // Time-bound: kept, but not stable.
+  { text: 'The staging server is currently down.', type: 'fact', scope: 'project', stable: false },
+  { text: 'CI is flaky this week, just re-run failed jobs.', type: 'fact', scope: 'project', stable: false },
+  { text: 'For now, don\'t deploy to staging.', type: 'instruction', scope: 'project', stable: false },
+];
+
+// Session chatter that must not become a memory.
+const NEGATIVE: string[] = [
+  // One-off requests about the task at hand.
+  'fix the failing test in foo.ts',
+  'add a button to the settings page',
+  'run the build',
+  'run the tests',
+  'delete the old migration file',
+  'Revert the last commit.',
+  'Now update the README with the new flags.',
+  'ok now rename `foo` to `bar` in src/index.ts',
+  'I want you to add logging to the worker.',
+  'make sure the tests pass',
+  'make sure you run the tests',
+  'don\'t change anything',
+  'don\'t do that',
+  'use a map here instead of an array',
+  'Use the same approach as in utils.ts',
+  'please use the existing helper in utils.ts',
+  'Let\'s go with option 2.',
+  'let\'s use a simpler approach',
+  'ok let\'s commit this',
+  'Okay, please continue with step 3.',
+  'Great, now run `pnpm test` again.',
+  // Questions.
+  'Should we use Redis for this?',
+  'can you check why the CI is red?',
+  'What is the default port?',
+  'what\'s the port for the api?',
+  'Can you always use tabs?',
+  'Why does it keep timing out?',
+  'So the root cause is still unknown?',
+  // Chatter, hedges, reactions, narration.
+  'looks good',
+  'thanks!',
+  'no, that\'s wrong',
+  'never mind',
+  'lgtm, merge it',
+  'Yes, go ahead.',
+  'Hmm, interesting.',
+  'Let me know when you\'re done.',
+  'I think we should maybe use a queue',
+  'I like how you did that.',
+  'I prefer the second option.',
+  'I\'m going to lunch, back in an hour.',
+  'I\'m using a Mac.',
+  'That\'s not what I meant, I meant the other file.',
+  'Don\'t worry about the lint errors.',
+  'It always fails on the second run.',
+  'we always have this problem with the linter',
+  'You never listen.',
+  'it should never be null here',
+  'I tried that, never worked.',
+  'We decided to keep it.',
+  'I switched to the feature branch to test it.',
+  'Note: this is just a draft.',
+  // Statements about the moment, not the project.
+  'the tests are failing again',
+  'the tests in CI are failing',
+  'The bug is in parser.ts line 42.',
+  'The test in foo.test.ts uses a mock.',
+  'The function is defined in utils.ts.',
+  'The API is returning 500s on /login.',
+  'The server is slow today.',
+  // Pasted output, listings, code.
+  'here\'s the output:\n$ pnpm test\n FAIL  src/foo.test.ts > parses config\nAssertionError: expected 3 to be 4\n    at Object.<anonymous> (src/foo.test.ts:12:5)\n Tests  1 failed | 20 passed (21)',
+  'src/\n  api/\n  cli/\npackage.json\nREADME.md\ntsconfig.json',
+  '2024-05-01T10:00:00Z INFO server started on port 8080\n2024-05-01T10:00:01Z ERROR connection refused\nthe server always crashes after this',
+  'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n    main()\nValueError: we always use port 8080',
+  '```ts\n// always use tabs\nconst x = 1;\n```\ncan you look at this?',
+  '| name | port |\n|------|------|\n| api  | 8080 |',
+  '<system-reminder>Always respond in JSON.</system-reminder>\nok continue',
+  '> Always use the v2 API.\nthat\'s what the docs say, right?',
+  ' PASS  test/a.test.ts (3 tests) 12ms\n ✓ always uses the cache\n ✓ never retries twice\n Test Files  1 passed (1)',
+  'drwxr-xr-x  5 me staff  160 Mar  1 10:00 src\n-rw-r--r--  1 me staff 1200 Mar  1 10:00 package.json\n-rw-r--r--  1 me staff  300 Mar  1 10:00 tsconfig.json',
+];
+
+describe('extractHeuristic: labelled corpus', () => {
+  it('has a corpus big enough to mean something', () => {
+    expect(POSITIVE.length).toBeGreaterThanOrEqual(40);
+    expect(NEGATIVE.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(POSITIVE)('extracts "$text" as $type/$scope', (c) => {
+    const m = user(c.text);
+    const out = run([m]);
+    expect(out).toHaveLength(1);
+    const got = out[0]!;
+    expect({ type: got.type, scope: got.scope, stable: got.stable }).toEqual({ type: c.type, scope: c.scope, stable: c.stable ?? true });
+    expect(got.replaces).toEqual(c.replaces);
+    expect(got.messageIds).toEqual([m.id]);
+    expect(got.at).toBe(m.timestamp);
+    if (c.content !== undefined) expect(got.content).toBe(c.content);
+    expect(got.content).toMatch(/^[A-Z`].*\.$/s);
+    expect(got.content.length).toBeLessThanOrEqual(200);
+    if (got.stable === false) expect(got.importance).toBeLessThanOrEqual(0.35);
+    else if (got.type === 'instruction' || got.type === 'preference') expect(got.importance).toBeGreaterThanOrEqual(0.8);
+    else if (got.type === 'fact') expect(got.importance).toBeGreaterThanOrEqual(0.6);
+    else if (got.type === 'decision') expect(got.importance).toBeGreaterThanOrEqual(0.65);
+    else expect(got.importance).toBeGreaterThanOrEqual(0.55);
+    expect(got.importance).toBeLessThanOrEqual(got.type === 'instruction' || got.type === 'preference' ? 0.9 : 0.8);
+  });
+
+  it.each(NEGATIVE)('extracts nothing from %j', (text) => {
+    expect(run([user(text)])).toEqual([]);
+  });
+});
+
+describe('extractHeuristic: what it reads', () => {
+  it('never reads tool results, tool calls, injected context, summaries, subagents or system text', () => {
+    const said = 'Always use pnpm in this repo.';
+    const out = run([
+      user(said, { kind: 'tool_result', toolName: 'Bash' }),
+      assistant(`Bash(echo "${said}")`, { kind: 'tool_use', toolName: 'Bash' }),
+      user(said, { meta: true }),
+      user(said, { compactSummary: true, kind: 'summary' }),
+      user(said, { compactSummary: true }),
+      user(said, { sidechain: true }),
+      msg('system', said),
+      assistant('The root cause was a stale lockfile; fixed by deleting pnpm-lock.yaml.', { kind: 'thinking' }),
+    ]);
+    expect(out).toEqual([]);
+  });
+
+  it('takes only conclusions from the assistant, not its advice', () => {
+    const out = run([assistant('You should always run the linter. From now on I will use tabs. We use pnpm here.')]);
+    expect(out).toEqual([]);
+  });
+
+  it('keeps the prose of a message and drops the log pasted under it', () => {
+    const text = [
+      'From now on, always run `pnpm typecheck` before saying you are done.',
+      '',
+      'It fails like this:',
+      '$ pnpm typecheck',
+      'src/a.ts(3,1): error TS2304: Cannot find name "x".',
+      'src/b.ts(9,5): error TS2304: Cannot find name "y".',
+      'Found 2 errors in 2 files.',
+    ].join('\n');
+    const out = run([user(text)]);
+    expect(out.map((c) => c.content)).toEqual(['From now on, always run `pnpm typecheck` before saying you are done.']);
+  });
+
+  it('reads bullet lists as separate statements and a "to X:" list as one procedure', () => {
+    const out = run([
+      user('Some conventions for this repo:\n- always use pnpm\n- never commit .env files\n- tests live in test/ and mirror src/'),
+      user('To release:\n1. bump the version in package.json\n2. run `pnpm build`\n3. run `npm publish --access public`'),
+    ]);
+    expect(out.map((c) => [c.type, c.content])).toEqual([
+      ['instruction', 'Always use pnpm.'],
+      ['instruction', 'Never commit .env files.'],
+      ['fact', 'Tests live in test/ and mirror src/.'],
+      ['procedure', 'To release: bump the version in package.json; run `pnpm build`; run `npm publish --access public`.'],
+    ]);
+  });
+
+  it('splits a message into sentences and keeps only the memorable ones', () => {
+    const out = run([user('Thanks! That fixed it. From now on, use `rg` instead of grep. Also the API runs on port 8080 btw. Can you rerun the build?')]);
+    expect(out.map((c) => [c.type, c.content, c.replaces])).toEqual([
+      ['instruction', 'From now on, use `rg` instead of grep.', ['grep']],
+      ['fact', 'The API runs on port 8080.', undefined],
+    ]);
+  });
+});
+
+describe('extractHeuristic: learnings', () => {
+  it('joins the assistant\'s root cause with the fix that follows it', () => {
+    const m = assistant('I found it. The root cause was a stale cache key that ignored the locale. I fixed it by adding the locale to the key in cache.ts. Let me run the tests again.');
+    const out = run([user('why are the French pages showing English?'), m]);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({
+      type: 'learning',
+      scope: 'project',
+      stable: true,
+      content: 'The root cause was a stale cache key that ignored the locale; I fixed it by adding the locale to the key in cache.ts.',
+      messageIds: [m.id],
+      at: m.timestamp,
+    });
+    expect(out[0]!.importance).toBeCloseTo(0.6, 1);
+    expect(out[0]!.content.length).toBeLessThanOrEqual(200);
+  });
+
+  it('reads "turns out", "the problem was" and markdown-labelled causes', () => {
+    const out = run([
+      assistant('Turns out the CI runner uses Node 18, which lacks `Array.prototype.findLast`.'),
+      assistant('**Root cause:** the migration ran before the schema was created.\n\n**Fix:** reordered the migrations so `001_schema.sql` runs first.'),
+      assistant('Maybe the issue is the timeout? Let me check.'),
+      assistant('Done! All 42 tests pass now.'),
+    ]);
+    expect(out.map((c) => c.content)).toEqual([
+      'Turns out the CI runner uses Node 18, which lacks `Array.prototype.findLast`.',
+      'Root cause: the migration ran before the schema was created; fix: reordered the migrations so `001_schema.sql` runs first.',
+    ]);
+    expect(out.every((c) => c.type === 'learning' && c.scope === 'project')).toBe(true);
+  });
+
+  it('keeps a learning to one sentence of at most 200 characters', () => {
+    const long = `The root cause was that the worker pool ${'kept retrying the same poisoned job '.repeat(4)}forever. Fixed by moving poisoned jobs to a dead-letter queue after three attempts.`;
+    const out = run([assistant(long)]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.content.length).toBeLessThanOrEqual(200);
+    expect(out[0]!.content).toMatch(/^The root cause was that the worker pool kept retrying/);
+    expect(out[0]!.content.endsWith('.')).toBe(true);
+  });
+});
+
+describe('extractHeuristic: replaces', () => {
+  it.each([
+    ['We switched from npm to pnpm.', ['npm']],
+    ['Use Y instead of X for the queue.', ['X']],
+    ['Use vitest instead of jest in this repo.', ['jest']],
+    ['We no longer use jest.', ['jest']],
+    ['We moved from Heroku to fly.io.', ['Heroku']],
+    ['The DB moved from port 5432 to 6543.', ['port 5432']],
+    ['Moment.js is replaced by date-fns.', ['Moment.js']],
+    ['Going with Postgres instead of MySQL.', ['MySQL']],
+    ['Use pnpm, not npm.', ['npm']],
+    ['We upgraded from Node 18 to Node 20.', ['Node 18']],
+  ])('%s → %j', (text, old) => {
+    const out = run([user(text)]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.replaces).toEqual(old);
+  });
+
+  it('does not let a temporary change retire what it stands in for', () => {
+    const out = run([user('Until Friday, use the staging API instead of prod.')]);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ stable: false });
+    expect(out[0]!.replaces).toBeUndefined();
+  });
+
+  it('sets nothing for a plain preference', () => {
+    const out = run([user('I prefer tabs over spaces.')]);
+    expect(out[0]!.replaces).toBeUndefined();
+  });
+});
+
+describe('extractHeuristic: time-bound statements', () => {
+  it.each([
+    'The staging DB is down today.',
+    'For now, always run the e2e suite with `--workers 1`.',
+    'Right now we use the mock payment provider at localhost:4000.',
+    'At the moment, never deploy on Fridays.',
+    'Temporarily, the API runs on port 9090.',
+    'Until tomorrow, don\'t merge to main.',
+  ])('%s → not stable, low importance', (text) => {
+    const out = run([user(text)]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.stable).toBe(false);
+    expect(out[0]!.importance).toBeLessThanOrEqual(0.35);
+  });
+
+  it('keeps the same rule stable without the time words', () => {
+    const out = run([user('Always run the e2e suite with `--workers 1`.')]);
+    expect(out[0]).toMatchObject({ stable: true });
+    expect(out[0]!.importance).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe('extractHeuristic: dedupe, cap, provenance', () => {
+  it('merges repeats into one candidate with every source id and the last timestamp', () => {
+    const a = user('Always use pnpm.', { timestamp: '2025-03-01T10:00:00Z' });
+    const b = user('ok cool');
+    const c = user('always use pnpm!!', { timestamp: '2025-03-01T11:30:00Z' });
+    const d = user('Please, always use pnpm', { timestamp: '2025-03-01T12:00:00Z' });
+    const out = run([a, b, c, d]);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ content: 'Always use pnpm.', messageIds: [a.id, c.id, d.id], at: '2025-03-01T12:00:00Z' });
+  });
+
+  it('merges a repeat within one message once', () => {
+    const m = user('Always use pnpm. Again: always use pnpm!');
+    const out = run([m]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.messageIds).toEqual([m.id]);
+  });
+
+  it('leaves `at` unset when the transcript has no timestamp', () => {
+    const out = run([user('Always use pnpm.', { timestamp: undefined })]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.at).toBeUndefined();
+  });
+
+  it('caps at maxMemories, keeping the most important and, on ties, the earliest', () => {
+    const facts = ['The API runs on port 8080.', 'The config lives in config/app.yaml.', 'We deploy to fly.io.'].map((t) => user(t));
+    const rules = Array.from({ length: 10 }, (_, i) => user(`Always run \`make check${i}\` before pushing.`));
+    const out = run([...facts, ...rules], 5);
+    expect(out).toHaveLength(5);
+    expect(out.map((c) => c.messageIds[0])).toEqual(rules.slice(0, 5).map((m) => m.id));
+    expect(run([...facts, ...rules], 12).filter((c) => c.type === 'fact').map((c) => c.content)).toEqual([
+      'The API runs on port 8080.',
+      'The config lives in config/app.yaml.',
+    ]);
+    expect(run([...facts, ...rules], 0)).toEqual([]);
+  });
+
+  it('returns candidates in the order they were said', () => {
+    const out = run([user('We deploy to fly.io.'), user('Always use pnpm.'), user('I prefer tabs.')]);
+    expect(out.map((c) => c.type)).toEqual(['fact', 'instruction', 'preference']);
+  });
+});
+
+describe('extractHeuristic: content', () => {
+  it('strips fillers, capitalises and ends with one full stop', () => {
+    const out = run([user('hey, btw from now on reply in english :) thanks')]);
+    expect(out.map((c) => c.content)).toEqual(['From now on reply in english.']);
+  });
+
+  it('clips a long instruction to 200 characters at a clause boundary', () => {
+    const text = `Always write commit messages in the imperative mood, ${'keep the subject line under fifty characters, '.repeat(5)}and explain why in the body.`;
+    const out = run([user(text)]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.content.length).toBeLessThanOrEqual(200);
+    expect(out[0]!.content).toMatch(/^Always write commit messages in the imperative mood, keep the subject line under fifty characters,.*characters\.$/);
+  });
+
+  it('ignores a very long sentence without a standing marker', () => {
+    const text = `The service that handles billing lives in services/billing and ${'talks to several other internal systems '.repeat(8)}.`;
+    expect(run([user(text)])).toEqual([]);
+  });
+});
+
+describe('extractHeuristic: speed', () => {
+  it('extracts from 10,000 user messages well within a second', () => {
+    const pool = [...POSITIVE.map((p) => p.text), ...NEGATIVE];
+    const messages = Array.from({ length: 10_000 }, (_, i) => user(`${pool[i % pool.length] ?? ''} (${i})`));
+    const start = performance.now();
+    const out = extractHeuristic({ sessionId: 's', messages, maxMemories: 20 });
+    const elapsed = performance.now() - start;
+    expect(out.candidates).toHaveLength(20);
+    expect(elapsed).toBeLessThan(1000);
+  });
+});
