@@ -6,14 +6,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { capture } from './capture.js';
+import { dreamBench } from './dream.js';
 import { followLatency } from './follow.js';
 import { idleTasks } from './idle-tasks.js';
+import { ingestBench } from './ingest.js';
 import { undoAll } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
+import { locomo } from './locomo.js';
 import type { Bench, Figure } from './lib/types.js';
+import { recallBench } from './recall.js';
 import { tailRead } from './tail-read.js';
 
-const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks];
+const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, ingestBench, locomo, dreamBench];
 const OUT = join(import.meta.dirname, '.out');
 
 function usage(): string {

@@ -61,7 +61,10 @@ export function createModelReview(opts: { client: Anthropic; model: string; budg
       }));
       pairs.forEach((p, i) => {
         const [a, b] = [items[p.a], items[p.b]].sort((x, y) => (x?.memory.lastSeenAt ?? '').localeCompare(y?.memory.lastSeenAt ?? ''));
-        if (!a || !b || removed.has(a.memory.id) || removed.has(b.memory.id) || isNearDuplicate(items, p)) return;
+        if (!a || !b || isNearDuplicate(items, p)) return;
+        // A supersession the heuristics planned for this very pair is the model's to confirm.
+        const planned = plan.supersede.some((s) => s.id === a.memory.id && s.by === b.memory.id);
+        if (!planned && (removed.has(a.memory.id) || removed.has(b.memory.id))) return;
         tasks.push({ key: `p${i}`, kind: 'pair', a, b });
       });
       const item = (s: Shaped) => `${s.memory.content} (${s.memory.lastSeenAt.slice(0, 10)})`;

@@ -64,7 +64,8 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     const taken = removedBy(plan);
     planContradictions(items, pairs, plan, taken);
     const usage = deps.review ? await deps.review.review(items, pairs, plan, removedBy(plan)) : undefined;
-    const secretsMasked = planSecrets(active.filter((m) => !removedBy(plan).has(m.id)), plan);
+    const gone = removedBy(plan);
+    const secretsMasked = planSecrets(active.filter((m) => !gone.has(m.id)), plan);
     const merged = plan.merges.reduce((n, m) => n + m.merged.length, 0);
     const consolidated = { ms: lap(), merged, superseded: plan.supersede.length, secretsMasked, modelBatches: usage?.batches ?? 0 };
     deps.onPhase?.('consolidate', `${merged} merged, ${plan.supersede.length} superseded, ${secretsMasked} secrets masked`);

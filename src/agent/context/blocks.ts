@@ -5,7 +5,6 @@
  * tell them apart and the model still sees what it called.
  */
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { estimateTokens } from '../../llm/tokens.js';
 import { blockTokens } from './estimate.js';
 
 export const PLACEHOLDER_PREFIX = '[context: ';
@@ -111,6 +110,18 @@ export function currentTurnStart(messages: readonly MessageParam[]): number {
   return n - 1;
 }
 
+/** Cuts each text part of a result over `cap` characters to head + tail; returns tokens freed (0: unchanged). */
+export function capResult(block: ToolResultBlockParam, cap: number, label: string): number {
+  const before = blockTokens(block);
+  const c = block.content;
+  if (typeof c === 'string') {
+    if (c.length > cap) block.content = headTail(c, cap, label);
+  } else if (c) {
+    for (const part of c) if (part.type === 'text' && part.text.length > cap) part.text = headTail(part.text, cap, label);
+  }
+  return Math.max(0, before - blockTokens(block));
+}
+
 /** Head and tail of `text` around a marker, at most `maxChars` long in all. */
 export function headTail(text: string, maxChars: number, label: string): string {
   if (text.length <= maxChars) return text;
@@ -119,4 +130,3 @@ export function headTail(text: string, maxChars: number, label: string): string 
   return text.slice(0, keep) + marker(text.length - keep * 2) + text.slice(text.length - keep);
 }
 
-export const tokensOf = estimateTokens;

@@ -4,8 +4,7 @@
  * Cheap, and recomputed before every request, so it tightens as pressure rises.
  */
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { blockTokens } from './estimate.js';
-import { headTail, toolResults } from './blocks.js';
+import { capResult, toolResults } from './blocks.js';
 import { noChange, type TierReport } from './types.js';
 
 export interface BudgetStep {
@@ -41,25 +40,10 @@ export function applyBudget(messages: MessageParam[], utilisation: number, cfg: 
   const report = noChange('budget');
   for (const r of toolResults(messages)) {
     if (r.msgIndex >= protectedFrom || r.cleared) continue;
-    const before = blockTokens(r.block);
-    const c = r.block.content;
-    let changed = false;
-    if (typeof c === 'string') {
-      if (c.length > cap) {
-        r.block.content = headTail(c, cap, 'budgeted');
-        changed = true;
-      }
-    } else if (c) {
-      for (const part of c) {
-        if (part.type === 'text' && part.text.length > cap) {
-          part.text = headTail(part.text, cap, 'budgeted');
-          changed = true;
-        }
-      }
-    }
-    if (changed) {
+    const freed = capResult(r.block, cap, 'budgeted');
+    if (freed > 0) {
       report.blocks++;
-      report.freedTokens += Math.max(0, before - blockTokens(r.block));
+      report.freedTokens += freed;
     }
   }
   return report;

@@ -3,8 +3,11 @@
  * reports, file listings, tables, diffs. They are evidence about the moment, never memories.
  */
 
-/** Each pattern alone marks a line as pasted output. Case matters where tools shout (PASS, ERROR). */
-const OUTPUT_LINE: readonly RegExp[] = [
+/**
+ * Each pattern alone marks a line as pasted output, by how the line opens. Case matters where
+ * tools shout (PASS, ERROR).
+ */
+const OUTPUT_START: readonly RegExp[] = [
   // Shell prompts and quotes (`> ` also covers quoted replies), markdown headings.
   /^\s*(?:\$|>|%|#+|❯|➜|λ|PS [A-Z]:\\?[^>]*>)\s/,
   // Timestamps that open log lines.
@@ -26,7 +29,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
   // Test runners.
   /^\s*(?:PASS|FAIL|SKIP|TODO)\b/,
   /^\s*(?:ok|not ok) \d+/,
-  /^\s*[✓✔✗✘×√↓❯→]\s/u,
+  /^\s*[✓✔✗✘×√↓❯→]\s/,
   /^\s*(?:Tests?|Test Files|Test Suites|Suites?|Snapshots|Time|Duration|Start at)\s*:?\s+\d/,
   /^\s*\d+\s+(?:passing|failing|pending|passed|failed|skipped|tests?)\b/,
   /^\s*(?:Expected|Received|Actual)\b[^:]{0,20}:/,
@@ -38,11 +41,8 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*total \d+\s*$/,
   /^\s*\S*\/\S*\s*$/,
   /^\s*(?:[\w.@-]+\.\w{1,6}\/?|[\w.@-]+\/)(?:\s+(?:[\w.@-]+\.\w{1,6}\/?|[\w.@-]+\/))+\s*$/,
-  // Tables, box drawing, rules, columns.
-  /\|.*\|/,
-  /[┌┐└┘├┤┬┴┼│─═║╔╗╚╝]/u,
+  // Rules.
   /^\s*[-=+*_~]{3,}\s*$/,
-  /\S {3,}\S.*\S {3,}\S/,
   // Code: indented blocks, bare brackets, diffs.
   /^(?: {4,}|\t)\S/,
   /^\s*[{}[\]();,]+\s*$/,
@@ -50,13 +50,15 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^[+-](?![\s+-])\S/,
 ];
 
-// One alternation runs faster than forty calls, and prose lines are the common case.
-const ANY_OUTPUT = new RegExp(OUTPUT_LINE.map((re) => `(?:${re.source})`).join('|'), 'u');
+// One alternation anchored once runs faster than forty calls, each tried at every position.
+const ANY_START = new RegExp(`^(?:${OUTPUT_START.map((re) => `(?:${re.source.replace(/^\^/, '')})`).join('|')})`);
+/** Tables, box drawing and aligned columns can show anywhere in a line. */
+const TABLE = /\|.*\||[┌┐└┘├┤┬┴┼│─═║╔╗╚╝]|\S {3,}\S.*\S {3,}\S/;
 
 const LETTER = /\p{L}/u;
 
 export function looksLikeOutput(line: string): boolean {
-  if (ANY_OUTPUT.test(line)) return true;
+  if (ANY_START.test(line) || ((line.includes('|') || line.includes('   ') || /[^\x00-\x7f]/.test(line)) && TABLE.test(line))) return true;
   // Mostly symbols and digits: hashes, ids, JSON fragments, progress bars.
   let visible = 0;
   let letters = 0;

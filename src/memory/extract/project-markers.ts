@@ -51,8 +51,14 @@ const CONTEXT =
 const EVERYWHERE = /\b(?:in (?:every|all|any) (?:of my |my |our )?(?:projects?|repos?|repositories|codebases?)|across (?:all )?(?:projects|repos)|everywhere|in general|regardless of (?:the )?project)\b/i;
 
 function hasPath(text: string): boolean {
-  for (const m of text.matchAll(SLASHED)) {
+  if (!text.includes('/')) return false;
+  SLASHED.lastIndex = 0;
+  for (let m = SLASHED.exec(text); m !== null; m = SLASHED.exec(text)) {
     const token = m[0].toLowerCase();
+    if (token.length === 0) {
+      SLASHED.lastIndex++;
+      continue;
+    }
     if (/^\d+\/\d+/.test(token) || NOT_PATHS.has(token) || !/[a-z]/.test(token)) continue;
     // Two plain words ("frontend/backend") read as alternatives unless a part looks like a file.
     if (/^[a-z]+\/[a-z]+$/.test(token) && !/^(?:src|lib|app|apps|pkg|packages|test|tests|docs|config|scripts|bin|cmd|internal|public|dist|build)\//.test(token)) continue;

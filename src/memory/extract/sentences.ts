@@ -77,7 +77,9 @@ function units(lines: string[], flags: boolean[]): Unit[] {
 export function splitSentences(unit: string): string[] {
   const out: string[] = [];
   let start = 0;
-  for (const m of unit.matchAll(BOUNDARY)) {
+  // exec over one shared regex: matchAll clones the regex on every call, which adds up.
+  BOUNDARY.lastIndex = 0;
+  for (let m = BOUNDARY.exec(unit); m !== null; m = BOUNDARY.exec(unit)) {
     const end = m.index + m[0].length;
     if (/^\.\s+$/.test(m[0]) && ABBREVIATION.test(unit.slice(start, m.index))) continue;
     out.push(unit.slice(start, end).trim());

@@ -13,6 +13,8 @@ const FILLER = new RegExp(
   'i',
 );
 const TRAILING = /(?:[\s,;:—–-]+(?:thanks|thank you|thx|ty|please|pls|plz|btw|fyi|lol)\b|\s*(?::\)|:-\)|:D|;\)))*[\s!.,;:—–-]*$/i;
+/** Longest trailing filler run looked at (", thank you :) !!"). */
+const TAIL = 40;
 const EMOJI = /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}\u{FE0F}]/gu;
 const EMPHASIS = /\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])/g;
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -35,7 +37,11 @@ export function tidy(raw: string): Tidy {
   if (/\s\s|[\t\n\r]/.test(text)) text = text.replace(/\s+/g, ' ');
   text = text.trim();
   const question = /\?["')\]]*$/.test(text);
-  text = text.replace(FILLER, '').replace(TRAILING, '');
+  text = text.replace(FILLER, '');
+  // Trailing fillers are short: matching on the tail keeps this from scanning the whole sentence.
+  const tail = Math.max(0, text.length - TAIL);
+  const end = TRAILING.exec(text.slice(tail));
+  if (end !== null) text = text.slice(0, tail + end.index);
   const please = PLEASE.exec(text);
   if (please !== null) text = text.slice(please[0].length);
   text = text.trim();

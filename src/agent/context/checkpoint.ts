@@ -1,0 +1,121 @@
+/**
+ * Checkpoints: the state a task needs to continue in a fresh window, structured (for the program
+ * that resumes) with a Markdown copy (for the person reading the task directory). The version only
+ * goes up; saving over a newer checkpoint is refused, so a stale writer cannot roll progress back.
+ * Files are written to a temp name and renamed: a crash leaves the old checkpoint or the new one.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { isErrno } from '../../errors.js';
+import { NOTE_SECTIONS, type NotesState } from './notes.js';
+import { fail, ok, type Result } from './types.js';
+
+export const CHECKPOINT_FORMAT = 'nightshift.context.checkpoint/1';
+export const CHECKPOINT_DIR = 'context';
+
+const list = z.array(z.string());
+export const checkpointSchema = z.object({
+  format: z.literal(CHECKPOINT_FORMAT),
+  version: z.number().int().min(1),
+  savedAt: z.string(),
+  taskId: z.string().optional(),
+  /** The task statement, verbatim. */
+  goal: z.string(),
+  constraints: list,
+  progress: z.object({ done: list, current: z.string(), remaining: list }),
+  decisions: list,
+  openIssues: list,
+  files: list,
+  nextStep: z.string(),
+  /** The last compaction summary; '' before the first compaction. */
+  summary: z.string(),
+  notes: z.object({ progress: list, decisions: list, open_issues: list }),
+  compactions: z.number().int().min(0),
+  /** Transcript index where the kept history starts: resume = summary + transcript.slice(keptFrom). */
+  keptFrom: z.number().int().min(0),
+  /** Messages the manager had been given when this was saved (the transcript length then). */
+  messageCount: z.number().int().min(0),
+});
+
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+export function parseCheckpoint(json: unknown): Result<Checkpoint> {
+  const r = checkpointSchema.safeParse(json);
+  if (r.success) return ok(r.data);
+  const issue = r.error.issues[0];
+  return fail('checkpoint_invalid', `not a context checkpoint: ${issue ? `${issue.path.join('.') || 'root'}: ${issue.message}` : 'invalid'}`);
+}
+
+const bullets = (items: readonly string[]): string => (items.length ? items.map((i) => `- ${i}`).join('\n') : '- (none)');
+const TITLES: Record<(typeof NOTE_SECTIONS)[number], string> = { progress: 'Progress', decisions: 'Decisions', open_issues: 'Open issues' };
+
+function notesMarkdown(n: NotesState): string {
+  const parts = NOTE_SECTIONS.filter((s) => n[s].length > 0).map((s) => `### ${TITLES[s]}\n${bullets(n[s])}`);
+  return parts.length ? parts.join('\n\n') : '(none)';
+}
+
+export function renderMarkdown(c: Checkpoint): string {
+  return [
+    `# Checkpoint v${c.version}${c.taskId ? ` — task ${c.taskId}` : ''}`,
+    `Saved ${c.savedAt} · ${c.compactions} compaction(s) · ${c.messageCount} messages (history kept from #${c.keptFrom})`,
+    `## Goal\n${c.goal}`,
+    `## Constraints\n${bullets(c.constraints)}`,
+    `## Progress\n**Done**\n${bullets(c.progress.done)}\n\n**Current**: ${c.progress.current || '(none)'}\n\n**Remaining**\n${bullets(c.progress.remaining)}`,
+    `## Decisions\n${bullets(c.decisions)}`,
+    `## Open issues\n${bullets(c.openIssues)}`,
+    `## Files\n${bullets(c.files)}`,
+    `## Next step\n${c.nextStep || '(none)'}`,
+    `## Notes\n${notesMarkdown(c.notes)}`,
+    `## Summary\n${c.summary || '(no compaction yet)'}`,
+  ].join('\n\n');
+}
+
+export interface SavedCheckpoint {
+  checkpoint: Checkpoint;
+  jsonPath: string;
+  mdPath: string;
+}
+
+export const checkpointPaths = (taskDir: string): { dir: string; json: string; md: string } => {
+  const dir = join(taskDir, CHECKPOINT_DIR);
+  return { dir, json: join(dir, 'checkpoint.json'), md: join(dir, 'checkpoint.md') };
+};
+
+/** The saved checkpoint of a task directory; ok(undefined) when there is none yet. */
+export async function loadCheckpoint(taskDir: string): Promise<Result<Checkpoint | undefined>> {
+  let raw: string;
+  try {
+    raw = await readFile(checkpointPaths(taskDir).json, 'utf8');
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return ok(undefined);
+    return fail('io_error', `cannot read the checkpoint: ${(err as Error).message}`);
+  }
+  try {
+    return parseCheckpoint(JSON.parse(raw) as unknown);
+  } catch {
+    return fail('checkpoint_invalid', 'the checkpoint file is not valid JSON');
+  }
+}
+
+async function atomicWrite(path: string, data: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, data, { mode: 0o600 });
+  await rename(tmp, path);
+}
+
+export async function saveCheckpoint(taskDir: string, c: Checkpoint): Promise<Result<SavedCheckpoint>> {
+  const paths = checkpointPaths(taskDir);
+  const existing = await loadCheckpoint(taskDir);
+  if (existing.ok && existing.value && existing.value.version >= c.version) {
+    return fail('checkpoint_stale', `checkpoint v${c.version} is not newer than the saved v${existing.value.version}`);
+  }
+  try {
+    await mkdir(paths.dir, { recursive: true, mode: 0o700 });
+    await atomicWrite(paths.json, `${JSON.stringify(c, null, 2)}\n`);
+    await atomicWrite(paths.md, `${renderMarkdown(c)}\n`);
+  } catch (err) {
+    return fail('io_error', `cannot save the checkpoint: ${(err as Error).message}`);
+  }
+  return ok({ checkpoint: c, jsonPath: paths.json, mdPath: paths.md });
+}

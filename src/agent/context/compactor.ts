@@ -1,0 +1,79 @@
+/**
+ * One compaction of a history: cut, summarise the older part (memories extracted from it in
+ * parallel), replace it with a message holding the task verbatim, the summary and the notes, then
+ * the newest turns unchanged. The manager decides when, counts failures and saves the checkpoint.
+ */
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { classifyModelError } from '../../llm/errors.js';
+import { estimateTokens } from '../../llm/tokens.js';
+import { currentTurnStart } from './blocks.js';
+import { ACK_TEXT, buildSummarizeRequest, findCut, parseSummary, summaryMessageText, type StructuredSummary } from './compact.js';
+import type { CompactionConfig } from './config.js';
+import type { Entry, History } from './history.js';
+import { fail, ok, type Result, type Summarizer } from './types.js';
+
+export interface CompactionInput {
+  history: History;
+  cfg: CompactionConfig;
+  inputBudget: number;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** Model tokens per chars/4 token: the summary request is sized with it. */
+  ratio: number;
+  summarize: Summarizer;
+  extractMemories?: (messages: MessageParam[]) => void | Promise<void>;
+  /** Keeps the extraction promise (the manager's settle() waits for it). */
+  track: (p: Promise<void>) => void;
+  onExtractError: (message: string) => void;
+  task: string | undefined;
+  notes: string;
+  /** Ordinal of this compaction (1 = first). */
+  ordinal: number;
+}
+
+export interface CompactionDone {
+  summary: StructuredSummary;
+  keptMessages: number;
+  summaryTokens: number;
+}
+
+export async function runCompaction(c: CompactionInput): Promise<Result<CompactionDone>> {
+  const msgs = c.history.messages();
+  const entries = c.history.all();
+  const cut = findCut(msgs, Math.floor(c.cfg.keepFraction * c.inputBudget), currentTurnStart(msgs));
+  if (cut === undefined || !entries.slice(0, cut).some((e) => e.seq !== undefined)) {
+    return fail('nothing_to_compact', 'nothing older than the current turn is left to summarise');
+  }
+  const head = msgs.slice(0, cut);
+  const maxTokens = Math.min(c.cfg.summaryMaxTokens, c.maxOutputTokens);
+  const request = buildSummarizeRequest(head, {
+    // Unanchored chars/4, so a margin and the observed ratio.
+    maxInputTokens: Math.floor(((c.contextWindow - maxTokens) * 0.9) / Math.max(1, c.ratio)),
+    toolResultChars: c.cfg.toolResultChars,
+    maxTokens,
+  });
+  const extract = c.extractMemories;
+  if (extract) {
+    const copy = structuredClone(head);
+    c.track(
+      Promise.resolve()
+        .then(() => extract(copy))
+        .catch((err: unknown) => c.onExtractError(err instanceof Error ? err.message : String(err))),
+    );
+  }
+  let text: string;
+  try {
+    text = (await c.summarize(request)).text;
+  } catch (err) {
+    return fail('compaction_failed', `the summary call failed: ${classifyModelError(err).message}`);
+  }
+  const parsed = parseSummary(text);
+  if (!parsed.ok) return parsed;
+  const body = summaryMessageText({ task: c.task ?? parsed.value.goal, summary: parsed.value.text, notes: c.notes, compaction: c.ordinal });
+  const tail = entries.slice(cut);
+  const next: Entry[] = [{ message: { role: 'user', content: body }, pinned: 'summary' }];
+  if (tail[0]?.message.role === 'user') next.push({ message: { role: 'assistant', content: ACK_TEXT } });
+  next.push(...tail);
+  c.history.load(next);
+  return ok({ summary: parsed.value, keptMessages: tail.length, summaryTokens: estimateTokens(body) });
+}
