@@ -42,6 +42,10 @@ export const ConfigSchema = z
       })
       .strict()
       .default({}),
+    /** Team memory directories by team name, e.g. {"core": "/home/me/src/team-notes/memory"}. */
+    teams: z
+      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'team names are letters, digits, - and _'), z.string().min(1).refine((p) => p.startsWith('/'), 'must be an absolute path'))
+      .default({}),
     dream: z
       .object({
         /** Cron expression (local time) for the scheduled dream; false switches the schedule off. */

@@ -6,6 +6,7 @@ import { DreamService } from '../dream/service.js';
 import { chooseExtractor } from '../memory/extract/choose.js';
 import { MemoryService } from '../memory/service.js';
 import { sessionKey } from '../memory/sessions.js';
+import { attachTeams } from '../memory/team-watch.js';
 import { drainSpool } from '../memory/spool.js';
 import { defaultTranscriptDirs, startTranscriptWatcher } from '../memory/watcher.js';
 import type { Paths } from '../paths.js';
@@ -23,6 +24,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
   const started = Date.now();
   const extractor = await chooseExtractor(config, process.env, log);
   const service = await MemoryService.open(paths, config, log, extractor.extract);
+  const stopTeams = await attachTeams(service.store, config.teams, log, true);
   const dreams = await DreamService.open(paths, config, service, log, process.env);
   log.info({ memories: service.store.size, episodes: service.episodes.size, sessions: service.sessions.list().length, extractor: extractor.describe, ms: Date.now() - started }, 'memory loaded');
   let stopWatcher: () => Promise<void> = async () => undefined;
@@ -54,6 +56,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
     async stop() {
       stopped = true;
       dreams.stop();
+      await stopTeams();
       await stopWatcher();
     },
   };

@@ -24,7 +24,7 @@ export function fileFor(dir: string, ns: Namespace): string {
     case 'user':
       return join(dir, 'user.json');
     case 'team':
-      return join(dir, 'teams', `${ns.team}.json`);
+      throw new Error('team memories live in their team directory, not in a JSON file');
     case 'project': {
       const slug = basename(ns.project).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'root';
       const hash = createHash('sha256').update(ns.project).digest('hex').slice(0, 12);
@@ -45,7 +45,6 @@ export function listMemoryFiles(dir: string): string[] {
   };
   add('.');
   add('projects');
-  add('teams');
   return out.filter((f) => basename(f) !== 'sessions.json');
 }
 

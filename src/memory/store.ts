@@ -7,11 +7,19 @@ import { AppError } from '../errors.js';
 import { LexicalIndex, type Hit } from './lexical-index.js';
 import { fileFor, listMemoryFiles, MemoryFile } from './memory-file.js';
 import { isActive, namespaceKey, namespaceOf, type Namespace } from './model.js';
+import type { TeamDir } from './team-dir.js';
+
+/** Where a namespace's memories are kept: a lowdb file, or a team's directory of Markdown files. */
+interface Backing {
+  readonly namespace: Namespace;
+  readonly memories: Memory[];
+  save(): Promise<void>;
+}
 
 export class MemoryStore {
-  private readonly files = new Map<string, MemoryFile>();
-  private readonly byId = new Map<string, { memory: Memory; file: MemoryFile }>();
-  private readonly dirty = new Set<MemoryFile>();
+  private readonly files = new Map<string, Backing>();
+  private readonly byId = new Map<string, { memory: Memory; file: Backing }>();
+  private readonly dirty = new Set<Backing>();
   readonly index = new LexicalIndex();
 
   private constructor(private readonly dir: string) {}
@@ -103,9 +111,34 @@ export class MemoryStore {
     }
   }
 
-  private fileOf(ns: Namespace): MemoryFile {
+  /** Takes a team's directory in (again): what is on disk replaces what was in memory. */
+  attachTeam(dir: TeamDir): { loaded: number; problems: TeamDir['problems'] } {
+    const key = namespaceKey(dir.namespace);
+    const before = this.files.get(key);
+    for (const m of before?.memories ?? []) {
+      this.byId.delete(m.id);
+      this.index.delete(m.id);
+    }
+    if (before) this.dirty.delete(before);
+    const memories = dir.reload().filter((m) => {
+      const clash = this.byId.get(m.id);
+      return clash === undefined; // an id another namespace already uses: that file is skipped
+    });
+    dir.memories = memories;
+    this.files.set(key, dir);
+    for (const memory of memories) {
+      this.byId.set(memory.id, { memory, file: dir });
+      if (isActive(memory)) this.index.set(memory.id, memory.content);
+    }
+    return { loaded: memories.length, problems: dir.problems };
+  }
+
+  private fileOf(ns: Namespace): Backing {
     const key = namespaceKey(ns);
     let file = this.files.get(key);
+    if (!file && ns.scope === 'team') {
+      throw new AppError('bad_request', `team "${ns.team}" is not configured: add "teams": {"${ns.team}": "/path/to/dir"} to the config file`);
+    }
     if (!file) {
       file = MemoryFile.create(fileFor(this.dir, ns), ns);
       this.files.set(key, file);

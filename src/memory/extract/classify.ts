@@ -20,7 +20,6 @@ export interface Draft {
 
 /** Longer sentences are read only when they carry a standing marker. */
 const MAX_SENTENCE = 300;
-const MIN_WORDS = 4;
 
 const QUESTION_START = /^(?:what|why|how|who|whom|whose|which|where|when|is|are|am|was|were|does|did|do you|do we|do i|should|shall|could|would|can|will|may|might|have you|has|had|isn't|aren't|doesn't|didn't|wdyt)\b/;
 const POLITE_STANDING = /^(?:can|could|would|will) you (?:please )?(?:always|never|from now on)\b/;
@@ -53,8 +52,8 @@ function isQuestion(t: Tidy): boolean {
 function passes(rule: Rule, t: Tidy): boolean {
   const content = contentWords(t.body);
   const words = wordCount(t.body);
-  const enough = words >= (rule.minWords ?? MIN_WORDS);
-  if (rule.concrete === true && !namesProjectThing(t.text)) return false;
+  const enough = words >= rule.minWords;
+  if (rule.concrete && !namesProjectThing(t.text)) return false;
   switch (rule.guard) {
     case 'standing':
       return content >= 1 && !/\b(?:do|did)\s+(?:that|it|this)\b/.test(t.body) && words <= 80;
@@ -70,8 +69,8 @@ function passes(rule: Rule, t: Tidy): boolean {
 function match(t: Tidy, list: boolean): Rule | undefined {
   for (const rule of RULES) {
     if (list && rule.name !== 'procedure') continue;
-    if (rule.polite === true && !t.polite) continue;
-    if (!rule.pattern.test(t.body) || rule.unless?.test(t.body) === true) continue;
+    if (rule.polite && !t.polite) continue;
+    if (!rule.pattern.test(t.body) || (rule.unless !== null && rule.unless.test(t.body))) continue;
     if (passes(rule, t)) return rule;
   }
   return undefined;
@@ -84,11 +83,11 @@ function remembered(t: Tidy): Tidy {
 }
 
 function draft(rule: Rule, t: Tidy): Draft {
-  const timeBound = rule.transient === true || isTimeBound(t.body);
+  const timeBound = rule.transient || isTimeBound(t.body);
   const out: Draft = {
     content: finish(t.text),
     type: rule.type,
-    scope: rule.project === true ? 'project' : scopeOf(t.text),
+    scope: rule.project ? 'project' : scopeOf(t.text),
     stable: !timeBound,
     importance: timeBound ? Math.min(rule.importance, TIME_BOUND_IMPORTANCE) : rule.importance,
   };

@@ -15,7 +15,8 @@ import type { MemoryType } from '../../api/memory.js';
  */
 export type Guard = 'standing' | 'gentle' | 'request' | 'fact';
 
-export interface Rule {
+/** A rule as written in the table below: everything but the essentials is optional. */
+interface RuleSpec {
   name: string;
   pattern: RegExp;
   type: MemoryType;
@@ -35,11 +36,35 @@ export interface Rule {
   concrete?: boolean;
 }
 
+/** Words a non-standing sentence needs, unless its rule says otherwise. */
+const MIN_WORDS = 4;
+
+/** Every rule has every field, so the loop over them sees one object shape and stays fast. */
+export interface Rule extends Required<Omit<RuleSpec, 'unless'>> {
+  unless: RegExp | null;
+}
+
+function rule(spec: RuleSpec): Rule {
+  return {
+    name: spec.name,
+    pattern: spec.pattern,
+    type: spec.type,
+    importance: spec.importance,
+    guard: spec.guard,
+    project: spec.project ?? false,
+    transient: spec.transient ?? false,
+    polite: spec.polite ?? false,
+    unless: spec.unless ?? null,
+    minWords: spec.minWords ?? MIN_WORDS,
+    concrete: spec.concrete ?? false,
+  };
+}
+
 const I_NARRATES = /^i\s/;
 const NARRATES_ALWAYS =
   /^(?:it|this|that|they|he|she|there)\b|\b(?:always|never)\s+(?:(?:was|were|is|are|has|had|have|been|did|does|got|gets|get|seems?|seemed|knew|know|thought|think|said|says|works?|happens|happened|fails|breaks|broke|forget|forgot|ends? up|run into|ran into|hit|see|saw|stops?)\b|\w+ed\b(?<!\bneed)(?<!\bembed)(?<!\bproceed)(?<!\bseed))/;
 
-export const RULES: readonly Rule[] = [
+const SPECS: readonly RuleSpec[] = [
   {
     name: 'decided',
     pattern: /\b(?:we|i|the team)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?(?:decided|agreed|settled on|chose|opted)\b|^decision\s*[:-]|^(?:the|our)\s+decision\s+(?:is|was)\b/,
@@ -154,3 +179,5 @@ export const RULES: readonly Rule[] = [
     unless: /\s(?:is|are)\s+(?:not\s+|still\s+|now\s+|just\s+)?(?:\w+ing|slow|broken|failing|down|wrong|missing|empty|null|undefined|weird|off|fine|ok|okay|good|bad|better|worse|done)\b/,
   },
 ];
+
+export const RULES: readonly Rule[] = SPECS.map(rule);

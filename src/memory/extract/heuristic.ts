@@ -59,21 +59,18 @@ export function extractHeuristic(input: ExtractInput): ExtractResult {
   const pool = new Pool();
   for (const m of input.messages) {
     if (!readable(m)) continue;
-    const sentences = proseSentences(m.text);
-    const plain = sentences.filter((s) => s.list !== true).map((s) => s.text);
-    const used = new Set<number>();
-    for (const l of findLearnings(plain)) {
-      l.used.forEach((i) => used.add(i));
-      pool.add({ content: l.content, type: 'learning', scope: 'project', stable: l.stable, importance: l.importance }, m);
-    }
+    const { sentences, lists } = proseSentences(m.text);
+    const learnings = findLearnings(sentences);
+    for (const l of learnings) pool.add({ content: l.content, type: 'learning', scope: 'project', stable: l.stable, importance: l.importance }, m);
     // The assistant's proposals are not the user's facts or wishes: only its conclusions count.
     if (m.role !== 'user') continue;
-    plain.forEach((s, i) => {
-      const d = used.has(i) ? undefined : classifySentence(s);
+    sentences.forEach((s, i) => {
+      if (learnings.some((l) => l.used.includes(i))) return;
+      const d = classifySentence(s);
       if (d !== undefined) pool.add(d, m);
     });
-    for (const s of sentences) {
-      const d = s.list === true ? classifySentence(s.text, true) : undefined;
+    for (const s of lists) {
+      const d = classifySentence(s, true);
       if (d !== undefined) pool.add(d, m);
     }
   }

@@ -45,9 +45,10 @@ function learning(text: string, used: number[]): Learning {
 }
 
 export function findLearnings(sentences: readonly string[]): Learning[] {
+  // Only sentences that name a cause or a fix are tidied: most name neither.
+  if (!sentences.some((s) => HINT.test(s))) return [];
   const out: Learning[] = [];
   const taken = new Set<number>();
-  // Only sentences that name a cause or a fix are tidied: most name neither.
   const tidied = sentences.map((s) => (HINT.test(s) ? tidy(s) : undefined));
   tidied.forEach((t, i) => {
     if (t === undefined || taken.has(i) || !usable(t)) return;

@@ -4,10 +4,10 @@
  */
 import { looksLikeOutput } from './output-lines.js';
 
-export interface Sentence {
-  text: string;
+export interface Prose {
+  sentences: string[];
   /** "To release:" joined with the bullets under it ("To release: bump the version; run …"). */
-  list?: boolean;
+  lists: string[];
 }
 
 /** Paragraphs at least this long that are this much output were pasted, prose lines and all. */
@@ -90,28 +90,35 @@ export function splitSentences(unit: string): string[] {
 }
 
 /** An intro ending in ':' followed by at least two bullets, as one sentence (procedures). */
-function lists(all: Unit[]): Sentence[] {
-  const out: Sentence[] = [];
+function lists(all: Unit[]): string[] {
+  const out: string[] = [];
   all.forEach((unit, i) => {
     if (unit.bullet || !unit.text.endsWith(':')) return;
     const items: string[] = [];
     for (let j = i + 1; j < all.length && all[j]?.bullet === true; j++) items.push((all[j]?.text ?? '').replace(/[.;]+$/, ''));
-    if (items.length >= 2) out.push({ text: `${unit.text} ${items.join('; ')}`, list: true });
+    if (items.length >= 2) out.push(`${unit.text} ${items.join('; ')}`);
   });
   return out;
 }
 
-export function proseSentences(text: string): Sentence[] {
+export function proseSentences(text: string): Prose {
+  // Most messages are one plain line: no paragraphs, fences or lists to look for.
+  if (!text.includes('\n') && !text.includes('<') && !text.includes('`' + '``')) {
+    const line = text.trim();
+    if (line.length === 0 || line.length > MAX_UNIT || looksLikeOutput(line)) return { sentences: [], lists: [] };
+    return { sentences: splitSentences(line.replace(BULLET, '')), lists: [] };
+  }
   const paras = paragraphs(text);
   const flags = paras.map((lines) => lines.map(looksLikeOutput));
-  const total = flags.reduce((n, f) => n + f.length, 0);
-  const pasted = flags.reduce((n, f) => n + f.filter(Boolean).length, 0);
-  if (total >= PASTE_MIN_LINES && pasted / total >= PASTE_SHARE) return [];
-  const all = paras.flatMap((lines, i) => units(lines, flags[i] ?? []));
-  const out: Sentence[] = [];
-  for (const unit of all) {
-    if (unit.text.length > MAX_UNIT) continue;
-    for (const s of splitSentences(unit.text)) out.push({ text: s });
+  let total = 0;
+  let pasted = 0;
+  for (const f of flags) for (const flag of f) {
+    total++;
+    if (flag) pasted++;
   }
-  return out.concat(lists(all));
+  if (total >= PASTE_MIN_LINES && pasted / total >= PASTE_SHARE) return { sentences: [], lists: [] };
+  const all = paras.flatMap((lines, i) => units(lines, flags[i] ?? []));
+  const sentences: string[] = [];
+  for (const unit of all) if (unit.text.length <= MAX_UNIT) sentences.push(...splitSentences(unit.text));
+  return { sentences, lists: lists(all) };
 }
