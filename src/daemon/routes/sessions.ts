@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { IngestRequest } from '../../api/memory.js';
+import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { MemoryService } from '../../memory/service.js';
 import { parse, type Route } from '../http.js';
@@ -10,6 +13,9 @@ export function sessionRoutes(memory: MemoryService, log: Logger): Route[] {
       path: '/v1/ingest',
       handler: async ({ body }) => {
         const req = parse(IngestRequest, await body(), 'ingest request');
+        // Refused now, not later in the log: a path that cannot be a transcript.
+        if (!isAbsolute(req.path)) throw new AppError('bad_request', `transcript path must be absolute, got ${req.path}`);
+        if (!existsSync(req.path)) throw new AppError('not_found', `transcript not found: ${req.path}`);
         const job = memory.ingest(req);
         if (req.wait) return { json: { queued: false, summary: await job } };
         // Handed over: the caller (a hook) returns at once; failures are the log's to tell.

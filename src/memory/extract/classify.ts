@@ -7,7 +7,7 @@ import { RULES, type Rule } from './heuristic-rules.js';
 import { namesProjectThing, scopeOf } from './project-markers.js';
 import { findReplaced } from './replaces.js';
 import { isTimeBound, TIME_BOUND_IMPORTANCE } from './time-bound.js';
-import { finish, tidy, wordCount, type Tidy } from './tidy.js';
+import { bodyOf, finish, tidy, wordCount, type Tidy } from './tidy.js';
 
 export interface Draft {
   content: string;
@@ -79,7 +79,7 @@ function match(t: Tidy, list: boolean): Rule | undefined {
 /** "Remember (that) X": X is what to keep; if X is itself a known kind, it keeps that kind. */
 function remembered(t: Tidy): Tidy {
   const text = t.text.replace(/^(?:remember|keep in mind|bear in mind|for future reference|note for (?:the )?future)(?:\s+that)?[\s,:]*/i, '');
-  return { ...t, text, body: text.toLowerCase() };
+  return { ...t, text, body: bodyOf(text) };
 }
 
 function draft(rule: Rule, t: Tidy): Draft {
@@ -98,16 +98,16 @@ function draft(rule: Rule, t: Tidy): Draft {
 }
 
 /** A time phrase in front ("right now, we use X") hides the rule's opening from the patterns. */
-const LEADING_TIME = /^(?:right now|for now|for the time being|at the moment|currently|temporarily|today|tonight|this week|until [^,]{1,30},)[\s,]+/;
+const LEADING_TIME = /^(?:right now|for now|for the time being|at the moment|currently|temporarily|today|tonight|this week|until [^,]{1,30},)[\s,]+/i;
 
 /** Matches the sentence, or what follows a leading time phrase; the draft keeps all of it. */
 function matchWithTime(t: Tidy, list: boolean): Rule | undefined {
   const rule = match(t, list);
   if (rule !== undefined) return rule;
-  const lead = LEADING_TIME.exec(t.body);
+  const lead = LEADING_TIME.exec(t.text);
   if (lead === null) return undefined;
   const text = t.text.slice(lead[0].length);
-  return match({ ...t, text, body: t.body.slice(lead[0].length) }, list);
+  return match({ ...t, text, body: bodyOf(text) }, list);
 }
 
 export function classifySentence(raw: string, list = false): Draft | undefined {

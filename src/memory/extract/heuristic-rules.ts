@@ -4,6 +4,7 @@
  * the order goes from the most explicit markers to the weakest.
  */
 import type { MemoryType } from '../../api/memory.js';
+import { FACT_RULES } from './fact-rules.js';
 
 /**
  * What a sentence must show beyond its pattern:
@@ -16,7 +17,7 @@ import type { MemoryType } from '../../api/memory.js';
 export type Guard = 'standing' | 'gentle' | 'request' | 'fact';
 
 /** A rule as written in the table below: everything but the essentials is optional. */
-interface RuleSpec {
+export interface RuleSpec {
   name: string;
   pattern: RegExp;
   type: MemoryType;
@@ -62,7 +63,7 @@ function rule(spec: RuleSpec): Rule {
 
 const I_NARRATES = /^i\s/;
 const NARRATES_ALWAYS =
-  /^(?:it|this|that|they|he|she|there)\b|\b(?:always|never)\s+(?:(?:was|were|is|are|has|had|have|been|did|does|got|gets|get|seems?|seemed|knew|know|thought|think|said|says|works?|happens|happened|fails|breaks|broke|forget|forgot|ends? up|run into|ran into|hit|see|saw|stops?)\b|\w+ed\b(?<!\bneed)(?<!\bembed)(?<!\bproceed)(?<!\bseed))/;
+  /^(?:it|this|that|they|he|she|there)\b|\b(?:always|never)\s+(?:(?:was|were|is|are|has|had|have|been|did|does|got|gets|get|seems?|seemed|knew|know|thought|think|said|says|works?|happens|happened|fails|breaks|broke|forget|forgot|ends? up|run into|ran into|hit|see|saw|seen|done|gone|heard|known|stops?|the|a|an|same|so|too|like|again|ever)\b|\w+ed\b(?<!\bneed)(?<!\bembed)(?<!\bproceed)(?<!\bseed))/;
 
 const SPECS: readonly RuleSpec[] = [
   {
@@ -107,7 +108,7 @@ const SPECS: readonly RuleSpec[] = [
   },
   {
     name: 'change',
-    pattern: /\b(?:switched|switching|migrated|migrating|transitioned|moved|moving|changed|upgraded)\s+(?:\S+\s+){0,3}?from\s+.+?\s+(?:over\s+)?to\b|\b(?:we|we've|we have|the team|the project|the repo|this repo)\s+(?:\w+\s+)?(?:switched|migrated|moved|transitioned)\s+(?:over\s+)?to\b|\bno longer\s+(?:use|uses|using|need|needs|support|supports|run on|runs on|deploy to|deploys to|depend on|depends on|rely on|relies on)\b|\b(?:don't|do not|doesn't|does not)\s+(?:use|need)\s+.+?\s+any ?(?:more|longer)\b|\breplaced\s+(?:by|with)\b|\bin favou?r of\b/,
+    pattern: /\b(?:switched|switching|migrated|migrating|transitioned|moved|moving|changed|upgraded)\s+(?:\S+\s+){0,3}?from\s+.+?\s+(?:over\s+)?to\b|\b(?:we|we've|we have|the team|the project|the repo|this repo)\s+(?:\w+\s+)?(?:switched|migrated|moved|transitioned)\s+(?:over\s+)?to\b|\bno longer\s+(?:use|uses|using|need|needs|support|supports|run on|runs on|deploy to|deploys to|depend on|depends on|rely on|relies on)\b|\b(?:don't|do not|doesn't|does not)\s+(?:use|need)\s+.+?\s+any ?(?:more|longer)\b|\breplaced\s+(?:by|with)\b|\b(?:we|we've|we have)\s+(?:\w+\s+)?replaced\s+\S+(?:\s+\S+){0,3}\s+(?:with|by)\b|\bin favou?r of\b/,
     type: 'decision', importance: 0.7, guard: 'gentle', project: true, unless: I_NARRATES,
   },
   {
@@ -151,33 +152,7 @@ const SPECS: readonly RuleSpec[] = [
     pattern: /^(?:for now|for the time being|until further notice|until (?:tomorrow|monday|tuesday|wednesday|thursday|friday|next week)|this week|today|tonight|at the moment),?\s+(?:don't|do not|skip|avoid|use|run|keep|leave|ignore|disable|deploy|push|merge|work)\b/,
     type: 'instruction', importance: 0.3, guard: 'request', transient: true,
   },
-  {
-    name: 'procedure',
-    pattern: /^(?:to|for)\s+[a-z][^,:]{2,60}[,:]\s*(?:first\s+|just\s+|you\s+)?(?:run|use|do|execute|call|type|invoke|start|open|bump|tag|build|push|merge|go to|set|edit|update|create|add|need to|have to|must)\b|\bthe\s+(?:steps|process|procedure|workflow|recipe|checklist)\s+(?:(?:to|for)\s+[^,]+?\s+)?(?:is|are)\b|^(?:to|for)\s+[a-z][^,:]{2,60}:\s+\S+.*;/,
-    type: 'procedure', importance: 0.65, guard: 'fact', project: true,
-  },
-  {
-    name: 'we-use',
-    pattern: /^(?:we|the team|this (?:repo|project|codebase)|the (?:repo|project|codebase))\s+(?:(?:only|mostly|mainly|all)\s+)?(?:use|uses|rely on|relies on|build with|builds with|test with|tests with|lint with|format with|deploy with|host on|standardi[sz]ed on|are on|is on)\b/,
-    type: 'fact', importance: 0.7, guard: 'gentle', project: true,
-  },
-  {
-    name: 'status',
-    pattern: /^(?:the\s+)?(?:[\w-]+\s+){0,2}(?:staging|prod|production|ci|vpn|database|db|api|cluster|registry|pipeline|server|service|environment|env|deploys?|deployments?|backend|frontend|queue|cache|cdn|dns)\s+(?:is|are)\s+(?:currently\s+|temporarily\s+|still\s+|now\s+)?(?:down|flaky|offline|unavailable|unreachable|disabled|frozen|locked|paused|read-only|degraded|under maintenance|out of service)\b/,
-    type: 'fact', importance: 0.3, guard: 'gentle', project: true, transient: true,
-  },
-  {
-    name: 'fact',
-    pattern: /\bon port\s+\d{2,5}\b|\bport\s+\d{2,5}\s+(?:is|for)\b|\b(?:listens|binds)\s+(?:on|to)\b|\b(?:is|are|gets|get)\s+(?:run|built|deployed|started|managed|hosted|configured|stored|generated|defined|tested|served|released|published|formatted|linted|bundled|compiled|installed|kept|located|written|handled|launched|triggered|scheduled|cached|versioned|documented|pinned|set|declared|checked)\s+(?:\w+\s+)?(?:with|by|on|in|via|using|to|at|from|under|through|inside)\b|\b(?:lives?|sits?|resides?|can be found|is found|are found)\s+(?:in|at|under|inside)\b|^(?:we|they|the team)\s+(?:deploy|host|ship|release|publish)\b|\bdeploys?\s+(?:go|goes)\s+to\b|\b(?:default|main|base|release|production)\s+branch\s+is\b|\bthe command (?:to|for)\b.+\bis\b/,
-    type: 'fact', importance: 0.65, guard: 'fact', project: true,
-  },
-  {
-    name: 'subject-is',
-    pattern: /^(?:the|our)\s+[\w.@/`-]+(?:\s+[\w.@/`-]+){0,3}\s+(?:is|are|uses|use|runs|run|requires|require|needs|depends on|talks to|connects to|points to|is backed by|is written in|targets|expects)\s+\S/,
-    type: 'fact', importance: 0.65, guard: 'fact', project: true,
-    // "The API is returning 500s" describes the moment, not the project.
-    unless: /\s(?:is|are)\s+(?:not\s+|still\s+|now\s+|just\s+)?(?:\w+ing|slow|broken|failing|down|wrong|missing|empty|null|undefined|weird|off|fine|ok|okay|good|bad|better|worse|done)\b/,
-  },
+  ...FACT_RULES,
 ];
 
 export const RULES: readonly Rule[] = SPECS.map(rule);

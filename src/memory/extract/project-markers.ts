@@ -17,8 +17,8 @@ const TOOLS = [
   'cargo|rustc|clippy|gradle|maven|mvn|makefile|cmake|bazel|pip|pipenv|poetry|uv|conda|virtualenv|venv|bundler|composer',
   'docker|dockerfile|docker-compose|podman|kubernetes|k8s|kubectl|helm|terraform|pulumi|ansible|nomad|systemd|pm2|supervisord',
   'postgres|postgresql|psql|mysql|mariadb|sqlite|redis|memcached|mongo|mongodb|kafka|rabbitmq|nats|elasticsearch|opensearch|clickhouse|dynamodb|supabase|firebase|s3|minio',
-  'nginx|caddy|traefik|haproxy|cloudflare|vercel|netlify|heroku|railway|aws|gcp|azure|lambda|ec2|ecs|eks|gke',
-  'github actions|gitlab|circleci|jenkins|buildkite|travis|ci|cd|dependabot|renovate|husky|lint-staged|changesets|semantic-release',
+  'cron|crontab|nginx|caddy|traefik|haproxy|cloudflare|vercel|netlify|heroku|railway|aws|gcp|azure|lambda|ec2|ecs|eks|gke',
+  'github|github actions|github pages|gitlab|bitbucket|circleci|jenkins|buildkite|travis|ci|cd|dependabot|renovate|husky|lint-staged|changesets|semantic-release',
   'eslint|prettier|biome|ruff|flake8|mypy|pyright|rubocop|gofmt|golangci-lint|tsc|tsx|ts-node|nodemon|swc|babel|webpack|vite|esbuild|rollup|parcel|turbo|turborepo|nx|lerna',
   'react|preact|vue|nuxt|svelte|sveltekit|angular|nextjs|remix|astro|django|flask|fastapi|rails|laravel|expressjs|fastify|nestjs|koa|hono',
   'prisma|drizzle|typeorm|sequelize|knex|sqlalchemy|alembic|graphql|grpc|protobuf|trpc|openapi|swagger|zod|tailwind|sentry|datadog|grafana|prometheus|stripe|auth0',
@@ -38,6 +38,10 @@ const CONCRETE: readonly RegExp[] = [
   /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/,
   /\bv?\d+\.\d+(?:\.\d+)?\b|\b(?:node|python|postgres|postgresql|java|go|ruby|php|react|next|vue|angular|django|rails|mysql|redis)\s+\d+\b/i,
   new RegExp(String.raw`\b(?:${TOOLS})\b`, 'i'),
+  // Product and library names written in CamelCase (LaunchDarkly, PostHog), protocols in capitals.
+  // Languages and household names are CamelCase too, and say nothing about one project.
+  /\b(?!(?:JavaScript|TypeScript|CoffeeScript|PowerShell|YouTube|ChatGPT|OpenAI|LinkedIn|iPhone|iPad|iOS|macOS|WhatsApp)\b)(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]+)\b/,
+  /\b(?:REST|SOAP|RPC|SSE|JWT|OAuth|SAML|SSO|CORS|ORM|CDN|TLS|HTTP\/2|WebSockets?)\b/,
 ];
 
 /**
@@ -45,7 +49,7 @@ const CONCRETE: readonly RegExp[] = [
  * rule is the team's convention, so it belongs to the project too.
  */
 const CONTEXT =
-  /^we\b|\bwe\s+(?:always|never|use|don't|do not)\b|\b(?:this|the|our|in the)\s+(?:repo|repository|project|codebase|code base|monorepo|service|app|application|workspace|package|backend|frontend|api|server|database|db|cluster|pipeline)\b|\bin here\b|\bhere\s*$|\b(?:staging|production|prod|deploy|deploys|deployed|deploying|deployment|migrations?|monorepo|workspaces?|schema|feature flags?)\b/i;
+  /^we\b|\bwe\s+(?:always|never|use|don't|do not)\b|\b(?:this|the|our|in the)\s+(?:repo|repository|project|codebase|code base|monorepo|service|app|application|workspace|package|backend|frontend|api|server|database|db|cluster|pipeline|gateway|proxy|worker|workers|queue|scheduler|cache)\b|\bin here\b|\bhere\s*$|\b(?:staging|production|prod|deploy|deploys|deployed|deploying|deployment|migrations?|monorepo|workspaces?|schema|feature flags?)\b/i;
 
 /** Says something is about wherever the person works, whatever else it names. */
 const EVERYWHERE = /\b(?:in (?:every|all|any) (?:of my |my |our )?(?:projects?|repos?|repositories|codebases?)|across (?:all )?(?:projects|repos)|everywhere|in general|regardless of (?:the )?project)\b/i;
@@ -67,8 +71,14 @@ function hasPath(text: string): boolean {
   return false;
 }
 
+/** The markers as two alternations (by case sensitivity): two scans instead of fourteen. */
+const join = (ignoreCase: boolean): RegExp =>
+  new RegExp(CONCRETE.filter((re) => re.ignoreCase === ignoreCase).map((re) => `(?:${re.source})`).join('|'), ignoreCase ? 'i' : '');
+const CONCRETE_I = join(true);
+const CONCRETE_CASED = join(false);
+
 export function namesProjectThing(text: string): boolean {
-  return hasPath(text) || CONCRETE.some((re) => re.test(text));
+  return CONCRETE_CASED.test(text) || CONCRETE_I.test(text) || hasPath(text);
 }
 
 export function scopeOf(text: string): 'user' | 'project' {

@@ -23,11 +23,35 @@ const MAX_UNIT = 2000;
 
 const FENCE = /^\s*(?:```|~~~)/;
 // Claude Code wraps injected context and local command output in tags (<system-reminder>, …).
-const TAG_BLOCK = /<([a-z][\w-]*)(?:\s[^<>]*)?>[\s\S]*?<\/\1>/gi;
+const OPEN_TAG = /<([a-z][\w-]*)(?:\s[^<>]*)?>/gi;
 const BULLET = /^\s*(?:[-*•]|\d{1,2}[.)]|\[[ x]\])\s+/;
 const ENDS_SENTENCE = /[.!?:;]["')\]]*\s*$/;
 const BOUNDARY = /[.!?]+["')\]]*\s+/g;
 const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|fig|dr|mr|mrs|ms)$/i;
+
+/**
+ * The text without `<tag>…</tag>` blocks. Closing tags are found with indexOf, and a name seen
+ * without one is not looked for again, so unclosed tags cannot make this quadratic.
+ */
+function stripTagBlocks(text: string): string {
+  const unclosed = new Set<string>();
+  let out = '';
+  let pos = 0;
+  OPEN_TAG.lastIndex = 0;
+  for (let m = OPEN_TAG.exec(text); m !== null; m = OPEN_TAG.exec(text)) {
+    const name = m[1] ?? '';
+    if (unclosed.has(name)) continue;
+    const close = text.indexOf(`</${name}>`, OPEN_TAG.lastIndex);
+    if (close < 0) {
+      unclosed.add(name);
+      continue;
+    }
+    out += `${text.slice(pos, m.index)}\n`;
+    pos = close + name.length + 3;
+    OPEN_TAG.lastIndex = pos;
+  }
+  return pos === 0 ? text : out + text.slice(pos);
+}
 
 /** Lines outside fences, grouped into paragraphs. */
 function paragraphs(text: string): string[][] {
@@ -35,7 +59,7 @@ function paragraphs(text: string): string[][] {
   let current: string[] = [];
   let fenced = false;
   const fences = text.includes('```') || text.includes('~~~');
-  for (const line of (text.includes('<') ? text.replace(TAG_BLOCK, '\n') : text).split('\n')) {
+  for (const line of (text.includes('<') ? stripTagBlocks(text) : text).split('\n')) {
     if (fences && FENCE.test(line)) {
       fenced = !fenced;
       continue;
@@ -103,7 +127,7 @@ function lists(all: Unit[]): string[] {
 
 export function proseSentences(text: string): Prose {
   // Most messages are one plain line: no paragraphs, fences or lists to look for.
-  if (!text.includes('\n') && !text.includes('<') && !text.includes('`' + '``')) {
+  if (!text.includes('\n') && !text.includes('<')) {
     const line = text.trim();
     if (line.length === 0 || line.length > MAX_UNIT || looksLikeOutput(line)) return { sentences: [], lists: [] };
     return { sentences: splitSentences(line.replace(BULLET, '')), lists: [] };

@@ -18,6 +18,7 @@ const TAIL = 40;
 const EMOJI = /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}\u{FE0F}]/gu;
 const EMPHASIS = /\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])/g;
 const NON_ASCII = /[^\x00-\x7f]/;
+const ALNUM = /[\p{L}\p{N}]/u;
 const PLEASE = /^(?:please|pls|plz|kindly)[\s,]+/i;
 
 export interface Tidy {
@@ -45,10 +46,13 @@ export function tidy(raw: string): Tidy {
   const please = PLEASE.exec(text);
   if (please !== null) text = text.slice(please[0].length);
   text = text.trim();
-  let body = text.toLowerCase();
-  // "I'd" is "I would" for matching, so the rules spell each wish one way.
-  if (body.includes("'d ")) body = body.replace(/\b(i|we|you)'d\b/g, '$1 would');
-  return { text, body, polite: please !== null, question };
+  return { text, body: bodyOf(text), polite: please !== null, question };
+}
+
+/** What the rules match on: lower case, and "I'd" as "I would" so each wish is spelled one way. */
+export function bodyOf(text: string): string {
+  const body = text.toLowerCase();
+  return body.includes("'d ") ? body.replace(/\b(i|we|you)'d\b/g, '$1 would') : body;
 }
 
 /** Cuts at the last clause boundary (or word) that fits, so the clipped part reads as a sentence. */
@@ -77,6 +81,26 @@ export function dedupeKey(content: string): string {
     .trim();
 }
 
+/** Words with at least one letter or digit, counted in one pass (this runs on every match). */
 export function wordCount(text: string): number {
-  return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  let words = 0;
+  let inWord = false;
+  let counted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) {
+      inWord = false;
+      continue;
+    }
+    if (!inWord) {
+      inWord = true;
+      counted = false;
+    }
+    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && ALNUM.test(text.charAt(i)));
+    if (alnum && !counted) {
+      counted = true;
+      words++;
+    }
+  }
+  return words;
 }
