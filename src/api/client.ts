@@ -15,6 +15,7 @@ import {
   type RecallRequest,
   type RememberRequest,
 } from './memory.js';
+import type { AgentRequest } from './agent.js';
 import { DreamListResponse, DreamReport, DreamResponse } from './dream.js';
 import { ErrorBody, StatusResponse } from './status.js';
 import {
@@ -114,21 +115,19 @@ export class ApiClient {
   async events(onEvent: (e: TaskEvent) => void, signal?: AbortSignal): Promise<void> {
     const res = await this.send({ method: 'GET', path: '/v1/events' }, signal);
     if ((res.statusCode ?? 500) >= 400) throw toError(res.statusCode ?? 500, await readAll(res));
-    let buf = '';
-    res.setEncoding('utf8');
-    await new Promise<void>((resolve, reject) => {
-      res.on('data', (c: string) => {
-        buf += c;
-        let nl;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (line.trim()) onEvent(TaskEvent.parse(JSON.parse(line)));
-        }
-      });
-      res.on('end', resolve);
-      res.on('error', reject);
-    });
+    await readLines(res, (line) => onEvent(TaskEvent.parse(JSON.parse(line))));
+  }
+
+  // ── agent tasks ──
+
+  /** Starts an agent task (refused at once with model_unavailable when the daemon has no model). */
+  async agent(req: AgentRequest): Promise<Task> {
+    return (await this.json({ method: 'POST', path: '/v1/agents', body: req }, TaskResponse)).task;
+  }
+
+  /** Asks a running agent task to compact its context at its next turn boundary. */
+  async compact(id: string): Promise<Task> {
+    return (await this.json({ method: 'POST', path: `/v1/agents/${encodeURIComponent(id)}/compact` }, TaskResponse)).task;
   }
 
   // ── memories ──
@@ -175,22 +174,11 @@ export class ApiClient {
     if ((res.statusCode ?? 500) >= 400) throw toError(res.statusCode ?? 500, await readAll(res));
     let report: DreamReport | undefined;
     let failure: AppError | undefined;
-    let buf = '';
-    res.setEncoding('utf8');
-    await new Promise<void>((resolve, reject) => {
-      res.on('data', (c: string) => {
-        buf += c;
-        let nl;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = JSON.parse(buf.slice(0, nl)) as { phase?: string; detail?: string; report?: unknown; error?: { message: string } };
-          buf = buf.slice(nl + 1);
-          if (line.phase !== undefined) onPhase(line.phase, line.detail ?? '');
-          if (line.report !== undefined) report = DreamReport.parse(line.report);
-          if (line.error) failure = new AppError('internal', line.error.message);
-        }
-      });
-      res.on('end', resolve);
-      res.on('error', reject);
+    await readLines(res, (text) => {
+      const line = JSON.parse(text) as { phase?: string; detail?: string; report?: unknown; error?: { message: string } };
+      if (line.phase !== undefined) onPhase(line.phase, line.detail ?? '');
+      if (line.report !== undefined) report = DreamReport.parse(line.report);
+      if (line.error) failure = new AppError('internal', line.error.message);
     });
     if (failure) throw failure;
     if (!report) throw new AppError('connection_lost', 'the daemon ended the dream stream without a report');
@@ -273,6 +261,25 @@ function safeJson(data: Buffer): unknown {
   } catch {
     return undefined; // reported by the schema check as an unexpected response
   }
+}
+
+/** Calls onLine for each non-empty line of a newline-delimited response until it ends. */
+function readLines(res: IncomingMessage, onLine: (line: string) => void): Promise<void> {
+  let buf = '';
+  res.setEncoding('utf8');
+  return new Promise<void>((resolve, reject) => {
+    res.on('data', (c: string) => {
+      buf += c;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.trim()) onLine(line);
+      }
+    });
+    res.on('end', resolve);
+    res.on('error', reject);
+  });
 }
 
 function readAll(res: IncomingMessage): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const DreamId = z.string().regex(/^d[0-9]{8}T[0-9]{6}-[0-9a-f]{4}$/, 'dream ids look like d20261122T030000-1a2b');
+export const DreamId = z.string().regex(/^d[0-9]{8}T[0-9]{9}-[0-9a-f]{4}$/, 'dream ids look like d20261122T030000000-1a2b');
 
 const Phase = z.object({ ms: z.number() });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentInfo } from './agent.js';
 
 /** Task ids are decimal counters; anything else (../, slashes, letters) is rejected at the boundary. */
 export const TaskId = z.string().regex(/^[1-9][0-9]{0,11}$/, 'task ids are positive integers, e.g. 12');
@@ -20,6 +21,8 @@ const common = {
   stdin: z.enum(['open', 'closed', 'none']),
   outputPath: z.string(),
   outputBytes: z.number(),
+  /** Agent tasks only (`nightshift agent`): spec, context health, result. Filled in by `GET /v1/tasks/:id`. */
+  agent: AgentInfo.optional(),
 };
 
 /** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */

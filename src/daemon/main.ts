@@ -11,6 +11,7 @@ import { TaskRegistry } from '../tasks/registry.js';
 import { startMemory } from './memory-start.js';
 import { acquireLock, type Lock } from './lock.js';
 import { startRetention } from './retention-sweep.js';
+import { agentRoutes } from './routes/agent.js';
 import { dreamRoutes } from './routes/dream.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memory.js';
@@ -102,6 +103,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
     ...memoryRoutes(memory.service),
     ...sessionRoutes(memory.service, log),
     ...dreamRoutes(memory.dreams, streams),
+    ...agentRoutes({ tasks, socket: paths.socket, env: process.env }),
   ];
   const servers: Server[] = [];
   // TCP first: when it cannot listen, start-up fails before anything is served.

@@ -7,7 +7,8 @@ import { DreamReport } from '../api/dream.js';
 import { AppError, isErrno } from '../errors.js';
 
 export function newDreamId(at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '').slice(0, 15);
+  // Milliseconds included: ids sort in the order dreams started.
+  const stamp = at.toISOString().replace(/[-:.]/g, '').slice(0, 18);
   return `d${stamp}-${randomBytes(2).toString('hex')}`;
 }
 

@@ -1,20 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../src/api/memory.js';
-import { daemonsPerTest, until } from '../helpers/daemon.js';
+import { daemonsPerTest, tempDirsPerTest, until } from '../helpers/daemon.js';
 import { writeClaudeTranscript } from '../helpers/transcripts.js';
 
 const newDaemon = daemonsPerTest(afterEach);
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync('/tmp/ns-hook-');
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirsPerTest(afterEach, 'ns-hook-');
 
 describe('Claude Code hooks', () => {
   it('session-start prints the recalled memories as SessionStart additionalContext', async () => {

@@ -85,7 +85,7 @@ describe('nightshift dream', () => {
     const log = JSON.parse((await d.cli(['dream', 'log', '--json'])).stdout) as { id: string; dryRun: boolean }[];
     expect(log.map((l) => l.id)).toEqual([real.id, dry.id]);
     expect((await d.cli(['dream', 'show', real.id])).stdout).toContain('supersede');
-    expect((await d.cli(['dream', 'show', 'd20200101T000000-0000'])).stderr).toContain('no dream');
+    expect((await d.cli(['dream', 'show', 'd20200101T000000000-0000'])).stderr).toContain('no dream');
 
     expect((await d.cli(['memories', 'restore', old5432?.id ?? ''])).code).toBe(0);
     expect((await d.cli(['recall', '--project', project])).stdout).toContain('5432');
@@ -108,6 +108,11 @@ describe('nightshift dream', () => {
     const r = JSON.parse((await d.cli(['dream', '--json'])).stdout) as DreamReport;
     expect(r.phases.consolidate.secretsMasked).toBe(1);
     expect((await d.cli(['memories', 'export'])).stdout).not.toContain(key);
+    // The progress stream (what a terminal shows): a line per phase, then the report.
+    const phases: string[] = [];
+    const streamed = await d.client.dreamWithProgress(true, (phase) => phases.push(phase));
+    expect(phases).toEqual(['orient', 'gather', 'consolidate', 'prune']);
+    expect(streamed.dryRun).toBe(true);
     // A live holder (this test process) refuses.
     writeFileSync(d.paths.dreamLock, JSON.stringify({ pid: process.pid, startTicks: readStat(process.pid)?.startTicks, boot: bootId(), since: daysAgo(0), dream: 'other' }));
     const refused = await d.cli(['dream']);

@@ -142,3 +142,16 @@ export function daemonsPerTest(afterEach: (fn: () => Promise<void>) => void): (c
     return d;
   };
 }
+
+/** A factory of temporary directories (under /tmp, short paths) removed after each test of the calling file. */
+export function tempDirsPerTest(afterEach: (fn: () => void) => void, prefix = 'ns-tmp-'): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    const d = mkdtempSync(join('/tmp', prefix));
+    dirs.push(d);
+    return d;
+  };
+}

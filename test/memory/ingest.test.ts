@@ -1,20 +1,12 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IngestSummary, SessionRecord } from '../../src/api/memory.js';
-import { daemonsPerTest } from '../helpers/daemon.js';
+import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
 import { appendClaudeTranscript, writeClaudeTranscript } from '../helpers/transcripts.js';
 
 const newDaemon = daemonsPerTest(afterEach);
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync('/tmp/ns-ingest-');
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirsPerTest(afterEach, 'ns-ingest-');
 
 describe('nightshift ingest', () => {
   it('extracts memories with transcript time, re-ingests nothing when unchanged, and only the appended part later', async () => {

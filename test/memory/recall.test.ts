@@ -1,19 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory, RecallResponse } from '../../src/api/memory.js';
-import { daemonsPerTest } from '../helpers/daemon.js';
+import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
 
 const newDaemon = daemonsPerTest(afterEach);
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync('/tmp/ns-recall-');
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirsPerTest(afterEach, 'ns-recall-');
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 

@@ -1,20 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DreamReport } from '../../src/api/dream.js';
 import type { Memory, RecallResponse } from '../../src/api/memory.js';
-import { daemonsPerTest, until } from '../helpers/daemon.js';
+import { daemonsPerTest, tempDirsPerTest, until } from '../helpers/daemon.js';
 
 const newDaemon = daemonsPerTest(afterEach);
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync('/tmp/ns-team-');
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirsPerTest(afterEach, 'ns-team-');
 
 describe('team memory', () => {
   it('lives as one Markdown file per memory, is recalled with --team, and picks up files changed by git', async () => {

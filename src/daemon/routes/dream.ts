@@ -1,5 +1,6 @@
 import { DreamId, DreamRequest } from '../../api/dream.js';
 import type { DreamService } from '../../dream/service.js';
+import { AppError } from '../../errors.js';
 import { parse, type Route } from '../http.js';
 import type { Streams } from '../streams.js';
 import { writeWithBackpressure } from './tasks.js';
@@ -20,10 +21,12 @@ export function dreamRoutes(dreams: DreamService, streams: Streams): Route[] {
       // Progress lines while it runs (NDJSON), then the report as the last line.
       handler: async ({ body, res }) => {
         const req = parse(DreamRequest, await body(), 'dream request');
+        if (dreams.isRunning) throw new AppError('conflict', 'a dream is already running; see `nightshift status`');
+        // Headers first: the phases of a small dream may all end before run() returns.
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
         const job = dreams.run({ dryRun: req.dryRun, trigger: 'manual' }, (phase, detail) => {
           void writeWithBackpressure(res, `${JSON.stringify({ phase, detail })}\n`).catch(() => undefined);
         });
-        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
         try {
           const report = await job;
           res.end(`${JSON.stringify({ report })}\n`);

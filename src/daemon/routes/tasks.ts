@@ -10,6 +10,7 @@ import {
   TaskId,
   WaitQuery,
 } from '../../api/tasks.js';
+import { withAgentInfo } from '../../agent/info.js';
 import { AppError } from '../../errors.js';
 import type { TaskEvents } from '../../tasks/events.js';
 import { follow } from '../../tasks/follow.js';
@@ -45,7 +46,10 @@ export function taskRoutes(tasks: TaskManager, events: TaskEvents, streams: Stre
     {
       method: 'GET',
       path: '/v1/tasks/:id',
-      handler: async ({ params }) => ({ json: { task: await tasks.get(id(params)) } }),
+      handler: async ({ params }) => {
+        const taskId = id(params);
+        return { json: { task: await withAgentInfo(await tasks.get(taskId), tasks.dir(taskId)) } };
+      },
     },
     {
       method: 'DELETE',
