@@ -8,6 +8,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isErrno } from '../../errors.js';
+import type { StructuredSummary } from './compact.js';
 import { NOTE_SECTIONS, type NotesState } from './notes.js';
 import { fail, ok, type Result } from './types.js';
 
@@ -69,6 +70,44 @@ export function renderMarkdown(c: Checkpoint): string {
     `## Notes\n${notesMarkdown(c.notes)}`,
     `## Summary\n${c.summary || '(no compaction yet)'}`,
   ].join('\n\n');
+}
+
+export interface CheckpointState {
+  version: number;
+  savedAt: string;
+  taskId?: string;
+  task: string | undefined;
+  summary: StructuredSummary | undefined;
+  notes: NotesState;
+  compactions: number;
+  keptFrom: number;
+  messageCount: number;
+}
+
+const uniq = (xs: readonly string[]): string[] => [...new Set(xs)];
+
+/** The checkpoint of a manager's state: the last summary's structure, the notes merged in. */
+export function buildCheckpoint(st: CheckpointState): Checkpoint {
+  const s = st.summary;
+  const c: Checkpoint = {
+    format: CHECKPOINT_FORMAT,
+    version: st.version,
+    savedAt: st.savedAt,
+    goal: st.task ?? s?.goal ?? '',
+    constraints: s?.constraints ?? [],
+    progress: { done: s?.done ?? [], current: s?.current ?? '', remaining: s?.remaining ?? [] },
+    decisions: uniq([...(s?.decisions ?? []), ...st.notes.decisions]),
+    openIssues: uniq([...(s?.errors ?? []), ...st.notes.open_issues]),
+    files: s?.files ?? [],
+    nextStep: s?.nextStep ?? '',
+    summary: s?.text ?? '',
+    notes: st.notes,
+    compactions: st.compactions,
+    keptFrom: st.keptFrom,
+    messageCount: st.messageCount,
+  };
+  if (st.taskId) c.taskId = st.taskId;
+  return c;
 }
 
 export interface SavedCheckpoint {

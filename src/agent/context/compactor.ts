@@ -10,7 +10,7 @@ import { currentTurnStart } from './blocks.js';
 import { ACK_TEXT, buildSummarizeRequest, findCut, parseSummary, summaryMessageText, type StructuredSummary } from './compact.js';
 import type { CompactionConfig } from './config.js';
 import type { Entry, History } from './history.js';
-import { fail, ok, type Result, type Summarizer } from './types.js';
+import { fail, ok, type Result, type Summarizer, type UsageLike } from './types.js';
 
 export interface CompactionInput {
   history: History;
@@ -22,8 +22,8 @@ export interface CompactionInput {
   ratio: number;
   summarize: Summarizer;
   extractMemories?: (messages: MessageParam[]) => void | Promise<void>;
-  /** Keeps the extraction promise (the manager's settle() waits for it). */
-  track: (p: Promise<void>) => void;
+  /** Extractions still running (the manager's settle() waits for them). */
+  inflight: Set<Promise<void>>;
   onExtractError: (message: string) => void;
   task: string | undefined;
   notes: string;
@@ -35,6 +35,8 @@ export interface CompactionDone {
   summary: StructuredSummary;
   keptMessages: number;
   summaryTokens: number;
+  /** The summary call's usage, when the loop returned it. */
+  usage?: UsageLike;
 }
 
 export async function runCompaction(c: CompactionInput): Promise<Result<CompactionDone>> {
@@ -55,19 +57,19 @@ export async function runCompaction(c: CompactionInput): Promise<Result<Compacti
   const extract = c.extractMemories;
   if (extract) {
     const copy = structuredClone(head);
-    c.track(
-      Promise.resolve()
-        .then(() => extract(copy))
-        .catch((err: unknown) => c.onExtractError(err instanceof Error ? err.message : String(err))),
-    );
+    const p: Promise<void> = Promise.resolve()
+      .then(() => extract(copy))
+      .catch((err: unknown) => c.onExtractError(err instanceof Error ? err.message : String(err)))
+      .finally(() => c.inflight.delete(p));
+    c.inflight.add(p);
   }
-  let text: string;
+  let answer: { text: string; usage?: UsageLike };
   try {
-    text = (await c.summarize(request)).text;
+    answer = await c.summarize(request);
   } catch (err) {
     return fail('compaction_failed', `the summary call failed: ${classifyModelError(err).message}`);
   }
-  const parsed = parseSummary(text);
+  const parsed = parseSummary(answer.text);
   if (!parsed.ok) return parsed;
   const body = summaryMessageText({ task: c.task ?? parsed.value.goal, summary: parsed.value.text, notes: c.notes, compaction: c.ordinal });
   const tail = entries.slice(cut);
@@ -75,5 +77,7 @@ export async function runCompaction(c: CompactionInput): Promise<Result<Compacti
   if (tail[0]?.message.role === 'user') next.push({ message: { role: 'assistant', content: ACK_TEXT } });
   next.push(...tail);
   c.history.load(next);
-  return ok({ summary: parsed.value, keptMessages: tail.length, summaryTokens: estimateTokens(body) });
+  const done: CompactionDone = { summary: parsed.value, keptMessages: tail.length, summaryTokens: estimateTokens(body) };
+  if (answer.usage) done.usage = answer.usage;
+  return ok(done);
 }

@@ -6,10 +6,10 @@
  * cut), since the loop owns its system prompt and tools.
  */
 import type { MessageParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
-import { estimateSystemTokens, estimateToolsTokens, estimateTokens } from '../../llm/tokens.js';
+import { CHARS_PER_TOKEN, estimateSystemTokens, estimateToolsTokens, estimateTokens } from '../../llm/tokens.js';
 import { toolResults } from './blocks.js';
 import { messagesTokens } from './estimate.js';
-import type { ComponentName, SystemPrompt } from './types.js';
+import type { ComponentName, ContextEventInput, SystemPrompt } from './types.js';
 
 export interface ComponentLimit {
   /** Hard limit as a fraction of the context window. */
@@ -74,4 +74,31 @@ export function measureComponents(input: ComponentInput, contextWindow: number, 
     out[name] = { tokens: t, soft, hard, status: t >= hard ? 'hard' : t >= soft ? 'soft' : 'ok' };
   }
   return out;
+}
+
+/** Events for components that crossed into soft or hard since the last check (`seen` is updated). */
+export function limitCrossings(usage: Record<ComponentName, ComponentUsage>, seen: Map<ComponentName, ComponentStatus>): ContextEventInput[] {
+  const out: ContextEventInput[] = [];
+  for (const name of COMPONENT_NAMES) {
+    const u = usage[name];
+    if (u.status !== 'ok' && u.status !== seen.get(name)) {
+      out.push({ type: 'component_limit', component: name, level: u.status, tokens: u.tokens, limit: u.status === 'hard' ? u.hard : u.soft });
+    }
+    seen.set(name, u.status);
+  }
+  return out;
+}
+
+/** The memory block, cut at a line end to `maxTokens` (the memories component's hard limit). */
+export function memoryBlock(memories: string, maxTokens: number): string {
+  const cap = maxTokens * CHARS_PER_TOKEN;
+  const text = memories.length > cap ? memories.slice(0, memories.lastIndexOf('\n', cap) + 1 || cap) : memories;
+  return `<memories>\n${text.trimEnd()}\n</memories>`;
+}
+
+/** `system` with `block` appended (as a separate text block when the system prompt is blocks). */
+export function withBlock(system: SystemPrompt | undefined, block: string | undefined): SystemPrompt | undefined {
+  if (!block) return system;
+  if (system === undefined) return block;
+  return typeof system === 'string' ? `${system}\n\n${block}` : [...system, { type: 'text', text: block }];
 }

@@ -29,7 +29,11 @@ export interface CompactionConfig {
 export interface EvictConfig {
   /** When a request does not fit, clear by policy down to this utilisation (headroom, not a hair under). */
   target: number;
-  /** Evict tool results (by policy) when they pass their component's hard limit. */
+  /**
+   * Evict tool results (by policy) down to their soft limit when they pass their hard limit. Off by
+   * default: components are tracked per component but enforced globally (the window guarantee and
+   * compaction), or a small window would evict instead of ever compacting.
+   */
   enforceToolResults: boolean;
 }
 
@@ -37,7 +41,7 @@ export interface ContextConfig {
   zones: ZoneThresholds;
   /** Turns in the velocity average. */
   velocityTurns: number;
-  /** Ask count_tokens when the estimate is within this fraction of the input budget. */
+  /** Ask count_tokens when the estimate is within this fraction of the compaction threshold (of the input budget when compaction is off). */
   exactCountWithin: number;
   persist: PersistConfig;
   budget: BudgetConfig;
@@ -94,7 +98,7 @@ export function resolveConfig(input: ContextConfigInput = {}): ContextConfig {
     microcompact: { ...DEFAULT_MICROCOMPACT, ...input.microcompact },
     prune: { ...DEFAULT_PRUNE, ...input.prune },
     compaction: { ...DEFAULT_COMPACTION, ...input.compaction },
-    evict: { target: 0.75, enforceToolResults: true, ...input.evict },
+    evict: { target: 0.75, enforceToolResults: false, ...input.evict },
     components,
   };
   const z = c.zones;

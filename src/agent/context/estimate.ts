@@ -85,6 +85,14 @@ export class TokenAccount {
     if (rough !== undefined) this.anchor = { tokens, rough };
   }
 
+  /**
+   * After the history was rewritten wholesale (compaction), deltas from the old anchor would mostly
+   * be freed text; the anchor's ratio applied to the new size is the better figure.
+   */
+  rebase(rough: number): void {
+    if (this.anchor) this.anchor = { tokens: Math.ceil(rough * this.ratio), rough };
+  }
+
   get anchored(): boolean {
     return this.anchor !== undefined;
   }

@@ -3,8 +3,11 @@
  * share, next to the pressure figures. `ContextManager.health()` assembles them for
  * `nightshift show ID --json` and the task log.
  */
+import type { CircuitBreaker } from './breaker.js';
 import type { ComponentUsage } from './components.js';
 import type { ComponentName, TierName, Zone } from './types.js';
+import { inputBudget, type WindowSpec } from './window.js';
+import { zoneOf, type PressureMonitor, type ZoneThresholds } from './zones.js';
 
 export interface HealthReport {
   iteration: number;
@@ -47,14 +50,15 @@ export class HealthStats {
 
   constructor(private readonly window = 5) {}
 
-  /** One iteration's tier work. */
-  recordTurn(byTier: ReadonlyArray<{ tier: TierName; blocks: number }>): void {
+  /** One request's tier work; a retry within the same iteration adds to that iteration's figure. */
+  recordTurn(byTier: ReadonlyArray<{ tier: TierName; blocks: number }>, newTurn: boolean): void {
     let n = 0;
     for (const r of byTier) {
       this.tiers[r.tier] += r.blocks;
       n += r.blocks;
     }
-    this.perTurn.push(n);
+    if (!newTurn && this.perTurn.length > 0) this.perTurn[this.perTurn.length - 1] = (this.perTurn[this.perTurn.length - 1] ?? 0) + n;
+    else this.perTurn.push(n);
     if (this.perTurn.length > this.window) this.perTurn.shift();
   }
 
@@ -65,4 +69,52 @@ export class HealthStats {
   get evictionsTotal(): number {
     return Object.values(this.tiers).reduce((a, b) => a + b, 0);
   }
+}
+
+export interface HealthInput {
+  iteration: number;
+  tokens: number;
+  exact: boolean;
+  window: WindowSpec;
+  zones: ZoneThresholds;
+  pressure: PressureMonitor;
+  stats: HealthStats;
+  breaker: CircuitBreaker;
+  components: Record<ComponentName, ComponentUsage>;
+  compactions: number;
+  checkpointVersion: number;
+}
+
+export function healthReport(h: HealthInput): HealthReport {
+  const budget = inputBudget(h.window);
+  const utilisation = h.tokens / budget;
+  const historyTokens = h.components.history.tokens + h.components.toolResults.tokens;
+  return {
+    iteration: h.iteration,
+    tokens: h.tokens,
+    exact: h.exact,
+    contextWindow: h.window.contextWindow,
+    maxOutputTokens: h.window.maxOutputTokens,
+    inputBudget: budget,
+    utilisation,
+    pctOfWindow: h.tokens / h.window.contextWindow,
+    zone: zoneOf(utilisation, h.zones),
+    velocity: h.pressure.velocity,
+    burnRate: h.pressure.burnRate,
+    turnsUntilRed: h.pressure.turnsUntil(h.tokens, h.zones.red * budget),
+    evictionsPerTurn: h.stats.evictionsPerTurn,
+    evictionsTotal: h.stats.evictionsTotal,
+    compressionRatio: historyTokens > 0 ? Math.max(1, h.stats.addedTokens / historyTokens) : 1,
+    toolResultShare: historyTokens > 0 ? h.components.toolResults.tokens / historyTokens : 0,
+    components: h.components,
+    compaction: {
+      count: h.compactions,
+      failures: h.breaker.totalFailures,
+      consecutiveFailures: h.breaker.consecutiveFailures,
+      breakerOpen: h.breaker.open,
+      lastRatio: h.stats.lastCompactionRatio,
+    },
+    tiers: { ...h.stats.tiers },
+    checkpointVersion: h.checkpointVersion,
+  };
 }

@@ -7,7 +7,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { headTail } from './blocks.js';
+import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { headTail, resultText } from './blocks.js';
 
 export interface PersistConfig {
   enabled: boolean;
@@ -82,4 +83,13 @@ export async function persistLargeOutput(text: string, target: PersistTarget, cf
     return { kind: 'truncated', text: headTail(text, cfg.truncateChars, 'output truncated'), chars: text.length, reason };
   }
   return { kind: 'kept', text };
+}
+
+/** Tier 3 on a tool_result block, in place: its text saved or cut; images and documents kept. */
+export async function persistResult(block: ToolResultBlockParam, target: PersistTarget, cfg: PersistConfig = DEFAULT_PERSIST): Promise<PersistOutcome> {
+  const out = await persistLargeOutput(resultText(block), target, cfg);
+  if (out.kind === 'kept') return out;
+  const parts = typeof block.content === 'string' ? undefined : block.content;
+  block.content = parts ? [{ type: 'text', text: out.text }, ...parts.filter((p) => p.type !== 'text')] : out.text;
+  return out;
 }

@@ -9,7 +9,7 @@
  * - hybridPolicy: recency and reference. A block the later conversation still mentions (its path or
  *   pattern appears in later assistant text or tool inputs) is kept over an unreferenced newer one.
  */
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { estimateTokens } from '../../llm/tokens.js';
 import { blockTokens } from './estimate.js';
 import { PLACEHOLDER_PREFIX, briefInput, contentBlocks, isPlaceholder, placeholder, replaceResult, resultText, toolCalls, type ToolCall } from './blocks.js';
@@ -20,6 +20,7 @@ export type BlockKind = 'tool_result' | 'tool_use' | 'assistant_text' | 'user_te
 export interface ContextBlock {
   kind: BlockKind;
   msgIndex: number;
+  /** -1: the message's content is a string. */
   blockIndex: number;
   tokens: number;
   /** Model turns since the block's turn (0 = the newest turn). */
@@ -40,7 +41,7 @@ const TYPE_WEIGHT: Record<BlockKind, number> = { tool_result: 0, tool_use: 1, as
 
 export const typeAgePolicy: EvictionPolicy = {
   name: 'type-age',
-  score: (b) => TYPE_WEIGHT[b.kind] + 1 - 1 / (1 + b.age),
+  score: (b) => TYPE_WEIGHT[b.kind] + 1 / (1 + b.age), // in (weight, weight + 1]: types never interleave
 };
 
 export function hybridPolicy(halfLifeTurns = 5, referenceWeight = 0.5): EvictionPolicy {
@@ -72,9 +73,12 @@ export function collectBlocks(messages: readonly MessageParam[], pinned: Readonl
   });
   const blocks: ContextBlock[] = [];
   messages.forEach((m, msgIndex) => {
-    if (pinned.has(msgIndex) || msgIndex >= protectedFrom || typeof m.content === 'string') return;
+    if (pinned.has(msgIndex) || msgIndex >= protectedFrom) return;
     const t = turnOf[msgIndex] ?? 0;
-    m.content.forEach((b, blockIndex) => {
+    // A string message is one text block (index -1: clearing replaces the string).
+    const content: ContentBlockParam[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+    content.forEach((b, i) => {
+      const blockIndex = typeof m.content === 'string' ? -1 : i;
       let kind: BlockKind | undefined;
       let call: ToolCall | undefined;
       if (b.type === 'tool_result' && !isPlaceholder(resultText(b))) [kind, call] = ['tool_result', calls.get(b.tool_use_id)];
@@ -105,7 +109,13 @@ const isClearedInput = (input: unknown): boolean => !!input && typeof input === 
 
 /** Clears one block in place; returns tokens freed. */
 function clearBlock(messages: MessageParam[], b: ContextBlock): number {
-  const block = contentBlocks(messages[b.msgIndex] as MessageParam)[b.blockIndex];
+  const m = messages[b.msgIndex] as MessageParam;
+  if (b.blockIndex === -1 && typeof m.content === 'string') {
+    const before = estimateTokens(m.content);
+    m.content = `${PLACEHOLDER_PREFIX}older ${m.role} text removed to make room (~${before} tokens)]`;
+    return Math.max(0, before - estimateTokens(m.content));
+  }
+  const block = contentBlocks(m)[b.blockIndex];
   if (!block) return 0;
   const before = blockTokens(block);
   if (block.type === 'tool_result') return replaceResult(block, placeholder(b.call, 'evicted to make room', b.tokens));

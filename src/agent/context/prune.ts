@@ -25,8 +25,11 @@ export function applyPrune(messages: MessageParam[], cfg: PruneConfig, protected
   const victims: ToolResultRef[] = [];
   for (let i = live.length - 1; i >= 0; i--) {
     const r = live[i] as ToolResultRef;
-    seen += r.tokens;
-    if (seen <= cfg.protectTokens || r.msgIndex >= protectedFrom) continue;
+    // A result starting inside the newest protectTokens is kept whole; the current turn always is.
+    if (seen < cfg.protectTokens || r.msgIndex >= protectedFrom) {
+      seen += r.tokens;
+      continue;
+    }
     victims.push(r);
     prunable += r.tokens;
   }

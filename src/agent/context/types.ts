@@ -102,11 +102,13 @@ export type ContextEvent = { at: string } & (
       afterTokens?: number;
       keptMessages?: number;
       summaryTokens?: number;
+      /** The summary call's usage, as the loop's summarize returned it. */
+      summaryUsage?: UsageLike;
       error?: ContextError;
     }
   | { type: 'breaker_open'; failures: number }
   | { type: 'overflow'; code: string; message: string; action: 'retry' | 'give_up' }
-  | { type: 'checkpoint'; version: number; jsonPath?: string; mdPath?: string }
+  | { type: 'checkpoint'; version: number; jsonPath?: string; mdPath?: string; error?: ContextError }
   | { type: 'memory_extraction_failed'; message: string }
   | { type: 'resumed'; version: number; messages: number }
 );

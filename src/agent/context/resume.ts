@@ -1,0 +1,39 @@
+/**
+ * Rebuilding a history from a checkpoint and the loop's transcript (every message it gave the
+ * manager, in order): the summary the checkpoint holds, then the transcript from where the kept
+ * history started. Messages after the checkpoint are in the transcript, so a task lost between two
+ * checkpoints loses nothing; a tool call cut off by the crash is answered by the invariant repair.
+ */
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { Checkpoint } from './checkpoint.js';
+import { ACK_TEXT, parseSummary, summaryMessageText, type StructuredSummary } from './compact.js';
+import type { Entry } from './history.js';
+import { NotesStore } from './notes.js';
+import { fail, ok, type Result } from './types.js';
+
+export interface Restored {
+  entries: Entry[];
+  summary: StructuredSummary | undefined;
+}
+
+export function restoreEntries(cp: Checkpoint | undefined, transcript: readonly MessageParam[]): Result<Restored> {
+  if (cp && (cp.messageCount > transcript.length || cp.keptFrom > transcript.length)) {
+    return fail('transcript_mismatch', `checkpoint v${cp.version} covers ${cp.messageCount} messages but the transcript has ${transcript.length}`);
+  }
+  const entries: Entry[] = [];
+  let summary: StructuredSummary | undefined;
+  const from = cp?.summary ? cp.keptFrom : 0;
+  if (cp?.summary) {
+    const parsed = parseSummary(cp.summary);
+    summary = parsed.ok ? parsed.value : undefined;
+    const notes = new NotesStore(cp.notes).render();
+    entries.push({ message: { role: 'user', content: summaryMessageText({ task: cp.goal, summary: cp.summary, notes, compaction: cp.compactions }) }, pinned: 'summary' });
+  }
+  transcript.slice(from).forEach((message, i) => {
+    const e: Entry = { message: structuredClone(message), seq: from + i };
+    if (from + i === 0 && message.role === 'user') e.pinned = 'task';
+    entries.push(e);
+  });
+  if (cp?.summary && entries[1]?.message.role === 'user') entries.splice(1, 0, { message: { role: 'assistant', content: ACK_TEXT } });
+  return ok({ entries, summary });
+}
