@@ -5,6 +5,7 @@ import { VERSION } from './version.js';
 import { registerDaemonCommands } from './cli/daemon.js';
 import { registerServiceCommands } from './cli/service.js';
 import { registerTaskCommands } from './cli/tasks.js';
+import { registerAgentCommands } from './cli/agent.js';
 import { registerIntegrateCommands } from './cli/integrate.js';
 import { registerMcpCommands } from './cli/mcp.js';
 import { registerDreamCommands } from './cli/dream.js';
@@ -36,6 +37,7 @@ Examples:
 
 registerDaemonCommands(program);
 registerTaskCommands(program);
+registerAgentCommands(program);
 registerSessionCommands(program);
 registerRecallCommands(program);
 registerMemoryCommands(program);

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'daemon_running'
   | 'state_corrupt'
   | 'config_invalid'
+  | 'model_unavailable'
   | 'internal';
 
 const httpStatus: Record<ErrorCode, number> = {
@@ -41,6 +42,7 @@ const httpStatus: Record<ErrorCode, number> = {
   daemon_running: 409,
   state_corrupt: 500,
   config_invalid: 400,
+  model_unavailable: 503,
   internal: 500,
 };
 

@@ -26,7 +26,7 @@ export function gather(store: MemoryStore, episodes: Episode[], plan: Plan): voi
     if (e.role !== 'user' || e.kind !== 'text') continue;
     const said = new Set(subjectAndValues(e.text).subject);
     if (said.size === 0) continue;
-    for (const hit of store.search(e.text.slice(0, 600), namespacesOf(e), 3)) {
+    for (const hit of store.search(e.text.slice(0, 600), namespacesOf(e), 3, true)) {
       const m: Memory = hit.memory;
       if (!isActive(m) || m.sources.some((s) => s.sessionId === e.sessionId)) continue;
       const words = new Set(subjectAndValues(m.content).subject);
@@ -54,7 +54,7 @@ export function gather(store: MemoryStore, episodes: Episode[], plan: Plan): voi
   for (const [topic, sessions] of frequent) {
     if (plan.proposals.length >= MAX_PROPOSALS) break;
     const anyEpisode = episodes.find((e) => sessions.has(e.sessionId));
-    const covered = anyEpisode ? store.search(topic, namespacesOf(anyEpisode), 5).some((h) => {
+    const covered = anyEpisode ? store.search(topic, namespacesOf(anyEpisode), 5, true).some((h) => {
       const have = new Set(terms(h.memory.content));
       return topic.split(' ').every((w) => have.has(w));
     }) : true;

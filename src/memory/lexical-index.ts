@@ -41,11 +41,14 @@ export class LexicalIndex {
     if (this.ms.has(id)) this.ms.discard(id);
   }
 
-  /** Best matches first; `accept` filters by id before the limit is applied. */
-  search(query: string, limit: number, accept?: (id: string) => boolean): Hit[] {
+  /**
+   * Best matches first; `accept` filters by id before the limit is applied. `exact` turns off
+   * prefix and fuzzy matching: duplicate checks want the same words, and are many times faster so.
+   */
+  search(query: string, limit: number, accept?: (id: string) => boolean, exact = false): Hit[] {
     const results = this.ms.search(query, {
-      prefix: (term) => term.length >= 5,
-      fuzzy: (term) => (term.length >= 7 ? 0.15 : false),
+      prefix: (term) => !exact && term.length >= 5,
+      fuzzy: (term) => (!exact && term.length >= 7 ? 0.15 : false),
       weights: { fuzzy: 0.3, prefix: 0.5 },
       ...(accept && { filter: (r) => accept(String(r.id)) }),
     });

@@ -39,7 +39,8 @@ export function isDuplicate(a: string, b: string): boolean {
 }
 
 export function findDuplicate(store: MemoryStore, ns: Namespace, content: string): Memory | undefined {
-  return store.search(content, [ns], 8).find((h) => isDuplicate(h.memory.content, content))?.memory;
+  if (normalize(content) === '') return undefined;
+  return store.sharingWords(content, ns, NEAR_DUPLICATE).find((m) => isDuplicate(m.content, content));
 }
 
 const hasSource = (m: Memory, s: Source) =>
@@ -55,7 +56,7 @@ function aboutOld(store: MemoryStore, ns: Namespace, old: string, exclude: strin
   if (want.length === 0) return [];
   const leftBehind = new RegExp(`(?:instead of|rather than|no longer|not|from|replac\\w*|drop\\w*)\\s+(?:\\S+\\s+){0,2}?${escape(old)}\\b`, 'i');
   return store
-    .search(old, [ns], 50)
+    .search(old, [ns], 50, true)
     .map((h) => h.memory)
     .filter((m) => m.id !== exclude && isActive(m) && !leftBehind.test(m.content))
     .filter((m) => {

@@ -5,6 +5,7 @@
 import type { Memory } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { LexicalIndex, type Hit } from './lexical-index.js';
+import { TermIndex } from './term-index.js';
 import { fileFor, listMemoryFiles, MemoryFile } from './memory-file.js';
 import { isActive, namespaceKey, namespaceOf, type Namespace } from './model.js';
 import type { TeamDir } from './team-dir.js';
@@ -21,6 +22,7 @@ export class MemoryStore {
   private readonly byId = new Map<string, { memory: Memory; file: Backing }>();
   private readonly dirty = new Set<Backing>();
   readonly index = new LexicalIndex();
+  private readonly terms = new TermIndex();
 
   private constructor(private readonly dir: string) {}
 
@@ -33,7 +35,10 @@ export class MemoryStore {
       store.files.set(namespaceKey(file.namespace), file);
       for (const memory of file.memories) {
         store.byId.set(memory.id, { memory, file });
-        if (isActive(memory)) docs.push({ id: memory.id, text: memory.content });
+        if (isActive(memory)) {
+          docs.push({ id: memory.id, text: memory.content });
+          store.terms.set(memory.id, memory.content, namespaceKey(file.namespace));
+        }
       }
     }
     store.index.addAll(docs);
@@ -68,7 +73,7 @@ export class MemoryStore {
     const file = this.fileOf(namespaceOf(memory));
     file.memories.push(memory);
     this.byId.set(memory.id, { memory, file });
-    if (isActive(memory)) this.index.set(memory.id, memory.content);
+    if (isActive(memory)) this.indexActive(memory, file);
     this.dirty.add(file);
     return memory;
   }
@@ -79,20 +84,34 @@ export class MemoryStore {
     if (!entry) throw new AppError('not_found', `no memory ${id}`);
     const before = entry.memory.content;
     change(entry.memory);
-    if (!isActive(entry.memory)) this.index.delete(id);
-    else if (!this.index.has(id) || before !== entry.memory.content) this.index.set(id, entry.memory.content);
+    if (!isActive(entry.memory)) {
+      this.index.delete(id);
+      this.terms.delete(id);
+    } else if (!this.index.has(id) || before !== entry.memory.content) {
+      this.indexActive(entry.memory, entry.file);
+    }
     this.dirty.add(entry.file);
     return entry.memory;
   }
 
+  /** Active memories of the namespace sharing at least `minShare` of the text's content words (duplicate candidates). */
+  sharingWords(text: string, ns: Namespace, minShare: number): Memory[] {
+    return this.terms.candidates(text, namespaceKey(ns), minShare).flatMap((id) => this.get(id) ?? []);
+  }
+
+  private indexActive(memory: Memory, file: Backing): void {
+    this.index.set(memory.id, memory.content);
+    this.terms.set(memory.id, memory.content, namespaceKey(file.namespace));
+  }
+
   /** BM25 hits among the active memories of the given namespaces. */
-  search(query: string, namespaces: Namespace[], limit: number): { memory: Memory; score: number }[] {
+  search(query: string, namespaces: Namespace[], limit: number, exact = false): { memory: Memory; score: number }[] {
     const keys = new Set(namespaces.map(namespaceKey));
     const accept = (id: string) => {
       const e = this.byId.get(id);
       return e !== undefined && keys.has(namespaceKey(e.file.namespace));
     };
-    return this.index.search(query, limit, accept).flatMap((h: Hit) => {
+    return this.index.search(query, limit, accept, exact).flatMap((h: Hit) => {
       const memory = this.get(h.id);
       return memory ? [{ memory, score: h.score }] : [];
     });
@@ -118,6 +137,7 @@ export class MemoryStore {
     for (const m of before?.memories ?? []) {
       this.byId.delete(m.id);
       this.index.delete(m.id);
+      this.terms.delete(m.id);
     }
     if (before) this.dirty.delete(before);
     const memories = dir.reload().filter((m) => {
@@ -128,7 +148,7 @@ export class MemoryStore {
     this.files.set(key, dir);
     for (const memory of memories) {
       this.byId.set(memory.id, { memory, file: dir });
-      if (isActive(memory)) this.index.set(memory.id, memory.content);
+      if (isActive(memory)) this.indexActive(memory, dir);
     }
     return { loaded: memories.length, problems: dir.problems };
   }

@@ -31,6 +31,9 @@ export interface ManagerDeps {
 
 const ADOPTED_POLL_MS = 1000;
 
+/** See `TaskManager.run`. */
+export type PrepareTask = (task: { id: string; dir: string }) => Promise<{ command?: string[] }>;
+
 /** Owns the task lifecycle: queue, start, exit, kill, stdin, stalls, re-adoption after a restart. */
 export class TaskManager {
   /** Running tasks whose wrapper is not our child (adopted after a restart): polled for their exit. */
@@ -84,14 +87,28 @@ export class TaskManager {
 
   // ---- run -----------------------------------------------------------------------------------
 
-  async run(req: RunRequest): Promise<Task> {
+  /**
+   * `prepare` runs once the task has its id and directory, before it is queued or started: an agent
+   * task writes its spec there and names it in the command it returns. If it throws, the directory
+   * is removed and nothing was started.
+   */
+  async run(req: RunRequest, prepare?: PrepareTask): Promise<Task> {
     const env = { ...(req.env ?? {}) };
     preflight(toArgv(req.command), req.cwd, env);
     const { id, dir } = claimTaskDir(this.d.registry, this.d.paths.tasksDir, this.d.log);
+    let command = req.command;
+    if (prepare) {
+      try {
+        command = (await prepare({ id, dir })).command ?? command;
+      } catch (err) {
+        await rm(dir, { recursive: true, force: true });
+        throw err;
+      }
+    }
     const meta: TaskMeta = {
       id,
       name: req.name ?? null,
-      command: req.command,
+      command,
       cwd: req.cwd,
       createdAt: now().toISOString(),
       stallAfterSeconds: req.stallAfterSeconds ?? this.d.config.stallAfterSeconds,
