@@ -281,7 +281,7 @@ export class TaskManager {
     if (t.stdin === 'none') throw new AppError('stdin_closed', `task ${id} was started with --no-stdin`);
     if (t.stdin === 'closed') throw new AppError('stdin_closed', `stdin of task ${id} was already closed with --eof`);
     if (t.status === 'queued') throw new AppError('conflict', `task ${id} is still queued; send input once it runs`);
-    await writeStdin(join(this.dir(id), 'stdin'), Buffer.from(text, 'utf8'));
+    await writeStdin(join(this.dir(id), 'stdin'), Buffer.from(text, 'utf8'), undefined, Date.parse(t.startedAt));
     this.stall.touch(id);
     const cur = this.entry(id);
     if (cur.task.status === 'running') {

@@ -7,7 +7,7 @@ import { AppError, isErrno } from '../errors.js';
  * Writes to a task's stdin FIFO without ever blocking the daemon: O_NONBLOCK, and when the pipe is
  * full (the task is not reading) it retries briefly, then says so.
  */
-export async function writeStdin(fifo: string, data: Buffer, patienceMs = 2000): Promise<void> {
+export async function writeStdin(fifo: string, data: Buffer, patienceMs = 2000, startedAtMs = 0): Promise<void> {
   if (data.length === 0) return;
   let fh;
   const openDeadline = Date.now() + patienceMs;
@@ -16,8 +16,10 @@ export async function writeStdin(fifo: string, data: Buffer, patienceMs = 2000):
       fh = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
       break;
     } catch (err) {
-      // ENOENT: the wrapper has not made the FIFO yet (a send right after run).
-      if (isErrno(err, 'ENOENT') && Date.now() < openDeadline) {
+      // ENOENT: the wrapper has not made the FIFO yet (a send right after run); ENXIO on a task
+      // that only just started: it made the FIFO but has not opened it yet.
+      const young = Date.now() - startedAtMs < patienceMs;
+      if ((isErrno(err, 'ENOENT') || (isErrno(err, 'ENXIO') && young)) && Date.now() < openDeadline) {
         await sleep(10);
         continue;
       }

@@ -100,6 +100,15 @@ describe('stdin, kill, tail, rm', () => {
     expect(again.code).not.toBe(0);
   });
 
+  it('takes input sent the instant after run, before the task has opened its stdin', async () => {
+    for (let i = 0; i < 5; i++) {
+      const t = await d.client.run({ command: ['head', '-n', '1'], cwd: '/tmp', env: {}, stdin: true });
+      await d.client.input(t.id, `line ${i}\n`);
+      expect((await d.client.wait(t.id, 10)).task.status).toBe('exited');
+      expect((await d.client.output(t.id)).data.toString()).toBe(`line ${i}\n`);
+    }
+  });
+
   it('refuses input for a task started with --no-stdin, whose stdin is /dev/null', async () => {
     const id = await run('--no-stdin', '--', 'sh', '-c', 'cat; echo read-eof; sleep 1');
     const r = await d.cli(['send', id, 'x']);

@@ -30,8 +30,7 @@ import { checkWindow, inputBudget, type WindowSpec } from './window.js';
 import { PressureMonitor, zoneOf } from './zones.js';
 
 type Measure = { rough: number; tokens: number };
-/** One prepareRequest's running state. */
-type Pass = { m: Measure; exact: boolean; compacted: boolean; reports: TierReport[] };
+type Pass = { m: Measure; exact: boolean; compacted: boolean; reports: TierReport[] }; // one prepareRequest's running state
 const textOf = (c: string | ContentBlockParam[]): string => (typeof c === 'string' ? c : c.map((b) => (b.type === 'text' ? b.text : '')).join('\n'));
 
 export class ContextManager {
@@ -340,14 +339,16 @@ export class ContextManager {
     };
     if (this.reactiveIn === this.iteration) return giveUp(`the context overflowed again after a reactive compaction: ${o.message}`);
     this.reactiveIn = this.iteration;
+    const before = this.measure().tokens;
     const compacted = this.breaker.open ? false : (await this.compact('reactive')).ok;
-    if (!compacted) {
-      // Free down to the evict target; at least a quarter of the budget, as the estimate was wrong.
+    // A summary can outweigh the small head it replaced: unless the request clearly shrank, evict too,
+    // down to the evict target; at least a quarter of the budget, as the estimate was wrong.
+    if (!compacted || this.measure().tokens > before * 0.9) {
       const target = Math.max(this.measure().tokens - Math.floor(this.config.evict.target * this.budget), Math.floor(this.budget / 4));
       const r = evictFor(this.history.messages(), this.history.pinnedIndices(), this.policy, { overall: target, toolResults: 0 });
-      if (r.blocks === 0) return giveUp(`the context overflowed and neither compaction nor eviction could shrink it: ${o.message}`);
+      if (r.blocks === 0 && !compacted) return giveUp(`the context overflowed and neither compaction nor eviction could shrink it: ${o.message}`);
       this.stats.recordTurn([r], false);
-      this.emit({ type: 'tier', tier: 'evict', blocks: r.blocks, freedTokens: r.freedTokens, iteration: this.iteration });
+      if (r.blocks > 0) this.emit({ type: 'tier', tier: 'evict', blocks: r.blocks, freedTokens: r.freedTokens, iteration: this.iteration });
     }
     this.retrying = true;
     this.emit({ type: 'overflow', code: o.code, message: o.message, action: 'retry' });

@@ -187,6 +187,18 @@ describe('ContextManager', () => {
     expect(ofType(events, 'overflow').map((e) => e.action)).toEqual(['retry', 'give_up']);
   });
 
+  it('reactive path: evicts as well when the compaction did not shrink the request (a summary bigger than the head)', async () => {
+    const { m, events } = setup({ summarize: async () => ({ text: SUMMARY.replace('Continue.', `Continue.\n${filler(48_000, 'long summary')}`) }) });
+    m.addUser(TASK);
+    for (let i = 0; i < 8; i++) await turn(m, i, 4000);
+    const first = await m.onOverflow({ code: 'prompt_too_long', message: '400 prompt is too long: 25000 tokens > 20000 maximum', promptTokens: { actual: 25_000, max: 20_000 } });
+    expect(first).toEqual({ action: 'retry', compacted: true });
+    expect(ofType(events, 'tier').some((e) => e.tier === 'evict')).toBe(true);
+    // Whatever the retry becomes, it never goes over the window.
+    const retry = await m.prepareRequest({ system: SYSTEM });
+    if (retry.ok) expect(retry.value.tokens + retry.value.maxTokens).toBeLessThanOrEqual(20_000);
+  });
+
   it('opens the circuit breaker after 3 failed compactions and still keeps requests in the window', async () => {
     const summarize = vi.fn(async () => {
       throw new Error('model unavailable');
