@@ -12,6 +12,9 @@ import { DreamReports } from '../src/dream/reports.js';
 import { dream } from '../src/dream/run.js';
 import { MemoryService } from '../src/memory/service.js';
 import { resolvePaths } from '../src/paths.js';
+import { createAnthropic } from '../src/llm/client.js';
+import { createModelReview } from '../src/dream/model-review.js';
+import { reply, startFakeAnthropic, toolUse, type RecordedRequest } from '../test/fakes/anthropic.js';
 import { tempDir } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
 import { atMost, info, type Bench, type Figure } from './lib/types.js';
@@ -50,7 +53,15 @@ function reword(text: string, r: () => number): string {
   return (variants[Math.floor(r() * variants.length)] as (t: string) => string)(text);
 }
 
-async function run(n: number, say: (l: string) => void): Promise<{ ms: number; merged: number; expected: number; wrong: number; superseded: number; planted: number }> {
+/** The fake model: a canonical wording for every cluster, "distinct" for every pair; usage = its chars/4 count. */
+function verdicts(req: RecordedRequest) {
+  const body = JSON.stringify(req.body.messages);
+  const clusters = [...body.matchAll(/cluster (c\d+)/g)].map((m) => ({ key: m[1], text: `Canonical wording ${m[1]}.` }));
+  const pairs = [...body.matchAll(/pair (p\d+)/g)].map((m) => ({ key: m[1], verdict: 'distinct' }));
+  return reply([toolUse('record_verdicts', { clusters, pairs })]);
+}
+
+async function run(n: number, say: (l: string) => void, budget?: number): Promise<{ ms: number; merged: number; expected: number; wrong: number; superseded: number; planted: number; tokens: number }> {
   const home = tempDir('ns-bench-dream-');
   const paths = resolvePaths({ NIGHTSHIFT_HOME: home.dir });
   const config = ConfigSchema.parse({ transcripts: { watch: false }, dream: { schedule: false } });
@@ -100,8 +111,16 @@ async function run(n: number, say: (l: string) => void): Promise<{ ms: number; m
   await memory.store.save();
   const expected = n - distinct - planted;
   const t0 = performance.now();
-  const report = await dream({ memory, reports: new DreamReports(paths.dreamsDir), lockFile: paths.dreamLock, cap: 1_000_000, log }, { dryRun: false, trigger: 'manual' });
+  const fake = budget === undefined ? undefined : await startFakeAnthropic({ defaultStep: verdicts });
+  const review = fake && budget !== undefined ? createModelReview({ client: createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), model: 'fake', budget, log }) : undefined;
+  let report;
+  try {
+    report = await dream({ memory, reports: new DreamReports(paths.dreamsDir), lockFile: paths.dreamLock, cap: 1_000_000, log, review }, { dryRun: false, trigger: 'manual' });
+  } finally {
+    await fake?.close();
+  }
   const ms = performance.now() - t0;
+  if (report.tokens) say(`model review: ${report.phases.consolidate.modelBatches} batches, ${report.tokens.input} input + ${report.tokens.output} output tokens (budget ${report.tokens.budget}), as counted by the fake (JSON length / 4)`);
   let merged = 0;
   let wrong = 0;
   for (const m of report.merges) {
@@ -113,7 +132,7 @@ async function run(n: number, say: (l: string) => void): Promise<{ ms: number; m
   }
   say(`${n} memories: dream ${fmt(ms)} ms (orient ${report.phases.orient.ms}, gather ${report.phases.gather.ms}, consolidate ${report.phases.consolidate.ms}, prune ${report.phases.prune.ms} ms); merged ${merged}/${expected}, wrongly merged ${wrong}, superseded ${report.phases.consolidate.superseded} (planted changes ${planted})`);
   home.remove();
-  return { ms, merged, expected, wrong, superseded: report.phases.consolidate.superseded, planted };
+  return { ms, merged, expected, wrong, superseded: report.phases.consolidate.superseded, planted, tokens: report.tokens?.input ?? 0 };
 }
 
 export const dreamBench: Bench = {
@@ -127,6 +146,10 @@ export const dreamBench: Bench = {
     figures.push(info('near-duplicates merged', small.merged / Math.max(1, small.expected), 'ratio', `${small.merged} of ${small.expected}`));
     figures.push(atMost('distinct memories wrongly merged', small.wrong, '', 0));
     figures.push(info('planted value changes superseded', small.superseded, '', `${small.planted} planted`));
+    // With the fake model server: a budget smaller than the work, so the budget is what stops it.
+    const budget = 20_000;
+    const withModel = await run(2000, say, budget);
+    figures.push(atMost('with the fake model: input tokens of one dream (2,000 memories)', withModel.tokens, 'tokens', budget));
     if (!o.quick) {
       const big = await run(100_000, say);
       figures.push(atMost('dream of 100,000 memories', big.ms / 1000, 's', 60));
