@@ -24,6 +24,8 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
   const started = Date.now();
   const extractor = await chooseExtractor(config, process.env, log);
   const service = await MemoryService.open(paths, config, log, extractor.extract);
+  for (const a of service.store.setAside) log.error({ file: a.file, movedTo: a.movedTo, problem: a.error }, 'a memory file could not be read; it was moved aside and the daemon runs without it (to bring it back: stop the daemon, fix the file, move it back)');
+  if (service.sessions.setAside) log.error({ movedTo: service.sessions.setAside }, 'the session registry could not be read; it was moved aside and transcripts will be read again from the start');
   const stopTeams = await attachTeams(service.store, config.teams, log, true);
   const dreams = await DreamService.open(paths, config, service, log, process.env);
   log.info({ memories: service.store.size, episodes: service.episodes.size, sessions: service.sessions.list().length, extractor: extractor.describe, ms: Date.now() - started }, 'memory loaded');

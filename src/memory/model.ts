@@ -29,10 +29,10 @@ export const TYPE_WEIGHT: Record<MemoryType, number> = {
   note: 0.7,
 };
 
-/** Rank of a memory without a query: decayed relevance × type, nudged by how often it was seen. */
-export function baseScore(m: Memory, nowMs: number): number {
+/** Rank of a memory without a query: its decayed relevance × type, nudged by how often it was seen. */
+export function baseScore(m: Memory, rel: number): number {
   const boost = 1 + 0.1 * Math.log2(1 + m.reinforcements) + (m.pinned ? 0.5 : 0) + (m.stable ? 0.1 : 0);
-  return relevance(m, nowMs) * TYPE_WEIGHT[m.type] * boost;
+  return rel * TYPE_WEIGHT[m.type] * boost;
 }
 
 export const isActive = (m: Memory): boolean => m.archivedAt === undefined && m.supersededBy === undefined;

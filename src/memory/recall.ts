@@ -65,14 +65,30 @@ function topK<T extends { score: number }>(items: Iterable<T>, k: number): T[] {
   return heap.sort((a, b) => b.score - a.score);
 }
 
-function* candidates(store: MemoryStore, opts: RecallOptions, matched: Map<string, number>): Generator<{ memory: Memory; score: number }> {
+/** Standing instructions and preferences: recalled even when a query does not match them. */
+const STANDING = new Set<Memory['type']>(['instruction', 'preference']);
+/** With a query, a matching excerpt of a past session weighs a little less than a matching memory. */
+const EPISODE_WEIGHT = 0.8;
+/** With a query, what does not match only fills what the matches leave. */
+const UNMATCHED_WEIGHT = 0.01;
+
+/**
+ * Scores: without a query, the base score; with one, the BM25 score of the match (scaled by the
+ * memory's base), so memories and excerpts of past sessions rank on one scale, and unmatched
+ * standing instructions follow. Other unmatched memories are not considered at all with a query.
+ */
+function* candidates(store: MemoryStore, opts: RecallOptions, query: string | undefined, matched: Map<string, number>): Generator<{ memory: Memory; score: number }> {
   for (const ns of opts.namespaces) {
     for (const m of store.list(ns)) {
-      if (!isActive(m) || relevance(m, opts.nowMs) < PRUNE_THRESHOLD) continue;
-      const base = baseScore(m, opts.nowMs);
-      // With a query, a match outranks a merely important memory; standing instructions still show.
-      const score = opts.query ? base * (0.25 + (matched.get(m.id) ?? 0)) : base;
-      yield { memory: m, score };
+      if (!isActive(m)) continue;
+      const hit = matched.get(m.id);
+      if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
+      const rel = relevance(m, opts.nowMs);
+      if (rel < PRUNE_THRESHOLD) continue;
+      const base = baseScore(m, rel);
+      if (query === undefined) yield { memory: m, score: base };
+      else if (hit !== undefined) yield { memory: m, score: hit * (0.5 + 0.5 * Math.min(1, base)) };
+      else yield { memory: m, score: base * UNMATCHED_WEIGHT };
     }
   }
 }
@@ -80,35 +96,28 @@ function* candidates(store: MemoryStore, opts: RecallOptions, matched: Map<strin
 export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse {
   const query = opts.query?.trim() || undefined;
   const matched = new Map<string, number>();
-  if (query) {
-    const hits = store.search(query, opts.namespaces, 200);
-    const best = hits[0]?.score ?? 1;
-    for (const h of hits) matched.set(h.memory.id, h.score / best);
-  }
+  if (query) for (const h of store.search(query, opts.namespaces, 200)) matched.set(h.memory.id, h.score);
   const room = Math.max(0, opts.budget - FRAME_TOKENS);
   const maxLines = Math.max(1, Math.ceil(room / 8));
   let considered = 0;
   const counted = (function* () {
-    for (const c of candidates(store, { ...opts, query }, matched)) {
+    for (const c of candidates(store, opts, query, matched)) {
       considered++;
       yield c;
     }
   })();
   const ranked: RecallItem[] = topK(counted, maxLines).map((c) => memoryItem(c.memory, c.score));
   if (query && opts.episodes) {
-    // Past conversation fills in below the memories that matched.
-    const floor = Math.min(...ranked.filter((r) => matched.has(r.id)).map((r) => r.score), 0.25);
-    const hits = opts.episodes.search(query, { project: opts.project ?? undefined, limit: maxLines });
-    const best = hits[0]?.score ?? 1;
-    for (const h of hits) {
+    for (const h of opts.episodes.search(query, { project: opts.project ?? undefined, limit: maxLines })) {
       const text = clipLine(`${h.speaker ? `${h.speaker}: ` : ''}${h.text}`);
+      considered++;
       ranked.push({
         kind: 'episode',
         id: `${h.sessionId}#${h.messageId}`,
         text,
         type: 'episode',
         scope: 'session',
-        score: floor * 0.99 * (h.score / best),
+        score: h.score * EPISODE_WEIGHT,
         tokens: estimateTokens(text) + 6,
         sources: [{ sessionId: h.sessionId, messageIds: [h.messageId] }],
         ...(h.at !== undefined && { at: h.at }),

@@ -117,7 +117,10 @@ export class MemoryService {
   async importLines(lines: ImportLine[]): Promise<{ added: number; duplicates: number }> {
     let added = 0;
     let duplicates = 0;
+    let n = 0;
     for (const raw of lines) {
+      // A big import must not hold the event loop: signals and other requests get their turn.
+      if (++n % 200 === 0) await new Promise((r) => setImmediate(r));
       const r = redact(raw.content);
       if (r.onlySecret) continue; // never stored, not even from an import
       const line = { ...raw, content: r.text };

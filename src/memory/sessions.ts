@@ -1,5 +1,7 @@
 /** Known sessions and how far each transcript has been ingested (the byte offset cursor). */
 import { createHash } from 'node:crypto';
+import { renameSync } from 'node:fs';
+import { AppError } from '../errors.js';
 import { Low } from 'lowdb';
 import { z } from 'zod';
 import { SessionRecord } from '../api/memory.js';
@@ -20,10 +22,23 @@ export class SessionRegistry {
     this.group = new GroupCommit(() => db.write());
   }
 
+  /** Set when the file could not be read at start and was moved aside (sessions are then ingested again). */
+  setAside: string | undefined;
+
   static async open(file: string): Promise<SessionRegistry> {
     const db = new Low(new DurableJsonFile(file, SessionsFile), { version: 1, sessions: [] });
-    await db.read();
+    let setAside: string | undefined;
+    try {
+      await db.read();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
+      // Losing the cursors costs a re-read of each transcript, never a double count (sources are checked).
+      setAside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(file, setAside);
+      db.data = { version: 1, sessions: [] };
+    }
     const registry = new SessionRegistry(db);
+    registry.setAside = setAside;
     // An ingest cut off by a crash never moved the offset: it is simply pending again.
     for (const s of db.data.sessions) if (s.state === 'ingesting') s.state = 'pending';
     return registry;

@@ -2,6 +2,7 @@
  * The memory store: every namespace's memories in RAM, backed by one lowdb file per namespace,
  * with one lexical index over the active ones. The daemon is its only writer.
  */
+import { renameSync } from 'node:fs';
 import type { Memory } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { LexicalIndex, type Hit } from './lexical-index.js';
@@ -26,11 +27,24 @@ export class MemoryStore {
 
   private constructor(private readonly dir: string) {}
 
+  /** Namespace files that could not be read at start: moved aside (kept) so the rest can run. */
+  readonly setAside: { file: string; movedTo: string; error: string }[] = [];
+
   static async open(dir: string): Promise<MemoryStore> {
     const store = new MemoryStore(dir);
     const docs: { id: string; text: string }[] = [];
     for (const path of listMemoryFiles(dir)) {
-      const file = await MemoryFile.load(path);
+      let file: MemoryFile | null;
+      try {
+        file = await MemoryFile.load(path);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
+        // One unreadable namespace must not keep the daemon (and every task) down: keep it aside.
+        const movedTo = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        renameSync(path, movedTo);
+        store.setAside.push({ file: path, movedTo, error: err.message });
+        continue;
+      }
       if (!file) continue;
       store.files.set(namespaceKey(file.namespace), file);
       for (const memory of file.memories) {

@@ -38,6 +38,10 @@ const STOP_WORDS = new Set(
   you're it's that's get got ever by default whenever every time each from now on going forward anything everything something nothing`.split(/\s+/),
 );
 
+/** Rules whose marker (always, never, anytime) is also everyday chat: they need a real rule after it. */
+const BARE_MARKER = new Set(['always-never', 'whenever']);
+const PLEASANTRY = /\b(?:good|great|nice|glad|happy|thanks?|welcome|hear|pleasure|fun|awesome|cool|lovely|wonderful|amazing|proud|cheers|congrats|fantastic|sweet)\b/;
+
 function contentWords(body: string): number {
   return body.split(/[^\p{L}\p{N}'`._/-]+/u).filter((w) => w.length > 1 && !STOP_WORDS.has(w)).length;
 }
@@ -56,6 +60,8 @@ function passes(rule: Rule, t: Tidy): boolean {
   if (rule.concrete && !namesProjectThing(t.text)) return false;
   switch (rule.guard) {
     case 'standing':
+      // "Anytime.", "Always good to hear.", "Never say never." are chat, not rules.
+      if (BARE_MARKER.has(rule.name) && (words < 3 || (words <= 6 && PLEASANTRY.test(t.body)) || (content < 2 && !namesProjectThing(t.text)))) return false;
       return content >= 1 && !/\b(?:do|did)\s+(?:that|it|this)\b/.test(t.body) && words <= 80;
     case 'gentle':
       return t.text.length <= MAX_SENTENCE && content >= 1 && words >= 3 && !POINTING_STATEMENT.test(t.body);

@@ -75,6 +75,11 @@ export const POSITIVE: Positive[] = [
 
 // Session chatter that must not become a memory.
 export const NEGATIVE: string[] = [
+  // Chat that opens with a standing marker.
+  'Anytime.',
+  'Always good to hear.',
+  'Never say never.',
+  'Always happy to help!',
   // One-off requests about the task at hand.
   'fix the failing test in foo.ts',
   'add a button to the settings page',
