@@ -12,6 +12,8 @@ export interface Hit {
   score: number;
 }
 
+const FUZZY_BELOW = 10;
+
 export class LexicalIndex {
   private readonly ms = new MiniSearch<Doc>({
     fields: ['text'],
@@ -46,12 +48,16 @@ export class LexicalIndex {
    * prefix and fuzzy matching: duplicate checks want the same words, and are many times faster so.
    */
   search(query: string, limit: number, accept?: (id: string) => boolean, exact = false): Hit[] {
-    const results = this.ms.search(query, {
-      prefix: (term) => !exact && term.length >= 5,
-      fuzzy: (term) => (!exact && term.length >= 7 ? 0.15 : false),
-      weights: { fuzzy: 0.3, prefix: 0.5 },
-      ...(accept && { filter: (r) => accept(String(r.id)) }),
-    });
+    const run = (fuzzy: boolean) =>
+      this.ms.search(query, {
+        prefix: (term) => !exact && term.length >= 5,
+        fuzzy: (term) => (fuzzy && term.length >= 7 ? 0.15 : false),
+        weights: { fuzzy: 0.3, prefix: 0.5 },
+        ...(accept && { filter: (r) => accept(String(r.id)) }),
+      });
+    // Fuzzy matching is for typos, and costly over a large vocabulary: only when the words found little.
+    let results = run(false);
+    if (!exact && results.length < FUZZY_BELOW) results = run(true);
     const out: Hit[] = [];
     for (const r of results) {
       out.push({ id: String(r.id), score: r.score });

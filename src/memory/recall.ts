@@ -5,9 +5,10 @@
  */
 import type { Memory, RecallItem, RecallResponse } from '../api/memory.js';
 import type { EpisodeStore } from './episodes.js';
-import { baseScore, isActive, PRUNE_THRESHOLD, relevance, type Namespace } from './model.js';
+import { baseScore, namespaceKey, PRUNE_THRESHOLD, relevance, type Namespace } from './model.js';
 import type { MemoryStore } from './store.js';
 import { estimateTokens } from './text.js';
+import { TopK } from './top-k.js';
 
 export const LINE_MAX = 240;
 /** Tokens of the framing around the lines (headings, the closing note). */
@@ -33,38 +34,6 @@ function memoryItem(m: Memory, score: number): RecallItem {
   return { kind: 'memory', id: m.id, text, type: m.type, scope: m.scope, score, tokens: estimateTokens(text) + 3, sources: m.sources, at: m.lastSeenAt };
 }
 
-/** Keeps the `k` best by score without sorting everything (100,000 memories, a few hundred lines). */
-function topK<T extends { score: number }>(items: Iterable<T>, k: number): T[] {
-  const heap: T[] = [];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && (heap[l]?.score ?? 0) < (heap[m]?.score ?? 0)) m = l;
-      if (r < heap.length && (heap[r]?.score ?? 0) < (heap[m]?.score ?? 0)) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m] as T, heap[i] as T];
-      i = m;
-    }
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      for (let i = heap.length - 1; i > 0; ) {
-        const p = (i - 1) >> 1;
-        if ((heap[p]?.score ?? 0) <= item.score) break;
-        [heap[i], heap[p]] = [heap[p] as T, heap[i] as T];
-        i = p;
-      }
-    } else if (item.score > (heap[0]?.score ?? 0)) {
-      heap[0] = item;
-      down(0);
-    }
-  }
-  return heap.sort((a, b) => b.score - a.score);
-}
-
 /** Standing instructions and preferences: recalled even when a query does not match them. */
 const STANDING = new Set<Memory['type']>(['instruction', 'preference']);
 /** With a query, a matching excerpt of a past session weighs a little less than a matching memory. */
@@ -72,25 +41,50 @@ const EPISODE_WEIGHT = 0.8;
 /** With a query, what does not match only fills what the matches leave. */
 const UNMATCHED_WEIGHT = 0.01;
 
+const standingCache = new WeakMap<MemoryStore, { version: number; byNamespace: Map<string, Memory[]> }>();
+
+/** The standing instructions and preferences of a namespace, cached until the store changes. */
+function standingOf(store: MemoryStore, ns: Namespace): Memory[] {
+  let cache = standingCache.get(store);
+  if (!cache || cache.version !== store.version) {
+    cache = { version: store.version, byNamespace: new Map() };
+    standingCache.set(store, cache);
+  }
+  const key = namespaceKey(ns);
+  let list = cache.byNamespace.get(key);
+  if (!list) {
+    list = store.list(ns).filter((m) => STANDING.has(m.type));
+    cache.byNamespace.set(key, list);
+  }
+  return list;
+}
+
 /**
  * Scores: without a query, the base score; with one, the BM25 score of the match (scaled by the
  * memory's base), so memories and excerpts of past sessions rank on one scale, and unmatched
  * standing instructions follow. Other unmatched memories are not considered at all with a query.
+ * A plain loop, no generators: it runs over every memory of the namespaces.
  */
-function* candidates(store: MemoryStore, opts: RecallOptions, query: string | undefined, matched: Map<string, number>): Generator<{ memory: Memory; score: number }> {
-  for (const ns of opts.namespaces) {
-    for (const m of store.list(ns)) {
-      if (!isActive(m)) continue;
-      const hit = matched.get(m.id);
+function rank(store: MemoryStore, opts: RecallOptions, query: string | undefined, matched: Map<string, number>, top: TopK<Memory>): number {
+  let considered = 0;
+  // With a query only matches and standing memories count: no need to walk whole namespaces.
+  const pools: (readonly Memory[])[] =
+    query === undefined
+      ? opts.namespaces.map((ns) => store.list(ns))
+      : [...opts.namespaces.map((ns) => standingOf(store, ns).filter((m) => !matched.has(m.id))), [...matched.keys()].flatMap((id) => store.get(id) ?? [])];
+  for (const pool of pools) {
+    for (const m of pool) {
+      if (m.archivedAt !== undefined || m.supersededBy !== undefined) continue;
+      const hit = query === undefined ? undefined : matched.get(m.id);
       if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
       const rel = relevance(m, opts.nowMs);
       if (rel < PRUNE_THRESHOLD) continue;
+      considered++;
       const base = baseScore(m, rel);
-      if (query === undefined) yield { memory: m, score: base };
-      else if (hit !== undefined) yield { memory: m, score: hit * (0.5 + 0.5 * Math.min(1, base)) };
-      else yield { memory: m, score: base * UNMATCHED_WEIGHT };
+      top.offer(query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT, m);
     }
   }
+  return considered;
 }
 
 export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse {
@@ -99,14 +93,9 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   if (query) for (const h of store.search(query, opts.namespaces, 200)) matched.set(h.memory.id, h.score);
   const room = Math.max(0, opts.budget - FRAME_TOKENS);
   const maxLines = Math.max(1, Math.ceil(room / 8));
-  let considered = 0;
-  const counted = (function* () {
-    for (const c of candidates(store, opts, query, matched)) {
-      considered++;
-      yield c;
-    }
-  })();
-  const ranked: RecallItem[] = topK(counted, maxLines).map((c) => memoryItem(c.memory, c.score));
+  const top = new TopK<Memory>(maxLines);
+  let considered = rank(store, opts, query, matched, top);
+  const ranked: RecallItem[] = top.sorted().map((c) => memoryItem(c.item, c.score));
   if (query && opts.episodes) {
     for (const h of opts.episodes.search(query, { project: opts.project ?? undefined, limit: maxLines })) {
       const text = clipLine(`${h.speaker ? `${h.speaker}: ` : ''}${h.text}`);

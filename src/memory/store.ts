@@ -7,6 +7,7 @@ import type { Memory } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { LexicalIndex, type Hit } from './lexical-index.js';
 import { TermIndex } from './term-index.js';
+import { stem, terms, words } from './text.js';
 import { fileFor, listMemoryFiles, MemoryFile } from './memory-file.js';
 import { isActive, namespaceKey, namespaceOf, type Namespace } from './model.js';
 import type { TeamDir } from './team-dir.js';
@@ -18,10 +19,14 @@ interface Backing {
   save(): Promise<void>;
 }
 
+/** Stores smaller than this are searched with the query as given. */
+const PRUNE_QUERY_FROM = 2000;
+
 export class MemoryStore {
   private readonly files = new Map<string, Backing>();
   private readonly byId = new Map<string, { memory: Memory; file: Backing }>();
   private readonly dirty = new Set<Backing>();
+  private changes = 0;
   readonly index = new LexicalIndex();
   private readonly terms = new TermIndex();
 
@@ -89,6 +94,7 @@ export class MemoryStore {
     this.byId.set(memory.id, { memory, file });
     if (isActive(memory)) this.indexActive(memory, file);
     this.dirty.add(file);
+    this.changes++;
     return memory;
   }
 
@@ -98,6 +104,7 @@ export class MemoryStore {
     if (!entry) throw new AppError('not_found', `no memory ${id}`);
     const before = entry.memory.content;
     change(entry.memory);
+    this.changes++;
     if (!isActive(entry.memory)) {
       this.index.delete(id);
       this.terms.delete(id);
@@ -118,12 +125,28 @@ export class MemoryStore {
     this.terms.set(memory.id, memory.content, namespaceKey(file.namespace));
   }
 
-  /** BM25 hits among the active memories of the given namespaces. */
+  /** Changes on every write: caches of derived lists compare it. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /**
+   * BM25 hits among the active memories of the given namespaces. In a large store, words used by
+   * more than a fiftieth of its memories are dropped from the query when rarer ones that match
+   * remain: they barely move the ranking, and each one makes the search score thousands of memories.
+   */
   search(query: string, namespaces: Namespace[], limit: number, exact = false): { memory: Memory; score: number }[] {
-    const keys = new Set(namespaces.map(namespaceKey));
+    const keys = namespaces.map(namespaceKey);
+    const size = namespaces.reduce((n, ns) => n + this.list(ns).length, 0);
+    if (size >= PRUNE_QUERY_FROM) {
+      const df = new Map([...new Set(terms(query))].map((t) => [t, this.terms.frequency(t, keys)]));
+      const common = new Set([...df].filter(([, n]) => n > size / 50).map(([t]) => t));
+      if (common.size > 0 && [...df.values()].some((n) => n > 0 && n <= size / 50)) query = words(query).filter((w) => !common.has(stem(w))).join(' ');
+    }
+    const files = new Set(namespaces.flatMap((ns) => this.files.get(namespaceKey(ns)) ?? []));
     const accept = (id: string) => {
       const e = this.byId.get(id);
-      return e !== undefined && keys.has(namespaceKey(e.file.namespace));
+      return e !== undefined && files.has(e.file);
     };
     return this.index.search(query, limit, accept, exact).flatMap((h: Hit) => {
       const memory = this.get(h.id);
@@ -160,6 +183,7 @@ export class MemoryStore {
     });
     dir.memories = memories;
     this.files.set(key, dir);
+    this.changes++;
     for (const memory of memories) {
       this.byId.set(memory.id, { memory, file: dir });
       if (isActive(memory)) this.indexActive(memory, dir);

@@ -29,6 +29,13 @@ export class TermIndex {
     this.termsOf.delete(id);
   }
 
+  /** How many active memories of the namespaces use the word (already stemmed). */
+  frequency(term: string, namespaces: string[]): number {
+    let n = 0;
+    for (const ns of namespaces) n += this.postings.get(`${ns}\u0000${term}`)?.size ?? 0;
+    return n;
+  }
+
   /**
    * Ids that share at least `minShare` of the text's content words within the namespace: only
    * those can be its near-duplicates. By pigeonhole such an id sits in one of the few rarest

@@ -35,6 +35,11 @@ export async function startTranscriptWatcher(opts: WatcherOptions): Promise<() =
   /** Transcripts that appeared or grew and may need an ingest once idle. */
   const seen = new Set<string>();
   const inFlight = new Set<string>();
+  /**
+   * Size at which a transcript's ingest failed, or left bytes it cannot use yet (a last line not
+   * finished): not tried again until the file changes.
+   */
+  const skipAt = new Map<string, number>();
   const watcher: FSWatcher = watch(dirs, {
     ignoreInitial: false,
     depth: 8,
@@ -57,18 +62,26 @@ export async function startTranscriptWatcher(opts: WatcherOptions): Promise<() =
       }
       // The file's mtime is its last append (wall clock, as the filesystem keeps it).
       if (Date.now() - st.mtimeMs < idleMs) continue;
-      if ((opts.ingestedBytes(path) ?? 0) >= st.size) {
+      if ((opts.ingestedBytes(path) ?? 0) >= st.size || skipAt.get(path) === st.size) {
         seen.delete(path);
         continue;
       }
       inFlight.add(path);
       opts
         .ingest({ path, wait: true, reason: 'idle' })
-        .catch((err: unknown) => opts.log.warn({ path, err: (err as Error).message }, 'ingest of an idle transcript failed'))
-        .finally(() => {
-          inFlight.delete(path);
-          seen.delete(path);
-        });
+        .then(
+          () => {
+            if ((opts.ingestedBytes(path) ?? 0) < st.size) skipAt.set(path, st.size);
+            else skipAt.delete(path);
+          },
+          (err: unknown) => {
+            skipAt.set(path, st.size);
+            opts.log.warn({ path, err: (err as Error).message }, 'ingest of an idle transcript failed; tried again once it changes');
+          },
+        )
+        // Left in `seen`: a change that arrived during the ingest must not be lost; the next check
+        // drops the file once everything in it was ingested.
+        .finally(() => inFlight.delete(path));
     }
   };
   const period = Math.max(50, Math.min(60_000, idleMs / 4));
