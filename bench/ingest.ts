@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { IngestSummary } from '../src/api/memory.js';
 import { writeClaudeTranscript } from './lib/claude-transcript.js';
 import { tempDir } from './lib/cleanup.js';
-import { withDaemon } from './lib/daemon.js';
+import { memoryCounts, withDaemon } from './lib/daemon.js';
 import { statusKiB } from './lib/proc.js';
 import { cli } from './lib/spawn.js';
 import { fmt, median } from './lib/stats.js';
@@ -62,11 +62,11 @@ export const ingestBench: Bench = {
         const after = statusKiB(pid, 'VmRSS');
         const hwmAfter = statusKiB(pid, 'VmHWM');
         const summary = IngestSummary.parse(JSON.parse(run.stdout));
-        const st = await client.status();
+        const st = await memoryCounts(client);
         say(
           `\`nightshift ingest FILE --json\`: ${fmt(run.ms)} ms wall (daemon's own durationMs ${summary.durationMs}); format ${summary.format}, extractor ${summary.extractor}, ` +
             `${summary.messages} messages to the extractor, ${summary.malformedLines} malformed lines, bytes ${summary.fromOffset}–${summary.toOffset}; ` +
-            `added ${summary.added.length}, reinforced ${summary.reinforced.length}, superseded ${summary.superseded.length}; store ${st.memory.memories} memories, ${st.memory.episodes} episodes`,
+            `added ${summary.added.length}, reinforced ${summary.reinforced.length}, superseded ${summary.superseded.length}; store ${st.memories} memories, ${st.episodes} episodes`,
         );
         for (const m of summary.added.slice(0, 5)) say(`  added [${m.type}/${m.scope}] ${m.content.slice(0, 110)}`);
         say(`daemon VmRSS: before ${fmt(kibToMB(before))} MB, peak ${fmt(kibToMB(peakKiB))} MB (${samples} samples every 20 ms), after ${fmt(kibToMB(after))} MB; VmHWM ${fmt(kibToMB(hwmBefore))} → ${fmt(kibToMB(hwmAfter))} MB`);
@@ -90,7 +90,7 @@ export const ingestBench: Bench = {
           atMost('ingest: daemon RSS growth, peak − before', kibToMB(peakKiB - before), 'MB', 250),
           info('ingest: daemon RSS growth, after − before', kibToMB(after - before), 'MB'),
           info(`ingest: memories added (maxPerSession 20; ${gen.statements} statements in the prompts)`, summary.added.length, ''),
-          info('ingest: episodes indexed', st.memory.episodes, ''),
+          info('ingest: episodes indexed', st.episodes, ''),
           atMost(`re-ingest unchanged: client round trip (median of ${reRuns})`, median(again), 'ms', 50),
           info('re-ingest unchanged: `nightshift ingest` process (median of 5)', median(cliAgain), 'ms'),
         ];

@@ -1,8 +1,13 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ApiClient } from '../src/api/client.js';
-import type { ImportLine } from '../src/api/memory.js';
+import type { ImportLine, Memory } from '../src/api/memory.js';
+import { fileFor } from '../src/memory/memory-file.js';
+import type { Namespace } from '../src/memory/model.js';
+import type { Paths } from '../src/paths.js';
 import { tempDir } from './lib/cleanup.js';
-import { withDaemon } from './lib/daemon.js';
+import { memoryCounts, withDaemon } from './lib/daemon.js';
 import { memorySentence, nearDuplicate, pick, recallQuery, rng, type Rand } from './lib/memgen.js';
 import { statusKiB } from './lib/proc.js';
 import { cli, timeNode } from './lib/spawn.js';
@@ -14,8 +19,9 @@ const DAY = 86_400_000;
 const BATCH_BYTES = 256 * 1024;
 
 /**
- * `count` import lines: 30 % user scope, 70 % the project; a fifth near-duplicates of earlier lines;
- * 35 % not stable, seen 0–300 days ago (those past ~80 days have decayed below the recall floor).
+ * `count` import lines from the templates of lib/memgen.ts (~85 characters each): ~19 % user scope,
+ * the rest the project; a fifth near-duplicates of earlier lines; 35 % not stable, last seen 0–300
+ * days ago (about a quarter of all lines have decayed below the recall floor of 0.1).
  */
 export function memoryLines(r: Rand, count: number, project: string, now: number): ImportLine[] {
   const lines: ImportLine[] = [];
@@ -122,70 +128,136 @@ async function cliLatency(env: Record<string, string>, project: string, runs: nu
 
 const p = (xs: number[], q: number) => percentile(xs, q);
 
+/** A store of `lines` written straight into the home's memory files, as the daemon would have saved them. */
+function seedStore(paths: Paths, lines: ImportLine[], project: string): void {
+  const user: Memory[] = [];
+  const proj: Memory[] = [];
+  lines.forEach((l, i) => {
+    const m: Memory = {
+      id: `m${(0x100000000000 + i).toString(16).slice(1).padStart(12, '0')}`,
+      content: l.content,
+      type: l.type ?? 'note',
+      scope: l.scope === 'user' ? 'user' : 'project',
+      ...(l.scope !== 'user' && { project }),
+      stable: l.stable ?? false,
+      pinned: false,
+      importance: l.importance ?? 0.6,
+      createdAt: l.createdAt as string,
+      lastSeenAt: l.lastSeenAt as string,
+      reinforcements: 0,
+      sources: [],
+      origin: 'import',
+    };
+    (m.scope === 'user' ? user : proj).push(m);
+  });
+  const write = (ns: Namespace, memories: Memory[]) => {
+    const file = fileFor(paths.memoryDir, ns);
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, JSON.stringify({ version: 1, namespace: ns, memories }), { mode: 0o600 });
+  };
+  write({ scope: 'user' }, user);
+  write({ scope: 'project', project }, proj);
+}
+
+type Say = (line: string) => void;
+
+/** Recall and CLI latency against the store the daemon has now; figures labelled `label`. */
+async function measure(
+  d: { client: ApiClient; cliEnv: Record<string, string> },
+  label: string,
+  project: string,
+  o: { samples: number; cliRuns: number; big: boolean },
+  r: Rand,
+  say: Say,
+): Promise<Figure[]> {
+  const lat = await recallLatency(d.client, project, o.samples, r);
+  say(
+    `${label}: recall without query p50 ${fmt(p(lat.plain, 50))} p90 ${fmt(p(lat.plain, 90))} p99 ${fmt(p(lat.plain, 99))} max ${fmt(Math.max(...lat.plain))} ms; ` +
+      `with query p50 ${fmt(p(lat.query, 50))} p90 ${fmt(p(lat.query, 90))} p99 ${fmt(p(lat.query, 99))} max ${fmt(Math.max(...lat.query))} ms (${o.samples} each, interleaved; items per answer median ${median(lat.items)})`,
+  );
+  const c = await cliLatency(d.cliEnv, project, o.cliRuns);
+  say(
+    `${label}: \`nightshift recall --project P\` (${c.bytes} bytes out) p50 ${fmt(p(c.cli, 50))} p90 ${fmt(p(c.cli, 90))} ms; ` +
+      `\`node -e 0\` p50 ${fmt(p(c.node, 50))} p90 ${fmt(p(c.node, 90))} ms (${o.cliRuns} runs each, alternated)`,
+  );
+  const figures: Figure[] = o.big
+    ? [
+        atMost(`${label}: recall, no query, p50`, p(lat.plain, 50), 'ms', 50),
+        info(`${label}: recall, no query, p99`, p(lat.plain, 99), 'ms'),
+        atMost(`${label}: recall --query, p50`, p(lat.query, 50), 'ms', 50),
+        info(`${label}: recall --query, p99`, p(lat.query, 99), 'ms'),
+      ]
+    : [
+        atMost(`${label}: recall, no query, p50`, p(lat.plain, 50), 'ms', 10),
+        atMost(`${label}: recall, no query, p99`, p(lat.plain, 99), 'ms', 50),
+        atMost(`${label}: recall --query, p50`, p(lat.query, 50), 'ms', 10),
+        atMost(`${label}: recall --query, p99`, p(lat.query, 99), 'ms', 50),
+      ];
+  figures.push(
+    atMost(`${label}: \`nightshift recall\` end to end, p50`, p(c.cli, 50), 'ms', 200),
+    info(`${label}: floor \`node -e 0\`, p50`, p(c.node, 50), 'ms', 'baseline'),
+    info(`${label}: CLI over the floor (p50s)`, p(c.cli, 50) - p(c.node, 50), 'ms'),
+  );
+  return figures;
+}
+
+const CONFIG = { transcripts: { watch: false }, memory: { extractor: 'heuristic' } };
+const labelOf = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
+
 export const recallBench: Bench = {
   name: 'recall',
   title: 'Recall latency with 10,000 and 100,000 memories (in-daemon round trip; `nightshift recall` end to end)',
   budgetSeconds: 300,
   async run(o, say) {
-    const sizes = o.quick ? [1_000, 5_000] : [10_000, 100_000];
-    const samples = o.quick ? 50 : 250;
-    const cliRuns = o.quick ? 8 : 31;
+    const [small, big] = o.quick ? [1_000, 5_000] : [10_000, 100_000];
+    const opts = { samples: o.quick ? 50 : 250, cliRuns: o.quick ? 8 : 31 };
+    const probe = o.quick ? 50 : 200;
     const work = tempDir('ns-bench-recall-');
     const project = work.dir; // a real directory without .git: the project key is the directory itself
     try {
-      return await withDaemon({ transcripts: { watch: false }, memory: { extractor: 'heuristic' } }, async ({ client, pid, cliEnv }) => {
-        const figures: Figure[] = [];
-        const r = rng(20261122);
-        const now = Date.now();
-        // One stream of lines: the 100k store is the 10k store plus 90k more.
-        const all = memoryLines(r, sizes[sizes.length - 1] as number, project, now);
-        let imported = 0;
-        for (const size of sizes) {
-          const lines = all.slice(imported, size);
-          const imp = await importAll(client, lines);
-          imported = size;
-          const st = await client.status();
-          const rss = statusKiB(pid, 'VmRSS') / 1024;
-          say(
-            `${size} lines imported (${lines.length} now, ${imp.requests} requests of ≤ 256 KiB) in ${fmt(imp.ms / 1000)} s = ${fmt(lines.length / (imp.ms / 1000))} lines/s: ` +
-              `${imp.added} added, ${imp.duplicates} duplicates; store ${st.memory.memories} memories; daemon VmRSS ${fmt(rss)} MiB`,
-          );
-          const lat = await recallLatency(client, project, samples, r);
-          say(
-            `${size}: recall without query p50 ${fmt(p(lat.plain, 50))} p90 ${fmt(p(lat.plain, 90))} p99 ${fmt(p(lat.plain, 99))} max ${fmt(Math.max(...lat.plain))} ms; ` +
-              `with query p50 ${fmt(p(lat.query, 50))} p90 ${fmt(p(lat.query, 90))} p99 ${fmt(p(lat.query, 99))} max ${fmt(Math.max(...lat.query))} ms (${samples} each; items per answer median ${median(lat.items)})`,
-          );
-          const label = size >= 1000 ? `${size / 1000}k` : String(size);
-          const big = size === sizes[sizes.length - 1];
-          if (!big) {
-            figures.push(
-              atMost(`${label}: recall, no query, p50`, p(lat.plain, 50), 'ms', 10),
-              atMost(`${label}: recall, no query, p99`, p(lat.plain, 99), 'ms', 50),
-              atMost(`${label}: recall --query, p50`, p(lat.query, 50), 'ms', 10),
-              atMost(`${label}: recall --query, p99`, p(lat.query, 99), 'ms', 50),
-            );
-          } else {
-            figures.push(
-              atMost(`${label}: recall, no query, p50`, p(lat.plain, 50), 'ms', 50),
-              info(`${label}: recall, no query, p99`, p(lat.plain, 99), 'ms'),
-              atMost(`${label}: recall --query, p50`, p(lat.query, 50), 'ms', 50),
-              info(`${label}: recall --query, p99`, p(lat.query, 99), 'ms'),
-            );
-          }
-          figures.push(info(`${label}: import rate (${imp.added} added of ${lines.length})`, lines.length / (imp.ms / 1000), 'lines/s'));
-          const c = await cliLatency(cliEnv, project, cliRuns);
-          say(
-            `${size}: \`nightshift recall --project P\` (${c.bytes} bytes out) p50 ${fmt(p(c.cli, 50))} p90 ${fmt(p(c.cli, 90))} ms; ` +
-              `\`node -e 0\` p50 ${fmt(p(c.node, 50))} p90 ${fmt(p(c.node, 90))} ms (${cliRuns} runs each, alternated)`,
-          );
-          figures.push(
-            atMost(`${label}: \`nightshift recall\` end to end, p50`, p(c.cli, 50), 'ms', 200),
-            info(`${label}: floor \`node -e 0\`, p50`, p(c.node, 50), 'ms', 'baseline'),
-            info(`${label}: CLI over the floor (p50s)`, p(c.cli, 50) - p(c.node, 50), 'ms'),
-          );
+      const figures: Figure[] = [];
+      const r = rng(20261122);
+      const now = Date.now();
+      // 1. Through the API, as `nightshift memories import` sends it, until the store holds `small`.
+      await withDaemon(CONFIG, async (d) => {
+        const lines: ImportLine[] = [];
+        let imp = { added: 0, duplicates: 0, ms: 0, requests: 0 };
+        let stored = 0;
+        while (stored < small) {
+          const more = memoryLines(r, Math.max(100, Math.ceil((small - stored) * 1.15)), project, now);
+          const got = await importAll(d.client, more);
+          imp = { added: imp.added + got.added, duplicates: imp.duplicates + got.duplicates, ms: imp.ms + got.ms, requests: imp.requests + got.requests };
+          lines.push(...more);
+          stored = (await memoryCounts(d.client)).memories;
         }
-        return figures;
+        say(
+          `imported ${lines.length} lines (${imp.requests} requests of ≤ 256 KiB, a fifth near-duplicates) in ${fmt(imp.ms / 1000)} s = ${fmt(lines.length / (imp.ms / 1000))} lines/s: ` +
+            `${imp.added} added, ${imp.duplicates} duplicates; store ${stored} memories; daemon VmRSS ${fmt(statusKiB(d.pid, 'VmRSS') / 1024)} MiB`,
+        );
+        figures.push(info(`${labelOf(small)}: import through the API, into an empty store`, lines.length / (imp.ms / 1000), 'lines/s'));
+        figures.push(...(await measure(d, labelOf(small), project, { ...opts, big: false }, r, say)));
       });
+      // 2. `big` memories written to the home before the daemon starts: importing them through the
+      //    API would take minutes (each line's duplicate check grows with the store: 7 ms at 100k).
+      const seeded = memoryLines(rng(20261123), big, project, now);
+      await withDaemon(
+        CONFIG,
+        async (d) => {
+          const st = await memoryCounts(d.client);
+          say(`${big} memories written to the home's memory files; daemon up in ${fmt(d.startMs)} ms with ${st.memories} memories; VmRSS ${fmt(statusKiB(d.pid, 'VmRSS') / 1024)} MiB`);
+          if (st.memories !== big) throw new Error(`the daemon loaded ${st.memories} memories, expected ${big}`);
+          figures.push(info(`${labelOf(big)}: daemon start with the store on disk`, d.startMs, 'ms'));
+          figures.push(info(`${labelOf(big)}: daemon VmRSS after start`, statusKiB(d.pid, 'VmRSS') / 1024, 'MiB'));
+          figures.push(...(await measure(d, labelOf(big), project, { ...opts, big: true }, r, say)));
+          // What one more import costs at this size.
+          const extra = memoryLines(rng(20261124), probe, project, now);
+          const got = await importAll(d.client, extra);
+          say(`${probe} more lines imported into the ${labelOf(big)} store in ${fmt(got.ms / 1000)} s (${got.added} added, ${got.duplicates} duplicates)`);
+          figures.push(info(`${labelOf(big)}: import through the API, into the ${labelOf(big)} store`, probe / (got.ms / 1000), 'lines/s'));
+        },
+        { prepare: (paths) => seedStore(paths, seeded, project) },
+      );
+      return figures;
     } finally {
       work.remove();
     }

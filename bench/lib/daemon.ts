@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { ApiClient } from '../../src/api/client.js';
 import type { Task } from '../../src/api/tasks.js';
+import type { Paths } from '../../src/paths.js';
 import { stringEnv, TestDaemon } from '../../test/helpers/daemon.js';
 import { defer, killPid } from './cleanup.js';
 
@@ -13,6 +14,10 @@ export interface BenchDaemon {
   env: Record<string, string>;
   /** Environment for running the built CLI against this daemon (its NIGHTSHIFT_HOME, no autostart). */
   cliEnv: Record<string, string>;
+  /** Its NIGHTSHIFT_HOME paths. */
+  paths: Paths;
+  /** From spawning the daemon to its first answer. */
+  startMs: number;
 }
 
 /**
@@ -20,17 +25,36 @@ export interface BenchDaemon {
  * logLevel info). The daemon is stopped, tasks it left are killed by pid and the home is removed after,
  * also when `fn` throws or the run is interrupted.
  */
-export async function withDaemon<T>(config: Record<string, unknown>, fn: (d: BenchDaemon) => Promise<T>): Promise<T> {
+export async function withDaemon<T>(
+  config: Record<string, unknown>,
+  fn: (d: BenchDaemon) => Promise<T>,
+  opts: { prepare?: (paths: Paths) => void } = {},
+): Promise<T> {
   const td = new TestDaemon({ logLevel: 'info', ...config });
-  const drop = defer(() => td.cleanup());
+  // A daemon finishes its in-flight requests before it exits on SIGTERM; a long one (a big import
+  // cut off by the budget) is not waited for beyond 10 s: the daemon is then SIGKILLed by its pid.
+  const stop = async () => {
+    const pid = td.proc?.pid;
+    const timer = pid === undefined ? undefined : setTimeout(() => killPid(pid), 10_000);
+    try {
+      await td.cleanup();
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const drop = defer(stop);
   try {
+    // `prepare` may put state in the home before the daemon first reads it.
+    opts.prepare?.(td.paths);
+    const t0 = performance.now();
     await td.start();
+    const startMs = performance.now() - t0;
     const pid = td.proc?.pid;
     if (pid === undefined) throw new Error('daemon has no pid');
-    return await fn({ client: td.client, pid, env: stringEnv(), cliEnv: { ...td.env } });
+    return await fn({ client: td.client, pid, env: stringEnv(), cliEnv: { ...td.env }, paths: td.paths, startMs });
   } finally {
     drop();
-    await td.cleanup();
+    await stop();
   }
 }
 
@@ -57,4 +81,11 @@ export function timeShell(cmd: string, cwd: string): Promise<{ ms: number; code:
       resolve({ ms, code });
     });
   });
+}
+
+/** The memory counts of the daemon's status (memories, episodes, sessions). */
+export async function memoryCounts(client: ApiClient): Promise<{ memories: number; episodes: number; sessions: number }> {
+  const m = (await client.status()).memory;
+  if (!m) throw new Error('the daemon status has no memory section');
+  return m;
 }
