@@ -40,7 +40,6 @@ export class TaskManager {
   private readonly adopted = new Set<string>();
   private readonly stall: StallMonitor;
   private readonly timers: NodeJS.Timeout[] = [];
-  private checking = false;
 
   constructor(private readonly d: ManagerDeps) {
     this.stall = new StallMonitor((id, attention) => this.setAttention(id, attention));
@@ -351,7 +350,8 @@ export class TaskManager {
     if (this.adopted.size > 0) this.d.log.info({ tasks: [...this.adopted] }, 're-adopted running tasks');
     await this.schedule();
     this.timers.push(setInterval(() => void this.pollAdopted(), ADOPTED_POLL_MS));
-    this.timers.push(setInterval(() => void this.checkStalls(), this.d.config.stallCheckSeconds * 1000));
+    const checkStalls = () => this.stall.checkEntries(this.d.registry.list(), (err) => this.d.log.warn({ err: err.message }, 'stall check failed'));
+    this.timers.push(setInterval(() => void checkStalls(), this.d.config.stallCheckSeconds * 1000));
     for (const t of this.timers) t.unref();
   }
 
@@ -365,31 +365,7 @@ export class TaskManager {
       const v = await judge(this.dir(id), e.run);
       if (v.kind === 'finished') await this.settle(id, v.code);
       else if (v.kind === 'lost') await this.settleLost(id, v.reason);
-      else if (v.kind === 'child-only') {
-        // Still running, but nobody is left to record how it ends.
-        continue;
-      }
-    }
-  }
-
-  private async checkStalls(): Promise<void> {
-    if (this.checking) return;
-    this.checking = true;
-    try {
-      const running = this.d.registry.list().filter((e) => e.task.status === 'running');
-      await this.stall.check(
-        running.map(({ task, run }) => ({
-          id: task.id,
-          outputPath: task.outputPath,
-          stallAfterSeconds: task.stallAfterSeconds,
-          attention: task.status === 'running' ? task.attention : undefined,
-          pgid: run?.childPid,
-        })),
-      );
-    } catch (err) {
-      this.d.log.warn({ err: (err as Error).message }, 'stall check failed');
-    } finally {
-      this.checking = false;
+      // 'child-only': still running, but nobody is left to record how it ends; keep polling.
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Attention } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
+import type { Entry } from './model.js';
 import { outputSize, readRange } from './output.js';
 import { isBlockedReadingStdin, pidsByGroup } from './proc.js';
 import { looksLikePrompt, stripAnsi } from './stall.js';
@@ -63,6 +64,24 @@ export class StallMonitor {
     await this.scan(tasks, changes);
     for (const { id, seen, attention } of changes) {
       if (this.progress.get(id) === seen) this.onChange(id, attention);
+    }
+  }
+
+  private checking = false;
+
+  /** `check` over the running entries of the registry; a pass still running makes the next one a no-op. */
+  async checkEntries(entries: Entry[], onError: (err: Error) => void): Promise<void> {
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      const watched = entries.flatMap(({ task, run }) =>
+        task.status === 'running' ? [{ id: task.id, outputPath: task.outputPath, stallAfterSeconds: task.stallAfterSeconds, attention: task.attention, pgid: run?.childPid }] : [],
+      );
+      await this.check(watched);
+    } catch (err) {
+      onError(err as Error);
+    } finally {
+      this.checking = false;
     }
   }
 
