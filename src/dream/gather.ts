@@ -21,9 +21,12 @@ function namespacesOf(e: Episode): Namespace[] {
 
 export function gather(store: MemoryStore, episodes: Episode[], plan: Plan): void {
   const sessionsPerMemory = new Map<string, Set<string>>();
+  /** One episode per session: its project decides the namespaces a proposal is checked against. */
+  const firstOf = new Map<string, Episode>();
   const topicSessions = new Map<string, Set<string>>();
   for (const e of episodes) {
     if (e.role !== 'user' || e.kind !== 'text') continue;
+    if (!firstOf.has(e.sessionId)) firstOf.set(e.sessionId, e);
     const said = new Set(subjectAndValues(e.text).subject);
     if (said.size === 0) continue;
     for (const hit of store.search(e.text.slice(0, 600), namespacesOf(e), 3, true)) {
@@ -53,7 +56,7 @@ export function gather(store: MemoryStore, episodes: Episode[], plan: Plan): voi
   const frequent = [...topicSessions].filter(([, s]) => s.size >= TOPIC_SESSIONS).sort((a, b) => b[1].size - a[1].size);
   for (const [topic, sessions] of frequent) {
     if (plan.proposals.length >= MAX_PROPOSALS) break;
-    const anyEpisode = episodes.find((e) => sessions.has(e.sessionId));
+    const anyEpisode = firstOf.get([...sessions][0] ?? '');
     const covered = anyEpisode ? store.search(topic, namespacesOf(anyEpisode), 5, true).some((h) => {
       const have = new Set(terms(h.memory.content));
       return topic.split(' ').every((w) => have.has(w));

@@ -74,9 +74,11 @@ export function createModelReview(opts: { client: Anthropic; model: string; budg
       while (at < tasks.length) {
         const batch: Task[] = [];
         let size = systemTokens;
-        while (at < tasks.length && (batch.length === 0 || size + estimateTokens(render(tasks[at] as Task, item)) <= BATCH_TOKENS)) {
-          size += estimateTokens(render(tasks[at] as Task, item));
-          batch.push(tasks[at++] as Task);
+        for (; at < tasks.length; at++) {
+          const t = estimateTokens(render(tasks[at] as Task, item));
+          if (batch.length > 0 && size + t > BATCH_TOKENS) break;
+          size += t;
+          batch.push(tasks[at] as Task);
         }
         // chars/4 undercounts: keep a margin so the real count stays within the budget too.
         if (tokens.input + size * 1.25 > opts.budget) {

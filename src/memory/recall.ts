@@ -7,7 +7,7 @@ import type { Memory, RecallItem, RecallResponse } from '../api/memory.js';
 import type { EpisodeStore } from './episodes.js';
 import { baseScore, namespaceKey, PRUNE_THRESHOLD, relevance, type Namespace } from './model.js';
 import type { MemoryStore } from './store.js';
-import { estimateTokens } from './text.js';
+import { estimateTokens } from '../llm/tokens.js';
 import { TopK } from './top-k.js';
 
 export const LINE_MAX = 240;

@@ -80,6 +80,3 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   for (const x of a) if (b.has(x)) inter++;
   return inter / (a.size + b.size - inter);
 }
-
-/** Rough token count (characters / 4), as everywhere in nightshift. */
-export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
