@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ApiClient } from '../src/api/client.js';
+import type { ApiClient } from '../src/client/api-client.js';
 import { tempDir } from './lib/cleanup.js';
 import { timeShell, waitEnded, withDaemon } from './lib/daemon.js';
 import { cpu, cpuDelta } from './lib/proc.js';

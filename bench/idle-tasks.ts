@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ApiClient } from '../src/api/client.js';
+import type { ApiClient } from '../src/client/api-client.js';
 import { isFinished } from '../src/api/tasks.js';
-import { readStat } from '../src/tasks/proc.js';
+import { readStat } from '../src/sys/proc.js';
 import { tempDir } from './lib/cleanup.js';
 import { withDaemon } from './lib/daemon.js';
 import { cpu, cpuDelta, machineJiffies, memory, statusKiB, type Memory } from './lib/proc.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { ApiClient } from '../src/api/client.js';
+import type { ApiClient } from '../src/client/api-client.js';
 import type { ImportLine, Memory } from '../src/api/memory.js';
 import { fileFor } from '../src/memory/memory-file.js';
 import type { Namespace } from '../src/memory/model.js';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ApiClient } from '../src/api/client.js';
+import type { ApiClient } from '../src/client/api-client.js';
 import { tempDir } from './lib/cleanup.js';
 import { waitEnded, withDaemon } from './lib/daemon.js';
 import { freeBytes } from './lib/proc.js';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import type { ApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/client/api-client.js';
 import type { Task } from '../../src/api/tasks.js';
 import type { Paths } from '../../src/paths.js';
 import { stringEnv, TestDaemon } from '../../test/helpers/daemon.js';

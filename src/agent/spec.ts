@@ -4,10 +4,11 @@
  * task's own files (output.log, exit, …) and the context library's (tool-results/, context/).
  * Credentials never go in here: the model settings reach the run through its environment.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isErrno } from '../errors.js';
+import { writeFileAtomic } from '../sys/atomic-file.js';
 
 export const AGENT_FORMAT = 'nightshift.agent/1';
 
@@ -61,9 +62,7 @@ export async function readSpec(dir: string): Promise<AgentSpec | undefined> {
   return r.success ? r.data : undefined;
 }
 
-/** Temp file and rename: a reader sees the old content or the new, never half of it. */
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, path);
+/** A reader sees the old content or the new, never half of it. */
+export function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  return writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }

@@ -47,3 +47,11 @@ export const DreamSchedule = z.object({
   wouldRun: z.boolean(),
 });
 export type DreamSchedule = z.infer<typeof DreamSchedule>;
+
+/** One line of `POST /v1/dreams/progress`: a phase that ended, then the report (or what went wrong). */
+export const DreamProgressLine = z.union([
+  z.object({ phase: z.string(), detail: z.string() }),
+  z.object({ report: DreamReport }),
+  z.object({ error: z.object({ code: z.string(), message: z.string() }) }),
+]);
+export type DreamProgressLine = z.infer<typeof DreamProgressLine>;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AppError } from '../errors.js';
-import { withDaemon } from './connect.js';
-import { callerEnv } from './env.js';
+import { withDaemon } from '../client/connect.js';
+import { callerEnv } from '../client/env.js';
 import { printJson } from './format.js';
 
 function positiveInt(what: string) {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withDaemon } from './connect.js';
+import { withDaemon } from '../client/connect.js';
 import { printJson } from './format.js';
 
 export function registerDaemonCommands(program: Command): void {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { DreamReport } from '../api/dream.js';
-import { withDaemon } from './connect.js';
+import { withDaemon } from '../client/connect.js';
 import { age, printJson, table } from './format.js';
 
 function describeReport(r: DreamReport): string {

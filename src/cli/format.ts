@@ -1,31 +1,8 @@
 import type { Task } from '../api/tasks.js';
+import { commandLine, humanBytes, statusLabel } from '../client/format.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-export function statusLabel(t: Task): string {
-  switch (t.status) {
-    case 'running':
-      return t.attention ? `running (${t.attention.kind})` : 'running';
-    case 'exited':
-      return `exited ${t.exitCode}`;
-    case 'killed':
-      return `killed ${t.signal}`;
-    default:
-      return t.status;
-  }
-}
-
-export function humanBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n}B` : `${v.toFixed(v < 10 ? 1 : 0)}${units[i]}`;
 }
 
 export function age(iso: string | undefined, nowMs = Date.now()): string {
@@ -46,10 +23,6 @@ export function table(header: string[], rows: string[][]): string {
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
-}
-
-export function commandLine(argv: string[]): string {
-  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
 export function describeTask(t: Task): string {

@@ -5,12 +5,12 @@
  */
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { ApiClient } from '../api/client.js';
+import { ApiClient } from '../client/api-client.js';
 import { AppError } from '../errors.js';
-import { renderClaudeHook } from '../memory/recall-format.js';
-import { spoolIngest } from '../memory/spool.js';
+import { renderClaudeHook } from '../client/recall-format.js';
+import { spoolIngest } from '../client/spool.js';
 import { resolvePaths } from '../paths.js';
-import { spawnDaemon } from './connect.js';
+import { spawnDaemon } from '../client/connect.js';
 
 const StartInput = z.object({ cwd: z.string().min(1).optional(), source: z.string().optional(), session_id: z.string().optional() }).passthrough();
 const EndInput = z

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { ImportLine, MEMORY_TYPES, type Memory, type MemoryType } from '../api/memory.js';
 import { AppError } from '../errors.js';
-import { withDaemon } from './connect.js';
+import { withDaemon } from '../client/connect.js';
 import { age, printJson, table } from './format.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;

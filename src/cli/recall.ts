@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AppError } from '../errors.js';
-import { renderRecall, type RecallFormat } from '../memory/recall-format.js';
-import { withDaemon } from './connect.js';
+import { renderRecall, type RecallFormat } from '../client/recall-format.js';
+import { withDaemon } from '../client/connect.js';
 import { printJson, table } from './format.js';
 import { nonNegInt } from './tasks.js';
 

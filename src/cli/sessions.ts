@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { IngestSummary } from '../api/memory.js';
 import { AppError } from '../errors.js';
-import { withDaemon } from './connect.js';
-import { age, humanBytes, printJson, table } from './format.js';
+import { withDaemon } from '../client/connect.js';
+import { humanBytes } from '../client/format.js';
+import { age, printJson, table } from './format.js';
 
 const FORMATS = ['claude-code', 'codex', 'messages'] as const;
 type Format = (typeof FORMATS)[number];

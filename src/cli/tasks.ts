@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
-import { shellExitCode, isFinished, type Task } from '../api/tasks.js';
+import { shellExitCode, isFinished } from '../api/tasks.js';
+import { withDaemon } from '../client/connect.js';
+import { callerEnv } from '../client/env.js';
+import { followOutput } from '../client/follow.js';
+import { commandLine, humanBytes, statusLabel } from '../client/format.js';
+import { outputText } from '../client/output.js';
+import { waitUpTo } from '../client/wait.js';
 import { AppError } from '../errors.js';
-import { utf8Complete } from '../tasks/output.js';
-import { withDaemon } from './connect.js';
-import { callerEnv } from './env.js';
-import { age, commandLine, describeTask, humanBytes, printJson, statusLabel, table } from './format.js';
-import { followOutput } from './follow.js';
+import { age, describeTask, printJson, table } from './format.js';
 
 export function nonNegInt(what: string) {
   return (v: string): number => {
@@ -105,10 +107,9 @@ export function registerTaskCommands(program: Command): void {
         process.stdout.write(data);
         return;
       }
-      // JSON carries text: stop before a split UTF-8 character and point nextOffset there.
-      const whole = utf8Complete(data);
-      const nextOffset = meta.offset + whole.length;
-      printJson({ data: whole.toString('utf8'), ...meta, nextOffset, done: meta.done && nextOffset >= meta.size });
+      // JSON carries text: never half a character (nextOffset then points at its first byte).
+      const out = outputText(data, meta, meta.done);
+      printJson({ data: out.text, ...meta, nextOffset: out.nextOffset, done: out.done });
     });
 
   program
@@ -122,7 +123,7 @@ export function registerTaskCommands(program: Command): void {
       const { data, meta } = await withDaemon((c) => c.output(id, { lines: o.lines, limit: 16 * 1024 * 1024 }));
       if (o.json) return printJson({ data: data.toString('utf8'), ...meta });
       process.stdout.write(data);
-      if (o.follow) await followOutput(id, meta.nextOffset);
+      if (o.follow) await followOutput(withDaemon, id, meta.nextOffset, (chunk) => process.stdout.write(chunk));
     });
 
   program
@@ -157,7 +158,7 @@ export function registerTaskCommands(program: Command): void {
     .option('--timeout <seconds>', 'give up after this long (exit 124)', seconds('--timeout'))
     .option('--json', 'print the task as JSON when it ends')
     .action(async (id: string, o: { timeout?: number; json?: boolean }) => {
-      const task = await waitFor(id, o.timeout);
+      const task = await waitUpTo(withDaemon, id, o.timeout);
       if (o.json) printJson(task);
       if (!isFinished(task)) {
         process.stderr.write(`nightshift: task ${id} is still ${task.status} after ${o.timeout}s\n`);
@@ -187,15 +188,6 @@ export function registerTaskCommands(program: Command): void {
         }),
       );
     });
-}
-
-async function waitFor(id: string, timeout: number | undefined): Promise<Task> {
-  const deadline = timeout === undefined ? Infinity : Date.now() + timeout * 1000;
-  for (;;) {
-    const left = deadline === Infinity ? 300 : Math.max(0, (deadline - Date.now()) / 1000);
-    const r = await withDaemon((c) => c.wait(id, left));
-    if (!r.timedOut || Date.now() >= deadline) return r.task;
-  }
 }
 
 function resolvePath(p: string): string {

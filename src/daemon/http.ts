@@ -1,27 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
+import type { Endpoint, EndpointName, Endpoints, Reply } from '../api/endpoints.js';
 import { AppError } from '../errors.js';
 
-/** What a route handler sees: path params, the validated query, the raw body reader. */
-export interface Ctx {
+/** What a handler gets: the request's parts, each already validated against the endpoint's schemas. */
+export interface Call<E extends Endpoint> {
   req: IncomingMessage;
   res: ServerResponse;
-  params: Record<string, string>;
-  query: Record<string, string>;
-  body(): Promise<unknown>;
+  params: { [K in keyof E['params']]: E['params'][K] extends z.ZodTypeAny ? z.infer<E['params'][K]> : never };
+  query: E['query'] extends z.ZodTypeAny ? z.infer<E['query']> : undefined;
+  body: E['body'] extends z.ZodTypeAny ? z.infer<E['body']> : undefined;
 }
 
-/** A handler answers JSON, or returns 'streamed' when it wrote the response itself. */
-export type Handler = (ctx: Ctx) => Promise<{ status?: number; json: unknown } | 'streamed'>;
+/** A JSON answer (`status` when not the endpoint's usual one), bytes with their metadata, or 'streamed' (written by the handler). */
+export type Answer<R extends Reply> = R extends { kind: 'json'; schema: infer S extends z.ZodTypeAny }
+  ? { status?: number; json: z.input<S> }
+  : R extends { kind: 'bytes'; meta: infer M extends z.ZodTypeAny }
+    ? { data: Buffer; meta: z.input<M> }
+    : 'streamed';
 
-export interface Route {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  handler: Handler;
-}
+export type Handler<N extends EndpointName> = (call: Call<Endpoints[N]>) => Promise<Answer<Endpoints[N]['reply']>>;
 
-/** Validates once at the boundary; zod's complaints become one readable 400. */
-export function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+/** Every endpoint of the table has its handler: a missing one does not compile. */
+export type Handlers = { [N in EndpointName]: Handler<N> };
+
+/** Validates once at the boundary; zod's complaints become one readable 400 naming `what`. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown, what = schema.description ?? 'request'): z.infer<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const detail = r.error.issues

@@ -8,16 +8,17 @@ import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
 import { TaskRegistry } from '../tasks/registry.js';
+import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
+import type { Handlers } from './http.js';
 import { startMemory } from './memory-start.js';
-import { acquireLock, type Lock } from './lock.js';
 import { startRetention } from './retention-sweep.js';
-import { agentRoutes } from './routes/agent.js';
-import { dreamRoutes } from './routes/dream.js';
-import { eventRoutes } from './routes/events.js';
-import { memoryRoutes } from './routes/memory.js';
-import { sessionRoutes } from './routes/sessions.js';
-import { statusRoutes } from './routes/status.js';
-import { taskRoutes } from './routes/tasks.js';
+import { agentHandlers } from './routes/agent.js';
+import { dreamHandlers } from './routes/dream.js';
+import { eventHandlers } from './routes/events.js';
+import { memoryHandlers } from './routes/memory.js';
+import { sessionHandlers } from './routes/sessions.js';
+import { statusHandlers } from './routes/status.js';
+import { taskHandlers } from './routes/tasks.js';
 import { createApiServer } from './server.js';
 import { Streams } from './streams.js';
 import { listenTcp } from './tcp.js';
@@ -29,6 +30,14 @@ export interface DaemonOptions {
 
 /** Exit code for configuration and state problems: systemd does not restart on it (RestartPreventExitStatus). */
 export const EXIT_CONFIG = 78;
+
+/** One daemon per state directory. */
+function acquireDaemonLock(file: string): Promise<PidLock> {
+  return acquirePidLock(file, {
+    held: (h) =>
+      new AppError('daemon_running', h ? `nightshift daemon is already running (pid ${h.pid}; lock ${file})` : `could not take the lock ${file}; another daemon is starting`),
+  });
+}
 
 function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -49,9 +58,9 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
   ensurePrivateDir(paths.stateDir);
   ensurePrivateDir(paths.tasksDir);
   ensurePrivateDir(paths.runtimeDir);
-  let lock: Lock;
+  let lock: PidLock;
   try {
-    lock = acquireLock(paths.lockFile);
+    lock = await acquireDaemonLock(paths.lockFile);
   } catch (err) {
     process.stderr.write(`nightshift: ${(err as Error).message}\n`);
     return 1;
@@ -79,7 +88,7 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
   }
 }
 
-async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, startedAt: number, opts: DaemonOptions): Promise<number> {
+async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, startedAt: number, opts: DaemonOptions): Promise<number> {
   if (opts.recover) {
     const r = await TaskRegistry.recover(paths.stateFile, paths.tasksDir);
     log.warn({ movedTo: r.movedTo, tasks: r.tasks }, 'state rebuilt from task directories');
@@ -96,25 +105,25 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: Lock, star
 
   const streams = new Streams();
   let tcpAddress: string | null = null;
-  const routes = () => [
-    ...statusRoutes(tasks, memory.service, memory.dreams, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
-    ...taskRoutes(tasks, events, streams),
-    ...eventRoutes(events, streams),
-    ...memoryRoutes(memory.service),
-    ...sessionRoutes(memory.service, log),
-    ...dreamRoutes(memory.dreams, streams),
-    ...agentRoutes({ tasks, socket: paths.socket, env: process.env }),
-  ];
+  const handlers = (): Handlers => ({
+    ...statusHandlers(tasks, memory.service, memory.dreams, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
+    ...taskHandlers(tasks, events, streams),
+    ...eventHandlers(events, streams),
+    ...memoryHandlers(memory.service),
+    ...sessionHandlers(memory.service, log),
+    ...dreamHandlers(memory.dreams, streams),
+    ...agentHandlers({ tasks, socket: paths.socket, env: process.env }),
+  });
   const servers: Server[] = [];
   // TCP first: when it cannot listen, start-up fails before anything is served.
   if (config.tcp) {
     const tcp = await listenTcp(config.tcp, paths.tokenFile, (token) =>
-      createApiServer({ routes: routes(), maxRequestBytes: config.maxRequestBytes, log, token }),
+      createApiServer({ handlers: handlers(), maxRequestBytes: config.maxRequestBytes, log, token }),
     );
     tcpAddress = tcp.address;
     servers.push(tcp.server);
   }
-  const unixServer = createApiServer({ routes: routes(), maxRequestBytes: config.maxRequestBytes, log });
+  const unixServer = createApiServer({ handlers: handlers(), maxRequestBytes: config.maxRequestBytes, log });
   await listenUnix(unixServer, paths.socket);
   servers.push(unixServer);
   log.info({ socket: paths.socket, tcp: tcpAddress }, 'nightshift daemon ready');

@@ -3,19 +3,26 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { compile, discardBody, readJsonBody, type Route } from './http.js';
+import { ENDPOINTS, type Endpoint, type EndpointName } from '../api/endpoints.js';
+import { compile, discardBody, parse, readJsonBody, type Call, type Handlers } from './http.js';
 
-interface Compiled extends Route {
+interface Route {
+  name: EndpointName;
+  endpoint: Endpoint;
   match: (p: string) => Record<string, string> | null;
 }
 
+const ROUTES: Route[] = (Object.entries(ENDPOINTS) as [EndpointName, Endpoint][]).map(([name, endpoint]) => ({ name, endpoint, match: compile(endpoint.path) }));
+
 export interface ServerOptions {
-  routes: Route[];
+  handlers: Handlers;
   maxRequestBytes: number;
   log: Logger;
   /** When set (TCP listener), every request must carry `Authorization: Bearer <token>`. */
   token?: string;
 }
+
+type Answered = { status?: number; json: unknown } | { data: Buffer; meta: unknown } | 'streamed';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -65,9 +72,11 @@ function sendParserError(err: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
-/** HTTP/1.1 + JSON. One table of routes; every failure is a JSON error with a code and a message. */
+/**
+ * HTTP/1.1 + JSON, dispatched from the endpoint table: a request's parts are validated against its
+ * endpoint's schemas before the handler sees them. Every failure is a JSON error with a code and a message.
+ */
 export function createApiServer(opts: ServerOptions): Server {
-  const routes: Compiled[] = opts.routes.map((r) => ({ ...r, match: compile(r.path) }));
   const server = createServer({ requestTimeout: 0, headersTimeout: 10_000 }, (req, res) => {
     void handle(req, res).catch(async (err: unknown) => {
       const appErr = err instanceof AppError ? err : new AppError('internal', 'internal error; see the daemon log');
@@ -92,7 +101,7 @@ export function createApiServer(opts: ServerOptions): Server {
       throw new AppError('bad_request', 'malformed request URL');
     }
     let pathOk = true;
-    const candidates = routes.flatMap((r) => {
+    const candidates = ROUTES.flatMap((r) => {
       try {
         const params = r.match(url.pathname);
         return params ? [{ r, params }] : [];
@@ -103,21 +112,32 @@ export function createApiServer(opts: ServerOptions): Server {
     });
     if (!pathOk) throw new AppError('bad_request', 'malformed percent-encoding in the request path');
     if (candidates.length === 0) throw new AppError('not_found', `no such endpoint: ${url.pathname}`);
-    const hit = candidates.find((c) => c.r.method === req.method);
+    const hit = candidates.find((c) => c.r.endpoint.method === req.method);
     if (!hit) throw new AppError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`);
+    const e = hit.r.endpoint;
+    const params: Record<string, unknown> = {};
+    for (const [k, schema] of Object.entries(e.params ?? {})) params[k] = parse(schema, hit.params[k]);
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
-    const out = await hit.r.handler({
+    const call: Call<Endpoint> = {
       req,
       res,
-      params: hit.params,
-      query,
-      body: () => readJsonBody(req, opts.maxRequestBytes),
-    });
-    if (out === 'streamed') return;
-    const body = JSON.stringify(out.json);
-    res.writeHead(out.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+      params,
+      query: e.query ? parse(e.query, query) : undefined,
+      body: e.body ? parse(e.body, await readJsonBody(req, opts.maxRequestBytes)) : undefined,
+    };
+    // The table pairs each endpoint with its handler's types; here they meet as one.
+    const out = (await (opts.handlers[hit.r.name] as (c: Call<Endpoint>) => Promise<unknown>)(call)) as Answered;
+    if (e.reply.kind === 'json') {
+      const { status, json } = out as { status?: number; json: unknown };
+      const body = JSON.stringify(json);
+      res.writeHead(status ?? e.reply.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    } else if (e.reply.kind === 'bytes') {
+      const { data, meta } = out as { data: Buffer; meta: unknown };
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': data.length, 'x-nightshift-output': JSON.stringify(meta) });
+      res.end(data);
+    }
   }
 
   return server;

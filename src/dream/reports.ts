@@ -1,10 +1,10 @@
 /** Dream reports: one JSON file each under `<state>/dreams/`, listed newest first. */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DreamReport } from '../api/dream.js';
 import { AppError, isErrno } from '../errors.js';
+import { writeFileAtomic } from '../sys/atomic-file.js';
 
 export function newDreamId(at: Date): string {
   // Milliseconds included: ids sort in the order dreams started.
@@ -18,15 +18,7 @@ export class DreamReports {
   }
 
   async save(report: DreamReport): Promise<void> {
-    const file = join(this.dir, `${report.id}.json`);
-    const fh = await open(`${file}.tmp`, 'w', 0o600);
-    try {
-      await fh.writeFile(JSON.stringify(report, null, 1));
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(`${file}.tmp`, file);
+    await writeFileAtomic(join(this.dir, `${report.id}.json`), JSON.stringify(report, null, 1));
   }
 
   get(id: string): DreamReport {

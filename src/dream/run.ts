@@ -5,13 +5,14 @@
 import type { DreamReport } from '../api/dream.js';
 import type { Memory } from '../api/memory.js';
 import { now } from '../clock.js';
+import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MemoryService } from '../memory/service.js';
 import { isActive } from '../memory/model.js';
+import { acquirePidLock } from '../sys/pid-lock.js';
 import { applyPlan } from './apply.js';
 import { planContradictions, planMerges, planSecrets } from './consolidate.js';
 import { gather } from './gather.js';
-import { acquireDreamLock } from './lock.js';
 import type { ModelReview } from './model-review.js';
 import { emptyPlan, removedBy } from './plan.js';
 import { planPrune } from './prune.js';
@@ -32,8 +33,13 @@ export interface DreamDeps {
 export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: DreamReport['trigger'] }): Promise<DreamReport> {
   const started = now();
   const id = newDreamId(started);
-  const lock = acquireDreamLock(deps.lockFile, id, started.toISOString());
-  if (lock.recoveredStale) deps.log.warn({ stale: lock.recoveredStale }, 'took over a dream lock left by a holder that died');
+  // The lock outlives daemon restarts: two dreams never overlap, and one that died never blocks the next.
+  const lock = await acquirePidLock(deps.lockFile, {
+    info: { dream: id, since: started.toISOString() },
+    held: (h) =>
+      new AppError('conflict', h ? `a dream is already running (${String(h.dream)}, pid ${h.pid}, since ${String(h.since)})` : 'another dream took the lock first'),
+  });
+  if (lock.stale) deps.log.warn({ stale: lock.stale }, 'took over a dream lock left by a holder that died');
   const t0 = Date.now();
   let mark = t0;
   const lap = () => {

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient } from '../client/api-client.js';
 import { AppError } from '../errors.js';
 
 /** Runs one call against the daemon (the stdio entry point starts the daemon when needed). */

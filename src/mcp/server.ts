@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ApiClient } from '../api/client.js';
-import { callerEnv } from '../cli/env.js';
+import type { ApiClient } from '../client/api-client.js';
+import { callerEnv } from '../client/env.js';
 import { VERSION } from '../version.js';
-import { projectKey } from '../memory/project.js';
+import { projectKey } from '../project.js';
 import type { WithClient } from './result.js';
 import { registerMemoryTools } from './tools/memory.js';
 import { registerTaskTools } from './tools/tasks.js';

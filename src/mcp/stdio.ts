@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { withDaemon } from '../cli/connect.js';
+import { withDaemon } from '../client/connect.js';
 import { createMcpServer } from './server.js';
 
 /**

@@ -14,7 +14,7 @@ import { redact } from './extract/redact.js';
 import type { ExtractInput, ExtractMessage, ExtractResult } from './extract/types.js';
 import { merge } from './merge.js';
 import type { Namespace } from './model.js';
-import { projectKey } from './project.js';
+import { projectKey } from '../project.js';
 import { sessionKey, type SessionRegistry } from './sessions.js';
 import type { MemoryStore } from './store.js';
 import { parseTranscript } from './transcripts/index.js';

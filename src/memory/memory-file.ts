@@ -6,7 +6,7 @@ import { Low } from 'lowdb';
 import { z } from 'zod';
 import { Memory } from '../api/memory.js';
 import { isErrno } from '../errors.js';
-import { DurableJsonFile, GroupCommit } from '../tasks/state-file.js';
+import { DurableJsonFile, GroupCommit } from '../sys/state-file.js';
 import type { Namespace } from './model.js';
 
 const NamespaceSchema = z.discriminatedUnion('scope', [

@@ -12,7 +12,7 @@ import { ingestTranscript, type Extractor } from './ingest.js';
 import { IngestQueue } from './ingest-queue.js';
 import { findDuplicate, merge } from './merge.js';
 import { isActive, type Namespace } from './model.js';
-import { projectKey } from './project.js';
+import { projectKey } from '../project.js';
 import { recall } from './recall.js';
 import { SessionRegistry } from './sessions.js';
 import { MemoryStore } from './store.js';

@@ -1,19 +1,11 @@
 /**
- * Session ends that arrive while the daemon is down (a hook cannot wait for it to start) are
- * written here as small JSON files and ingested when the daemon starts. Nothing is lost.
+ * Session ends that arrived while the daemon was down (a hook cannot wait for it to start) were
+ * written to the spool as small JSON files (client/spool.ts); they are ingested when the daemon starts.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { IngestRequest } from '../api/memory.js';
 import type { Logger } from '../log.js';
-
-export function spoolIngest(dir: string, req: IngestRequest): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.json`);
-  writeFileSync(`${file}.tmp`, JSON.stringify(req), { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
-  return file;
-}
 
 /** Queues every spooled request; a file is removed once its ingest was queued successfully. */
 export function drainSpool(dir: string, enqueue: (req: IngestRequest) => Promise<unknown>, log: Logger): number {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunInfo } from './model.js';
-import { bootId, isSameProcessAlive } from './proc.js';
+import { bootId, isSameProcessAlive } from '../sys/proc.js';
 
 export type Verdict =
   | { kind: 'finished'; code: number }

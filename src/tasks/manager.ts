@@ -13,7 +13,7 @@ import type { TaskEvents } from './events.js';
 import { PendingSpawn, type Entry, type RunInfo, type TaskMeta } from './model.js';
 import { baseOf, interpretStatus, signalNumber } from './outcome.js';
 import { outputSize } from './output.js';
-import { bootId, readStat } from './proc.js';
+import { bootId, readStat } from '../sys/proc.js';
 import type { TaskRegistry } from './registry.js';
 import { preflight, spawnTask, toArgv } from './spawn.js';
 import { StallMonitor } from './stall-monitor.js';

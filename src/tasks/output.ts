@@ -79,17 +79,3 @@ export async function tailOffset(path: string, lines: number): Promise<number> {
     await fh.close();
   }
 }
-
-/** Drops an incomplete UTF-8 sequence at the end so JSON clients never get half a character. */
-export function utf8Complete(data: Buffer): Buffer {
-  let i = data.length - 1;
-  let cont = 0;
-  while (i >= 0 && cont < 3 && ((data[i] ?? 0) & 0xc0) === 0x80) {
-    i--;
-    cont++;
-  }
-  if (i < 0) return data;
-  const lead = data[i] ?? 0;
-  const need = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : 0;
-  return need > cont ? data.subarray(0, i) : data;
-}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { Task } from '../api/tasks.js';
 import { now } from '../clock.js';
-import { DurableJsonFile, GroupCommit } from './state-file.js';
+import { DurableJsonFile, GroupCommit } from '../sys/state-file.js';
 import { PendingSpawn, RunInfo, StateData, TaskMeta, type Entry } from './model.js';
 
 /**

@@ -1,9 +1,10 @@
+import stripAnsi from 'strip-ansi';
 import type { Attention } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
+import { isBlockedReadingStdin, pidsByGroup } from '../sys/proc.js';
 import type { Entry } from './model.js';
 import { outputSize, readRange } from './output.js';
-import { isBlockedReadingStdin, pidsByGroup } from './proc.js';
-import { looksLikePrompt, stripAnsi } from './stall.js';
+import { looksLikePrompt } from './stall.js';
 
 export interface WatchedTask {
   id: string;

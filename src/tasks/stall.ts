@@ -2,13 +2,7 @@
  * Recognising a task that waits for an answer. Checked only after the output has been still for
  * `stall-after` seconds, on the ANSI-stripped last line of the output.
  */
-
-// CSI sequences, OSC sequences (ended by BEL or ST), and single-character escapes.
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g;
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
-}
+import stripAnsi from 'strip-ansi';
 
 const PROMPTS: RegExp[] = [
   /\[\s*y(es)?\s*\/\s*n(o)?\s*\]/i, // [y/N], [Y/n], [yes/no]

@@ -12,7 +12,7 @@ import { AgentLog } from '../../src/agent/log.js';
 import { runLoop, type LoopOptions } from '../../src/agent/loop.js';
 import { ToolSet, type ToolContext } from '../../src/agent/tools/index.js';
 import { defineTool } from '../../src/agent/tools/types.js';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/client/api-client.js';
 import { reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type FakeStep } from '../fakes/anthropic.js';
 
 const echo = defineTool({

@@ -152,6 +152,18 @@ describe('grep and glob', () => {
     expect(r.content).toMatch(/\[2 files match \(4 looked at\)\]$/);
     expect((await run('glob', { pattern: '*', path: 'nowhere' })).is_error).toBe(true);
   });
+
+  it('answers a malformed glob with an error result naming it, not a crash', async () => {
+    for (const [name, input] of [
+      ['glob', { pattern: 'src/{a,b', path: 'proj' }],
+      ['grep', { pattern: 'alpha', path: 'proj', glob: 'src/{a,b' }],
+      ['glob', { pattern: 'src/[ab', path: 'proj' }],
+    ] as const) {
+      const r = await run(name, input);
+      expect(r.is_error, `${name} ${JSON.stringify(input)}`).toBe(true);
+      expect(r.content).toMatch(/^invalid glob pattern "src\/(\{a,b|\[ab)"/);
+    }
+  });
 });
 
 describe('bash and background tasks (through the daemon)', () => {
@@ -186,7 +198,7 @@ describe('bash and background tasks (through the daemon)', () => {
   });
 
   it('starts a background task, sends it input, reads its output by offset, kills another', async () => {
-    const started = await run('task_run', { command: 'echo ready; read line; echo "got $line"' });
+    const started = await run('task_run', { command: 'echo ready; read line; echo "got $line"', stdin: true });
     const id = /started background task (\d+)/.exec(started.content)?.[1] as string;
     expect(id).toBeDefined();
     // Its stdin is open once it runs (a send in the instant between mkfifo and the wrapper's open is refused).
@@ -199,6 +211,23 @@ describe('bash and background tasks (through the daemon)', () => {
     const again = await run('task_kill', { task_id: sleeper });
     expect(again).toEqual({ is_error: true, content: expect.stringMatching(/task_kill failed: task \d+ is not running/) });
     expect((await run('task_output', { task_id: '424242' })).content).toMatch(/no task 424242/);
+  });
+});
+
+describe('task tools: one definition with the MCP server', () => {
+  it('closes stdin unless asked, as run_task does, and says how to start a task that takes input', async () => {
+    const id = /started background task (\d+)/.exec((await run('task_run', { command: 'sleep 5' })).content)?.[1] as string;
+    const r = await run('task_input', { task_id: Number(id), text: 'y' });
+    expect(r.is_error).toBe(true);
+    expect(r.content).toContain('task_run {"stdin": true}');
+    expect((await run('task_kill', { task_id: id, signal: 'KILL' })).content).toBe(`task ${id} ended: killed by SIGKILL`);
+  });
+
+  it('shares the limits: a read is at most 1 MiB, and the schema the model sees says so', async () => {
+    const output = tools.definitions.find((t) => t.name === 'task_output');
+    expect(JSON.stringify(output?.input_schema)).toContain('"maximum":1048576');
+    const r = await run('task_output', { task_id: '1', limit: 2 * 1024 * 1024 });
+    expect(r).toEqual({ is_error: true, content: expect.stringMatching(/invalid input for task_output: limit/) });
   });
 });
 

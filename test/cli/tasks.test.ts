@@ -60,6 +60,17 @@ describe('run, show, ps, output, wait', () => {
     expect(JSON.parse(past.stdout)).toMatchObject({ data: '', offset: 500, nextOffset: 500, size: 10 });
   });
 
+  it('never splits a character in JSON, and reaches done at the end of an output that ends in half of one', async () => {
+    // "a€" and then the first two bytes of another "€": nothing will ever complete it.
+    const id = await run('--', 'printf', 'a\\342\\202\\254\\342\\202');
+    await d.cli(['wait', id]);
+    const cut = JSON.parse((await d.cli(['output', id, '--limit', '3', '--json'])).stdout);
+    expect(cut).toMatchObject({ data: 'a', offset: 0, nextOffset: 1, size: 6, done: false });
+    const rest = JSON.parse((await d.cli(['output', id, '--offset', '1', '--json'])).stdout);
+    expect(rest).toMatchObject({ offset: 1, nextOffset: 6, size: 6, done: true });
+    expect(rest.data.startsWith('€')).toBe(true);
+  });
+
   it('rejects negative and non-numeric offsets', async () => {
     for (const bad of ['-1', 'abc', '1.5']) {
       const r = await d.cli(['output', '1', `--offset=${bad}`]);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DreamReport } from '../../src/api/dream.js';
 import type { Memory } from '../../src/api/memory.js';
 import { fileFor } from '../../src/memory/memory-file.js';
-import { bootId, readStat } from '../../src/tasks/proc.js';
+import { bootId, readStat } from '../../src/sys/proc.js';
 import { daemonsPerTest, until, type TestDaemon } from '../helpers/daemon.js';
 
 const newDaemon = daemonsPerTest(afterEach);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/client/api-client.js';
 import { resolvePaths, type Paths } from '../../src/paths.js';
 
 export const CLI = resolve(import.meta.dirname, '../../dist/cli.js');

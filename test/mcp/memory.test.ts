@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/client/api-client.js';
 import type { Memory, RecallResponse, SearchHit } from '../../src/api/memory.js';
 import { AppError } from '../../src/errors.js';
 import { createMcpServer } from '../../src/mcp/server.js';

@@ -77,7 +77,7 @@ describe('nightshift mcp: task tools over stdio', () => {
     expect(last).toMatchObject({ status: 'exited', exit_code: 3, done: true, size: Buffer.byteLength(data) });
     const r = await mcp.call('task_output', { task_id: id });
     expect(text(r)).toContain('héllo');
-    expect(text(r)).toContain(`[task ${id} exited 3;`);
+    expect(text(r)).toContain(`[task ${id}: exit code 3;`);
     expect(text(r)).not.toContain('call task_output with offset');
   });
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectKey } from '../../src/memory/project.js';
+import { projectKey } from '../../src/project.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/client/api-client.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 import { pool } from '../helpers/raw-http.js';
 

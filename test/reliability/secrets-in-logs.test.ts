@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/client/api-client.js';
 import { runCli, TestDaemon, until } from '../helpers/daemon.js';
 import { rawRequest } from '../helpers/raw-http.js';
 

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer, Socket, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/client/api-client.js';
 import { daemonsPerTest, until } from '../helpers/daemon.js';
 import { errorBody, rawRequest } from '../helpers/raw-http.js';
 

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRange, tailOffset, utf8Complete } from '../../src/tasks/output.js';
+import { utf8Complete } from '../../src/sys/utf8.js';
+import { readRange, tailOffset } from '../../src/tasks/output.js';
 
 const dir = mkdtempSync('/tmp/ns-output-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

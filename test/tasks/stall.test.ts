@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikePrompt, stripAnsi } from '../../src/tasks/stall.js';
+import stripAnsi from 'strip-ansi';
+import { looksLikePrompt } from '../../src/tasks/stall.js';
 
 describe('prompt detection', () => {
   const prompts = [

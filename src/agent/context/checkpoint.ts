@@ -4,10 +4,11 @@
  * goes up; saving over a newer checkpoint is refused, so a stale writer cannot roll progress back.
  * Files are written to a temp name and renamed: a crash leaves the old checkpoint or the new one.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isErrno } from '../../errors.js';
+import { writeFileAtomic } from '../../sys/atomic-file.js';
 import type { StructuredSummary } from './compact.js';
 import { NOTE_SECTIONS, type NotesState } from './notes.js';
 import { fail, ok, type Result } from './types.js';
@@ -137,12 +138,6 @@ export async function loadCheckpoint(taskDir: string): Promise<Result<Checkpoint
   }
 }
 
-async function atomicWrite(path: string, data: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, data, { mode: 0o600 });
-  await rename(tmp, path);
-}
-
 export async function saveCheckpoint(taskDir: string, c: Checkpoint): Promise<Result<SavedCheckpoint>> {
   const paths = checkpointPaths(taskDir);
   const existing = await loadCheckpoint(taskDir);
@@ -151,8 +146,8 @@ export async function saveCheckpoint(taskDir: string, c: Checkpoint): Promise<Re
   }
   try {
     await mkdir(paths.dir, { recursive: true, mode: 0o700 });
-    await atomicWrite(paths.json, `${JSON.stringify(c, null, 2)}\n`);
-    await atomicWrite(paths.md, `${renderMarkdown(c)}\n`);
+    await writeFileAtomic(paths.json, `${JSON.stringify(c, null, 2)}\n`);
+    await writeFileAtomic(paths.md, `${renderMarkdown(c)}\n`);
   } catch (err) {
     return fail('io_error', `cannot save the checkpoint: ${(err as Error).message}`);
   }

@@ -8,6 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { utf8Head } from '../../sys/utf8.js';
 import { headTail, resultText } from './blocks.js';
 
 export interface PersistConfig {
@@ -53,8 +54,7 @@ export interface PersistTarget {
 
 /** The first `bytes` bytes of `text`, ending at a line break when one is in the last half. */
 export function preview(text: string, bytes: number): string {
-  // A cut inside a multi-byte character decodes to U+FFFD: drop it.
-  const head = Buffer.from(text.slice(0, bytes)).subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
+  const head = utf8Head(text, bytes);
   const nl = head.lastIndexOf('\n');
   return nl > head.length / 2 ? head.slice(0, nl) : head;
 }

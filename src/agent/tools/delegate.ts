@@ -6,7 +6,9 @@
  */
 import { z } from 'zod';
 import { charsForTokens } from '../../llm/tokens.js';
-import { daemonCall, statusText, waitUpTo } from './daemon.js';
+import { statusText } from '../../client/format.js';
+import { daemonCall, retrying } from '../../client/retrying.js';
+import { waitUpTo } from '../../client/wait.js';
 import { defineTool, failure } from './types.js';
 
 export const DELEGATE_SUMMARY_TOKENS = 2000;
@@ -48,7 +50,7 @@ export const delegateTool = defineTool({
     ctx.foreground.add(child.id);
     try {
       let status: string = child.status;
-      while (status === 'queued' || status === 'running') status = (await waitUpTo(ctx.client, child.id, WAIT_STEP_S)).status;
+      while (status === 'queued' || status === 'running') status = (await waitUpTo(retrying(ctx.client), child.id, WAIT_STEP_S)).status;
     } finally {
       ctx.foreground.delete(child.id);
     }

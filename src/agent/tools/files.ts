@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { isErrno } from '../../errors.js';
-import { humanSize } from './daemon.js';
+import { humanSize } from '../../client/format.js';
 import { defineTool, failure, ToolFailure, type ToolContext, type ToolResult } from './types.js';
 
 export const READ_DEFAULT_LINES = 2000;

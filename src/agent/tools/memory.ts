@@ -1,7 +1,7 @@
 /** Memory through the daemon: recall what matters for a query, remember something for later sessions. */
 import { z } from 'zod';
 import { MEMORY_TYPES, type RecallResponse } from '../../api/memory.js';
-import { daemonCall } from './daemon.js';
+import { daemonCall } from '../../client/retrying.js';
 import { defineTool } from './types.js';
 
 export function formatRecall(r: RecallResponse): string {

@@ -6,11 +6,15 @@
 import type { Dirent } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+import ignore from 'ignore';
+import picomatch from 'picomatch';
 import { z } from 'zod';
 import { isErrno } from '../../errors.js';
 import { defineTool, failure, ToolFailure, type ToolContext } from './types.js';
 
-export const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules']);
+/** Never walked into: version control and dependencies (gitignore syntax). */
+const SKIPPED = ignore().add(['.git/', '.hg/', '.svn/', 'node_modules/']);
+
 export const SEARCH_LIMITS = {
   /** Files looked at per call at most. */
   maxFiles: 20_000,
@@ -21,6 +25,8 @@ export const SEARCH_LIMITS = {
   /** Characters one answer holds at most. */
   outputChars: 24_000,
 };
+
+const rel = (root: string, file: string): string => relative(root, file).split(sep).join('/');
 
 export interface WalkStats {
   files: number;
@@ -43,7 +49,8 @@ export async function* walk(root: string, stats: WalkStats, maxFiles = SEARCH_LI
     const subdirs: string[] = [];
     for (const e of entries) {
       if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) subdirs.push(join(dir, e.name));
+        const sub = join(dir, e.name);
+        if (!SKIPPED.ignores(`${rel(root, sub)}/`)) subdirs.push(sub);
       } else if (e.isFile()) {
         if (stats.files >= maxFiles) {
           stats.truncated = true;
@@ -58,40 +65,17 @@ export async function* walk(root: string, stats: WalkStats, maxFiles = SEARCH_LI
   }
 }
 
-/** A glob as a regular expression over '/'-separated relative paths: **, *, ?, [...], {a,b}. */
+/**
+ * A glob as a regular expression over '/'-separated relative paths (picomatch: **, *, ?, [...],
+ * {a,b}; dotfiles too). A malformed glob (`src/{a,b`) is a ToolFailure naming it, never a crash.
+ */
 export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  let braces = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] as string;
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        const slash = glob[i + 2] === '/';
-        re += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
-      else {
-        const body = glob.slice(i + 1, end).replace(/\\/g, '\\\\');
-        re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
-        i = end;
-      }
-    } else if (c === '{') {
-      braces++;
-      re += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      re += ')';
-    } else if (c === ',' && braces > 0) re += '|';
-    else re += c.replace(/[.+^$()|\\/]/g, '\\$&');
+  try {
+    return picomatch.makeRe(glob, { dot: true, strictBrackets: true });
+  } catch (err) {
+    throw new ToolFailure(`invalid glob pattern ${JSON.stringify(glob)}: ${(err as Error).message}`);
   }
-  return new RegExp(`^${re}$`);
 }
-
-const rel = (root: string, file: string): string => relative(root, file).split(sep).join('/');
 
 async function searchRoot(ctx: ToolContext, p: string | undefined): Promise<{ root: string; isFile: boolean; shown: string }> {
   const root = resolve(ctx.cwd, p ?? '.');

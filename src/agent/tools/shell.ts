@@ -7,8 +7,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { isFinished, type Task } from '../../api/tasks.js';
-import type { ApiClient } from '../../api/client.js';
-import { daemonCall, humanSize, plainText, statusText, taskLabel, waitUpTo } from './daemon.js';
+import { humanSize, statusText } from '../../client/format.js';
+import { daemonCall, retrying } from '../../client/retrying.js';
+import { outputForModel } from '../../client/task-tools/render.js';
+import { waitUpTo } from '../../client/wait.js';
 import { defineTool, failure, type ToolContext, type ToolResult } from './types.js';
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
@@ -22,18 +24,10 @@ const RUNNING_TAIL_BYTES = 8 * 1024;
 
 export const SHELL = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?? '/bin/sh';
 
-/** A task's output for the model: whole when it is small enough, else its tail and how to read the rest. */
-export async function outputForModel(client: ApiClient, id: string, max = WHOLE_OUTPUT_MAX, tail = TAIL_BYTES): Promise<{ text: string; size: number; note?: string }> {
-  const first = await daemonCall(() => client.output(id, { offset: 0, limit: max }), true);
-  const size = first.meta.size;
-  if (size <= max) return { text: plainText(first.data), size };
-  const from = Math.max(0, size - tail);
-  const last = await daemonCall(() => client.output(id, { offset: from, limit: tail }), true);
-  return {
-    text: plainText(last.data),
-    size,
-    note: `[output is ${humanSize(size)}: only its last ${humanSize(size - from)} are shown. Read the rest with task_output {"task_id": "${id}", "offset": 0}]`,
-  };
+/** A task name from a command line: one line, at most 200 characters, no control characters. */
+export function taskLabel(prefix: string, command: string): string {
+  const t = `${prefix}${command.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim()}`;
+  return t.length > 200 ? `${t.slice(0, 199)}…` : t;
 }
 
 export async function startCommand(ctx: ToolContext, command: string, opts: { cwd?: string; stdin: boolean; label: string }): Promise<Task> {
@@ -57,7 +51,7 @@ export async function runBash(args: z.infer<typeof input>, ctx: ToolContext): Pr
   ctx.foreground.add(started.id);
   let task: Task;
   try {
-    task = await waitUpTo(ctx.client, started.id, timeout);
+    task = await waitUpTo(retrying(ctx.client), started.id, timeout);
   } finally {
     ctx.foreground.delete(started.id);
   }
@@ -67,7 +61,7 @@ export async function runBash(args: z.infer<typeof input>, ctx: ToolContext): Pr
     };
   }
   if (!isFinished(task)) {
-    const out = await outputForModel(ctx.client, task.id, RUNNING_TAIL_BYTES, RUNNING_TAIL_BYTES);
+    const out = await outputForModel(retrying(ctx.client), task.id, 'task_output', RUNNING_TAIL_BYTES, RUNNING_TAIL_BYTES);
     const next = out.size;
     return {
       content:
@@ -77,7 +71,7 @@ export async function runBash(args: z.infer<typeof input>, ctx: ToolContext): Pr
         `wait with task_wait, stop it with task_kill.]`,
     };
   }
-  const out = await outputForModel(ctx.client, task.id);
+  const out = await outputForModel(retrying(ctx.client), task.id, 'task_output', WHOLE_OUTPUT_MAX, TAIL_BYTES);
   const ok = task.status === 'exited' && task.exitCode === 0;
   const body = out.text === '' ? '(no output)\n' : out.text.endsWith('\n') ? out.text : `${out.text}\n`;
   return { content: `${out.note ? `${out.note}\n` : ''}${body}[${statusText(task)}]`, ...(ok ? {} : { is_error: true }) };

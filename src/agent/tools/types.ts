@@ -6,7 +6,7 @@
  */
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { z } from 'zod';
-import type { ApiClient } from '../../api/client.js';
+import type { ApiClient } from '../../client/api-client.js';
 
 export interface ToolContext {
   /** The agent's working directory: relative paths resolve against it. */

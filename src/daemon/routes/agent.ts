@@ -6,8 +6,7 @@
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { AgentRequest } from '../../api/agent.js';
-import { isFinished, TaskId } from '../../api/tasks.js';
+import { isFinished } from '../../api/tasks.js';
 import { checkpointPaths, resolveWindow } from '../../agent/context/index.js';
 import { withAgentInfo } from '../../agent/info.js';
 import { modelEnv, MODEL_ENV_KEYS, resolveAgentModel } from '../../agent/model-env.js';
@@ -15,7 +14,7 @@ import { AGENT_FORMAT, agentFile, DEFAULT_MAX_TURNS, readSpec, writeJsonAtomic, 
 import { now } from '../../clock.js';
 import { AppError, isErrno } from '../../errors.js';
 import type { TaskManager } from '../../tasks/manager.js';
-import { parse, type Route } from '../http.js';
+import type { Handlers } from '../http.js';
 
 const CLI = fileURLToPath(new URL('../../cli.js', import.meta.url));
 /** An agent is quiet while the model thinks or a command runs: only a long silence is worth a look. */
@@ -67,76 +66,66 @@ async function carryOver(from: string, to: string): Promise<void> {
   }
 }
 
-export function agentRoutes(d: AgentRouteDeps): Route[] {
-  return [
-    {
-      method: 'POST',
-      path: '/v1/agents',
-      handler: async ({ body }) => {
-        const req = parse(AgentRequest, await body(), 'agent request');
-        const model = modelEnv(d.env);
-        if (!model) {
-          throw new AppError(
-            'model_unavailable',
-            'agent tasks need a model, and the daemon has none: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for an Anthropic-compatible endpoint) ' +
-              'in the environment the daemon runs in, then restart it (`nightshift service install` units: `systemctl --user edit nightshift` → Environment=…)',
-          );
-        }
-        const prev = req.resume ? await resumable(d.tasks, req.resume) : undefined;
-        const modelName = req.model ?? prev?.spec.model ?? resolveAgentModel(d.env);
-        const overrides = {
-          ...((req.contextWindow ?? prev?.spec.contextWindow) !== undefined ? { contextWindow: req.contextWindow ?? prev?.spec.contextWindow } : {}),
-          ...((req.maxOutputTokens ?? prev?.spec.maxOutputTokens) !== undefined ? { maxOutputTokens: req.maxOutputTokens ?? prev?.spec.maxOutputTokens } : {}),
-        };
-        const window = resolveWindow(modelName, overrides);
-        if (!window.ok) throw new AppError('bad_request', `invalid context window: ${window.error.message}`);
-        const cwd = prev && req.cwd === undefined ? prev.spec.cwd : req.cwd;
-        if (cwd === undefined) throw new AppError('bad_request', 'invalid agent request: cwd is required');
-        // The daemon decides the model: the caller's own credentials never reach the run.
-        const env: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.env ?? {})) if (!MODEL_ENV_KEYS.includes(k)) env[k] = v;
-        Object.assign(env, model);
-        // Resumed: the task statement stays the original one; a prompt given with --resume follows it.
-        const prompt = prev ? prev.spec.prompt : (req.prompt ?? '');
-        const label = req.name ?? (prev ? `agent (resumes ${prev.spec.taskId}): ${oneLine(prev.spec.prompt, 60)}` : `agent: ${oneLine(prompt, 80)}`);
-        const task = await d.tasks.run(
-          { command: [process.execPath, CLI, 'agent-run'], cwd, env, name: label, stdin: false, stallAfterSeconds: AGENT_STALL_SECONDS },
-          async ({ id, dir }) => {
-            const spec: AgentSpec = {
-              format: AGENT_FORMAT,
-              taskId: id,
-              createdAt: now().toISOString(),
-              prompt,
-              cwd,
-              model: modelName,
-              contextWindow: window.value.contextWindow,
-              maxOutputTokens: window.value.maxOutputTokens,
-              maxTurns: req.maxTurns ?? DEFAULT_MAX_TURNS,
-              socket: d.socket,
-              ...(req.parent ? { parent: req.parent } : {}),
-              ...(prev ? { resumedFrom: prev.spec.taskId } : {}),
-              ...(prev && req.prompt?.trim() ? { followUp: req.prompt } : {}),
-            };
-            if (prev) await carryOver(prev.dir, dir);
-            await writeJsonAtomic(agentFile(dir, 'spec'), spec);
-            return { command: [process.execPath, CLI, 'agent-run', '--spec', agentFile(dir, 'spec')] };
-          },
+export function agentHandlers(d: AgentRouteDeps): Pick<Handlers, 'startAgent' | 'compactAgent'> {
+  return {
+    startAgent: async ({ body: req }) => {
+      const model = modelEnv(d.env);
+      if (!model) {
+        throw new AppError(
+          'model_unavailable',
+          'agent tasks need a model, and the daemon has none: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for an Anthropic-compatible endpoint) ' +
+            'in the environment the daemon runs in, then restart it (`nightshift service install` units: `systemctl --user edit nightshift` → Environment=…)',
         );
-        return { status: 201, json: { task: await withAgentInfo(task, d.tasks.dir(task.id)) } };
-      },
+      }
+      const prev = req.resume ? await resumable(d.tasks, req.resume) : undefined;
+      const modelName = req.model ?? prev?.spec.model ?? resolveAgentModel(d.env);
+      const overrides = {
+        ...((req.contextWindow ?? prev?.spec.contextWindow) !== undefined ? { contextWindow: req.contextWindow ?? prev?.spec.contextWindow } : {}),
+        ...((req.maxOutputTokens ?? prev?.spec.maxOutputTokens) !== undefined ? { maxOutputTokens: req.maxOutputTokens ?? prev?.spec.maxOutputTokens } : {}),
+      };
+      const window = resolveWindow(modelName, overrides);
+      if (!window.ok) throw new AppError('bad_request', `invalid context window: ${window.error.message}`);
+      const cwd = prev && req.cwd === undefined ? prev.spec.cwd : req.cwd;
+      if (cwd === undefined) throw new AppError('bad_request', 'invalid agent request: cwd is required');
+      // The daemon decides the model: the caller's own credentials never reach the run.
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.env ?? {})) if (!MODEL_ENV_KEYS.includes(k)) env[k] = v;
+      Object.assign(env, model);
+      // Resumed: the task statement stays the original one; a prompt given with --resume follows it.
+      const prompt = prev ? prev.spec.prompt : (req.prompt ?? '');
+      const label = req.name ?? (prev ? `agent (resumes ${prev.spec.taskId}): ${oneLine(prev.spec.prompt, 60)}` : `agent: ${oneLine(prompt, 80)}`);
+      const task = await d.tasks.run(
+        { command: [process.execPath, CLI, 'agent-run'], cwd, env, name: label, stdin: false, stallAfterSeconds: AGENT_STALL_SECONDS },
+        async ({ id, dir }) => {
+          const spec: AgentSpec = {
+            format: AGENT_FORMAT,
+            taskId: id,
+            createdAt: now().toISOString(),
+            prompt,
+            cwd,
+            model: modelName,
+            contextWindow: window.value.contextWindow,
+            maxOutputTokens: window.value.maxOutputTokens,
+            maxTurns: req.maxTurns ?? DEFAULT_MAX_TURNS,
+            socket: d.socket,
+            ...(req.parent ? { parent: req.parent } : {}),
+            ...(prev ? { resumedFrom: prev.spec.taskId } : {}),
+            ...(prev && req.prompt?.trim() ? { followUp: req.prompt } : {}),
+          };
+          if (prev) await carryOver(prev.dir, dir);
+          await writeJsonAtomic(agentFile(dir, 'spec'), spec);
+          return { command: [process.execPath, CLI, 'agent-run', '--spec', agentFile(dir, 'spec')] };
+        },
+      );
+      return { json: { task: await withAgentInfo(task, d.tasks.dir(task.id)) } };
     },
-    {
-      method: 'POST',
-      path: '/v1/agents/:id/compact',
-      handler: async ({ params }) => {
-        const id = parse(TaskId, params.id, 'task id');
-        const task = await d.tasks.get(id);
-        const dir = d.tasks.dir(id);
-        if (!(await readSpec(dir))) throw new AppError('bad_request', `task ${id} is not an agent task; only agent tasks have a context to compact`);
-        if (task.status !== 'running') throw new AppError('conflict', `agent task ${id} is not running (it is ${task.status}); \`nightshift agent --resume ${id}\` continues it`);
-        await writeFile(agentFile(dir, 'compactRequest'), `${now().toISOString()}\n`, { mode: 0o600 });
-        return { json: { task: await withAgentInfo(task, dir) } };
-      },
+    compactAgent: async ({ params: { id } }) => {
+      const task = await d.tasks.get(id);
+      const dir = d.tasks.dir(id);
+      if (!(await readSpec(dir))) throw new AppError('bad_request', `task ${id} is not an agent task; only agent tasks have a context to compact`);
+      if (task.status !== 'running') throw new AppError('conflict', `agent task ${id} is not running (it is ${task.status}); \`nightshift agent --resume ${id}\` continues it`);
+      await writeFile(agentFile(dir, 'compactRequest'), `${now().toISOString()}\n`, { mode: 0o600 });
+      return { json: { task: await withAgentInfo(task, dir) } };
     },
-  ];
+  };
 }

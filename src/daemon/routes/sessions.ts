@@ -1,32 +1,22 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { IngestRequest } from '../../api/memory.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { MemoryService } from '../../memory/service.js';
-import { parse, type Route } from '../http.js';
+import type { Handlers } from '../http.js';
 
-export function sessionRoutes(memory: MemoryService, log: Logger): Route[] {
-  return [
-    {
-      method: 'POST',
-      path: '/v1/ingest',
-      handler: async ({ body }) => {
-        const req = parse(IngestRequest, await body(), 'ingest request');
-        // Refused now, not later in the log: a path that cannot be a transcript.
-        if (!isAbsolute(req.path)) throw new AppError('bad_request', `transcript path must be absolute, got ${req.path}`);
-        if (!existsSync(req.path)) throw new AppError('not_found', `transcript not found: ${req.path}`);
-        const job = memory.ingest(req);
-        if (req.wait) return { json: { queued: false, summary: await job } };
-        // Handed over: the caller (a hook) returns at once; failures are the log's to tell.
-        job.catch((err: unknown) => log.warn({ path: req.path, err: (err as Error).message }, 'background ingest failed'));
-        return { status: 202, json: { queued: true } };
-      },
+export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handlers, 'ingest' | 'sessions'> {
+  return {
+    ingest: async ({ body: req }) => {
+      // Refused now, not later in the log: a path that cannot be a transcript.
+      if (!isAbsolute(req.path)) throw new AppError('bad_request', `transcript path must be absolute, got ${req.path}`);
+      if (!existsSync(req.path)) throw new AppError('not_found', `transcript not found: ${req.path}`);
+      const job = memory.ingest(req);
+      if (req.wait) return { json: { queued: false, summary: await job } };
+      // Handed over: the caller (a hook) returns at once; failures are the log's to tell.
+      job.catch((err: unknown) => log.warn({ path: req.path, err: (err as Error).message }, 'background ingest failed'));
+      return { status: 202, json: { queued: true } };
     },
-    {
-      method: 'GET',
-      path: '/v1/sessions',
-      handler: async () => ({ json: { sessions: memory.sessions.list() } }),
-    },
-  ];
+    sessions: async () => ({ json: { sessions: memory.sessions.list() } }),
+  };
 }

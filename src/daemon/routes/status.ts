@@ -3,39 +3,35 @@ import type { StatusResponse } from '../../api/status.js';
 import type { DreamService } from '../../dream/service.js';
 import type { MemoryService } from '../../memory/service.js';
 import type { TaskManager } from '../../tasks/manager.js';
-import type { Route } from '../http.js';
+import type { Handlers } from '../http.js';
 
-export function statusRoutes(
+export function statusHandlers(
   tasks: TaskManager,
   memory: MemoryService,
   dreams: DreamService,
   info: { socket: string; tcp: string | null; stateDir: string; startedAt: number; extractor: string },
-): Route[] {
-  return [
-    {
-      method: 'GET',
-      path: '/v1/status',
-      handler: async () => {
-        const c = tasks.counts();
-        const json: StatusResponse = {
-          version: VERSION,
-          pid: process.pid,
-          uptimeSeconds: Math.round((Date.now() - info.startedAt) / 1000),
-          socket: info.socket,
-          tcp: info.tcp,
-          stateDir: info.stateDir,
-          tasks: { ...c, total: c.queued + c.running + c.exited + c.killed + c.failed_to_start + c.lost },
-          memory: {
-            memories: memory.store.size,
-            episodes: memory.episodes.size,
-            sessions: memory.sessions.list().length,
-            ingesting: memory.queue.busy,
-            extractor: info.extractor,
-          },
-          dream: { ...(dreams.schedule() ?? {}), running: dreams.isRunning },
-        };
-        return { json };
-      },
+): Pick<Handlers, 'status'> {
+  return {
+    status: async () => {
+      const c = tasks.counts();
+      const json: StatusResponse = {
+        version: VERSION,
+        pid: process.pid,
+        uptimeSeconds: Math.round((Date.now() - info.startedAt) / 1000),
+        socket: info.socket,
+        tcp: info.tcp,
+        stateDir: info.stateDir,
+        tasks: { ...c, total: c.queued + c.running + c.exited + c.killed + c.failed_to_start + c.lost },
+        memory: {
+          memories: memory.store.size,
+          episodes: memory.episodes.size,
+          sessions: memory.sessions.list().length,
+          ingesting: memory.queue.busy,
+          extractor: info.extractor,
+        },
+        dream: { ...(dreams.schedule() ?? {}), running: dreams.isRunning },
+      };
+      return { json };
     },
-  ];
+  };
 }

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { open, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import type { z } from 'zod';
 import { AppError, isErrno } from '../errors.js';
+import { writeFileAtomic } from './atomic-file.js';
 
 /**
  * lowdb adapter that never leaves a half-written file: write to a temp file, fsync, rename.
@@ -40,16 +41,8 @@ export class DurableJsonFile<S extends z.ZodType> implements Adapter<z.infer<S>>
     return parsed.data;
   }
 
-  async write(data: z.infer<S>): Promise<void> {
-    const tmp = `${this.file}.tmp`;
-    const fh = await open(tmp, 'w', 0o600);
-    try {
-      await fh.writeFile(JSON.stringify(data));
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, this.file);
+  write(data: z.infer<S>): Promise<void> {
+    return writeFileAtomic(this.file, JSON.stringify(data));
   }
 }
 

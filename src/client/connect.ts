@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, closeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { ApiClient } from '../api/client.js';
 import { AppError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
+import { retry } from '../sys/retry.js';
+import { ApiClient } from './api-client.js';
 
 const STARTUP_WAIT_MS = 15_000;
 
@@ -49,21 +49,16 @@ async function startDaemon(c: ApiClient): Promise<void> {
     exited = code ?? 1;
   });
   process.stderr.write(`nightshift: started the daemon in the background (pid ${child.pid}; log ${paths.daemonLog})\n`);
-  const deadline = Date.now() + STARTUP_WAIT_MS;
-  while (Date.now() < deadline) {
-    try {
-      await c.status();
-      return;
-    } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'daemon_unavailable') throw err;
-    }
-    // Exit 1 is "another daemon holds the lock": one is starting, so keep waiting for it.
-    if (exited !== null && exited !== 1) {
-      throw new AppError('daemon_unavailable', `the daemon failed to start (exit ${exited}): ${lastLine(paths.daemonLog)}`);
-    }
-    await sleep(25);
+  const unavailable = (err: unknown) => err instanceof AppError && err.code === 'daemon_unavailable';
+  // Exit 1 is "another daemon holds the lock": one is starting, so keep waiting for it.
+  const failed = () => exited !== null && exited !== 1;
+  try {
+    await retry(() => c.status(), { retryIf: (err) => unavailable(err) && !failed(), delayMs: 25, forMs: STARTUP_WAIT_MS });
+  } catch (err) {
+    if (!unavailable(err)) throw err;
+    if (failed()) throw new AppError('daemon_unavailable', `the daemon failed to start (exit ${exited}): ${lastLine(paths.daemonLog)}`);
+    throw new AppError('daemon_unavailable', `the daemon did not answer within ${STARTUP_WAIT_MS / 1000}s; see ${paths.daemonLog}`);
   }
-  throw new AppError('daemon_unavailable', `the daemon did not answer within ${STARTUP_WAIT_MS / 1000}s; see ${paths.daemonLog}`);
 }
 
 function lastLine(file: string): string {

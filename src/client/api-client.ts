@@ -1,0 +1,222 @@
+/**
+ * The typed client of the daemon API. Every call names an endpoint of the one table
+ * (src/api/endpoints.ts): its path, method and schemas come from there, and the answer is checked
+ * against the same zod schema the daemon answers with.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { z } from 'zod';
+import type { AgentRequest } from '../api/agent.js';
+import type { DreamReport } from '../api/dream.js';
+import { ENDPOINTS, pathOf, type Endpoint, type EndpointName, type Endpoints, type EndpointsReplying, type PathParams } from '../api/endpoints.js';
+import type { ImportLine, Memory } from '../api/memory.js';
+import type { OutputMeta, SignalName, Task, TaskEvent } from '../api/tasks.js';
+import { AppError } from '../errors.js';
+import { checkStatus, readAll, readLines, safeJson, send, type DaemonAddress } from './http.js';
+
+export type { DaemonAddress } from './http.js';
+
+export interface ClientOptions {
+  /** Abort any request that has not been answered in this time (hooks must never hold an agent up). */
+  timeoutMs?: number;
+}
+
+type Input<S> = S extends z.ZodTypeAny ? z.input<S> : never;
+
+/** What a call to endpoint N takes: its path parameters, query and body, as the table declares them. */
+export type CallInput<N extends EndpointName> = ([PathParams<Endpoints[N]['path']>] extends [never] ? unknown : { params: Record<PathParams<Endpoints[N]['path']>, string> }) &
+  (Endpoints[N] extends { query: z.ZodTypeAny } ? { query?: { [K in keyof Input<Endpoints[N]['query']>]?: string | number | undefined } } : unknown) &
+  (Endpoints[N] extends { body: z.ZodTypeAny } ? { body: Input<Endpoints[N]['body']> } : unknown);
+
+/** What endpoint N answers (JSON endpoints). */
+export type Answer<N extends EndpointName> = Endpoints[N]['reply'] extends { kind: 'json'; schema: infer S extends z.ZodTypeAny } ? z.infer<S> : never;
+
+interface AnyInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+const id = (taskOrMemory: string) => ({ params: { id: taskOrMemory } });
+
+export class ApiClient {
+  constructor(
+    readonly address: DaemonAddress,
+    private readonly options: ClientOptions = {},
+  ) {}
+
+  /** One JSON endpoint: the request as the table types it, the answer checked by its schema. */
+  async call<N extends EndpointsReplying<'json'>>(name: N, input: CallInput<N>): Promise<Answer<N>> {
+    const res = await this.open(name, input as AnyInput);
+    await checkStatus(res);
+    const reply = ENDPOINTS[name].reply as { schema: z.ZodTypeAny };
+    const parsed = reply.schema.safeParse(safeJson(await readAll(res)));
+    if (!parsed.success) throw new AppError('internal', `unexpected response from the daemon for ${name}: ${parsed.error.message}`);
+    return parsed.data as Answer<N>;
+  }
+
+  status() {
+    return this.call('status', {});
+  }
+
+  // ── tasks ──
+
+  async run(req: Input<Endpoints['runTask']['body']>): Promise<Task> {
+    return (await this.call('runTask', { body: req })).task;
+  }
+
+  async list(all = false): Promise<Task[]> {
+    return (await this.call('listTasks', { query: { all: all ? 1 : 0 } })).tasks;
+  }
+
+  async get(taskId: string): Promise<Task> {
+    return (await this.call('getTask', id(taskId))).task;
+  }
+
+  async remove(taskId: string): Promise<void> {
+    await this.call('removeTask', id(taskId));
+  }
+
+  async input(taskId: string, text: string, eof = false): Promise<Task> {
+    return (await this.call('sendInput', { ...id(taskId), body: { text, eof } })).task;
+  }
+
+  async kill(taskId: string, signal: SignalName | string = 'SIGTERM'): Promise<Task> {
+    return (await this.call('killTask', { ...id(taskId), body: { signal } })).task;
+  }
+
+  /** Long-polls until the task ends or `timeoutSeconds` pass (the daemon caps one poll at 5 min). */
+  wait(taskId: string, timeoutSeconds?: number) {
+    return this.call('waitTask', { ...id(taskId), query: { timeout: timeoutSeconds } });
+  }
+
+  /** Raw output bytes from an offset (or the last `lines` lines), with where to read next. */
+  async output(taskId: string, q: { offset?: number; limit?: number; lines?: number } = {}): Promise<{ data: Buffer; meta: OutputMeta }> {
+    const res = await this.open('taskOutput', { ...id(taskId), query: q });
+    await checkStatus(res);
+    const data = await readAll(res);
+    const meta = ENDPOINTS.taskOutput.reply.meta.parse(JSON.parse(String(res.headers['x-nightshift-output'] ?? '{}')));
+    return { data, meta };
+  }
+
+  /** Streams output from `offset` until the task has ended and all of it was delivered. */
+  async follow(taskId: string, offset: number, onData: (chunk: Buffer) => void, signal?: AbortSignal): Promise<number> {
+    const res = await this.open('followTask', { ...id(taskId), query: { offset } }, signal);
+    await checkStatus(res);
+    let at = offset;
+    await new Promise<void>((resolve, reject) => {
+      res.on('data', (c: Buffer) => {
+        at += c.length;
+        onData(c);
+      });
+      res.on('end', resolve);
+      // A daemon that dies mid-stream resets the connection: the caller resumes from the bytes it got.
+      res.on('error', (err) => reject(new AppError('connection_lost', `the follow stream broke: ${err.message}`)));
+      res.on('aborted', () => reject(new AppError('connection_lost', 'the daemon closed the stream')));
+    });
+    return at;
+  }
+
+  /** Calls onEvent for every task event until the stream ends or `signal` aborts. */
+  async events(onEvent: (e: TaskEvent) => void, signal?: AbortSignal): Promise<void> {
+    const res = await this.open('events', {}, signal);
+    await checkStatus(res);
+    await readLines(res, (line) => onEvent(ENDPOINTS.events.reply.schema.parse(JSON.parse(line))));
+  }
+
+  // ── agent tasks ──
+
+  /** Starts an agent task (refused at once with model_unavailable when the daemon has no model). */
+  async agent(req: AgentRequest): Promise<Task> {
+    return (await this.call('startAgent', { body: req })).task;
+  }
+
+  /** Asks a running agent task to compact its context at its next turn boundary. */
+  async compact(taskId: string): Promise<Task> {
+    return (await this.call('compactAgent', id(taskId))).task;
+  }
+
+  // ── memories ──
+
+  async remember(req: Input<Endpoints['remember']['body']>): Promise<Memory> {
+    return (await this.call('remember', { body: req })).memory;
+  }
+
+  async memories(q: { project?: string; team?: string; archived?: boolean; all?: boolean } = {}): Promise<Memory[]> {
+    const query = { project: q.project, team: q.team, archived: q.archived ? '1' : undefined, all: q.all ? '1' : undefined };
+    return (await this.call('listMemories', { query })).memories;
+  }
+
+  async memory(memoryId: string): Promise<Memory> {
+    return (await this.call('getMemory', id(memoryId))).memory;
+  }
+
+  /** `forget` archives, `restore` brings back an archived or superseded memory, `pin` makes it stable and important. */
+  async memoryAction(memoryId: string, action: 'forget' | 'restore' | 'pin'): Promise<Memory> {
+    return (await this.call(`${action}Memory`, id(memoryId))).memory;
+  }
+
+  importMemories(memories: ImportLine[]) {
+    return this.call('importMemories', { body: { memories } });
+  }
+
+  recall(req: Input<Endpoints['recall']['body']> = {}) {
+    return this.call('recall', { body: req });
+  }
+
+  async search(q: { q: string; project?: string; limit?: number }) {
+    return (await this.call('search', { query: q })).hits;
+  }
+
+  // ── dreams ──
+
+  async dream(dryRun = false): Promise<DreamReport> {
+    return (await this.call('dream', { body: { dryRun } })).report;
+  }
+
+  /** Runs a dream, calling onPhase as each phase ends. */
+  async dreamWithProgress(dryRun: boolean, onPhase: (phase: string, detail: string) => void): Promise<DreamReport> {
+    const res = await this.open('dreamProgress', { body: { dryRun } });
+    await checkStatus(res);
+    let report: DreamReport | undefined;
+    let failure: AppError | undefined;
+    await readLines(res, (text) => {
+      const line = ENDPOINTS.dreamProgress.reply.schema.parse(JSON.parse(text));
+      if ('phase' in line) onPhase(line.phase, line.detail);
+      else if ('report' in line) report = line.report;
+      else failure = new AppError('internal', line.error.message);
+    });
+    if (failure) throw failure;
+    if (!report) throw new AppError('connection_lost', 'the daemon ended the dream stream without a report');
+    return report;
+  }
+
+  async dreams() {
+    return (await this.call('listDreams', {})).dreams;
+  }
+
+  async dreamReport(dreamId: string): Promise<DreamReport> {
+    return (await this.call('getDream', id(dreamId))).report;
+  }
+
+  // ── sessions ──
+
+  ingest(req: Input<Endpoints['ingest']['body']>) {
+    return this.call('ingest', { body: req });
+  }
+
+  async sessions() {
+    return (await this.call('sessions', {})).sessions;
+  }
+
+  private open(name: EndpointName, input: AnyInput, signal?: AbortSignal): Promise<IncomingMessage> {
+    const e: Endpoint = ENDPOINTS[name];
+    return send(this.address, {
+      method: e.method,
+      path: pathOf(e.path, input.params),
+      ...(input.query ? { query: input.query } : {}),
+      ...(input.body !== undefined ? { body: input.body } : {}),
+      ...(signal ? { signal } : {}),
+      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import { open, rename, unlink } from 'node:fs/promises';
+
+/**
+ * Replaces `path` so that a reader, or the file after a crash, holds the old content or the new,
+ * never half of either: write a temp file beside it, fsync, rename over. (write-file-atomic does
+ * this too, but installs process signal handlers; the daemon owns its signals.)
+ */
+export async function writeFileAtomic(path: string, data: string | Buffer, mode = 0o600): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fh = await open(tmp, 'w', mode);
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } catch (err) {
+    await fh.close();
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await fh.close();
+  await rename(tmp, path);
+}
