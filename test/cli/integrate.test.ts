@@ -1,6 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parse as parseTomlText } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Invocation } from '../../src/integrate/command.js';
 import { installCodex, uninstallCodex } from '../../src/integrate/codex.js';
@@ -191,12 +192,9 @@ describe('claude-code entries nightshift owns', () => {
   });
 });
 
-const hasTomllib = spawnSync('python3', ['-c', 'import tomllib'], { stdio: 'ignore' }).status === 0;
-/** Parses with Python's tomllib, a real TOML parser (skipped where there is none). */
-function parseToml(text: string): Record<string, unknown> | undefined {
-  if (!hasTomllib) return undefined;
-  const out = execFileSync('python3', ['-c', 'import sys, tomllib, json; print(json.dumps(tomllib.loads(sys.stdin.read())))'], { input: text, encoding: 'utf8' });
-  return JSON.parse(out);
+/** Parses with a real TOML parser: what the line-based writer writes must be TOML that means what it should. */
+function parseToml(text: string): Record<string, unknown> {
+  return parseTomlText(text) as Record<string, unknown>;
 }
 
 describe('nightshift integrate codex', () => {
@@ -234,12 +232,10 @@ model = "gpt" # inline comment
       `\n[mcp_servers.nightshift]\n# added by \`nightshift integrate codex\`; remove with \`nightshift integrate codex --uninstall\`\n` +
         `command = ${JSON.stringify(NODE)}\nargs = [${JSON.stringify(CLI)}, "mcp"]\n`,
     );
-    const parsed = parseToml(text) as { mcp_servers: Record<string, unknown>; notes: string } | undefined;
-    if (parsed) {
-      expect(parsed.mcp_servers.nightshift).toEqual({ command: NODE, args: [CLI, 'mcp'] });
-      expect(parsed.mcp_servers.other).toEqual({ command: 'other', args: ['a', ['nested']] });
-      expect(parsed.notes).toContain('[mcp_servers.nightshift]');
-    }
+    const parsed = parseToml(text) as { mcp_servers: Record<string, unknown>; notes: string };
+    expect(parsed.mcp_servers.nightshift).toEqual({ command: NODE, args: [CLI, 'mcp'] });
+    expect(parsed.mcp_servers.other).toEqual({ command: 'other', args: ['a', ['nested']] });
+    expect(parsed.notes).toContain('[mcp_servers.nightshift]');
 
     const again = await runCli(['integrate', 'codex'], env);
     expect(again.stdout).toContain('already set up; nothing changed');
@@ -256,8 +252,8 @@ model = "gpt" # inline comment
     expect((await runCli(['integrate', 'codex'], { ...env, CODEX_HOME: codexHome, NIGHTSHIFT_HOME: '/tmp/ns "q"' })).code).toBe(0);
     const text = read(join(codexHome, 'config.toml'));
     expect(text).toContain('env = { NIGHTSHIFT_HOME = "/tmp/ns \\"q\\"" }');
-    const parsed = parseToml(text) as { mcp_servers: { nightshift: { command: string; args: string[]; env: Record<string, string> } } } | undefined;
-    if (parsed) expect(parsed.mcp_servers.nightshift).toEqual({ command: NODE, args: [CLI, 'mcp'], env: { NIGHTSHIFT_HOME: '/tmp/ns "q"' } });
+    const parsed = parseToml(text) as { mcp_servers: { nightshift: { command: string; args: string[]; env: Record<string, string> } } };
+    expect(parsed.mcp_servers.nightshift).toEqual({ command: NODE, args: [CLI, 'mcp'], env: { NIGHTSHIFT_HOME: '/tmp/ns "q"' } });
     expect((await runCli(['integrate', 'codex'], env)).code).toBe(0);
     const plain = read(join(dir, '.codex', 'config.toml'));
     const mcp = await startMcp(env, dir, { command: NODE, args: [CLI, 'mcp'] });
@@ -298,6 +294,7 @@ describe('codex config.toml edits (line-based)', () => {
     const after = installCodex(before, inv, 'f');
     expect(after.changes).toEqual(['updated [mcp_servers.nightshift]']);
     expect(after.text).toBe(`a = 1\n\n${block()}\n# about b\n[b]\nc = 2\n`);
+    expect(parseToml(after.text)).toEqual({ a: 1, mcp_servers: { nightshift: { command: inv.node, args: [inv.cli, 'mcp'] } }, b: { c: 2 } });
     expect(installCodex(after.text, inv, 'f').changes).toEqual([]);
     expect(uninstallCodex(after.text, 'f').text).toBe('a = 1\n\n# about b\n[b]\nc = 2\n');
   });
@@ -308,6 +305,7 @@ describe('codex config.toml edits (line-based)', () => {
     expect(t.startsWith(crlf)).toBe(true);
     expect(t.slice(crlf.length).split('\r\n').length).toBe(6);
     expect(t.slice(crlf.length)).not.toMatch(/[^\r]\n/);
+    expect(parseToml(t)).toEqual({ a: 1, b: { c: 'x' }, mcp_servers: { nightshift: { command: inv.node, args: [inv.cli, 'mcp'] } } });
     expect(uninstallCodex(t, 'f').text).toBe(crlf);
     const noEol = 'a = 1';
     expect(installCodex(noEol, inv, 'f').text).toBe(`a = 1\n\n${block()}`);
@@ -328,7 +326,7 @@ describe('codex config.toml edits (line-based)', () => {
     expect(t).toContain('command = "/n o\\\\de\\""');
     expect(t).toContain('args = ["/c\\u0001li.js", "mcp"]');
     expect(t).toContain('env = { "A B" = "v" }');
-    const parsed = parseToml(t) as { mcp_servers: { nightshift: unknown } } | undefined;
-    if (parsed) expect(parsed.mcp_servers.nightshift).toEqual({ command: odd.node, args: [odd.cli, 'mcp'], env: { 'A B': 'v' } });
+    const parsed = parseToml(t) as { mcp_servers: { nightshift: unknown } };
+    expect(parsed.mcp_servers.nightshift).toEqual({ command: odd.node, args: [odd.cli, 'mcp'], env: { 'A B': 'v' } });
   });
 });

@@ -2,7 +2,7 @@
  * The last and weakest rules: statements about the project (facts, procedures, conventions). They
  * need no standing marker, so their guard asks them to name something concrete instead.
  */
-import type { RuleSpec } from './heuristic-rules.js';
+import type { RuleSpec } from './rule-spec.js';
 
 export const FACT_RULES: readonly RuleSpec[] = [
   {

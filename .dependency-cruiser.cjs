@@ -1,0 +1,61 @@
+/**
+ * The layers of src/, enforced (`npm run depcheck`, part of `npm run lint`). Top to bottom:
+ *
+ *   cli.ts (the binary) → cli/, mcp/ (surfaces) → client/ → api/ → sys/ → leaves
+ *   daemon/ → services: agent/ → dream/ → memory/ ; tasks/ ; llm/ ; integrate/ → api/, sys/ → leaves
+ *
+ * Leaves are the root modules that import nothing of the project's folders: errors, paths, project,
+ * clock, version, log, config. An agent run is a client of the daemon too (it runs as a task and
+ * talks to it over the socket), so agent/ may use client/; no other service may.
+ */
+const LEAVES = '^src/(errors|paths|project|clock|version|log|config)[.]ts$';
+const SERVICES = '^src/(tasks|memory|dream|llm|agent|integrate)/';
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'Modules that import each other cannot be understood (or layered) one at a time.', from: {}, to: { circular: true } },
+    { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
+    { name: 'no-binary-import', severity: 'error', comment: 'src/cli.ts is the entry point; nothing imports it.', from: {}, to: { path: '^src/cli[.]ts$' } },
+
+    { name: 'leaves-are-leaves', severity: 'error', comment: 'The root modules import only each other.', from: { path: LEAVES }, to: { path: '^src/', pathNot: LEAVES } },
+    { name: 'sys-is-the-floor', severity: 'error', comment: 'sys/ knows nothing of tasks, memories or the API: only errors, paths, the clock.', from: { path: '^src/sys/' }, to: { path: '^src/', pathNot: '^src/(sys/|(errors|paths|clock)[.]ts$)' } },
+    { name: 'api-is-schemas', severity: 'error', comment: 'api/ holds the endpoint table and its zod schemas, nothing that runs.', from: { path: '^src/api/' }, to: { path: '^src/', pathNot: '^src/(api/|errors[.]ts$)' } },
+    { name: 'client-over-api', severity: 'error', comment: 'client/ talks to the daemon through api/; it knows no service and no surface.', from: { path: '^src/client/' }, to: { path: '^src/', pathNot: `^src/(client|api|sys)/|${LEAVES}` } },
+
+    {
+      name: 'surfaces-through-client',
+      severity: 'error',
+      comment: 'cli/ and mcp/ reach the daemon only through client/ (the program entries below aside).',
+      from: { path: '^src/(cli|mcp)/' },
+      to: { path: '^src/(daemon|tasks|memory|dream|llm|agent|sys)/', pathNot: '^src/(daemon/main|agent/run)[.]ts$' },
+    },
+    {
+      name: 'program-entries-on-demand',
+      severity: 'error',
+      comment: 'The binary hosts the daemon, the agent run and the MCP server: cli/ loads each with await import(), from its own command only.',
+      from: { path: '^src/', pathNot: '^src/cli/(daemon|agent|mcp)[.]ts$' },
+      to: { path: '^src/(daemon/main|agent/run|mcp/stdio)[.]ts$' },
+    },
+    { name: 'program-entries-dynamic', severity: 'error', from: { path: '^src/cli/' }, to: { path: '^src/(daemon/main|agent/run|mcp/stdio)[.]ts$', dynamic: false } },
+    { name: 'no-mcp-to-cli', severity: 'error', comment: 'Surfaces do not import each other.', from: { path: '^src/mcp/' }, to: { path: '^src/cli/' } },
+    { name: 'no-cli-to-mcp', severity: 'error', from: { path: '^src/cli/' }, to: { path: '^src/mcp/', pathNot: '^src/mcp/stdio[.]ts$' } },
+
+    { name: 'daemon-serves', severity: 'error', comment: 'The daemon answers clients; it is none.', from: { path: '^src/daemon/' }, to: { path: '^src/(cli|mcp|client)/' } },
+    { name: 'services-below-the-daemon', severity: 'error', from: { path: SERVICES }, to: { path: '^src/(cli|mcp|daemon)/' } },
+    { name: 'only-agent-is-a-client', severity: 'error', comment: 'Services run in the daemon; only an agent run talks to it as a client.', from: { path: '^src/(tasks|memory|dream|llm|integrate)/' }, to: { path: '^src/client/' } },
+    { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(memory|dream|agent|llm|integrate)/' } },
+    { name: 'memory-below-dream', severity: 'error', from: { path: '^src/memory/' }, to: { path: '^src/(tasks|dream|agent|integrate)/' } },
+    { name: 'dream-over-memory', severity: 'error', from: { path: '^src/dream/' }, to: { path: '^src/(tasks|agent|integrate)/' } },
+    { name: 'agent-through-the-daemon', severity: 'error', comment: 'An agent run reaches tasks and memories through the daemon (client/), never directly.', from: { path: '^src/agent/' }, to: { path: '^src/(tasks|memory|dream|integrate)/' } },
+    { name: 'llm-is-a-library', severity: 'error', from: { path: '^src/llm/' }, to: { path: '^src/(tasks|memory|dream|agent|integrate)/' } },
+    { name: 'integrate-edits-files', severity: 'error', from: { path: '^src/integrate/' }, to: { path: '^src/', pathNot: `^src/integrate/|${LEAVES}` } },
+
+    { name: 'scripts-read-the-table', severity: 'error', from: { path: '^scripts/' }, to: { path: '^src/', pathNot: '^src/api/' } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.test.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
