@@ -1,9 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiClient } from '../client/api-client.js';
+import type { Caller } from '../client/caller.js';
 import { AppError } from '../errors.js';
 
 /** Runs one call against the daemon (the stdio entry point starts the daemon when needed). */
-export type WithClient = <T>(fn: (c: ApiClient) => Promise<T>) => Promise<T>;
+export type WithClient = Caller;
 
 /** A successful tool result: the structured value (checked against the output schema) and its text rendering. */
 export function ok(structured: Record<string, unknown>, text: string): CallToolResult {

@@ -13,7 +13,7 @@ export interface TaskToolOptions {
 }
 
 export function registerTaskTools(server: McpServer, api: WithClient, opts: TaskToolOptions): void {
-  const host: TaskToolHost = { call: (fn) => api(fn), cwd: opts.cwd, env: opts.env };
+  const host: TaskToolHost = { call: api, cwd: opts.cwd, env: opts.env };
   for (const t of taskTools({ names: MCP_TASK_TOOLS })) {
     server.registerTool(
       t.name,
