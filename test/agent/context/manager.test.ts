@@ -5,10 +5,10 @@ import { ContextManager } from '../../../src/agent/context/manager.js';
 import { resumeTask } from '../../../src/agent/context/open.js';
 import type { ContextManagerOptions, PreparedRequest } from '../../../src/agent/context/options.js';
 import { checkInvariants } from '../../../src/agent/context/invariants.js';
-import { roughRequestTokens } from '../../../src/agent/context/estimate.js';
 import { loadCheckpoint } from '../../../src/agent/context/checkpoint.js';
 import { PLACEHOLDER_PREFIX } from '../../../src/agent/context/blocks.js';
 import type { ContextEvent, SummarizeRequest } from '../../../src/agent/context/types.js';
+import { fakeEstimate } from '../../fakes/anthropic.js';
 import { allText, filler, tempDir } from './helpers.js';
 
 const SYSTEM = 'You are a careful coding agent.';
@@ -44,14 +44,21 @@ function setup(extra: Partial<ContextManagerOptions> = {}) {
   return { m, events, summaries, summarize, advance: (ms: number) => void (now += ms) };
 }
 
-/** An API that counts exactly chars/4 (so the figures are checkable). */
-const apiCount = (r: PreparedRequest) => roughRequestTokens({ system: r.system, tools: r.tools, messages: r.messages });
+/**
+ * The model's count of a request, computed apart from the code under test: the fake API's rule,
+ * ceil(JSON length of system + messages + tools / 4). JSON framing and escapes make it 2–10 % more
+ * than the manager's own chars/4, so a request the manager calls fitting is checked by a figure it
+ * did not produce.
+ */
+const apiCount = (r: { system?: PreparedRequest['system']; tools?: PreparedRequest['tools']; messages: MessageParam[] }) =>
+  fakeEstimate({ ...(r.system !== undefined ? { system: r.system } : {}), ...(r.tools ? { tools: r.tools } : {}), messages: r.messages });
 
 /** One model turn: prepare, answer with a tool call, add a result of `chars` characters. */
 async function turn(m: ContextManager, i: number, chars: number, name = 'bash', input: Record<string, unknown> = { command: `step ${i}` }): Promise<PreparedRequest> {
   const r = await m.prepareRequest({ system: SYSTEM });
   if (!r.ok) throw new Error(`turn ${i}: ${r.error.message}`);
   expect(r.value.tokens + r.value.maxTokens).toBeLessThanOrEqual(20_000);
+  expect(apiCount(r.value) + r.value.maxTokens).toBeLessThanOrEqual(20_000); // by the model's count too
   expect(checkInvariants(r.value.messages)).toEqual([]);
   m.addAssistant([{ type: 'tool_use', id: `t${i}`, name, input }], { input_tokens: apiCount(r.value) });
   await m.addToolResults([{ tool_use_id: `t${i}`, content: `${filler(chars, `o${i}`)}\nresult ${i}` }]);
@@ -74,7 +81,7 @@ describe('ContextManager', () => {
     expect(compactions[0]?.beforeTokens).toBeGreaterThanOrEqual(0.85 * 18_000);
     // The summariser saw the history and the prompt, never more than fits.
     expect(JSON.stringify(summaries[0]?.messages)).toContain(TASK);
-    for (const s of summaries) expect(roughRequestTokens({ system: s.system, messages: s.messages }) + s.maxTokens).toBeLessThanOrEqual(20_000);
+    for (const s of summaries) expect(apiCount(s) + s.maxTokens).toBeLessThanOrEqual(20_000);
     // After compaction: task verbatim, the summary (analysis stripped), newest turns intact.
     const text = allText(m.messages);
     expect(text).toContain(`<task>\\n${TASK}\\n</task>`);
@@ -104,8 +111,9 @@ describe('ContextManager', () => {
     m.addUser(TASK);
     const r = await m.prepareRequest({ system: SYSTEM });
     if (!r.ok) throw new Error('prepare');
-    const first = r.value.tokens; // no anchor yet: chars/4
-    expect(first).toBe(apiCount(r.value));
+    const first = r.value.tokens; // no anchor yet: chars/4 of the system prompt, plus the message and its framing
+    expect(first).toBe(Math.ceil(SYSTEM.length / 4) + 4 + Math.ceil(TASK.length / 4));
+    expect(first).toBe(8 + 4 + 16);
     m.addAssistant([{ type: 'text', text: 'a'.repeat(400) }], { input_tokens: 10, cache_read_input_tokens: first - 15, cache_creation_input_tokens: 5 });
     m.addUser('b'.repeat(400));
     const r2 = await m.prepareRequest({ system: SYSTEM });
@@ -120,17 +128,25 @@ describe('ContextManager', () => {
 
   it('asks for an exact count only within 10 % of the limit: the compaction threshold, or the budget', async () => {
     for (const [tiers, limit] of [[{}, 0.85 * 18_000], [{ compaction: { enabled: false } }, 18_000]] as const) {
-      const countTokens = vi.fn(async (r: { messages: MessageParam[] }) => roughRequestTokens({ system: SYSTEM, messages: r.messages }) + 50);
+      const answered: number[] = [];
+      const countTokens = vi.fn(async (r: { system?: PreparedRequest['system']; messages: MessageParam[] }) => {
+        const n = apiCount(r);
+        answered.push(n);
+        return n;
+      });
       const { m, events } = setup({ countTokens, tiers });
       m.addUser(TASK);
-      for (let i = 0; i < 16; i++) await turn(m, i, 6000);
+      const requests: PreparedRequest[] = [];
+      for (let i = 0; i < 16; i++) requests.push(await turn(m, i, 6000));
       const counts = ofType(events, 'exact_count');
       expect(counts.length).toBeGreaterThan(0);
       expect(countTokens).toHaveBeenCalledTimes(counts.length);
-      for (const c of counts) {
-        expect(c.estimate).toBeGreaterThanOrEqual(0.9 * limit);
-        expect(c.exact).toBe(c.estimate + 50); // the API's figure replaces the estimate
-      }
+      // The API's figure replaces the estimate: what the request reports is what the API answered.
+      expect(counts.map((c) => c.exact)).toEqual(answered);
+      for (const c of counts) expect(c.estimate).toBeGreaterThanOrEqual(0.9 * limit);
+      const exact = requests.filter((r) => r.exact);
+      expect(exact.length).toBeGreaterThan(0);
+      for (const r of exact) expect(answered).toContain(r.tokens);
       expect(ofType(events, 'iteration').filter((e) => e.tokens < 0.9 * limit && !e.exact).length).toBeGreaterThan(5);
     }
   });
