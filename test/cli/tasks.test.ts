@@ -1,14 +1,34 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestDaemon, until } from '../helpers/daemon.js';
 
 let d: TestDaemon;
+let startedAt = 0;
 beforeAll(async () => {
   d = new TestDaemon({ stallCheckSeconds: 0.2 });
+  startedAt = Date.now();
   await d.start();
 });
 afterAll(() => d.cleanup());
+
+/** Live processes whose process group is `pgid` (zombies count as gone), from /proc. */
+function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // ended while we looked
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') out.push(Number(name));
+  }
+  return out;
+}
 
 async function run(...args: string[]): Promise<string> {
   const r = await d.cli(['run', ...args]);
@@ -89,6 +109,7 @@ describe('run, show, ps, output, wait', () => {
     const plain = join(d.home, 'plain.txt');
     writeFileSync(plain, 'not a program', { mode: 0o644 });
     const notExec = await d.cli(['run', '--', plain]);
+    expect(notExec.code).not.toBe(0);
     expect(notExec.stderr).toMatch(/not an executable file/);
   });
 
@@ -131,25 +152,21 @@ describe('stdin, kill, tail, rm', () => {
 
   it('kills the whole process group and wait exits 128+signal', async () => {
     const id = await run('--', 'sh', '-c', 'sleep 300 & sleep 300 & echo started; wait');
-    const t = await until(async () => {
+    // The task's pid leads its own process group: the shell and both sleeps are in it.
+    const { pgid, members } = await until(async () => {
       const task = await d.client.get(id);
-      return task.outputBytes > 0 && task;
+      const pid = 'pid' in task ? task.pid : undefined;
+      const found = pid === undefined ? [] : groupMembers(pid);
+      return pid !== undefined && found.length >= 3 && { pgid: pid, members: found };
     });
-    const pgid = 'pid' in t ? t.pid : undefined;
-    expect(pgid).toBeDefined();
+    expect(members).toContain(pgid);
     expect((await d.cli(['kill', id, '--signal', 'KILL'])).code).toBe(0);
     expect((await d.cli(['wait', id])).code).toBe(137);
     const show = JSON.parse((await d.cli(['show', id, '--json'])).stdout);
     expect(show).toMatchObject({ status: 'killed', signal: 'SIGKILL', exitCode: 137 });
     // No process of the group survives, grandchildren included.
-    await until(() => {
-      try {
-        process.kill(-(pgid as number), 0);
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    await until(() => groupMembers(pgid).length === 0);
+    for (const pid of members) expect(existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')).toBe(false);
   });
 
   it('delivers other signals to the task itself, which may handle them', async () => {
@@ -163,17 +180,19 @@ describe('stdin, kill, tail, rm', () => {
   });
 
   it('tails the last lines and follows until the task ends', async () => {
-    const id = await run('--', 'sh', '-c', 'for i in 1 2 3 4 5 6; do echo line $i; sleep 0.15; done');
+    const id = await run('--', 'sh', '-c', 'for i in 1 2 3 4 5 6 7 8; do echo line $i; sleep 0.3; done');
     await until(async () => (await d.client.get(id)).outputBytes >= 14);
     const r = await d.cli(['tail', id, '-n', '1', '-f']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines.at(-1)).toBe('line 6');
-    // Whatever it started with, it shows every later line exactly once and in order.
+    expect(lines.at(-1)).toBe('line 8');
+    // Whatever it started with, it shows every later line exactly once and in order…
     const first = Number(lines[0]?.split(' ')[1]);
-    expect(lines).toEqual(Array.from({ length: 7 - first }, (_, i) => `line ${first + i}`));
+    expect(lines).toEqual(Array.from({ length: 9 - first }, (_, i) => `line ${first + i}`));
+    // …and it started before the end (≥ 1.5 s of the task were left), so some lines came by following.
+    expect(first).toBeLessThan(8);
     const last2 = await d.cli(['tail', id, '-n', '2']);
-    expect(last2.stdout).toBe('line 5\nline 6\n');
+    expect(last2.stdout).toBe('line 7\nline 8\n');
   });
 
   it('removes finished tasks with their files, refuses running ones', async () => {
@@ -195,21 +214,31 @@ describe('events and status', () => {
   it('streams started and exited events as they happen', async () => {
     const seen: string[] = [];
     const ac = new AbortController();
-    const stream = d.client.events((e) => seen.push(`${e.type}:${e.task.id}`), ac.signal).catch(() => undefined);
+    const stream = d.client.events((e) => seen.push(`${e.type}:${e.task.id}`), ac.signal).then(
+      () => 'ended',
+      (err: Error) => (ac.signal.aborted ? 'aborted' : `failed: ${err.message}`),
+    );
     await new Promise((r) => setTimeout(r, 100));
     const id = await run('--', 'true');
     await until(() => seen.includes(`exited:${id}`));
-    expect(seen).toContain(`started:${id}`);
+    expect(seen.filter((e) => e.endsWith(`:${id}`))).toEqual([`started:${id}`, `exited:${id}`]);
     ac.abort();
-    await stream;
+    expect(await stream).toMatch(/^(aborted|ended)$/);
   });
 
   it('reports version, pid, uptime, socket and task counts', async () => {
+    const sleeper = await run('--', 'sleep', '30');
     const s = JSON.parse((await d.cli(['status', '--json'])).stdout);
+    const ps = JSON.parse((await d.cli(['ps', '--all', '--json'])).stdout) as Array<{ status: string }>;
     expect(s).toMatchObject({ pid: d.proc?.pid, socket: d.paths.socket });
     expect(s.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(s.tasks).toHaveProperty('running');
-    expect(s.tasks).toHaveProperty('queued');
-    expect(s.uptimeSeconds).toBeGreaterThanOrEqual(0);
+    // The counts are those of the task list, the sleeper among the running.
+    const count = (status: string) => ps.filter((t) => t.status === status).length;
+    expect(s.tasks).toMatchObject({ running: count('running'), queued: count('queued'), exited: count('exited'), killed: count('killed'), total: ps.length });
+    expect(s.tasks.running).toBeGreaterThanOrEqual(1);
+    expect(s.uptimeSeconds).toBeLessThanOrEqual(Math.ceil((Date.now() - startedAt) / 1000));
+    expect(s.uptimeSeconds).toBeGreaterThanOrEqual(Math.floor((Date.now() - startedAt) / 1000) - 30);
+    await d.cli(['kill', sleeper]);
+    await d.cli(['wait', sleeper]);
   });
 });

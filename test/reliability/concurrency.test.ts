@@ -22,6 +22,7 @@ describe('concurrent clients', () => {
       const runs = new Map<string, string>(); // id -> the line it prints
       const errors: string[] = [];
       const counts = { run: 0, output: 0, ps: 0 };
+      let readBytes = 0; // reads that returned data: an empty read checks nothing
       const deadline = Date.now() + DURATION_MS;
 
       const client = async (n: number) => {
@@ -47,10 +48,21 @@ describe('concurrent clients', () => {
               const want = runs.get(id) ?? '';
               // Whatever has been written so far is a prefix of the line the task prints.
               if (!want.slice(offset).startsWith(data.toString())) errors.push(`task ${id}: read ${JSON.stringify(data.toString())} at ${offset}`);
+              if (data.length > 0) readBytes += 1;
               if (meta.offset !== offset || meta.nextOffset !== offset + data.length) errors.push(`task ${id}: bad offsets ${JSON.stringify(meta)}`);
             } else {
-              const tasks = await c.list(Math.random() < 0.1);
-              if (!Array.isArray(tasks)) errors.push('ps answered no list');
+              const all = Math.random() < 0.1;
+              const known = [...runs.keys()]; // acknowledged before the request went out
+              const tasks = await c.list(all);
+              const ids = new Set(tasks.map((t) => t.id));
+              if (ids.size !== tasks.length) errors.push('ps listed a task twice');
+              if (all) {
+                const absent = known.filter((id) => !ids.has(id));
+                if (absent.length > 0) errors.push(`ps --all left out acknowledged tasks ${absent.slice(0, 5).join(' ')}`);
+              } else {
+                const finished = tasks.filter((t) => t.status !== 'running' && t.status !== 'queued');
+                if (finished.length > 0) errors.push(`ps listed finished tasks ${finished.map((t) => `${t.id}:${t.status}`).slice(0, 5).join(' ')}`);
+              }
             }
             counts[op] += 1;
           } catch (err) {
@@ -64,6 +76,7 @@ describe('concurrent clients', () => {
       expect(counts.run).toBeGreaterThan(100);
       expect(counts.output).toBeGreaterThan(100);
       expect(counts.ps).toBeGreaterThan(100);
+      expect(readBytes).toBeGreaterThan(50);
 
       // Every acknowledged run is there, ran, and printed exactly its own line.
       await until(async () => (await d.client.list(false)).length === 0, 30_000, 100);
