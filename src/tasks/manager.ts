@@ -268,6 +268,9 @@ export class TaskManager {
       process.kill(-(child ?? e.run.wrapperPid), signal);
     } catch (err) {
       if (!isErrno(err, 'ESRCH')) throw err;
+      // Just started: the wrapper records the pid a moment before that process calls setsid, so
+      // its group may not exist yet. The process itself does, and has started nothing yet.
+      if (child !== undefined) signalIfAlive(child, signal);
     }
     this.d.log.info({ task: id, signal }, 'task signalled');
     return this.get(id);
@@ -371,6 +374,14 @@ export class TaskManager {
 
   stop(): void {
     for (const t of this.timers) clearInterval(t);
+  }
+}
+
+function signalIfAlive(pid: number, signal: SignalName): void {
+  try {
+    process.kill(pid, signal);
+  } catch (err) {
+    if (!isErrno(err, 'ESRCH')) throw err;
   }
 }
 

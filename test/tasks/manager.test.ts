@@ -1,0 +1,217 @@
+/**
+ * TaskManager through its public API, with no daemon around it: real wrapper processes in a temp
+ * NIGHTSHIFT_HOME, the real registry and state file. What the CLI tests see through HTTP is checked
+ * here at the source: spawn, exit recording, kill, the queue under maxParallel, and what is on disk
+ * (state file, task directory) at each step.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunRequest, Task, TaskEvent } from '../../src/api/tasks.js';
+import { ConfigSchema } from '../../src/config.js';
+import { AppError } from '../../src/errors.js';
+import { resolvePaths, type Paths } from '../../src/paths.js';
+import { TaskEvents } from '../../src/tasks/events.js';
+import { TaskManager } from '../../src/tasks/manager.js';
+import { TaskRegistry } from '../../src/tasks/registry.js';
+import { until } from '../helpers/daemon.js';
+
+const PATH = process.env.PATH ?? '/usr/bin:/bin';
+
+interface Rig {
+  home: string;
+  paths: Paths;
+  manager: TaskManager;
+  events: TaskEvent[];
+  /** The state file as it is on disk now. */
+  onDisk: () => { nextId: number; tasks: Array<{ task: Task }> };
+  run: (command: string[], extra?: Partial<RunRequest>) => Promise<Task>;
+}
+
+const rigs: Array<{ rig: Rig; registry: TaskRegistry }> = [];
+afterEach(async () => {
+  for (const { rig, registry } of rigs.splice(0)) {
+    // Anything still running: its whole process group, by the pid the manager reports.
+    for (const t of await rig.manager.list(false)) {
+      if (t.status === 'queued') await rig.manager.kill(t.id, 'SIGKILL');
+      if (t.status !== 'running') continue;
+      try {
+        process.kill(-t.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    // Their exits settled and the last state write done before the directory goes.
+    await until(async () => (await rig.manager.list(false)).length === 0);
+    await registry.commit();
+    rig.manager.stop();
+    rmSync(rig.home, { recursive: true, force: true });
+  }
+});
+
+async function rig(config: Record<string, unknown> = {}): Promise<Rig> {
+  const home = mkdtempSync('/tmp/ns-mgr-');
+  const paths = resolvePaths({ NIGHTSHIFT_HOME: home });
+  const registry = await TaskRegistry.open(paths.stateFile);
+  const bus = new TaskEvents();
+  const events: TaskEvent[] = [];
+  bus.on((e) => events.push(e));
+  const manager = new TaskManager({ paths, config: ConfigSchema.parse(config), log: pino({ level: 'silent' }), registry, events: bus });
+  await manager.startUp();
+  const r: Rig = {
+    home,
+    paths,
+    manager,
+    events,
+    onDisk: () => JSON.parse(readFileSync(paths.stateFile, 'utf8')) as ReturnType<Rig['onDisk']>,
+    run: (command, extra = {}) => manager.run({ command, cwd: home, env: { PATH }, stdin: false, ...extra }),
+  };
+  rigs.push({ rig: r, registry });
+  return r;
+}
+
+const readIfThere = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+const statusOnDisk = (r: Rig, id: string) => r.onDisk().tasks.find((e) => e.task.id === id)?.task;
+const typesOf = (r: Rig, id: string) => r.events.filter((e) => e.task.id === id).map((e) => e.type);
+
+describe('TaskManager', () => {
+  it('spawns a task: ids count up, meta.json and the state file are written before run returns', async () => {
+    const r = await rig();
+    const a = await r.run(['sh', '-c', 'echo out; echo err >&2'], { name: 'first' });
+    // Durable before the caller hears of it: the state file already lists the task.
+    expect(statusOnDisk(r, a.id)).toMatchObject({ id: '1', name: 'first', command: ['sh', '-c', 'echo out; echo err >&2'] });
+    expect(r.onDisk().nextId).toBe(2);
+    const meta = JSON.parse(readFileSync(join(r.paths.tasksDir, '1', 'meta.json'), 'utf8'));
+    expect(meta).toMatchObject({ id: '1', name: 'first', command: ['sh', '-c', 'echo out; echo err >&2'], cwd: r.home, stdin: false });
+    expect(['running', 'exited']).toContain(a.status); // it may be over already
+    expect(a.outputPath).toBe(join(r.paths.tasksDir, '1', 'output.log'));
+    const b = await r.run(['true']);
+    expect(b.id).toBe('2');
+    const done = await r.manager.wait(a.id, 10_000);
+    expect(done.timedOut).toBe(false);
+    expect(readFileSync(a.outputPath, 'utf8')).toBe('out\nerr\n');
+    await until(() => typesOf(r, a.id).length === 2); // wait may answer while the end is being committed
+    expect(typesOf(r, a.id)).toEqual(['started', 'exited']);
+  });
+
+  it('records the exit: code, output size, times; the exit file and the state file agree', async () => {
+    const r = await rig();
+    const t = await r.run(['sh', '-c', 'printf 12345; exit 3']);
+    const { task } = await r.manager.wait(t.id, 10_000);
+    expect(task).toMatchObject({ status: 'exited', exitCode: 3, outputBytes: 5, stdin: 'none' });
+    if (task.status !== 'exited') throw new Error(task.status);
+    expect(Date.parse(task.endedAt)).toBeGreaterThanOrEqual(Date.parse(task.startedAt));
+    expect(readFileSync(join(r.paths.tasksDir, t.id, 'exit'), 'utf8').trim()).toBe('3');
+    await until(() => statusOnDisk(r, t.id)?.status !== 'running'); // the commit of the end may still be in flight
+    expect(statusOnDisk(r, t.id)).toMatchObject({ status: 'exited', exitCode: 3, outputBytes: 5 });
+    // A command that dies of a signal is reported killed, as a shell would.
+    const s = await r.run(['sh', '-c', 'kill -TERM $$']);
+    expect((await r.manager.wait(s.id, 10_000)).task).toMatchObject({ status: 'killed', signal: 'SIGTERM', exitCode: 143 });
+  });
+
+  it('refuses what cannot start with an error value naming it, and claims no id', async () => {
+    const r = await rig();
+    await expect(r.run(['no-such-command-xyz'])).rejects.toMatchObject({ name: 'AppError', message: expect.stringMatching(/command not found: no-such-command-xyz/) });
+    await expect(r.run(['true'], { cwd: '/definitely/not/here' })).rejects.toBeInstanceOf(AppError);
+    expect((await r.run(['true'])).id).toBe('1');
+  });
+
+  it('kills the whole process group; wait reports the signal', async () => {
+    const r = await rig();
+    const t = await r.run(['sh', '-c', 'sleep 300 & sleep 300 & echo up; wait']);
+    const running = await until(async () => {
+      const cur = await r.manager.get(t.id);
+      const childPid = Number(readIfThere(join(r.paths.tasksDir, t.id, 'child.pid')));
+      // Once the wrapper has written the command's pid, the task reports it (not the wrapper's).
+      return cur.status === 'running' && cur.outputBytes > 0 && childPid > 0 && cur.pid === childPid && cur;
+    });
+    const pgid = running.pid;
+    expect(() => process.kill(-pgid, 0)).not.toThrow();
+    await r.manager.kill(t.id, 'SIGKILL');
+    const { task } = await r.manager.wait(t.id, 10_000);
+    expect(task).toMatchObject({ status: 'killed', signal: 'SIGKILL', exitCode: 137 });
+    await until(() => statusOnDisk(r, t.id)?.status !== 'running');
+    expect(statusOnDisk(r, t.id)).toMatchObject({ status: 'killed', signal: 'SIGKILL' });
+    // The sleeps were in the group too: nothing of it is left.
+    await until(() => {
+      try {
+        process.kill(-pgid, 0);
+        return false;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    });
+    await expect(r.manager.kill(t.id, 'SIGTERM')).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('a kill sent the moment run returns is never lost (the group may not exist yet)', async () => {
+    const r = await rig();
+    // The window is a few ms per task (pid recorded, setsid not called yet): 1 in ~20 fell into it.
+    for (let i = 0; i < 40; i++) {
+      const t = await r.run(['sleep', '30']);
+      await r.manager.kill(t.id, 'SIGTERM');
+      const { task, timedOut } = await r.manager.wait(t.id, 3000);
+      expect({ i, timedOut, status: task.status }).toEqual({ i, timedOut: false, status: 'killed' });
+    }
+  });
+
+  it('queues beyond maxParallel, starts the oldest when one ends, and never runs more than maxParallel', async () => {
+    const r = await rig({ maxParallel: 2 });
+    const gate = join(r.home, 'go');
+    const blocked = ['sh', '-c', `while [ ! -e ${gate} ]; do sleep 0.02; done; echo done`];
+    const tasks: Task[] = [];
+    for (let i = 0; i < 5; i++) tasks.push(await r.run(blocked, { env: { PATH, N: String(i) } }));
+    expect(tasks.map((t) => t.status)).toEqual(['running', 'running', 'queued', 'queued', 'queued']);
+    // A queued task keeps its start spec (its environment) on disk, 0600, and nothing else runs for it.
+    const spec = join(r.paths.tasksDir, tasks[2]!.id, 'spawn.json');
+    expect(JSON.parse(readFileSync(spec, 'utf8'))).toEqual({ env: { PATH, N: '2' } });
+    expect(statusOnDisk(r, tasks[2]!.id)?.status).toBe('queued');
+    // Killing a queued task ends it without starting it.
+    const killed = await r.manager.kill(tasks[3]!.id, 'SIGTERM');
+    expect(killed).toMatchObject({ status: 'killed', reason: 'killed before it started' });
+    expect(existsSync(join(r.paths.tasksDir, tasks[3]!.id, 'spawn.json'))).toBe(false);
+    writeFileSync(gate, '');
+    for (const t of tasks) await r.manager.wait(t.id, 15_000);
+    const final = await Promise.all(tasks.map((t) => r.manager.get(t.id)));
+    expect(final.map((t) => t.status)).toEqual(['exited', 'exited', 'exited', 'killed', 'exited']);
+    expect(readFileSync(final[4]!.outputPath, 'utf8')).toBe('done\n');
+    // Started in id order, and at no moment more than two running.
+    const starts = r.events.filter((e) => e.type === 'started').map((e) => e.task.id);
+    expect(starts).toEqual(['1', '2', '3', '5']);
+    let runningNow = 0;
+    let most = 0;
+    for (const e of r.events) {
+      if (e.type === 'started') runningNow += 1;
+      if (e.type === 'exited' && e.task.status !== 'killed' && e.task.id !== tasks[3]!.id) runningNow -= 1;
+      most = Math.max(most, runningNow);
+    }
+    expect(most).toBe(2);
+    expect(r.manager.counts()).toMatchObject({ running: 0, queued: 0, exited: 4, killed: 1 });
+  });
+
+  it('delivers stdin, closes it on eof, and records the closed stdin', async () => {
+    const r = await rig();
+    const t = await r.run(['sh', '-c', 'read a; echo "got $a"; cat; echo "[eof]"'], { stdin: true });
+    expect(t.stdin).toBe('open');
+    await r.manager.input(t.id, 'one\n', false);
+    await r.manager.input(t.id, 'two\n', true);
+    const { task } = await r.manager.wait(t.id, 10_000);
+    expect(task).toMatchObject({ status: 'exited', exitCode: 0, stdin: 'closed' });
+    expect(readFileSync(task.outputPath, 'utf8')).toBe('got one\ntwo\n[eof]\n');
+    await expect(r.manager.input(t.id, 'late', false)).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('removes a finished task from the state file and the disk, refuses a running one', async () => {
+    const r = await rig();
+    const busy = await r.run(['sleep', '30']);
+    await expect(r.manager.remove(busy.id)).rejects.toMatchObject({ code: 'conflict' });
+    await r.manager.kill(busy.id, 'SIGTERM');
+    await r.manager.wait(busy.id, 10_000);
+    await r.manager.remove(busy.id);
+    expect(statusOnDisk(r, busy.id)).toBeUndefined();
+    expect(existsSync(join(r.paths.tasksDir, busy.id))).toBe(false);
+    expect(typesOf(r, busy.id)).toEqual(['started', 'exited', 'removed']);
+    await expect(r.manager.get(busy.id)).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
