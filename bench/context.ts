@@ -4,21 +4,23 @@
  *
  * Measured: requests over the window (the fake refuses them as the API would: zero allowed); input
  * tokens sent in all (main requests, retries and summary requests, as the fake counts them:
- * JSON length / 4) against replaying the full, unmanaged history on every turn; compactions; and
- * fidelity: a decision, an exact error message and a file path planted in the first turns, plus the
- * task statement, must still be in the last request, after the last compaction.
+ * JSON length / 4) against the same session replaying its full, unmanaged history on every turn
+ * (those requests built in the same run and counted by the same rule); compactions; and fidelity.
  *
- * What the fake does, honestly: the main model follows a fixed script (it never reads the context).
- * The summariser is extractive, not a model: from the request it is sent it copies the goal, the
- * sections of the previous summary, lines starting "Decision:" in assistant text, lines starting
- * "Error:" in tool results and the paths given to edit_file, and counts the tool calls. So fidelity
- * here measures what the manager passes on (the summary request's content, the task kept verbatim,
- * the notes re-injected, the newest turns kept), not how well a real model summarises.
+ * Fidelity. Three facts are planted in the first turns: a decision (said in the model's text and
+ * written with the notes tool), an exact error message (the last line of a test run's output) and
+ * the path of an edited file. The fake summariser is lossy and knows nothing of them: from the
+ * request the manager sends it, it keeps the first sentence of each text (at most 100 characters),
+ * each tool call's name and first argument, the first line of each tool result, the bullets of a
+ * previous summary, and then only the newest 30 bullets. What survives to the last request is
+ * therefore what the manager itself keeps: the task statement verbatim, the notes re-injected after
+ * each compaction, the checkpoint it saves. Those are the target ("kept by the manager"); the error
+ * and the path, which only a summariser could carry this far, are reported beside them.
  */
 import { performance } from 'node:perf_hooks';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsBase, MessageParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
-import { COMPACT_SYSTEM, ContextManager, NOTES_TOOL, NOTES_TOOL_NAME, type ContextEvent } from '../src/agent/context/index.js';
+import { COMPACT_SYSTEM, ContextManager, inputBudget, loadCheckpoint, NOTES_TOOL, NOTES_TOOL_NAME, type Checkpoint, type ContextEvent } from '../src/agent/context/index.js';
 import { fakeEstimate, promptTooLong, reply, startFakeAnthropic, text, toolUse, type FakeStep, type RecordedRequest } from '../test/fakes/anthropic.js';
 import { defer, tempDir } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
@@ -30,6 +32,13 @@ const TASK = 'Migrate the order importer in src/orders/ from loading whole CSV f
 const DECISION = 'stream rows with csv-parse instead of reading the file whole, because the fixtures reach 2 GB';
 const ERROR = "Error: ENOENT: no such file or directory, open '/srv/data/fixtures/orders-2024-03.csv'";
 const PATH = 'src/orders/stream-import.ts';
+/**
+ * Sent / replay. A manager that merely kept every request within the window would score about
+ * 0.10 here (printed "for scale"); this one measured 0.055 (0.044 at 1.3×). The session is seeded,
+ * so the figure does not wander: requests a fifth larger on average fail it (keeping 60 % of the
+ * budget after a compaction instead of 25 % gave 0.070).
+ */
+const REPLAY_RATIO_TARGET = 0.065;
 
 const schema = (props: Record<string, string>) => ({ type: 'object' as const, properties: Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }])) });
 const TOOLS: ToolUnion[] = [
@@ -79,60 +88,47 @@ function output(call: Call, turn: number, bytes: number): string {
 
 const blocksOf = (m: MessageParam): ContentBlockParam[] => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content);
 
-/** The extractive fake summariser (see the header). */
-export function fakeSummary(body: MessageCreateParamsBase): string {
-  const decisions = new Set<string>();
-  const errors = new Set<string>();
-  const files = new Set<string>();
+const firstSentence = (t: string, max = 100): string => {
+  const line = t.trim().split('\n')[0] ?? '';
+  const end = line.search(/[.!?](\s|$)/);
+  const s = end >= 0 ? line.slice(0, end + 1) : line;
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+};
+
+/**
+ * The lossy fake summariser (see the header): a hurried summary of what it is sent, with no idea
+ * which facts matter. It keeps the newest 30 bullets, so old detail fades over repeated compactions.
+ */
+export function lossySummary(body: MessageCreateParamsBase): string {
+  const bullets: string[] = [];
   let goal = '';
-  let calls = 0;
-  let last = '';
-  const carry = (summary: string) => {
-    let section = '';
-    for (const line of summary.split('\n')) {
-      if (line.startsWith('## ')) section = line.slice(3);
-      else if (line.startsWith('- ')) {
-        const item = line.slice(2);
-        if (section === 'Decisions') decisions.add(item);
-        if (section === 'Errors') errors.add(item);
-        if (section === 'Files') files.add(item);
-        const done = /^(\d+) tool calls/.exec(item);
-        if (section === 'Done' && done) calls += Number(done[1]);
-      }
-    }
-  };
   for (const m of body.messages) {
     for (const b of blocksOf(m)) {
       if (b.type === 'text') {
-        const task = /<task>\n([\s\S]*?)\n<\/task>/.exec(b.text);
-        if (task) goal ||= task[1] ?? '';
-        const summary = /<summary>\n([\s\S]*?)\n<\/summary>/.exec(b.text);
-        if (summary) carry(summary[1] ?? '');
-        if (m.role === 'user' && !goal && !b.text.startsWith('[context')) goal = b.text;
-        for (const line of b.text.split('\n')) if (m.role === 'assistant' && line.startsWith('Decision: ')) decisions.add(line.slice(10).replace(/\.$/, ''));
+        const previous = /<summary>\n([\s\S]*?)\n<\/summary>/.exec(b.text);
+        if (previous) {
+          for (const line of (previous[1] ?? '').split('\n')) if (line.startsWith('- ')) bullets.push(line.slice(2));
+          continue;
+        }
+        if (b.text.startsWith('The context window is full.')) continue; // the compaction prompt itself
+        const gist = firstSentence(b.text);
+        if (m.role === 'user' && !goal) goal = gist;
+        else if (gist) bullets.push(`${m.role === 'user' ? 'user' : 'agent'}: ${gist}`);
       } else if (b.type === 'tool_use') {
-        calls++;
-        last = `${b.name} ${JSON.stringify(b.input)}`;
-        const input = b.input as { path?: unknown };
-        if (b.name === 'edit_file' && typeof input.path === 'string') files.add(input.path);
+        const first = Object.values((b.input ?? {}) as Record<string, unknown>)[0];
+        bullets.push(`called ${b.name}${typeof first === 'string' ? ` ${first.slice(0, 60)}` : ''}`);
       } else if (b.type === 'tool_result') {
         const t = typeof b.content === 'string' ? b.content : (b.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
-        for (const line of t.split('\n')) if (/^\w*Error: /.test(line)) errors.add(line);
+        bullets.push(`result: ${firstSentence(t)}`);
       }
     }
   }
-  const list = (s: Set<string>) => (s.size ? [...s].map((x) => `- ${x}`).join('\n') : '- (none)');
   return [
-    '<analysis>Extractive fake summariser: copies facts, reasons about nothing.</analysis>',
+    '<analysis>Lossy fake summariser: first sentences and first lines, the newest 30 bullets.</analysis>',
     '<summary>',
     `## Goal\n${goal}`,
-    `## Done\n- ${calls} tool calls so far`,
-    `## Current\n${last}`,
-    '## Remaining\n- continue the migration',
-    `## Decisions\n${list(decisions)}`,
-    `## Errors\n${list(errors)}`,
-    `## Files\n${list(files)}`,
-    '## Next step\nContinue with the next module.',
+    `## Done\n${bullets.slice(-30).map((x) => `- ${x}`).join('\n') || '- (nothing yet)'}`,
+    '## Next step\nContinue.',
     '</summary>',
   ].join('\n');
 }
@@ -153,8 +149,13 @@ interface SessionResult {
   baseline: number;
   compactions: Array<{ before: number; after: number }>;
   retried: number;
-  fidelity: { decision: number; error: number; path: number; goal: number };
+  /** Kept by the manager: task verbatim and the noted decision in the last request; the checkpoint's goal and noted decision. */
+  kept: { task: number; notedDecision: number; checkpointGoal: number; checkpointDecision: number };
+  /** Only a summariser could carry these: the exact error and the edited path, in the last request. */
+  carried: { error: number; path: number };
   where: string;
+  /** Every main request at the full input budget, over the replay: the ceiling of a manager that only fits the window. */
+  windowFilling: number;
   tiers: string;
   persisted: number;
   managerMs: number;
@@ -180,7 +181,7 @@ async function session(turns: number, density: number, anchored = true): Promise
       return promptTooLong(input, WINDOW.contextWindow - req.body.max_tokens);
     }
     const usage = { input_tokens: input };
-    if (req.body.system === COMPACT_SYSTEM) return reply(fakeSummary(req.body), { usage });
+    if (req.body.system === COMPACT_SYSTEM) return reply(lossySummary(req.body), { usage });
     main++;
     if (main > turns) return reply('The importer now streams; all order tests pass.', { usage });
     const c = scriptedCall(main, r);
@@ -217,6 +218,7 @@ async function session(turns: number, density: number, anchored = true): Promise
   let prepareMs = 0;
   let outcome = 'did not finish';
   let lastMessages: MessageParam[] = [];
+  let checkpoint: Checkpoint | undefined;
   try {
     ctx.addUser(TASK);
     addRaw({ role: 'user', content: TASK });
@@ -256,6 +258,8 @@ async function session(turns: number, density: number, anchored = true): Promise
       addRaw({ role: 'user', content: results.map((x) => ({ type: 'tool_result', ...x })) });
       await ctx.addToolResults(results);
     }
+    const saved = await loadCheckpoint(work.dir);
+    if (saved.ok) checkpoint = saved.value;
   } finally {
     await fake.close();
     undo();
@@ -280,8 +284,15 @@ async function session(turns: number, density: number, anchored = true): Promise
     baseline,
     compactions,
     retried: events.filter((e) => e.type === 'overflow' && e.action === 'retry').length,
-    fidelity: { decision: has(DECISION), error: has(ERROR), path: has(PATH), goal: has(`<task>\n${TASK}\n</task>`) },
-    where: `decision in <summary> ${yes(summaryPart.includes(DECISION))}, in <notes> ${yes(notesPart.includes(DECISION))}; error in <summary> ${yes(summaryPart.includes(ERROR))}; path in <summary> ${yes(summaryPart.includes(PATH))}`,
+    kept: {
+      task: has(`<task>\n${TASK}\n</task>`),
+      notedDecision: notesPart.includes(DECISION) ? 1 : 0,
+      checkpointGoal: checkpoint?.goal === TASK ? 1 : 0,
+      checkpointDecision: checkpoint?.notes.decisions.includes(DECISION) ? 1 : 0,
+    },
+    carried: { error: has(ERROR), path: has(PATH) },
+    where: `decision in <notes> ${yes(notesPart.includes(DECISION))}, in <summary> ${yes(summaryPart.includes(DECISION))}; error in the request ${yes(has(ERROR) === 1)}; path in the request ${yes(has(PATH) === 1)}; checkpoint v${checkpoint?.version ?? 0}`,
+    windowFilling: (main * Math.ceil(inputBudget(WINDOW) * density)) / baseline,
     tiers: Object.entries(h.tiers).map(([k, v]) => `${k} ${v}`).join(', '),
     persisted: events.filter((e) => e.type === 'persisted').length,
     managerMs: (prepareMs - summarizeMs) / Math.max(1, main),
@@ -300,21 +311,23 @@ export const contextBench: Bench = {
       const tag = density === 1 ? '' : ` [model counts ${density}× chars/4]`;
       say(`density ${density}: ${s.outcome} after ${s.turns} scripted turns; ${s.requests} requests, ${s.countCalls} count_tokens calls; ${s.compactions.length} compactions (${s.compactions.slice(0, 4).map((c) => `${fmt(c.before / 1000)}K→${fmt(c.after / 1000)}K`).join(' ')} …)`);
       say(`  tier blocks over the task: ${s.tiers}; outputs saved to disk ${s.persisted}; last request: ${s.where}`);
-      const f = s.fidelity;
+      const k = s.kept;
       figures.push(
         atMost(`requests over the 64K window${tag}`, s.overWindow, '', 0),
         info(`largest request, input + max_tokens${tag}`, s.largest * 100, '% of window'),
-        atMost(`input tokens sent / full-history replay${tag}`, s.sent / s.baseline, '', 0.35),
+        atMost(`input tokens sent / full-history replay${tag}`, s.sent / s.baseline, '', REPLAY_RATIO_TARGET),
+        info(`  a manager that only kept within the window (every request at the budget) / replay${tag}`, s.windowFilling, '', 'for scale'),
         info(`input tokens sent: main, retries, summaries${tag}`, s.sent / 1e6, 'M tokens', `summaries ${fmt(s.summarySent / 1e6)} M; replay ${fmt(s.baseline / 1e6)} M`),
         info(`compactions${tag}`, s.compactions.length, '', `${s.retried} overflow(s) retried`),
-        atLeast(`fidelity after the last compaction: decision, error, path, task${tag}`, f.decision + f.error + f.path + f.goal, 'of 4', 4),
+        atLeast(`kept by the manager: task, noted decision in the last request; checkpoint goal, decision${tag}`, k.task + k.notedDecision + k.checkpointGoal + k.checkpointDecision, 'of 4', 4),
+        info(`left to the lossy summariser: exact error, edited path in the last request${tag}`, s.carried.error + s.carried.path, 'of 2'),
       );
       if (density === 1) figures.push(info('manager time per request (prepareRequest, excl. summary calls)', s.managerMs, 'ms'));
     }
     const control = await session(turns, 1.3, false);
     say(`control, 1.3× without usage or count_tokens (chars/4 alone): ${control.outcome}; ${control.overWindow} requests refused as too long, ${control.retried} retried after a reactive compaction`);
     figures.push(info('control [1.3×, no usage anchoring, no count_tokens]: requests refused', control.overWindow, '', `${control.retried} retried; outcome ${control.outcome.slice(0, 40)}`));
-    say('fake model: scripted calls; fake summariser: extractive (copies goal, previous summary, Decision:/Error: lines, edited paths)');
+    say('fake model: scripted calls; fake summariser: lossy (first sentences, first lines, tool names and first arguments; newest 30 bullets)');
     return figures;
   },
 };
