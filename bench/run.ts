@@ -9,6 +9,7 @@ import { capture } from './capture.js';
 import { contextBench } from './context.js';
 import { dreamBench } from './dream.js';
 import { followLatency } from './follow.js';
+import { hooksBench } from './hooks.js';
 import { idleTasks } from './idle-tasks.js';
 import { ingestBench } from './ingest.js';
 import { undoAll } from './lib/cleanup.js';
@@ -18,7 +19,7 @@ import type { Bench, Figure } from './lib/types.js';
 import { recallBench } from './recall.js';
 import { tailRead } from './tail-read.js';
 
-const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, ingestBench, locomo, dreamBench, contextBench];
+const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, ingestBench, locomo, dreamBench, contextBench, hooksBench];
 const OUT = join(import.meta.dirname, '.out');
 
 function usage(): string {

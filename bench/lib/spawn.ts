@@ -18,19 +18,28 @@ export interface Spawned {
  * Runs `node ARGS…` (the same node binary as the bench) and times it from spawn to exit. The child
  * is killed by its pid if the run is interrupted or it outlives `timeoutMs`.
  */
-export function timeNode(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<Spawned> {
+export function timeNode(args: string[], env: Record<string, string>, timeoutMs = 60_000, input?: string): Promise<Spawned> {
+  return timeProcess(process.execPath, args, { env, timeoutMs, ...(input !== undefined ? { input } : {}) });
+}
+
+/**
+ * Runs CMD ARGS… (no shell) and times it from spawn to the close of its output. `input` is written
+ * to its stdin (else stdin is /dev/null). Killed by its pid on interrupt or after `timeoutMs`.
+ */
+export function timeProcess(cmd: string, args: string[], o: { env: Record<string, string>; timeoutMs?: number; input?: string }): Promise<Spawned> {
   return new Promise((resolvePromise, reject) => {
     const t0 = performance.now();
-    const p = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(cmd, args, { env: o.env, stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const pid = p.pid;
     const drop = pid === undefined ? () => undefined : defer(() => killPid(pid));
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    p.stdout.on('data', (c: Buffer) => out.push(c));
-    p.stderr.on('data', (c: Buffer) => err.push(c));
+    p.stdout?.on('data', (c: Buffer) => out.push(c));
+    p.stderr?.on('data', (c: Buffer) => err.push(c));
+    if (o.input !== undefined) p.stdin?.end(o.input);
     const timer = setTimeout(() => {
       if (pid !== undefined) killPid(pid);
-    }, timeoutMs);
+    }, o.timeoutMs ?? 60_000);
     p.once('error', (e) => {
       clearTimeout(timer);
       drop();
