@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { capture } from './capture.js';
+import { cliSpeed } from './cli-speed.js';
 import { contextBench } from './context.js';
 import { dreamBench } from './dream.js';
 import { followLatency } from './follow.js';
@@ -19,7 +20,7 @@ import type { Bench, Figure } from './lib/types.js';
 import { recallBench } from './recall.js';
 import { tailRead } from './tail-read.js';
 
-const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, ingestBench, locomo, dreamBench, contextBench, hooksBench];
+const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, ingestBench, locomo, dreamBench, contextBench, hooksBench, cliSpeed];
 const OUT = join(import.meta.dirname, '.out');
 
 function usage(): string {
