@@ -4,7 +4,7 @@
  * BM25 over the raw turns measured here with the same scoring.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import MiniSearch from 'minisearch';
 import { IngestSummary } from '../src/api/memory.js';
@@ -14,7 +14,23 @@ import { cli } from './lib/spawn.js';
 import { fmt, median } from './lib/stats.js';
 import { atMost, info, type Bench, type Figure } from './lib/types.js';
 
-export const LOCOMO_FILE = resolve(import.meta.dirname, '../../shared/benchmarks/locomo/locomo10.json');
+/**
+ * The data, read in place: NIGHTSHIFT_LOCOMO_FILE, else shared/benchmarks/locomo/locomo10.json in the
+ * nearest directory above the repository that has it (../shared from a checkout, ../../shared from a
+ * worktree under wt/).
+ */
+export function locomoFile(): string {
+  const fromEnv = process.env['NIGHTSHIFT_LOCOMO_FILE'];
+  if (fromEnv) return fromEnv;
+  let dir = resolve(import.meta.dirname, '..');
+  for (;;) {
+    const candidate = join(dir, 'shared/benchmarks/locomo/locomo10.json');
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return resolve(import.meta.dirname, '../../shared/benchmarks/locomo/locomo10.json');
+    dir = up;
+  }
+}
 
 /** Plain BM25 over raw turns as quoted in the brief (recall@5 / @10 / @20). */
 const QUOTED_BASELINE = [0.47, 0.54, 0.61] as const;
@@ -120,8 +136,10 @@ export const locomo: Bench = {
   title: 'LoCoMo evidence recall@5/@10/@20 of search and recall --query vs plain BM25 over raw turns',
   budgetSeconds: 300,
   async run(o, say) {
-    if (!existsSync(LOCOMO_FILE)) throw new Error(`LoCoMo data not found at ${LOCOMO_FILE} (expected ../shared/benchmarks/locomo/locomo10.json next to the repo)`);
-    const all = JSON.parse(readFileSync(LOCOMO_FILE, 'utf8')) as Sample[];
+    const file = locomoFile();
+    if (!existsSync(file)) throw new Error(`LoCoMo data not found at ${file} (set NIGHTSHIFT_LOCOMO_FILE, or put shared/benchmarks/locomo/ above the repo)`);
+    const all = JSON.parse(readFileSync(file, 'utf8')) as Sample[];
+    say(`data: ${file} (read in place)`);
     const samples = o.quick ? all.slice(0, 2) : all;
     const work = tempDir('ns-bench-locomo-');
     try {
@@ -238,10 +256,12 @@ export const locomo: Bench = {
           ['recall --query', rec],
           ['recall, episodes only', recEpisodes],
         ];
-        say(`${'recall@5 / @10 / @20'.padEnd(24)}${cols.map(([n]) => n.padEnd(23)).join('')}n`);
-        const line = (label: string, c?: number) => say(`${label.padEnd(24)}${cols.map(([, sc]) => triple(sc.mean(c)).padEnd(23)).join('')}${base.count(c)}`);
-        line('all (categories 1–4)');
-        for (const c of Object.keys(CATEGORIES).map(Number)) line(`  ${c} ${CATEGORIES[c]}`, c);
+        // The per-category table, as Markdown, from this run alone (paste it into BENCHMARKS.md as it is).
+        say(`| recall@5 / @10 / @20 | n | ${cols.map(([n]) => n).join(' | ')} |`);
+        say(`|---|---|${cols.map(() => '---|').join('')}`);
+        const line = (label: string, c?: number) => say(`| ${label} | ${base.count(c)} | ${cols.map(([, sc]) => triple(sc.mean(c))).join(' | ')} |`);
+        line('all');
+        for (const c of Object.keys(CATEGORIES).map(Number)) line(`${c} ${CATEGORIES[c]}`, c);
         say(`quoted BM25 baseline: ${QUOTED_BASELINE.join(' / ')}`);
 
         const b = base.mean();
@@ -260,6 +280,19 @@ export const locomo: Bench = {
           });
         }
         KS.forEach((k, i) => figures.push(info(`recall --query, episode lines only (diagnostic), recall@${k}`, recEpisodes.mean()[i] as number, '')));
+        // Per category, each method against BM25 over the same questions (recall@10 carries the target).
+        for (const c of Object.keys(CATEGORIES).map(Number)) {
+          const bc = base.mean(c);
+          const tag = `category ${c} ${CATEGORIES[c]} (n ${base.count(c)})`;
+          figures.push(info(`${tag}: BM25 recall@5 / @10 / @20`, bc[1] as number, '', triple(bc)));
+          for (const [name, sc] of [
+            ['search', search],
+            ['recall --query', rec],
+          ] as const) {
+            const m = sc.mean(c);
+            figures.push({ name: `${tag}: ${name} recall@10`, value: m[1] as number, unit: '', target: `> BM25 ${(bc[1] as number).toFixed(3)}; @5 / @10 / @20 ${triple(m)}`, ok: (m[1] as number) > (bc[1] as number) });
+          }
+        }
         figures.push(
           info('recall --query top 20: memory lines', (100 * memoryItems) / Math.max(1, topItems), '%'),
           info('recall --query top 20: lines sourced only from other conversations', (100 * foreign) / Math.max(1, topItems), '%'),
