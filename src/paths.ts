@@ -17,6 +17,8 @@ export interface Paths {
   sessionsFile: string;
   /** The episodic index: one JSONL file per session. */
   episodesDir: string;
+  /** Session digests: one JSON file per session file. */
+  digestsDir: string;
   /** Session ends handed over while the daemon was down, picked up at start. */
   spoolDir: string;
   /** Dream reports, and the lock that keeps two dreams from overlapping. */
@@ -52,6 +54,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     memoryDir: join(stateDir, 'memory'),
     sessionsFile: join(stateDir, 'memory', 'sessions.json'),
     episodesDir: join(stateDir, 'episodes'),
+    digestsDir: join(stateDir, 'digests'),
     spoolDir: join(stateDir, 'spool'),
     dreamsDir: join(stateDir, 'dreams'),
     dreamLock: join(stateDir, 'dream.lock'),

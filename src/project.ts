@@ -7,6 +7,20 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
 const cache = new Map<string, string>();
 
+/**
+ * `C:\Users\…`, `C:/…` or `\\server\share` on a platform that is not Windows: a transcript from a
+ * Windows machine. Such a path can neither be resolved nor looked into here, and projects are
+ * compared as strings, so it is kept exactly as given.
+ */
+export function isWindowsPath(path: string): boolean {
+  return process.platform !== 'win32' && (/^[A-Za-z]:[\\/]/.test(path) || /^\\\\[^\\]/.test(path));
+}
+
+/** A directory argument resolved against the current directory, unless it is a Windows path. */
+export function resolveDir(dir: string): string {
+  return isWindowsPath(dir) ? dir : resolve(dir);
+}
+
 function gitEntry(dir: string): 'dir' | 'file' | undefined {
   try {
     const st = statSync(join(dir, '.git'));
@@ -30,6 +44,8 @@ function mainWorktreeRoot(worktree: string): string {
 }
 
 export function projectKey(cwd: string): string {
+  // Kept as given: projects are compared as strings, and resolving would glue it to our own cwd.
+  if (isWindowsPath(cwd)) return cwd;
   const start = resolve(cwd);
   const hit = cache.get(start);
   if (hit !== undefined) return hit;

@@ -3,7 +3,7 @@
  * and answer. The daemon dispatches from it, the client's calls are typed by it, and the README's
  * API section is generated from it (`npm run docs:api`).
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AgentRequest } from './agent.js';
 import { DreamId, DreamListResponse, DreamProgressLine, DreamRequest, DreamResponse } from './dream.js';
 import {
@@ -17,10 +17,13 @@ import {
   MemoryResponse,
   RecallRequest,
   RecallResponse,
+  ReextractRequest,
+  ReextractResponse,
   RememberRequest,
   SearchQuery,
   SearchResponse,
   SessionListResponse,
+  SessionShowResponse,
 } from './memory.js';
 import { StatusResponse } from './status.js';
 import {
@@ -125,6 +128,20 @@ export const ENDPOINTS = {
 
   ingest: { method: 'POST', path: '/v1/ingest', doc: 'mine a transcript for memories (`wait: false`: 202 at once, ingested in the background)', body: IngestRequest.describe('ingest request'), reply: json(IngestResponse) },
   sessions: { method: 'GET', path: '/v1/sessions', doc: 'known sessions and how far each transcript was ingested', reply: json(SessionListResponse) },
+  getSession: {
+    method: 'GET',
+    path: '/v1/sessions/:id',
+    doc: 'one session (id, unique prefix or file key): its record, digest, and subagent and compaction sidechains',
+    params: { id: z.string().min(1).max(200).describe('session id') },
+    reply: json(SessionShowResponse),
+  },
+  reextract: {
+    method: 'POST',
+    path: '/v1/memories/reextract',
+    doc: "extract every session of a project again with the current extractor (what only a session gave and nobody touched is archived as replaced)",
+    body: ReextractRequest.describe('reextract request'),
+    reply: json(ReextractResponse),
+  },
 
   dream: { method: 'POST', path: '/v1/dreams', doc: 'dream now (`dryRun`: change nothing); the report', body: DreamRequest.describe('dream request'), reply: json(DreamResponse, 201) },
   dreamProgress: {

@@ -37,6 +37,8 @@ export const Memory = z.object({
   supersededAt: z.string().optional(),
   archivedAt: z.string().optional(),
   archiveReason: z.string().optional(),
+  /** When the person last brought it back (`memories restore`): a re-extraction leaves it alone. */
+  restoredAt: z.string().optional(),
 });
 export type Memory = z.infer<typeof Memory>;
 
@@ -83,9 +85,9 @@ export const RecallRequest = z
   .strict();
 export type RecallRequest = z.infer<typeof RecallRequest>;
 
-/** One line of a recall block: a memory, or (with a query) an excerpt of a past session. */
+/** One line of a recall block: a memory, (with a query) an excerpt of a past session, or a recent session's digest. */
 export const RecallItem = z.object({
-  kind: z.enum(['memory', 'episode']),
+  kind: z.enum(['memory', 'episode', 'digest']),
   id: z.string(),
   text: z.string(),
   type: z.string(),
@@ -169,6 +171,11 @@ export const IngestRequest = z
     wait: z.boolean().default(true),
     /** What ended the session (hook `reason`), for the record. */
     reason: z.string().max(200).optional(),
+    /**
+     * Read the whole transcript again with the current extractor: the memories only this file
+     * gave (and the person never touched) are archived, its episodes and digest rewritten.
+     */
+    reingest: z.boolean().optional(),
   })
   .strict();
 export type IngestRequest = z.infer<typeof IngestRequest>;
@@ -192,6 +199,9 @@ export const IngestSummary = z.object({
   added: z.array(Memory),
   reinforced: z.array(Memory),
   superseded: z.array(Memory),
+  /** A re-ingest: memories archived as replaced by the re-extraction, and those that only lost this file as a source. */
+  replaced: z.array(Memory).optional(),
+  detached: z.array(Memory).optional(),
   durationMs: z.number(),
 });
 export type IngestSummary = z.infer<typeof IngestSummary>;
@@ -203,6 +213,8 @@ export const SessionState = z.enum(['pending', 'ingesting', 'ingested', 'failed'
 export const SessionRecord = z.object({
   key: z.string(),
   sessionId: z.string(),
+  /** A subagent or compaction sidechain file of the session `sessionId`: its agent id. */
+  agentId: z.string().optional(),
   path: z.string(),
   format: TranscriptFormatName.optional(),
   project: z.string().nullable(),
@@ -221,3 +233,88 @@ export const SessionRecord = z.object({
 });
 export type SessionRecord = z.infer<typeof SessionRecord>;
 export const SessionListResponse = z.object({ sessions: z.array(SessionRecord) });
+
+export const DIGEST_COMMAND_KINDS = ['test', 'build', 'lint', 'commit', 'push', 'pr', 'deploy', 'install'] as const;
+export const DigestCommandKind = z.enum(DIGEST_COMMAND_KINDS);
+export type DigestCommandKind = z.infer<typeof DigestCommandKind>;
+
+const DigestText = z.object({ text: z.string(), messageId: z.string(), at: z.string().optional() });
+
+/**
+ * What a session did, in short, with the ids of the messages each part comes from. Built as the
+ * transcript is ingested and updated by each incremental ingest.
+ */
+export const SessionDigest = z.object({
+  version: z.literal(1),
+  /** The session file's key (SessionRecord.key). */
+  key: z.string(),
+  sessionId: z.string(),
+  agentId: z.string().optional(),
+  project: z.string().nullable(),
+  firstAt: z.string().optional(),
+  lastAt: z.string().optional(),
+  messages: z.number(),
+  /** The first requests the person typed (clipped). */
+  asked: z.array(DigestText),
+  /** Files written by Edit/Write/MultiEdit/NotebookEdit/apply_patch calls that did not fail. */
+  files: z.array(z.object({ path: z.string(), edits: z.number(), messageIds: z.array(z.string()) })),
+  /** Tests, builds, linters, commits, pushes, PRs, deploys and installs run, grouped by command. */
+  commands: z.array(
+    z.object({
+      command: z.string(),
+      kind: DigestCommandKind,
+      runs: z.number(),
+      failures: z.number(),
+      /** How the last run with a known outcome ended. */
+      ok: z.boolean().optional(),
+      exitCode: z.number().optional(),
+      messageIds: z.array(z.string()),
+      at: z.string().optional(),
+    }),
+  ),
+  /** Failed commands, and whether a later run of the same command (or kind) succeeded. */
+  errors: z.array(
+    z.object({
+      command: z.string(),
+      text: z.string(),
+      count: z.number(),
+      messageId: z.string(),
+      at: z.string().optional(),
+      fixed: z.boolean(),
+      fixedBy: z.string().optional(),
+    }),
+  ),
+  commits: z.array(z.object({ message: z.string().optional(), messageId: z.string(), at: z.string().optional() })),
+  pushes: z.array(z.object({ command: z.string(), messageId: z.string(), at: z.string().optional() })),
+  /** "Pending Tasks" of the latest compaction summary. */
+  pendingTasks: z.array(DigestText),
+  /** The agent's last question, while no answer followed. */
+  question: DigestText.optional(),
+  /** A plan still awaiting the person's verdict. */
+  plan: DigestText.optional(),
+  /** The person's last move was to interrupt the agent. */
+  interrupted: z.boolean(),
+  /** How it ended, in short phrases ("tests passing", "2 commits", "pushed", "interrupted"). */
+  outcome: z.array(z.string()),
+  /** What was left open: pending tasks, an unanswered question, a plan without a verdict. */
+  open: z.array(z.object({ text: z.string(), source: z.enum(['pending-tasks', 'question', 'plan']), messageId: z.string() })),
+  updatedAt: z.string(),
+});
+export type SessionDigest = z.infer<typeof SessionDigest>;
+
+export const SessionShowResponse = z.object({
+  session: SessionRecord,
+  digest: SessionDigest.nullable(),
+  /** Subagent and compaction sidechain files of the same session. */
+  sidechains: z.array(z.object({ session: SessionRecord, digest: SessionDigest.nullable() })),
+});
+export type SessionShowResponse = z.infer<typeof SessionShowResponse>;
+
+export const ReextractRequest = z.object({ project: z.string().min(1) }).strict();
+export const ReextractResponse = z.object({
+  project: z.string(),
+  sessions: z.array(IngestSummary),
+  /** Sessions that could not be read again (a transcript since moved or deleted). */
+  skipped: z.array(z.object({ path: z.string(), error: z.string() })),
+});
+export type ReextractResponse = z.infer<typeof ReextractResponse>;

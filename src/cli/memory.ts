@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { ImportLine, MEMORY_TYPES, type Memory, type MemoryType } from '../api/memory.js';
+import { resolveDir } from '../project.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { age, printJson, table } from './format.js';
@@ -30,6 +31,7 @@ function describeMemory(m: Memory): string {
   for (const s of m.sources) rows.push(['source', `session ${s.sessionId} messages ${s.messageIds.join(', ') || '-'}`]);
   if (m.supersededBy) rows.push(['superseded', `by ${m.supersededBy} at ${m.supersededAt ?? '?'}`]);
   if (m.archivedAt) rows.push(['archived', `${m.archivedAt} (${m.archiveReason ?? 'no reason'})`]);
+  if (m.restoredAt) rows.push(['restored', m.restoredAt]);
   return rows.map(([k, v]) => `${`${k}:`.padEnd(12)} ${v}`).join('\n');
 }
 
@@ -105,6 +107,24 @@ export function registerMemoryCommands(program: Command): void {
         else process.stdout.write(`${name === 'forget' ? 'archived' : name === 'restore' ? 'restored' : 'pinned'} ${m.id}: ${m.content.slice(0, 80)}\n`);
       });
   }
+  memories
+    .command('reextract')
+    .description('extract every session of the project again with the current extractor: what only a session gave (and you never touched) is archived as replaced, the new extraction merged in')
+    .option('--project <dir>', 'project directory (default: the current one)')
+    .option('--json', 'print each session’s ingest summary as JSON')
+    .action(async (o: { project?: string; json?: boolean }) => {
+      const r = await withDaemon((c) => c.reextract(resolveDir(o.project ?? '.')));
+      if (o.json) return printJson(r);
+      if (r.sessions.length === 0 && r.skipped.length === 0) {
+        process.stdout.write(`no ingested sessions of ${r.project}\n`);
+        return;
+      }
+      const count = (f: (s: (typeof r.sessions)[number]) => number) => r.sessions.reduce((n, s) => n + f(s), 0);
+      process.stdout.write(
+        `re-extracted ${r.sessions.length} session(s) of ${r.project}: ${count((s) => s.added.length)} added, ${count((s) => s.reinforced.length)} reinforced, ${count((s) => s.replaced?.length ?? 0)} replaced, ${count((s) => s.detached?.length ?? 0)} kept for their other sources\n`,
+      );
+      for (const s of r.skipped) process.stderr.write(`skipped ${s.path}: ${s.error}\n`);
+    });
   memories
     .command('export')
     .description('every memory (all namespaces, archived included) as JSONL, to FILE or stdout')

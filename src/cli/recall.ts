@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolveDir } from '../project.js';
 import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { renderRecall, type RecallFormat } from '../client/recall-format.js';
@@ -28,7 +28,7 @@ export function registerRecallCommands(program: Command): void {
     .action(async (o: { project?: string; team?: string; query?: string; budget?: number; episodes: boolean; format: RecallFormat; json?: boolean }) => {
       const r = await withDaemon((c) =>
         c.recall({
-          project: resolve(o.project ?? '.'),
+          project: resolveDir(o.project ?? '.'),
           ...(o.team && { team: o.team }),
           ...(o.query && { query: o.query }),
           ...(o.budget !== undefined && { budget: o.budget }),
@@ -49,7 +49,7 @@ export function registerRecallCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (query: string[], o: { project?: string; limit?: number; json?: boolean }) => {
       const hits = await withDaemon((c) =>
-        c.search({ q: query.join(' '), ...(o.project && { project: resolve(o.project) }), ...(o.limit !== undefined && { limit: o.limit }) }),
+        c.search({ q: query.join(' '), ...(o.project && { project: resolveDir(o.project) }), ...(o.limit !== undefined && { limit: o.limit }) }),
       );
       if (o.json) return printJson(hits);
       if (hits.length === 0) {

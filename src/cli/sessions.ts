@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
+import { resolveDir } from '../project.js';
 import type { Command } from 'commander';
 import type { IngestSummary } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { humanBytes } from '../client/format.js';
 import { age, printJson, table } from './format.js';
+import { describeSession } from './session-digest.js';
 
 const FORMATS = ['claude-code', 'codex', 'messages'] as const;
 type Format = (typeof FORMATS)[number];
@@ -21,6 +23,7 @@ function describeSummary(s: IngestSummary): string {
     `extractor: ${s.extractor}${s.fallback ? ` (fell back: ${s.fallback})` : ''}${s.tokens ? `, ${s.tokens.input} input + ${s.tokens.output} output tokens` : ''}`,
   ];
   if (s.malformedLines > 0) lines.push(`skipped ${s.malformedLines} malformed line(s)`);
+  if (s.replaced) lines.push(`re-extracted: ${s.replaced.length} earlier memories archived as replaced, ${s.detached?.length ?? 0} kept with their other sources`);
   if (s.secretsMasked > 0) lines.push(`masked ${s.secretsMasked} secret(s)`);
   const list = (title: string, ms: { id: string; type: string; content: string }[]) => {
     lines.push(`${title}: ${ms.length}`);
@@ -40,17 +43,19 @@ export function registerSessionCommands(program: Command): void {
     .option('--format <format>', 'claude-code, codex or messages (default: detected)', transcriptFormat)
     .option('--project <dir>', 'the project it belongs to (default: the session’s cwd, else the current directory)')
     .option('--session <id>', 'session id (default: from the transcript, else the file name)')
+    .option('--reingest', 'read the whole transcript again with the current extractor, replacing what it gave before')
     .option('--async', 'hand it to the daemon and return at once')
     .option('--json', 'print the ingest summary as JSON')
-    .action(async (file: string, o: { format?: Format; project?: string; session?: string; async?: boolean; json?: boolean }) => {
+    .action(async (file: string, o: { format?: Format; project?: string; session?: string; reingest?: boolean; async?: boolean; json?: boolean }) => {
       const r = await withDaemon((c) =>
         c.ingest({
           path: resolve(file),
           cwd: process.cwd(),
           wait: !o.async,
           ...(o.format && { format: o.format }),
-          ...(o.project && { project: resolve(o.project) }),
+          ...(o.project && { project: resolveDir(o.project) }),
           ...(o.session && { sessionId: o.session }),
+          ...(o.reingest && { reingest: true }),
         }),
       );
       if (o.json) return printJson(r.summary ?? { queued: true });
@@ -58,20 +63,31 @@ export function registerSessionCommands(program: Command): void {
       else process.stdout.write(describeSummary(r.summary));
     });
 
-  program
-    .command('sessions')
+  const sessions = program.command('sessions').description('known sessions: list them, or show one with its digest');
+  sessions
+    .command('show')
+    .description('one session: where it came from, and its digest (asked, files changed, commands and their outcome, errors, what was left open)')
+    .argument('<id>', 'session id (or a unique prefix of 8+ characters, or the file key)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const r = await withDaemon((c) => c.session(id));
+      if (o.json) printJson(r);
+      else process.stdout.write(describeSession(r));
+    });
+  sessions
+    .command('list', { isDefault: true })
     .description('known sessions: project, times and ingest state')
     .option('--json', 'print JSON')
     .action(async (o: { json?: boolean }) => {
-      const sessions = await withDaemon((c) => c.sessions());
-      if (o.json) return printJson(sessions);
-      if (sessions.length === 0) {
+      const list = await withDaemon((c) => c.sessions());
+      if (o.json) return printJson(list);
+      if (list.length === 0) {
         process.stdout.write('no sessions ingested yet\n');
         return;
       }
-      sessions.sort((a, b) => (a.lastMessageAt ?? '').localeCompare(b.lastMessageAt ?? ''));
-      const rows = sessions.map((s) => [
-        s.sessionId.slice(0, 36),
+      list.sort((a, b) => (a.lastMessageAt ?? '').localeCompare(b.lastMessageAt ?? ''));
+      const rows = list.map((s) => [
+        s.sessionId.slice(0, 36) + (s.agentId ? ` +${s.agentId}` : ''),
         s.project ?? '-',
         age(s.lastMessageAt),
         s.state + (s.error ? ` (${s.error.slice(0, 40)})` : ''),

@@ -208,6 +208,16 @@ export class ApiClient {
     return (await this.call('sessions', {})).sessions;
   }
 
+  /** One session (by file key, session id or a unique prefix): record, digest and sidechains. */
+  session(sessionId: string) {
+    return this.call('getSession', { params: { id: sessionId } });
+  }
+
+  /** Every session of the project extracted again with the current extractor. */
+  reextract(project: string) {
+    return this.call('reextract', { body: { project } });
+  }
+
   private open(name: EndpointName, input: AnyInput, signal?: AbortSignal): Promise<IncomingMessage> {
     const e: Endpoint = ENDPOINTS[name];
     return send(this.address, {

@@ -10,6 +10,7 @@ const GROUPS: { title: (project: string | null) => string; test: (i: RecallItem)
   { title: (p) => (p ? `Project ${p}` : 'Project'), test: (i) => i.kind === 'memory' && i.scope === 'project' },
   { title: () => 'Team', test: (i) => i.kind === 'memory' && i.scope === 'team' },
   { title: () => 'About you', test: (i) => i.kind === 'memory' },
+  { title: () => 'Recent sessions here', test: (i) => i.kind === 'digest' },
   { title: () => 'From past sessions', test: (i) => i.kind === 'episode' },
 ];
 

@@ -4,7 +4,7 @@
  * session and message. One JSONL file per session, loaded and indexed at start.
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { appendFile, open } from 'node:fs/promises';
+import { appendFile, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SearchHit } from '../api/memory.js';
 import { isErrno } from '../errors.js';
@@ -80,6 +80,47 @@ export class EpisodeStore {
       const id = this.place(e);
       if (id !== undefined) this.index.set(id, indexText(e));
       else this.index.set(String(this.positions.get(`${e.sessionId}\u0000${e.messageId}`)), indexText(e));
+    }
+  }
+
+  /**
+   * Replaces everything indexed from one session file (a re-ingest): the file is rewritten
+   * atomically, the old episodes leave the index and the new ones enter it.
+   */
+  async replaceSession(sessionKey: string, episodes: Episode[]): Promise<void> {
+    const file = join(this.dir, `${sessionKey}.jsonl`);
+    let old = '';
+    try {
+      old = await readFile(file, 'utf8');
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) throw err;
+    }
+    for (const line of old.split('\n')) {
+      if (!line) continue;
+      let e: Episode;
+      try {
+        e = JSON.parse(line) as Episode;
+      } catch {
+        continue;
+      }
+      const key = `${e.sessionId}\u0000${e.messageId}`;
+      const at = this.positions.get(key);
+      if (at === undefined) continue;
+      this.positions.delete(key);
+      this.index.delete(String(at));
+    }
+    const tmp = `${file}.tmp`;
+    const fh = await open(tmp, 'w', 0o600);
+    try {
+      await fh.writeFile(episodes.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+    for (const e of episodes) {
+      const id = this.place(e);
+      if (id !== undefined) this.index.set(id, indexText(e));
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * Ingests run one at a time (they share the store, and the dream waits for none to be running);
- * a second request for a transcript already waiting shares that run instead of queueing another.
+ * a second request for a transcript already waiting shares that run instead of queueing another
+ * (a re-ingest shares only with a re-ingest: it reads more than an incremental one).
  */
 import type { IngestRequest, IngestSummary } from '../api/memory.js';
 
@@ -18,11 +19,12 @@ export class IngestQueue {
   }
 
   enqueue(req: IngestRequest): Promise<IngestSummary> {
-    const same = this.waiting.get(req.path);
+    const key = `${req.reingest === true ? 'reingest' : 'ingest'}:${req.path}`;
+    const same = this.waiting.get(key);
     if (same) return same;
     this.queued++;
     const job = this.tail.then(async () => {
-      this.waiting.delete(req.path);
+      this.waiting.delete(key);
       this.queued--;
       this.running++;
       try {
@@ -31,7 +33,7 @@ export class IngestQueue {
         this.running--;
       }
     });
-    this.waiting.set(req.path, job);
+    this.waiting.set(key, job);
     this.tail = job.catch(() => undefined);
     return job;
   }

@@ -1,25 +1,28 @@
 /**
- * Session end: read a transcript from where the last ingest stopped, index its episodes, extract
- * memories, redact secrets, merge them into the store, then move the cursor. Re-ingesting an
- * unchanged file is a stat and nothing more.
+ * Session end: read a transcript from where the last ingest stopped, index its episodes, build its
+ * digest, extract memories, redact secrets, merge them into the store, then move the cursor.
+ * Re-ingesting an unchanged file is a stat and nothing more; `reingest` reads it all again with the
+ * current extractor, taking back what the earlier extraction of this file left first.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute } from 'node:path';
-import type { IngestRequest, IngestSummary, Memory } from '../api/memory.js';
+import type { IngestRequest, IngestSummary, Memory, SessionDigest } from '../api/memory.js';
 import { nowMs } from '../clock.js';
 import { AppError, isErrno } from '../errors.js';
 import type { Logger } from '../log.js';
-import { EPISODE_TEXT_MAX, type Episode, type EpisodeStore } from './episodes.js';
+import { DigestBuilder, emptyDigest } from './digest/build.js';
+import type { DigestStore } from './digest/store.js';
+import type { Episode, EpisodeStore } from './episodes.js';
 import { redact } from './extract/redact.js';
 import type { ExtractInput, ExtractMessage, ExtractResult } from './extract/types.js';
+import { episodeOf, forExtraction } from './ingest-messages.js';
 import { merge } from './merge.js';
 import type { Namespace } from './model.js';
 import { projectKey } from '../project.js';
+import { repeatsForgotten, retractFile, type Retraction } from './reextract.js';
 import { sessionKey, type SessionRegistry } from './sessions.js';
 import type { MemoryStore } from './store.js';
-import { parseTranscript } from './transcripts/index.js';
-import { clip } from './transcripts/render.js';
-import type { TranscriptMessage } from './transcripts/types.js';
+import { detectTranscriptFormat, parseTranscript } from './transcripts/index.js';
 
 export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 
@@ -27,37 +30,10 @@ export interface IngestDeps {
   store: MemoryStore;
   episodes: EpisodeStore;
   sessions: SessionRegistry;
+  digests: DigestStore;
   extract: Extractor;
   maxPerSession: number;
   log: Logger;
-}
-
-/** Extraction sees tool output only as a short excerpt: it is evidence, never a memory. */
-const EXTRACT_TOOL_RESULT_MAX = 500;
-const EXTRACT_TEXT_MAX = 4000;
-
-function forExtraction(m: TranscriptMessage): ExtractMessage | undefined {
-  if (m.kind === 'thinking' || m.kind === 'boundary') return undefined;
-  const max = m.kind === 'tool_result' ? EXTRACT_TOOL_RESULT_MAX : EXTRACT_TEXT_MAX;
-  const { id, role, kind, toolName, isError, timestamp, meta, sidechain, compactSummary, speaker } = m;
-  return { id, role, kind, text: clip(m.text, max), toolName, isError, timestamp, meta, sidechain, compactSummary, speaker };
-}
-
-/** What the episodic index keeps: said and done, never tool output, secrets masked. */
-function episodeOf(m: TranscriptMessage): Episode | undefined {
-  if (m.meta || m.compactSummary || !(m.kind === 'text' || m.kind === 'tool_use')) return undefined;
-  if (m.role === 'system' || m.text.trim() === '') return undefined;
-  const text = redact(clip(m.text, EPISODE_TEXT_MAX)).text;
-  return {
-    sessionId: '', // known once the transcript was read
-    messageId: m.id,
-    project: null,
-    role: m.role,
-    kind: m.kind,
-    text,
-    ...(m.speaker !== undefined && { speaker: m.speaker }),
-    ...(m.timestamp !== undefined && { at: m.timestamp }),
-  };
 }
 
 function unchangedSummary(req: { path: string }, s: { sessionId: string; format?: IngestSummary['format']; project: string | null; offset: number }, started: number): IngestSummary {
@@ -80,6 +56,13 @@ function unchangedSummary(req: { path: string }, s: { sessionId: string; format?
   };
 }
 
+/** `--format` that reads nothing from a transcript is a mistake to name, not an empty session. */
+async function formatMismatch(path: string, format: string): Promise<AppError> {
+  const detected = await detectTranscriptFormat(path).catch(() => undefined);
+  const hint = detected === undefined ? 'its format could not be detected either' : detected === format ? 'check that it is a complete transcript' : `it looks like ${detected}: pass --format ${detected} or leave --format out`;
+  return new AppError('bad_request', `--format ${format} read no messages from ${path}; ${hint}`);
+}
+
 export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Promise<IngestSummary> {
   const started = Date.now();
   if (!isAbsolute(req.path)) throw new AppError('bad_request', `transcript path must be absolute, got ${req.path}`);
@@ -94,36 +77,50 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   if (!st.isFile()) throw new AppError('bad_request', `not a file: ${req.path}`);
   const key = sessionKey(real);
   const known = deps.sessions.get(key);
-  if (known && known.state === 'ingested' && known.offset === st.size) {
+  const reingest = req.reingest === true;
+  if (!reingest && known && known.state === 'ingested' && known.offset === st.size) {
     return unchangedSummary({ path: real }, known, started);
   }
-  let offset = known?.offset ?? 0;
+  let offset = reingest ? 0 : (known?.offset ?? 0);
   if (offset > st.size) {
     deps.log.warn({ path: real, offset, size: st.size }, 'transcript shrank since the last ingest; reading it again from the start');
     offset = 0;
   }
 
-  const parse = await parseTranscript(real, { offset, ...(req.format ?? known?.format ? { format: req.format ?? known?.format } : {}) });
+  const format = req.format ?? known?.format;
+  const parse = await parseTranscript(real, { offset, ...(format !== undefined && { format }) });
+  const earlier = offset > 0 ? deps.digests.get(key) : undefined;
+  const digest = new DigestBuilder(earlier ? structuredClone(earlier) : emptyDigest({ key, sessionId: '', project: null }));
   // Converted as they stream by, so a 50 MB transcript never sits in memory whole.
   const messages: ExtractMessage[] = [];
   const episodes: Episode[] = [];
+  const ids = new Set<string>();
+  let parsed = 0;
   let first: string | undefined;
   let last: string | undefined;
   for await (const m of parse.messages) {
+    parsed++;
+    if (reingest) ids.add(m.id);
     if (m.timestamp !== undefined) {
       if (first === undefined || m.timestamp < first) first = m.timestamp;
       if (last === undefined || m.timestamp > last) last = m.timestamp;
     }
+    digest.add(m);
     const x = forExtraction(m);
     if (x) messages.push(x);
     const e = episodeOf(m);
     if (e) episodes.push(e);
   }
   const stats = parse.stats();
+  if (req.format !== undefined && offset === 0 && parsed === 0 && stats.linesRead > 0) throw await formatMismatch(real, req.format);
+
   const sessionId = req.sessionId ?? stats.sessionId ?? known?.sessionId ?? basename(real, extname(real));
+  const agentId = stats.agentId ?? known?.agentId;
+  // A subagent or compaction sidechain belongs to its parent's project, whatever its own cwd.
+  const parent = agentId === undefined ? undefined : deps.sessions.main(sessionId);
   const cwd = stats.cwd ?? req.cwd ?? dirname(real);
-  const project = req.project !== undefined ? projectKey(req.project) : (known?.project ?? projectKey(cwd));
-  const session = deps.sessions.ensure(key, { sessionId, path: real, project });
+  const project = req.project !== undefined ? projectKey(req.project) : (known?.project ?? parent?.project ?? projectKey(cwd));
+  const session = deps.sessions.ensure(key, { sessionId, path: real, project, agentId });
   session.state = 'ingesting';
   const fromOffset = offset;
   const at = (t: string | undefined) => t ?? last ?? session.lastMessageAt ?? new Date(nowMs()).toISOString();
@@ -143,6 +140,8 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     throw err;
   }
 
+  const nowIso = new Date(nowMs()).toISOString();
+  const retraction: Retraction | undefined = reingest ? retractFile(deps.store, { sessionId, ids }, nowIso) : undefined;
   let secretsMasked = 0;
   const added: Memory[] = [];
   const reinforced: Memory[] = [];
@@ -152,6 +151,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     secretsMasked += r.found.length;
     if (r.onlySecret) continue; // a memory only about a secret is dropped
     const namespace: Namespace = c.scope === 'user' ? { scope: 'user' } : { scope: 'project', project };
+    if (retraction && repeatsForgotten(retraction.forgotten, namespace, r.text)) continue;
     const out = merge(deps.store, {
       content: r.text,
       type: c.type,
@@ -168,8 +168,11 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     superseded.push(...out.superseded);
   }
 
-  await deps.episodes.append(key, episodes);
-  await deps.store.save();
+  const finished: SessionDigest = digest.result(nowIso, project);
+  Object.assign(finished, { sessionId, project, ...(agentId !== undefined && { agentId }) });
+  // Independent files: written side by side; the cursor moves only once all of them are on disk.
+  await Promise.all([reingest ? deps.episodes.replaceSession(key, episodes) : deps.episodes.append(key, episodes), deps.store.save(), deps.digests.put(finished)]);
+  const restart = reingest || fromOffset === 0;
   Object.assign(session, {
     sessionId,
     project,
@@ -177,15 +180,15 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     offset: stats.endOffset,
     size: st.size,
     state: 'ingested',
-    ingestedAt: new Date(nowMs()).toISOString(),
-    messages: session.messages + input.messages.length,
-    malformedLines: session.malformedLines + stats.malformedLines,
-    memories: session.memories + added.length,
+    ingestedAt: nowIso,
+    messages: (restart ? 0 : session.messages) + input.messages.length,
+    malformedLines: (restart ? 0 : session.malformedLines) + stats.malformedLines,
+    memories: (restart ? 0 : session.memories) + added.length,
     tokens: {
-      input: session.tokens.input + (result.tokens?.input ?? 0),
-      output: session.tokens.output + (result.tokens?.output ?? 0),
+      input: (restart ? 0 : session.tokens.input) + (result.tokens?.input ?? 0),
+      output: (restart ? 0 : session.tokens.output) + (result.tokens?.output ?? 0),
     },
-    ...(first !== undefined && (session.firstMessageAt === undefined || first < session.firstMessageAt) && { firstMessageAt: first }),
+    ...(first !== undefined && (restart || session.firstMessageAt === undefined || first < session.firstMessageAt) && { firstMessageAt: first }),
     ...(last !== undefined && { lastMessageAt: last }),
     ...(req.reason !== undefined && { reason: req.reason }),
   });
@@ -208,6 +211,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     added,
     reinforced,
     superseded,
+    ...(retraction && { replaced: retraction.replaced, detached: retraction.detached }),
     durationMs: Date.now() - started,
   };
 }

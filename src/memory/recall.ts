@@ -13,6 +13,11 @@ import { TopK } from './top-k.js';
 export const LINE_MAX = 240;
 /** Tokens of the framing around the lines (headings, the closing note). */
 const FRAME_TOKENS = 40;
+/** "Recent sessions here": at most this many digests, within a quarter of the budget. */
+export const DIGESTS_MAX = 3;
+const DIGEST_SHARE = 0.25;
+/** The digests' own heading. */
+const DIGEST_HEADING_TOKENS = 6;
 
 export interface RecallOptions {
   namespaces: Namespace[];
@@ -22,6 +27,23 @@ export interface RecallOptions {
   nowMs: number;
   /** With a query, excerpts of past sessions may fill what memories leave (false: memories only). */
   episodes?: EpisodeStore | undefined;
+  /** Digests of the project's recent sessions, most recent first. */
+  digests?: RecallItem[] | undefined;
+}
+
+/** The digests that fit their share of the budget, most recent first. */
+function takeDigests(digests: RecallItem[], budget: number): { items: RecallItem[]; tokens: number } {
+  const room = Math.floor(budget * DIGEST_SHARE) - DIGEST_HEADING_TOKENS;
+  const items: RecallItem[] = [];
+  let tokens = 0;
+  for (const d of digests) {
+    if (items.length === DIGESTS_MAX) break;
+    const item = { ...d, text: clipLine(d.text) };
+    if (tokens + item.tokens > room) continue;
+    items.push(item);
+    tokens += item.tokens;
+  }
+  return { items, tokens: items.length > 0 ? tokens + DIGEST_HEADING_TOKENS : 0 };
 }
 
 function clipLine(text: string): string {
@@ -114,12 +136,15 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
     }
     ranked.sort((a, b) => b.score - a.score);
   }
+  const digests = takeDigests(opts.digests ?? [], opts.budget);
+  considered += opts.digests?.length ?? 0;
   const items: RecallItem[] = [];
-  let tokens = FRAME_TOKENS;
+  let tokens = FRAME_TOKENS + digests.tokens;
   for (const item of ranked) {
     if (tokens + item.tokens > opts.budget) continue;
     items.push(item);
     tokens += item.tokens;
   }
+  items.push(...digests.items);
   return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered, items };
 }

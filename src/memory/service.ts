@@ -1,11 +1,24 @@
 /** The daemon's memory subsystem: the store, the episodic index, sessions and the ingest queue. */
-import { resolve } from 'node:path';
-import type { ImportLine, IngestRequest, IngestSummary, Memory, RecallRequest, RecallResponse, RememberRequest, SearchHit } from '../api/memory.js';
+import type {
+  ImportLine,
+  IngestRequest,
+  IngestSummary,
+  Memory,
+  RecallItem,
+  RecallRequest,
+  RecallResponse,
+  ReextractResponse,
+  RememberRequest,
+  SearchHit,
+  SessionShowResponse,
+} from '../api/memory.js';
 import { nowMs } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
+import { combine, digestLine, digestSources } from './digest/render.js';
+import { DigestStore } from './digest/store.js';
 import { EpisodeStore } from './episodes.js';
 import { redact } from './extract/redact.js';
 import { ingestTranscript, type Extractor } from './ingest.js';
@@ -13,10 +26,11 @@ import { IngestQueue } from './ingest-queue.js';
 import { findDuplicate, merge } from './merge.js';
 import { isActive, type Namespace } from './model.js';
 import { projectKey } from '../project.js';
-import { recall } from './recall.js';
+import { recall, DIGESTS_MAX } from './recall.js';
 import { SessionRegistry } from './sessions.js';
 import { MemoryStore } from './store.js';
 import { importMemory } from './transfer.js';
+import { estimateTokens } from '../llm/tokens.js';
 
 export class MemoryService {
   readonly queue: IngestQueue;
@@ -25,11 +39,12 @@ export class MemoryService {
     readonly store: MemoryStore,
     readonly episodes: EpisodeStore,
     readonly sessions: SessionRegistry,
+    readonly digests: DigestStore,
     private readonly config: Config,
     private readonly log: Logger,
     extract: Extractor,
   ) {
-    const deps = { store, episodes, sessions, extract, maxPerSession: config.memory.maxPerSession, log };
+    const deps = { store, episodes, sessions, digests, extract, maxPerSession: config.memory.maxPerSession, log };
     this.queue = new IngestQueue(async (req) => {
       const summary = await ingestTranscript(deps, req);
       if (!summary.unchanged) {
@@ -45,12 +60,12 @@ export class MemoryService {
   static async open(paths: Paths, config: Config, log: Logger, extract: Extractor): Promise<MemoryService> {
     const [store, sessions] = await Promise.all([MemoryStore.open(paths.memoryDir), SessionRegistry.open(paths.sessionsFile)]);
     const episodes = EpisodeStore.open(paths.episodesDir);
-    return new MemoryService(store, episodes, sessions, config, log, extract);
+    return new MemoryService(store, episodes, sessions, new DigestStore(paths.digestsDir), config, log, extract);
   }
 
-  /** Projects are known by their git root; `DIR` may be any directory inside one. */
+  /** Projects are known by their git root; `DIR` may be any directory inside one (a Windows path is kept as given). */
   project(dir: string | undefined): string | undefined {
-    return dir === undefined ? undefined : projectKey(resolve(dir));
+    return dir === undefined ? undefined : projectKey(dir);
   }
 
   namespace(req: { scope?: Memory['scope'] | undefined; project?: string | undefined; team?: string | undefined }): Namespace {
@@ -100,6 +115,7 @@ export class MemoryService {
         x.archivedAt = when;
         x.archiveReason = 'forgotten by the user';
       } else if (action === 'restore') {
+        x.restoredAt = when;
         delete x.archivedAt;
         delete x.archiveReason;
         delete x.supersededBy;
@@ -149,7 +165,69 @@ export class MemoryService {
       budget: req.budget ?? this.config.memory.recallBudget,
       nowMs: nowMs(),
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
+      digests: project === null ? [] : this.recentDigests(project),
     });
+  }
+
+  /** The most recent sessions of the project that changed or ran something, as recall items. */
+  private recentDigests(project: string): RecallItem[] {
+    const recent = this.sessions
+      .list()
+      .filter((s) => s.project === project && s.agentId === undefined && s.state === 'ingested')
+      .sort((a, b) => (b.lastMessageAt ?? '').localeCompare(a.lastMessageAt ?? ''));
+    const items: RecallItem[] = [];
+    for (const s of recent) {
+      if (items.length === DIGESTS_MAX) break;
+      const main = this.digests.get(s.key);
+      if (main === undefined) continue;
+      const sidechains = this.sessions.sidechains(s.sessionId).flatMap((x) => this.digests.get(x.key) ?? []);
+      const d = combine(main, sidechains);
+      const text = digestLine(d);
+      if (text === undefined) continue;
+      items.push({
+        kind: 'digest',
+        id: s.sessionId,
+        text,
+        type: 'digest',
+        scope: 'session',
+        score: 0,
+        tokens: estimateTokens(text) + 3,
+        sources: [{ sessionId: s.sessionId, messageIds: digestSources(d) }],
+        ...(d.lastAt !== undefined && { at: d.lastAt }),
+      });
+    }
+    return items;
+  }
+
+  /** One session: its record, digest, and its subagent and compaction sidechains. */
+  showSession(id: string): SessionShowResponse {
+    const session = this.sessions.find(id);
+    if (session === undefined) throw new AppError('not_found', `no session ${id} (see \`nightshift sessions\`)`);
+    const sidechains = session.agentId === undefined ? this.sessions.sidechains(session.sessionId) : [];
+    return {
+      session,
+      digest: this.digests.get(session.key) ?? null,
+      sidechains: sidechains.map((s) => ({ session: s, digest: this.digests.get(s.key) ?? null })),
+    };
+  }
+
+  /** Every session of the project extracted again with the current extractor, oldest first. */
+  async reextract(dir: string): Promise<ReextractResponse> {
+    const project = projectKey(dir);
+    const sessions = this.sessions
+      .list()
+      .filter((s) => s.project === project && s.state !== 'pending')
+      .sort((a, b) => (a.firstMessageAt ?? '').localeCompare(b.firstMessageAt ?? ''));
+    const done: IngestSummary[] = [];
+    const skipped: { path: string; error: string }[] = [];
+    for (const s of sessions) {
+      try {
+        done.push(await this.ingest({ path: s.path, wait: true, reingest: true, ...(s.format !== undefined && { format: s.format }), project }));
+      } catch (err) {
+        skipped.push({ path: s.path, error: (err as Error).message });
+      }
+    }
+    return { project, sessions: done, skipped };
   }
 
   search(q: { q: string; project?: string | undefined; limit: number }): SearchHit[] {

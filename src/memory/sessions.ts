@@ -53,14 +53,34 @@ export class SessionRegistry {
   }
 
   /** The record for a transcript, created (pending, offset 0) when new. */
-  ensure(key: string, init: Pick<SessionRecord, 'sessionId' | 'path' | 'project'>): SessionRecord {
+  ensure(key: string, init: Pick<SessionRecord, 'sessionId' | 'path' | 'project' | 'agentId'>): SessionRecord {
     let s = this.byKey.get(key);
     if (!s) {
       s = { key, ...init, state: 'pending', offset: 0, size: 0, messages: 0, malformedLines: 0, memories: 0, tokens: { input: 0, output: 0 } };
+      if (s.agentId === undefined) delete s.agentId;
       this.byKey.set(key, s);
       this.db.data.sessions.push(s);
     }
     return s;
+  }
+
+  /** The session's own file (not a subagent or compaction sidechain of it). */
+  main(sessionId: string): SessionRecord | undefined {
+    return this.list().find((s) => s.sessionId === sessionId && s.agentId === undefined);
+  }
+
+  /** The subagent and compaction sidechain files of a session. */
+  sidechains(sessionId: string): SessionRecord[] {
+    return this.list().filter((s) => s.sessionId === sessionId && s.agentId !== undefined);
+  }
+
+  /** A session by file key, session id, or a unique prefix of one (8 characters at least); its own file first. */
+  find(id: string): SessionRecord | undefined {
+    const exact = this.byKey.get(id) ?? this.main(id) ?? this.list().find((s) => s.sessionId === id);
+    if (exact !== undefined || id.length < 8) return exact;
+    const ids = new Set(this.list().filter((s) => s.sessionId.startsWith(id)).map((s) => s.sessionId));
+    const [only] = ids;
+    return ids.size === 1 && only !== undefined ? (this.main(only) ?? this.list().find((s) => s.sessionId === only)) : undefined;
   }
 
   /** Sessions ingested after `iso` (for the dream's gates). */

@@ -5,7 +5,7 @@ import type { Logger } from '../../log.js';
 import type { MemoryService } from '../../memory/service.js';
 import type { Handlers } from '../http.js';
 
-export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handlers, 'ingest' | 'sessions'> {
+export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handlers, 'ingest' | 'sessions' | 'getSession' | 'reextract'> {
   return {
     ingest: async ({ body: req }) => {
       // Refused now, not later in the log: a path that cannot be a transcript.
@@ -18,5 +18,7 @@ export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handle
       return { status: 202, json: { queued: true } };
     },
     sessions: async () => ({ json: { sessions: memory.sessions.list() } }),
+    getSession: async ({ params }) => ({ json: memory.showSession(params.id) }),
+    reextract: async ({ body }) => ({ json: await memory.reextract(body.project) }),
   };
 }

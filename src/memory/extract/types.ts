@@ -2,8 +2,31 @@
 import type { MemoryType } from '../../api/memory.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 
-/** A message as extraction sees it: tool results already clipped (evidence, never memories). */
-export type ExtractMessage = Pick<TranscriptMessage, 'id' | 'role' | 'kind' | 'text' | 'toolName' | 'isError' | 'timestamp' | 'meta' | 'sidechain' | 'compactSummary' | 'speaker'>;
+/**
+ * A message as extraction sees it: tool results already clipped (evidence, never memories).
+ * `origin` says who put it there (see MessageOrigin): only `typed`, `queued`, `answer`,
+ * `feedback`, an approved `plan`, `summary` and `instructions` carry what the person stated.
+ */
+export type ExtractMessage = Pick<
+  TranscriptMessage,
+  | 'id'
+  | 'role'
+  | 'kind'
+  | 'origin'
+  | 'text'
+  | 'toolName'
+  | 'isError'
+  | 'timestamp'
+  | 'meta'
+  | 'sidechain'
+  | 'compactSummary'
+  | 'speaker'
+  | 'answers'
+  | 'plan'
+  | 'agentId'
+  | 'command'
+  | 'exitCode'
+>;
 
 export interface ExtractInput {
   sessionId: string;

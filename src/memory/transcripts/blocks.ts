@@ -1,32 +1,41 @@
-import { flag, type JsonRecord, str } from './json.js';
+import { type JsonRecord, str } from './json.js';
 import { renderToolUse, toolOutputText } from './render.js';
+import { instructionWrites, type InstructionWrite, shellCommand, writtenPaths } from './tool-input.js';
 import type { TranscriptMessage, TranscriptRole } from './types.js';
 
 /** What one content block contributes to a message; the caller adds id, time and session fields. */
-export type BlockMessage = Pick<TranscriptMessage, 'role' | 'kind' | 'text' | 'toolName' | 'toolUseId' | 'isError'>;
+export type BlockMessage = Omit<TranscriptMessage, 'id' | 'timestamp' | 'sessionId' | 'cwd' | 'sidechain' | 'agentId' | 'speaker'>;
+
+/** A tool call waiting for its result: what the result needs to know about it. */
+export interface PendingCall {
+  name: string;
+  input: unknown;
+  command?: string;
+  writes?: InstructionWrite[];
+}
 
 const MAX_PENDING_TOOLS = 10_000;
 
 /**
- * Tool names of calls still waiting for their result, so a result (which only carries the call id)
- * can name its tool. Bounded: entries leave when their result arrives, the oldest when it is full.
+ * Calls still waiting for their result, so a result (which only carries the call id) can name its
+ * tool and command. Bounded: entries leave when their result arrives, the oldest when it is full.
  * A parse resumed from an offset does not know calls made before it; those results stay unnamed.
  */
 export class PendingTools {
-  private readonly names = new Map<string, string>();
+  private readonly calls = new Map<string, PendingCall>();
 
-  add(id: string, name: string): void {
-    this.names.set(id, name);
-    if (this.names.size > MAX_PENDING_TOOLS) {
-      const oldest = this.names.keys().next();
-      if (oldest.done !== true) this.names.delete(oldest.value);
+  add(id: string, call: PendingCall): void {
+    this.calls.set(id, call);
+    if (this.calls.size > MAX_PENDING_TOOLS) {
+      const oldest = this.calls.keys().next();
+      if (oldest.done !== true) this.calls.delete(oldest.value);
     }
   }
 
-  take(id: string): string | undefined {
-    const name = this.names.get(id);
-    this.names.delete(id);
-    return name;
+  take(id: string): PendingCall | undefined {
+    const call = this.calls.get(id);
+    this.calls.delete(id);
+    return call;
   }
 }
 
@@ -36,30 +45,63 @@ export function blockId(base: string, index: number): string {
 }
 
 export function toolUse(name: string, input: unknown, callId: string | undefined, tools: PendingTools): BlockMessage {
-  if (callId !== undefined) tools.add(callId, name);
+  const command = shellCommand(name, input);
+  const paths = writtenPaths(name, input);
+  if (callId !== undefined) {
+    const writes = instructionWrites(name, input);
+    tools.add(callId, { name, input, ...(command !== undefined && { command }), ...(writes !== undefined && { writes }) });
+  }
   return {
     role: 'assistant',
     kind: 'tool_use',
+    origin: 'assistant',
     text: renderToolUse(name, input),
     toolName: name,
     ...(callId !== undefined && { toolUseId: callId }),
+    ...(command !== undefined && { command }),
+    ...(paths !== undefined && { paths }),
   };
 }
 
-export function toolResult(output: unknown, callId: string | undefined, tools: PendingTools): BlockMessage {
-  const name = callId === undefined ? undefined : tools.take(callId);
-  return {
+/** Output of a command that goes on in the background: no exit status yet. */
+const RUNNING = /^(?:Command running in background|Process running with session ID)/m;
+
+/** The exit status a shell tool's output states (Claude Code "Exit code N", Codex "Process exited with code N"). */
+export function statedExitCode(text: string): number | undefined {
+  const m = /^Exit code (\d+)/.exec(text) ?? /^Process exited with code (-?\d+)$/m.exec(text.slice(0, 400));
+  return m?.[1] === undefined ? undefined : Number(m[1]);
+}
+
+/** A result and the call it answers (undefined when the call is not known). */
+export function toolResult(output: unknown, callId: string | undefined, tools: PendingTools, isError = false): { message: BlockMessage; call?: PendingCall } {
+  const call = callId === undefined ? undefined : tools.take(callId);
+  const text = toolOutputText(output);
+  let exitCode: number | undefined;
+  if (call?.command !== undefined) exitCode = statedExitCode(text) ?? (isError || RUNNING.test(text.slice(0, 400)) ? undefined : 0);
+  const message: BlockMessage = {
     role: 'user',
     kind: 'tool_result',
-    text: toolOutputText(output),
-    ...(name !== undefined && { toolName: name }),
+    origin: 'tool',
+    text,
+    ...(call !== undefined && { toolName: call.name }),
     ...(callId !== undefined && { toolUseId: callId }),
+    ...((isError || (exitCode !== undefined && exitCode !== 0)) && { isError: true }),
+    ...(call?.command !== undefined && { command: call.command }),
+    ...(exitCode !== undefined && { exitCode }),
   };
+  return { message, ...(call !== undefined && { call }) };
+}
+
+/** What the agent wrote into CLAUDE.md / AGENTS.md, once the write succeeded: the person's standing instructions. */
+export function instructionMessages(call: PendingCall | undefined, failed: boolean): BlockMessage[] {
+  if (call?.writes === undefined || failed) return [];
+  return call.writes.map((w) => ({ role: 'assistant', kind: 'text', origin: 'instructions', text: `${w.path}:\n${w.text}`, toolName: call.name }));
 }
 
 /**
  * An Anthropic content block (also the text parts of OpenAI-style content). Blank text, images,
- * redacted thinking and unknown block types give nothing.
+ * redacted thinking and unknown block types give nothing. Text is the speaker's: `typed` for the
+ * user (callers classify further), `assistant` otherwise.
  */
 export function anthropicBlock(block: JsonRecord, role: TranscriptRole, tools: PendingTools): BlockMessage | undefined {
   switch (block.type) {
@@ -67,17 +109,18 @@ export function anthropicBlock(block: JsonRecord, role: TranscriptRole, tools: P
     case 'input_text':
     case 'output_text': {
       const text = str(block.text);
-      return text === undefined || text.trim() === '' ? undefined : { role, kind: 'text', text };
+      if (text === undefined || text.trim() === '') return undefined;
+      return { role, kind: 'text', text, origin: role === 'user' ? 'typed' : role === 'assistant' ? 'assistant' : 'system' };
     }
     case 'thinking': {
       const text = str(block.thinking);
-      return text === undefined ? undefined : { role: 'assistant', kind: 'thinking', text };
+      return text === undefined ? undefined : { role: 'assistant', kind: 'thinking', origin: 'assistant', text };
     }
     case 'tool_use':
     case 'server_tool_use':
       return toolUse(str(block.name) ?? 'tool', block.input ?? {}, str(block.id), tools);
     case 'tool_result':
-      return { ...toolResult(block.content, str(block.tool_use_id), tools), ...flag('isError', block.is_error) };
+      return toolResult(block.content, str(block.tool_use_id), tools, block.is_error === true).message;
     default:
       return undefined;
   }

@@ -63,6 +63,7 @@ async function* lineMessages(file: string, offset: number, parser: LineParser, s
     // Only once all of a line's messages were taken: a consumer that stops early resumes at that line.
     stats.endOffset = line.end;
   }
+  yield* parser.finish?.() ?? [];
 }
 
 /** An array is all or nothing: endOffset moves to its end only once every element was taken. */
@@ -79,6 +80,7 @@ async function* arrayMessages(file: string, parser: LineParser, stats: Transcrip
     if (isRecord(element)) yield* parser.parse(element, `#${index}`);
     else stats.malformedLines++;
   }
+  yield* parser.finish?.() ?? [];
   stats.endOffset = bytes.length;
 }
 
@@ -98,6 +100,8 @@ function prime(parser: LineParser, head: Line[], offset: number): void {
  * Streams the messages of a transcript from `offset` on (format detected from its first lines
  * unless given). JSONL is read line by line, so memory does not grow with the file; a last line
  * without its newline is left for the next parse. Malformed lines are counted, never fatal.
+ * Messages a parser holds back for a later verdict (a queued prompt that may still arrive, a plan
+ * awaiting approval, a compaction sidechain's summary) come after the last line.
  */
 export async function parseTranscript(file: string, options: ParseOptions = {}): Promise<TranscriptParse> {
   const offset = options.offset ?? 0;
@@ -107,8 +111,8 @@ export async function parseTranscript(file: string, options: ParseOptions = {}):
   const parser = PARSERS[format]();
   const stats: TranscriptStats = { malformedLines: 0, linesRead: 0, endOffset: offset };
   const snapshot = (): TranscriptStats => {
-    const { sessionId, cwd } = parser.session;
-    return { ...stats, ...(sessionId !== undefined && { sessionId }), ...(cwd !== undefined && { cwd }) };
+    const { sessionId, cwd, agentId } = parser.session;
+    return { ...stats, ...(sessionId !== undefined && { sessionId }), ...(cwd !== undefined && { cwd }), ...(agentId !== undefined && { agentId }) };
   };
   if (head.array) {
     if (size > MAX_ARRAY_BYTES) {

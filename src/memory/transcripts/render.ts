@@ -1,4 +1,4 @@
-import { isRecord, records, str } from './json.js';
+import { isRecord, type JsonRecord, records, str } from './json.js';
 
 export const TOOL_USE_MAX = 200;
 /** A tool result is evidence; 32 KiB of it is plenty, and it bounds what one message can hold. */
@@ -44,4 +44,14 @@ export function toolOutputText(output: unknown): string {
   if (typeof output === 'string' || Array.isArray(output)) return clipResult(contentText(output));
   if (isRecord(output)) return toolOutputText(output.content ?? output.output ?? output.text ?? '');
   return output === undefined || output === null ? '' : clipResult(JSON.stringify(output));
+}
+
+/** Content blocks of a message, whatever shape it came in (string, blocks, one block, a `text` field). */
+export function contentBlocks(message: JsonRecord): unknown[] {
+  const { content } = message;
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (Array.isArray(content)) return content;
+  if (isRecord(content)) return [content];
+  const text = str(message.text);
+  return text === undefined ? [] : [{ type: 'text', text }];
 }

@@ -10,12 +10,53 @@ export type TranscriptRole = 'user' | 'assistant' | 'system';
  */
 export type TranscriptKind = 'text' | 'tool_use' | 'tool_result' | 'thinking' | 'summary' | 'boundary';
 
+/**
+ * Who put a message in the conversation, so only what the person said counts as theirs:
+ * - `typed`: the person typed it (as the turn's prompt);
+ * - `queued`: the person typed it while the agent was busy (Claude Code's queue);
+ * - `answer`: the person's answers to the agent's questions (AskUserQuestion), see `answers`;
+ * - `plan`: a plan the agent proposed for approval, see `plan` for the person's verdict;
+ * - `feedback`: the person's reason for rejecting a tool call or a plan;
+ * - `summary`: a compaction summary (kind `summary`, `compactSummary`);
+ * - `instructions`: AGENTS.md / CLAUDE.md content, injected or written at the person's request;
+ * - `agent`: a prompt one agent wrote to a subagent (never the person's instruction);
+ * - `command`: slash commands, `!` shell input and local command output;
+ * - `interrupt`: the person stopped the agent ("[Request interrupted by user]", Codex turn_aborted);
+ * - `system`: hook output, reminders, environment and other injected context, titles;
+ * - `assistant`: the agent's own text, thinking and tool calls; `tool`: tool results.
+ */
+export type MessageOrigin =
+  | 'typed'
+  | 'queued'
+  | 'answer'
+  | 'plan'
+  | 'feedback'
+  | 'summary'
+  | 'instructions'
+  | 'agent'
+  | 'command'
+  | 'interrupt'
+  | 'system'
+  | 'assistant'
+  | 'tool';
+
+/** One question the agent asked and what the person chose or wrote. */
+export interface Answer {
+  question: string;
+  answer: string;
+  /** The choices offered (labels), when the question had them. */
+  options?: string[];
+}
+
+export type PlanVerdict = 'approved' | 'rejected' | 'pending';
+
 export interface TranscriptMessage {
   /** The line's uuid or message id; `@<byte offset>` (JSONL) or `#<index>` (JSON array) when missing. A line with several blocks gives `<id>:<block index>` to blocks after the first. */
   id: string;
   /** Tool results are `user`, as in the Anthropic API, whatever role the source gave them. */
   role: TranscriptRole;
   kind: TranscriptKind;
+  origin: MessageOrigin;
   /** tool_use: `name(arguments)` clipped to 200 chars; tool_result: the output (evidence only), clipped to 32 KiB. */
   text: string;
   toolName?: string;
@@ -35,11 +76,25 @@ export interface TranscriptMessage {
   compactSummary?: boolean;
   /** Who said it, when the transcript names the speaker (chat `name`). */
   speaker?: string;
+  /** Origin `answer`: the question/answer pairs; `text` has them one per line as `question → answer`. */
+  answers?: Answer[];
+  /** Origin `plan`: whether the person approved it (`pending`: no verdict in the transcript). */
+  plan?: PlanVerdict;
+  /** The subagent (Claude Code `agentId`) whose file this message came from. */
+  agentId?: string;
+  /** A shell tool's command line: on its tool_use, and on its tool_result when the call is known. */
+  command?: string;
+  /** tool_use: the files the call writes (Edit, Write, MultiEdit, NotebookEdit, apply_patch). */
+  paths?: string[];
+  /** tool_result of a shell command: its exit status, when the transcript tells. */
+  exitCode?: number;
 }
 
 export interface SessionInfo {
   sessionId?: string;
   cwd?: string;
+  /** A Claude Code subagent or compaction sidechain file: its agent id (the session is the parent's). */
+  agentId?: string;
 }
 
 export interface TranscriptStats extends SessionInfo {
@@ -68,6 +123,8 @@ export interface ParseResult extends TranscriptStats {
 export interface LineParser {
   /** Messages of one JSON object; unknown shapes give none. `fallbackId` names id-less lines. */
   parse(line: Record<string, unknown>, fallbackId: string): TranscriptMessage[];
+  /** Messages held back until the end of the input (a verdict or a duplicate that never came). */
+  finish?(): TranscriptMessage[];
   /** First session id and cwd seen. */
   readonly session: SessionInfo;
 }

@@ -7,7 +7,7 @@ import { NEGATIVE, POSITIVE } from './heuristic-corpus-held-out.js';
 let seq = 0;
 function msg(role: ExtractMessage['role'], text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage {
   seq += 1;
-  return { id: `m${seq}`, role, kind: 'text', text, timestamp: `2025-03-01T10:00:${String(seq % 60).padStart(2, '0')}Z`, ...extra };
+  return { id: `m${seq}`, role, kind: 'text', origin: role === 'user' ? 'typed' : 'assistant', text, timestamp: `2025-03-01T10:00:${String(seq % 60).padStart(2, '0')}Z`, ...extra };
 }
 const user = (text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage => msg('user', text, extra);
 const assistant = (text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage => msg('assistant', text, extra);

@@ -45,13 +45,13 @@ function memoryLog(): { log: ModelExtractOptions['log']; text: () => string } {
 const BIG_OUTPUT = Array.from({ length: 400 }, (_, i) => `line ${i}: build output ${'#'.repeat(12)}`).join('\n');
 
 const messages: ExtractMessage[] = [
-  { id: 'u1', role: 'user', kind: 'text', text: 'Always use pnpm in this repository, never npm.', timestamp: '2025-03-01T10:00:00Z' },
-  { id: 'a1', role: 'assistant', kind: 'thinking', text: 'PRIVATE-THOUGHTS about the plan' },
-  { id: 'a2', role: 'assistant', kind: 'tool_use', text: 'Bash({"command":"pnpm build"})', toolName: 'Bash' },
-  { id: 't1', role: 'user', kind: 'tool_result', text: BIG_OUTPUT, toolName: 'Bash' },
-  { id: 'x1', role: 'user', kind: 'text', text: 'INJECTED-META environment block', meta: true },
-  { id: 'u2', role: 'user', kind: 'text', text: 'We switched from Jest to Vitest last week.', timestamp: '2025-03-01T10:05:00Z' },
-  { id: 'a3', role: 'assistant', kind: 'text', text: 'Noted: Vitest it is.', timestamp: '2025-03-01T10:05:30Z' },
+  { id: 'u1', role: 'user', kind: 'text', origin: 'typed', text: 'Always use pnpm in this repository, never npm.', timestamp: '2025-03-01T10:00:00Z' },
+  { id: 'a1', role: 'assistant', kind: 'thinking', origin: 'assistant', text: 'PRIVATE-THOUGHTS about the plan' },
+  { id: 'a2', role: 'assistant', kind: 'tool_use', origin: 'assistant', text: 'Bash({"command":"pnpm build"})', toolName: 'Bash' },
+  { id: 't1', role: 'user', kind: 'tool_result', origin: 'tool', text: BIG_OUTPUT, toolName: 'Bash' },
+  { id: 'x1', role: 'user', kind: 'text', origin: 'system', text: 'INJECTED-META environment block', meta: true },
+  { id: 'u2', role: 'user', kind: 'text', origin: 'typed', text: 'We switched from Jest to Vitest last week.', timestamp: '2025-03-01T10:05:00Z' },
+  { id: 'a3', role: 'assistant', kind: 'text', origin: 'assistant', text: 'Noted: Vitest it is.', timestamp: '2025-03-01T10:05:30Z' },
 ];
 
 const input = (over: Partial<ExtractInput> = {}): ExtractInput => ({ sessionId: 's1', project: '/repo', messages, maxMemories: 20, ...over });
@@ -229,6 +229,7 @@ describe('chunking', () => {
     id: `m${i}`,
     role: i % 2 === 0 ? 'user' : 'assistant',
     kind: 'text',
+    origin: i % 2 === 0 ? 'typed' : 'assistant',
     text: `Message ${i}: ${'we discussed the build pipeline and the "deploy" step; '.repeat(5)}`,
     timestamp: `2025-03-01T10:${String(i % 60).padStart(2, '0')}:00Z`,
   }));

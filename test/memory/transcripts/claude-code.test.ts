@@ -36,6 +36,7 @@ describe('Claude Code transcripts', () => {
       id: uuid('a', 1),
       role: 'user',
       kind: 'text',
+      origin: 'typed',
       text: 'The invoice rounding test is flaky. We always use pnpm here, never npm.',
       timestamp: '2025-09-14T09:00:00.000Z',
       sessionId: SESSION,
@@ -74,7 +75,7 @@ describe('Claude Code transcripts', () => {
   });
 
   it('keeps summary lines as session titles, named by their offset', () => {
-    expect(result.messages[0]).toEqual({ id: '@0', role: 'system', kind: 'summary', text: 'Fix flaky invoice rounding test' });
+    expect(result.messages[0]).toEqual({ id: '@0', role: 'system', kind: 'summary', origin: 'system', text: 'Fix flaky invoice rounding test' });
   });
 
   it('gives later blocks of a line their own id and skips images and redacted thinking', () => {
@@ -113,7 +114,7 @@ describe('Claude Code transcripts', () => {
   it('tolerates fields of unexpected types', () => {
     const parser = createClaudeCodeParser();
     expect(parser.parse({ type: 'user', uuid: 7, timestamp: 'not a date', isMeta: 'yes', message: { content: 'hi' } }, '@9')).toEqual([
-      { id: '@9', role: 'user', kind: 'text', text: 'hi' },
+      { id: '@9', role: 'user', kind: 'text', origin: 'typed', text: 'hi' },
     ]);
     expect(parser.parse({ type: 'assistant', message: 'not an object' }, '@1')).toEqual([]);
     expect(parser.parse({ type: 'assistant', message: { content: [null, 3, { type: 'text' }] } }, '@2')).toEqual([]);

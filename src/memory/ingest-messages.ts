@@ -1,0 +1,38 @@
+/** What extraction and the episodic index take from each transcript message. */
+import { EPISODE_TEXT_MAX, type Episode } from './episodes.js';
+import { redact } from './extract/redact.js';
+import type { ExtractMessage } from './extract/types.js';
+import { clip, TOOL_RESULT_MAX } from './transcripts/render.js';
+import type { TranscriptMessage } from './transcripts/types.js';
+
+/** Extraction sees tool output only as a short excerpt: it is evidence, never a memory. */
+const EXTRACT_TOOL_RESULT_MAX = 500;
+const EXTRACT_TEXT_MAX = 4000;
+/** Summaries, plans and instruction files are long and what matters may come last: kept (nearly) whole. */
+const LONG_ORIGINS = new Set<TranscriptMessage['origin']>(['summary', 'plan', 'instructions']);
+
+export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined {
+  if (m.kind === 'thinking' || m.kind === 'boundary') return undefined;
+  const max = m.kind === 'tool_result' ? EXTRACT_TOOL_RESULT_MAX : LONG_ORIGINS.has(m.origin) ? TOOL_RESULT_MAX : EXTRACT_TEXT_MAX;
+  const { id, role, kind, origin, toolName, isError, timestamp, meta, sidechain, compactSummary, speaker, answers, plan, agentId, command, exitCode } = m;
+  const x: ExtractMessage = { id, role, kind, origin, text: clip(m.text, max), toolName, isError, timestamp, meta, sidechain, compactSummary, speaker, answers, plan, agentId, command, exitCode };
+  for (const k of Object.keys(x) as (keyof ExtractMessage)[]) if (x[k] === undefined) delete x[k];
+  return x;
+}
+
+/** What the episodic index keeps: said and done, never tool output, secrets masked. */
+export function episodeOf(m: TranscriptMessage): Episode | undefined {
+  if (m.meta || m.compactSummary || !(m.kind === 'text' || m.kind === 'tool_use')) return undefined;
+  if (m.role === 'system' || m.text.trim() === '') return undefined;
+  const text = redact(clip(m.text, EPISODE_TEXT_MAX)).text;
+  return {
+    sessionId: '', // known once the transcript was read
+    messageId: m.id,
+    project: null,
+    role: m.role,
+    kind: m.kind,
+    text,
+    ...(m.speaker !== undefined && { speaker: m.speaker }),
+    ...(m.timestamp !== undefined && { at: m.timestamp }),
+  };
+}
