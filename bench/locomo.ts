@@ -12,7 +12,7 @@ import { tempDir } from './lib/cleanup.js';
 import { memoryCounts, withDaemon } from './lib/daemon.js';
 import { cli } from './lib/spawn.js';
 import { fmt, median } from './lib/stats.js';
-import { atMost, info, type Bench, type Figure } from './lib/types.js';
+import { atLeast, atMost, info, type Bench, type Figure } from './lib/types.js';
 
 /**
  * The data, read in place: NIGHTSHIFT_LOCOMO_FILE, else shared/benchmarks/locomo/locomo10.json in the
@@ -52,6 +52,8 @@ interface Sample {
 
 interface Question {
   sample: string;
+  /** Conversations 0–4 tuned the episode ranking; 5–9 are held out. */
+  heldOut: boolean;
   project: string;
   question: string;
   category: number;
@@ -152,7 +154,7 @@ export const locomo: Bench = {
         let added = 0;
         const t0 = performance.now();
         let first = true;
-        for (const s of samples) {
+        for (const [n, s] of samples.entries()) {
           const project = `/locomo/${s.sample_id}`;
           const dir = join(work.dir, s.sample_id);
           mkdirSync(dir);
@@ -183,7 +185,7 @@ export const locomo: Bench = {
             if (!(q.category in CATEGORIES)) continue;
             const evidence = evidenceIds(q.evidence ?? []);
             if (evidence.length === 0) continue;
-            questions.push({ sample: s.sample_id, project, question: q.question, category: q.category, evidence });
+            questions.push({ sample: s.sample_id, heldOut: n >= 5, project, question: q.question, category: q.category, evidence });
           }
         }
         const ingestS = (performance.now() - t0) / 1000;
@@ -214,6 +216,7 @@ export const locomo: Bench = {
         const search = new Scores();
         const rec = new Scores();
         const recEpisodes = new Scores();
+        const split = { tuned: { base: new Scores(), search: new Scores() }, heldOut: { base: new Scores(), search: new Scores() } };
         const searchMs: number[] = [];
         const recallMs: number[] = [];
         let foreign = 0;
@@ -223,13 +226,17 @@ export const locomo: Bench = {
         for (const q of questions) {
           const b = (bm25.get(q.sample) as Index).search(q.question).slice(0, 20);
           base.add(q.category, recallAtK(q.evidence, b.map((h) => [String(h.id)])));
+          const part = q.heldOut ? split.heldOut : split.tuned;
+          part.base.add(q.category, recallAtK(q.evidence, b.map((h) => [String(h.id)])));
           const bs = (bm25Speaker.get(q.sample) as Index).search(q.question).slice(0, 20);
           baseSpeaker.add(q.category, recallAtK(q.evidence, bs.map((h) => [String(h.id)])));
 
           let t = performance.now();
           const hits = await client.search({ q: q.question, project: q.project, limit: 20 });
           searchMs.push(performance.now() - t);
-          search.add(q.category, recallAtK(q.evidence, hits.filter((h) => h.project === q.project).map((h) => [h.messageId])));
+          const found = recallAtK(q.evidence, hits.filter((h) => h.project === q.project).map((h) => [h.messageId]));
+          search.add(q.category, found);
+          part.search.add(q.category, found);
 
           t = performance.now();
           const r = await client.recall({ project: q.project, query: q.question, budget: 8000 });
@@ -263,6 +270,9 @@ export const locomo: Bench = {
         line('all');
         for (const c of Object.keys(CATEGORIES).map(Number)) line(`${c} ${CATEGORIES[c]}`, c);
         say(`quoted BM25 baseline: ${QUOTED_BASELINE.join(' / ')}`);
+        for (const [label, sc] of [['conversations 0–4 (tuning set)', split.tuned], ['conversations 5–9 (held out)', split.heldOut]] as const) {
+          if (sc.search.count() > 0) say(`${label.padEnd(32)}BM25 ${triple(sc.base.mean())}   search ${triple(sc.search.mean())}   n ${sc.search.count()}`);
+        }
 
         const b = base.mean();
         const figures: Figure[] = [];
@@ -279,6 +289,8 @@ export const locomo: Bench = {
             figures.push({ name: `${name}, recall@${k}`, value: v, unit: '', target: `> BM25 ${measured.toFixed(3)} (quoted ${QUOTED_BASELINE[i]})`, ok: v > measured });
           });
         }
+        figures.push(atLeast('search, recall@10 (categories 1–4)', search.mean()[1] as number, '', 0.7));
+        if (split.heldOut.search.count() > 0) figures.push(info('search, recall@10, held-out conversations 5–9', split.heldOut.search.mean()[1] as number, '', `BM25 ${(split.heldOut.base.mean()[1] as number).toFixed(3)}`));
         KS.forEach((k, i) => figures.push(info(`recall --query, episode lines only (diagnostic), recall@${k}`, recEpisodes.mean()[i] as number, '')));
         // Per category, each method against BM25 over the same questions (recall@10 carries the target).
         for (const c of Object.keys(CATEGORIES).map(Number)) {

@@ -129,7 +129,7 @@ async function cliLatency(env: Record<string, string>, project: string, runs: nu
 const p = (xs: number[], q: number) => percentile(xs, q);
 
 /** A store of `lines` written straight into the home's memory files, as the daemon would have saved them. */
-function seedStore(paths: Paths, lines: ImportLine[], project: string): void {
+export function seedStore(paths: Paths, lines: ImportLine[], project: string): void {
   const user: Memory[] = [];
   const proj: Memory[] = [];
   lines.forEach((l, i) => {

@@ -18,9 +18,10 @@ import { fmt } from './lib/stats.js';
 import { locomo } from './locomo.js';
 import type { Bench, Figure } from './lib/types.js';
 import { recallBench } from './recall.js';
+import { restartBench } from './restart.js';
 import { tailRead } from './tail-read.js';
 
-const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, ingestBench, locomo, dreamBench, contextBench, hooksBench, cliSpeed];
+const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, restartBench, ingestBench, locomo, dreamBench, contextBench, hooksBench, cliSpeed];
 const OUT = join(import.meta.dirname, '.out');
 
 function usage(): string {

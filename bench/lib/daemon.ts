@@ -83,9 +83,12 @@ export function timeShell(cmd: string, cwd: string): Promise<{ ms: number; code:
   });
 }
 
-/** The memory counts of the daemon's status (memories, episodes, sessions). */
+/** The memory counts of the daemon's status (memories, episodes, sessions), once the memories are loaded. */
 export async function memoryCounts(client: ApiClient): Promise<{ memories: number; episodes: number; sessions: number }> {
-  const m = (await client.status()).memory;
-  if (!m) throw new Error('the daemon status has no memory section');
-  return m;
+  for (;;) {
+    const m = (await client.status()).memory;
+    if (!m) throw new Error('the daemon status has no memory section');
+    if (!m.loading) return m;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

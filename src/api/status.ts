@@ -19,7 +19,15 @@ export const StatusResponse = z.object({
     total: z.number(),
   }),
   memory: z
-    .object({ memories: z.number(), episodes: z.number(), sessions: z.number(), ingesting: z.boolean(), extractor: z.string() })
+    .object({
+      memories: z.number(),
+      episodes: z.number(),
+      sessions: z.number(),
+      ingesting: z.boolean(),
+      extractor: z.string(),
+      /** Memories are still being read and indexed after a start (`memories` counts those read so far). */
+      loading: z.boolean().optional(),
+    })
     .optional(),
   dream: DreamSchedule.partial().extend({ running: z.boolean() }).optional(),
 });

@@ -29,7 +29,7 @@ export function registerDaemonCommands(program: Command): void {
           `tasks:  ${t.running} running (${t.attention} need attention), ${t.queued} queued, ${t.exited} exited, ${t.killed} killed, ${t.failed_to_start} failed to start, ${t.lost} lost`,
           ...(s.memory
             ? [
-                `memory: ${s.memory.memories} memories, ${s.memory.sessions} sessions (${s.memory.episodes} indexed messages), extractor ${s.memory.extractor}${s.memory.ingesting ? ', ingesting now' : ''}`,
+                `memory: ${s.memory.memories} memories, ${s.memory.sessions} sessions (${s.memory.episodes} indexed messages), extractor ${s.memory.extractor}${s.memory.ingesting ? ', ingesting now' : ''}${s.memory.loading ? ', still loading' : ''}`,
               ]
             : []),
           ...(s.dream

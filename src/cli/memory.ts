@@ -6,6 +6,7 @@ import { ImportLine, MEMORY_TYPES, type Memory, type MemoryType } from '../api/m
 import { resolveDir } from '../project.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
+import { escapeControls } from '../client/recall-format.js';
 import { age, printJson, table } from './format.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;
@@ -18,7 +19,7 @@ function memoryType(v: string): MemoryType {
 function describeMemory(m: Memory): string {
   const rows: [string, string][] = [
     ['id', m.id],
-    ['content', m.content],
+    ['content', escapeControls(m.content)],
     ['type', m.type],
     ['scope', m.scope + (m.project ? ` ${m.project}` : '') + (m.team ? ` ${m.team}` : '')],
     ['stable', m.pinned ? 'yes (pinned)' : m.stable ? 'yes' : 'no (decays)'],
@@ -36,7 +37,7 @@ function describeMemory(m: Memory): string {
 }
 
 export function memoryTable(memories: Memory[]): string {
-  const rows = memories.map((m) => [m.id, m.type, m.scope, m.pinned ? 'pin' : m.stable ? 'yes' : 'no', age(m.lastSeenAt), m.content.replace(/\s+/g, ' ').slice(0, 90)]);
+  const rows = memories.map((m) => [m.id, m.type, m.scope, m.pinned ? 'pin' : m.stable ? 'yes' : 'no', age(m.lastSeenAt), escapeControls(m.content.replace(/\s+/g, ' ')).slice(0, 90)]);
   return table(['ID', 'TYPE', 'SCOPE', 'STABLE', 'SEEN', 'CONTENT'], rows);
 }
 
@@ -104,7 +105,7 @@ export function registerMemoryCommands(program: Command): void {
       .action(async (id: string, o: { json?: boolean }) => {
         const m = await withDaemon((c) => c.memoryAction(id, name));
         if (o.json) printJson(m);
-        else process.stdout.write(`${name === 'forget' ? 'archived' : name === 'restore' ? 'restored' : 'pinned'} ${m.id}: ${m.content.slice(0, 80)}\n`);
+        else process.stdout.write(`${name === 'forget' ? 'archived' : name === 'restore' ? 'restored' : 'pinned'} ${m.id}: ${escapeControls(m.content.slice(0, 80))}\n`);
       });
   }
   memories

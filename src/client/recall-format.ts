@@ -14,8 +14,18 @@ const GROUPS: { title: (project: string | null) => string; test: (i: RecallItem)
   { title: () => 'From past sessions', test: (i) => i.kind === 'episode' },
 ];
 
+/**
+ * For output: control characters other than newline and tab shown as visible `\xNN`, so a stored
+ * text (from a store older than the stripping at the boundary) can never move the cursor, retitle
+ * the terminal or ring its bell.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 function dated(i: RecallItem): string {
-  return i.kind === 'episode' && i.at ? `(${i.at.slice(0, 10)}) ${i.text}` : i.text;
+  const text = escapeControls(i.text);
+  return i.kind === 'episode' && i.at ? `(${i.at.slice(0, 10)}) ${text}` : text;
 }
 
 export function renderText(r: RecallResponse): string {

@@ -20,17 +20,30 @@ export interface MemoryRuntime {
   stop(): Promise<void>;
 }
 
+/** How long after the socket answers background loading starts. */
+const BACKGROUND_AFTER_MS = 100;
+
 export async function startMemory(paths: Paths, config: Config, log: Logger): Promise<MemoryRuntime> {
   const started = Date.now();
   const extractor = await chooseExtractor(config, process.env, log);
   const service = await MemoryService.open(paths, config, log, extractor.extract);
-  for (const a of service.store.setAside) log.error({ file: a.file, movedTo: a.movedTo, problem: a.error }, 'a memory file could not be read; it was moved aside and the daemon runs without it (to bring it back: stop the daemon, fix the file, move it back)');
   if (service.sessions.setAside) log.error({ movedTo: service.sessions.setAside }, 'the session registry could not be read; it was moved aside and transcripts will be read again from the start');
-  const stopTeams = await attachTeams(service.store, config.teams, log, true);
   const dreams = await DreamService.open(paths, config, service, log, process.env);
-  log.info({ memories: service.store.size, episodes: service.episodes.size, sessions: service.sessions.list().length, extractor: extractor.describe, ms: Date.now() - started }, 'memory loaded');
-  let stopWatcher: () => Promise<void> = async () => undefined;
+  // A large store finishes loading in the background while the daemon already answers; team
+  // directories are read once it is done.
+  let stopTeams: () => Promise<void> = async () => undefined;
   let stopped = false;
+  const loaded = service.store.whenLoaded().then(async () => {
+    for (const a of service.store.setAside) log.error({ file: a.file, movedTo: a.movedTo, problem: a.error }, 'a memory file could not be read; it was moved aside and the daemon runs without it (to bring it back: stop the daemon, fix the file, move it back)');
+    log.info({ memories: service.store.size, episodes: service.episodes.size, sessions: service.sessions.list().length, extractor: extractor.describe, ms: Date.now() - started }, 'memory loaded');
+    if (stopped) return;
+    const stop = await attachTeams(service.store, config.teams, log, true);
+    if (stopped) await stop();
+    else stopTeams = stop;
+  });
+  loaded.catch((err: unknown) => log.error({ err: (err as Error).message }, 'team memory could not be attached'));
+  let stopWatcher: () => Promise<void> = async () => undefined;
+  let kick: NodeJS.Timeout | undefined;
   const ingestedBytes = (path: string) => {
     try {
       return service.sessions.get(sessionKey(realpathSync(path)))?.offset;
@@ -43,6 +56,12 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
     dreams,
     extractor: extractor.describe,
     afterReady() {
+      // Only now, and a moment later: the first clients (an autostarting CLI polling status) get
+      // their answer before the first slice of background loading (one parse of a large file).
+      kick = setTimeout(() => {
+        service.store.loadInBackground();
+        service.episodes.indexInBackground();
+      }, BACKGROUND_AFTER_MS);
       const spooled = drainSpool(paths.spoolDir, (req) => service.ingest(req), log);
       if (spooled > 0) log.info({ sessions: spooled }, 'ingesting session ends handed over while the daemon was down');
       if (!config.transcripts.watch) return;
@@ -57,7 +76,11 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
     },
     async stop() {
       stopped = true;
+      clearTimeout(kick);
+      service.store.stopLoading();
+      service.episodes.close();
       dreams.stop();
+      if (!service.store.loading) await loaded.catch(() => undefined); // never settles once loading was stopped
       await stopTeams();
       await stopWatcher();
     },

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MemoryService } from '../memory/service.js';
 import type { Paths } from '../paths.js';
-import { createModelReview, type ModelReview } from './model-review.js';
+import type { ModelReview } from './model-review.js';
 import { DreamReports } from './reports.js';
 import { dream } from './run.js';
 import { startDreamSchedule, type Scheduler } from './schedule.js';
@@ -28,7 +28,8 @@ export class DreamService {
   static async open(paths: Paths, config: Config, memory: MemoryService, log: Logger, env: NodeJS.ProcessEnv): Promise<DreamService> {
     let review: ModelReview | undefined;
     if (config.memory.extractor !== 'heuristic' && config.dream.tokenBudget > 0) {
-      const { createAnthropic, modelConfigFromEnv } = await import('../llm/client.js');
+      // Loaded only when used: the model SDK costs a daemon without a model ~0.1–0.3 s of start-up.
+      const [{ createAnthropic, modelConfigFromEnv }, { createModelReview }] = await Promise.all([import('../llm/client.js'), import('./model-review.js')]);
       const cfg = modelConfigFromEnv(env, { model: config.memory.model });
       if (cfg) review = createModelReview({ client: createAnthropic(cfg, log), model: cfg.model, budget: config.dream.tokenBudget, log });
     }

@@ -1,171 +1,290 @@
 /**
  * The episodic index: what was said and done in each session (user and assistant text, tool calls
  * by name and short arguments; never raw tool output), searchable, with provenance back to the
- * session and message. One JSONL file per session, loaded and indexed at start.
+ * session and message. One JSONL file per session holds the episodes; per project, an on-disk index
+ * (episodic/project-index.ts) is opened on the first search of that project. Start-up reads only
+ * the catalog; session files it does not know (older homes) are indexed in the background.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { appendFile, open, readFile, rename } from 'node:fs/promises';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { SearchHit } from '../api/memory.js';
-import { isErrno } from '../errors.js';
-import { LexicalIndex } from './lexical-index.js';
+import { AppError, isErrno } from '../errors.js';
+import { Catalog } from './episodic/catalog.js';
+import { docTerms, ownTerms, queryTerms } from './episodic/doc-terms.js';
+import { ProjectIndex, type Scored } from './episodic/project-index.js';
+import type { SegmentDoc } from './episodic/segment.js';
+import { appendEpisodes, readSessionFile, SessionReader, writeSessionFile, type Line } from './episodic/session-file.js';
+import type { Episode } from './episodic/types.js';
+import { redact } from './extract/redact.js';
+import { stripControls } from './sanitize.js';
 
-export interface Episode {
-  sessionId: string;
-  messageId: string;
-  project: string | null;
-  role: string;
-  kind: string;
-  speaker?: string;
-  text: string;
-  at?: string;
-}
+export type { Episode } from './episodic/types.js';
 
 export const EPISODE_TEXT_MAX = 2000;
+/** Project indexes kept open; others are opened again when searched. */
+const OPEN_PROJECTS = 8;
+/** Background indexing of unknown session files works in slices of about this long. */
+const SLICE_MS = 20;
 
-const indexText = (e: Episode) => (e.speaker ? `${e.speaker}: ${e.text}` : e.text);
+/** A session file's complete lines, where they end, and whose they are. */
+interface SessionLines {
+  key: string;
+  sessionId: string;
+  project: string | null;
+  lines: Line[];
+  end: number;
+}
+
+/** Stored text never holds a secret or a control character, whoever handed it over. */
+const clean = (s: string) => redact(stripControls(s)).text;
+const cleanEpisode = (e: Episode): Episode => ({ ...e, text: clean(e.text), ...(e.speaker !== undefined && { speaker: clean(e.speaker) }) });
 
 export class EpisodeStore {
-  private readonly docs: Episode[] = [];
-  /** sessionId + messageId → position in docs, so a replayed append replaces instead of doubling. */
-  private readonly positions = new Map<string, number>();
-  private readonly index = new LexicalIndex();
+  private readonly catalog: Catalog;
+  private readonly open = new Map<string, ProjectIndex>();
+  /** Session files the catalog does not know yet, indexed in the background (or at once, by a search). */
+  private readonly unknown: string[];
+  private timer: NodeJS.Immediate | undefined;
 
   private constructor(private readonly dir: string) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(join(dir, 'index'), { recursive: true, mode: 0o700 });
+    this.catalog = Catalog.load(join(dir, 'index', 'catalog.json'));
+    this.unknown = listSessionFiles(dir).filter((key) => this.catalog.get(key) === undefined);
   }
 
   static open(dir: string): EpisodeStore {
-    const store = new EpisodeStore(dir);
-    let files: string[] = [];
-    try {
-      files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
-    } catch (err) {
-      if (!isErrno(err, 'ENOENT')) throw err;
-    }
-    const batch: { id: string; text: string }[] = [];
-    for (const f of files) {
-      for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
-        if (!line) continue;
-        let e: Episode;
-        try {
-          e = JSON.parse(line) as Episode;
-        } catch {
-          continue; // a torn last line after a crash; the session's next ingest rewrites it
-        }
-        const id = store.place(e);
-        if (id !== undefined) batch.push({ id, text: indexText(e) });
-      }
-    }
-    store.index.addAll(batch);
-    return store;
+    return new EpisodeStore(dir);
+  }
+
+  /** Indexes session files the catalog does not know, in slices between requests. */
+  indexInBackground(): void {
+    if (!this.timer) this.schedule();
   }
 
   get size(): number {
-    return this.positions.size;
+    return this.catalog.episodes;
   }
 
-  /** Appends a session's new episodes durably, then indexes them. */
+  /** Stops background indexing (what is left is picked up at the next start). */
+  close(): void {
+    if (this.timer) clearImmediate(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Appends a session's new episodes durably (none twice), then indexes them. */
   async append(sessionKey: string, episodes: Episode[]): Promise<void> {
     if (episodes.length === 0) return;
-    const file = join(this.dir, `${sessionKey}.jsonl`);
-    await appendFile(file, episodes.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
-    const fh = await open(file, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    for (const e of episodes) {
-      const id = this.place(e);
-      if (id !== undefined) this.index.set(id, indexText(e));
-      else this.index.set(String(this.positions.get(`${e.sessionId}\u0000${e.messageId}`)), indexText(e));
-    }
+    const cleaned = episodes.map(cleanEpisode);
+    const { before, added, size } = appendEpisodes(this.fileOf(sessionKey), cleaned);
+    const first = cleaned[0] as Episode;
+    this.index(first.project, [{ key: sessionKey, sessionId: first.sessionId, project: first.project, lines: [...before, ...added], end: size }]);
+    this.catalog.save();
   }
 
   /**
-   * Replaces everything indexed from one session file (a re-ingest): the file is rewritten
-   * atomically, the old episodes leave the index and the new ones enter it.
+   * Replaces everything kept from one session file (a re-ingest): the file is rewritten atomically,
+   * and the index of its project is dropped, to be rebuilt from the session files when the project
+   * is next searched or appended to (segments are immutable; a re-ingest is rare, a rebuild costs
+   * about what indexing the project cost the first time).
    */
   async replaceSession(sessionKey: string, episodes: Episode[]): Promise<void> {
-    const file = join(this.dir, `${sessionKey}.jsonl`);
-    let old = '';
-    try {
-      old = await readFile(file, 'utf8');
-    } catch (err) {
-      if (!isErrno(err, 'ENOENT')) throw err;
-    }
-    for (const line of old.split('\n')) {
-      if (!line) continue;
-      let e: Episode;
-      try {
-        e = JSON.parse(line) as Episode;
-      } catch {
-        continue;
-      }
-      const key = `${e.sessionId}\u0000${e.messageId}`;
-      const at = this.positions.get(key);
-      if (at === undefined) continue;
-      this.positions.delete(key);
-      this.index.delete(String(at));
-    }
-    const tmp = `${file}.tmp`;
-    const fh = await open(tmp, 'w', 0o600);
-    try {
-      await fh.writeFile(episodes.map((e) => `${JSON.stringify(e)}\n`).join(''));
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, file);
-    for (const e of episodes) {
-      const id = this.place(e);
-      if (id !== undefined) this.index.set(id, indexText(e));
-    }
-  }
-
-  /** Every episode of the given sessions, in the order they were indexed. */
-  ofSessions(sessionIds: ReadonlySet<string>): Episode[] {
-    const out: Episode[] = [];
-    for (const [key, at] of this.positions) {
-      const sid = key.slice(0, key.indexOf('\u0000'));
-      const e = this.docs[at];
-      if (e && sessionIds.has(sid)) out.push(e);
-    }
-    return out;
+    this.settle();
+    const cleaned = unique(episodes.map((e, i) => ({ offset: i, bytes: 0, episode: cleanEpisode(e) }))).map((l) => l.episode);
+    const before = this.catalog.get(sessionKey);
+    writeSessionFile(this.fileOf(sessionKey), cleaned);
+    const first = cleaned[0];
+    const project = first?.project ?? before?.project ?? null;
+    for (const p of new Set([project, before?.project ?? project])) this.drop(p);
+    this.catalog.set(sessionKey, { sessionId: first?.sessionId ?? before?.sessionId ?? sessionKey, project, episodes: cleaned.length });
+    this.catalog.save();
   }
 
   search(query: string, opts: { project?: string | undefined; limit: number }): SearchHit[] {
-    const accept = opts.project === undefined ? undefined : (id: string) => this.docs[Number(id)]?.project === opts.project;
-    return this.index.search(query, opts.limit, accept).flatMap((h) => {
-      const e = this.docs[Number(h.id)];
-      if (!e) return [];
-      return [
-        {
+    this.settle();
+    const q = queryTerms(query);
+    const projects = this.projects().filter((p) => opts.project === undefined || p === opts.project);
+    const scored = projects.flatMap((p) => this.searchProject(p, q, opts.limit));
+    scored.sort((a, b) => b.score - a.score);
+    const out: SearchHit[] = [];
+    const files = new SessionReader((key) => this.fileOf(key));
+    try {
+      for (const s of scored) {
+        if (out.length >= opts.limit) break;
+        const e = files.read(s.session, s.offset, s.bytes);
+        if (!e || (opts.project !== undefined && e.project !== opts.project)) continue;
+        out.push({
           sessionId: e.sessionId,
           messageId: e.messageId,
           project: e.project,
           role: e.role,
           kind: e.kind,
           text: e.text,
-          score: h.score,
+          score: s.score,
           ...(e.speaker !== undefined && { speaker: e.speaker }),
           ...(e.at !== undefined && { at: e.at }),
-        },
-      ];
+        });
+      }
+    } finally {
+      files.close();
+    }
+    return out;
+  }
+
+  /** A project's best matches; an index that cannot be read is rebuilt from the session files once. */
+  private searchProject(project: string | null, q: ReadonlyMap<string, number>, limit: number): Scored[] {
+    try {
+      return this.projectIndex(project).search(q, limit);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
+      this.drop(project);
+      return this.projectIndex(project).search(q, limit);
+    }
+  }
+
+  /** Forgets a project's index on disk: the next use rebuilds it from the session files. */
+  private drop(project: string | null): void {
+    this.open.delete(projectDir(project));
+    rmSync(join(this.dir, 'index', projectDir(project)), { recursive: true, force: true });
+  }
+
+  /** Every episode of the given sessions (by session id), in the order they were said. */
+  ofSessions(sessionIds: ReadonlySet<string>): Episode[] {
+    this.settle();
+    const out: Episode[] = [];
+    for (const [key, entry] of this.catalog.entries()) {
+      if (sessionIds.has(entry.sessionId)) out.push(...unique(readSessionFile(this.fileOf(key)).lines).map((l) => l.episode));
+    }
+    return out;
+  }
+
+  private fileOf(key: string): string {
+    return join(this.dir, `${key}.jsonl`);
+  }
+
+  private projects(): (string | null)[] {
+    return [...new Set([...this.catalog.entries()].map(([, e]) => e.project))];
+  }
+
+  /** A project's index, opened (and caught up with its session files) on first use. */
+  private projectIndex(project: string | null): ProjectIndex {
+    const name = projectDir(project);
+    let idx = this.open.get(name);
+    if (idx) {
+      this.open.delete(name); // most recently used last
+      this.open.set(name, idx);
+      return idx;
+    }
+    const dir = join(this.dir, 'index', name);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      idx = ProjectIndex.load(dir);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
+      this.drop(project);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      idx = ProjectIndex.load(dir);
+    }
+    this.open.set(name, idx);
+    if (this.open.size > OPEN_PROJECTS) this.open.delete(this.open.keys().next().value as string);
+    // An append cut off by a crash after its lines were written but before they were indexed.
+    const behind: SessionLines[] = [];
+    for (const [key, entry] of this.catalog.entries()) {
+      if (entry.project === project && fileSize(this.fileOf(key)) > idx.covered(key)) behind.push({ key, ...entry, ...readSessionFile(this.fileOf(key)) });
+    }
+    if (behind.length > 0) {
+      this.index(project, behind);
+      this.catalog.save();
+    }
+    return idx;
+  }
+
+  /**
+   * Indexes what of the sessions' files (their complete lines) the project's index does not cover
+   * yet, as one segment, and records the sessions in the catalog (saved by the caller).
+   */
+  private index(project: string | null, sessions: SessionLines[]): void {
+    const idx = this.projectIndex(project);
+    const keys: string[] = [];
+    const covers: { session: string; from: number; to: number }[] = [];
+    const docs: SegmentDoc[] = [];
+    for (const s of sessions) {
+      const from = idx.covered(s.key);
+      const all = unique(s.lines);
+      this.catalog.set(s.key, { sessionId: s.sessionId, project, episodes: all.length });
+      if (from >= s.end) continue;
+      // The new lines, and the one before them for context.
+      const start = Math.max(0, all.findIndex((l) => l.offset >= from) - 1);
+      const own = all.map((l, i) => (i >= start ? ownTerms(l.episode) : []));
+      all.forEach((l, i) => {
+        if (l.offset < from) return;
+        const { terms, length } = docTerms(l.episode, own[i] as string[], own[i - 1], own[i + 1]);
+        docs.push({ session: keys.length, offset: l.offset, bytes: l.bytes, length, terms });
+      });
+      covers.push({ session: s.key, from, to: s.end });
+      keys.push(s.key);
+    }
+    idx.add(keys, covers, docs);
+  }
+
+  /** Indexes every session file the catalog did not know: at once (a search needs them all). */
+  private settle(): void {
+    if (this.unknown.length === 0) return;
+    this.close();
+    this.adopt(Infinity);
+  }
+
+  private schedule(): void {
+    if (this.unknown.length === 0) return;
+    this.timer = setImmediate(() => {
+      this.timer = undefined;
+      this.adopt(SLICE_MS);
+      this.schedule();
     });
   }
 
-  /** New episodes get a new position (returned); a known one is replaced in place (undefined). */
-  private place(e: Episode): string | undefined {
-    const key = `${e.sessionId}\u0000${e.messageId}`;
-    const at = this.positions.get(key);
-    if (at !== undefined) {
-      this.docs[at] = e;
-      return undefined;
+  /** Takes unknown session files in for about `ms` (grouped by project: one segment each), then saves the catalog. */
+  private adopt(ms: number): void {
+    const until = Date.now() + ms;
+    const byProject = new Map<string | null, SessionLines[]>();
+    while (this.unknown.length > 0 && Date.now() < until) {
+      const key = this.unknown.shift() as string;
+      const file = readSessionFile(this.fileOf(key));
+      const first = file.lines[0]?.episode;
+      if (!first) continue;
+      const list = byProject.get(first.project) ?? [];
+      list.push({ key, sessionId: first.sessionId, project: first.project, ...file });
+      byProject.set(first.project, list);
     }
-    this.positions.set(key, this.docs.length);
-    this.docs.push(e);
-    return String(this.docs.length - 1);
+    for (const [project, sessions] of byProject) this.index(project, sessions);
+    this.catalog.save();
+  }
+}
+
+/** The first line of each message id (files written before appends were idempotent may repeat one). */
+function unique(lines: Line[]): Line[] {
+  const seen = new Set<string>();
+  return lines.filter((l) => !seen.has(l.episode.messageId) && seen.add(l.episode.messageId));
+}
+
+const projectDir = (project: string | null) => (project === null ? 'none' : `p-${createHash('sha256').update(project).digest('hex').slice(0, 16)}`);
+
+function listSessionFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => f.slice(0, -'.jsonl'.length));
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return [];
+    throw err;
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return 0;
+    throw err;
   }
 }

@@ -67,6 +67,11 @@ export class MemoryFile {
     return data ? new MemoryFile(path, data.namespace, data) : null;
   }
 
+  /** A file whose contents were read and validated elsewhere (the store's start-up, in slices). */
+  static fromData(path: string, data: MemoryFileData): MemoryFile {
+    return new MemoryFile(path, data.namespace, data);
+  }
+
   static create(path: string, namespace: Namespace): MemoryFile {
     return new MemoryFile(path, namespace, { version: 1, namespace, memories: [] });
   }

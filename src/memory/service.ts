@@ -27,6 +27,7 @@ import { findDuplicate, merge } from './merge.js';
 import { isActive, type Namespace } from './model.js';
 import { projectKey } from '../project.js';
 import { recall, DIGESTS_MAX } from './recall.js';
+import { stripControls } from './sanitize.js';
 import { SessionRegistry } from './sessions.js';
 import { MemoryStore } from './store.js';
 import { importMemory } from './transfer.js';
@@ -83,7 +84,7 @@ export class MemoryService {
   }
 
   async remember(req: RememberRequest): Promise<Memory> {
-    const r = redact(req.content);
+    const r = redact(stripControls(req.content));
     if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret; nightshift never stores secrets');
     const out = merge(this.store, {
       content: r.text,
@@ -137,7 +138,7 @@ export class MemoryService {
     for (const raw of lines) {
       // A big import must not hold the event loop: signals and other requests get their turn.
       if (++n % 200 === 0) await new Promise((r) => setImmediate(r));
-      const r = redact(raw.content);
+      const r = redact(stripControls(raw.content));
       if (r.onlySecret) continue; // never stored, not even from an import
       const line = { ...raw, content: r.text };
       const ns = this.namespace({ scope: line.scope, project: line.project, team: line.team });

@@ -2,13 +2,14 @@
  * The memory store: every namespace's memories in RAM, backed by one lowdb file per namespace,
  * with one lexical index over the active ones. The daemon is its only writer.
  */
-import { renameSync } from 'node:fs';
 import type { Memory } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { LexicalIndex, type Hit } from './lexical-index.js';
 import { TermIndex } from './term-index.js';
 import { stem, terms, words } from './text.js';
 import { fileFor, listMemoryFiles, MemoryFile } from './memory-file.js';
+import { stripControls } from './sanitize.js';
+import { StoreLoader } from './store-load.js';
 import { isActive, namespaceKey, namespaceOf, type Namespace } from './model.js';
 import type { TeamDir } from './team-dir.js';
 
@@ -35,33 +36,60 @@ export class MemoryStore {
   /** Namespace files that could not be read at start: moved aside (kept) so the rest can run. */
   readonly setAside: { file: string; movedTo: string; error: string }[] = [];
 
-  static async open(dir: string): Promise<MemoryStore> {
+  private loader: StoreLoader | undefined;
+
+  /**
+   * Opens the store: a small one is loaded now (within `foregroundMs`), a large one by
+   * `loadInBackground` (see store-load.ts); any use of the store before that is done finishes the
+   * load first.
+   */
+  static async open(dir: string, foregroundMs = 150): Promise<MemoryStore> {
     const store = new MemoryStore(dir);
-    const docs: { id: string; text: string }[] = [];
-    for (const path of listMemoryFiles(dir)) {
-      let file: MemoryFile | null;
-      try {
-        file = await MemoryFile.load(path);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
-        // One unreadable namespace must not keep the daemon (and every task) down: keep it aside.
-        const movedTo = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-        renameSync(path, movedTo);
-        store.setAside.push({ file: path, movedTo, error: err.message });
-        continue;
-      }
-      if (!file) continue;
-      store.files.set(namespaceKey(file.namespace), file);
-      for (const memory of file.memories) {
-        store.byId.set(memory.id, { memory, file });
-        if (isActive(memory)) {
+    const loader = new StoreLoader(listMemoryFiles(dir), {
+      take: (file) => {
+        store.files.set(namespaceKey(file.namespace), file);
+        for (const memory of file.memories) store.byId.set(memory.id, { memory, file });
+      },
+      index: (file, from, to) => {
+        const docs: { id: string; text: string }[] = [];
+        const ns = namespaceKey(file.namespace);
+        for (const memory of file.memories.slice(from, to)) {
+          if (!isActive(memory) || store.byId.get(memory.id)?.file !== file) continue;
           docs.push({ id: memory.id, text: memory.content });
-          store.terms.set(memory.id, memory.content, namespaceKey(file.namespace));
+          store.terms.set(memory.id, memory.content, ns);
         }
-      }
-    }
-    store.index.addAll(docs);
+        store.index.addAll(docs);
+      },
+      setAside: (entry) => store.setAside.push(entry),
+    });
+    store.loader = loader;
+    loader.start(foregroundMs);
     return store;
+  }
+
+  /** True while memories are still being read or indexed in the background. */
+  get loading(): boolean {
+    return this.loader?.pending ?? false;
+  }
+
+  /** Resolves once every memory file is read and indexed. */
+  whenLoaded(): Promise<void> {
+    return this.loader?.done ?? Promise.resolve();
+  }
+
+  /** Loads what is left in the background, between requests (once the daemon answers). */
+  loadInBackground(): void {
+    this.loader?.background();
+  }
+
+  /** Stops loading in the background (the daemon is shutting down). */
+  stopLoading(): void {
+    this.loader?.stop();
+  }
+
+  /** Finishes loading now if it is not done: called by everything that reads or changes the store. */
+  private ready(): void {
+    if (this.loader?.pending) this.loader.finish();
   }
 
   get size(): number {
@@ -69,6 +97,7 @@ export class MemoryStore {
   }
 
   get(id: string): Memory | undefined {
+    this.ready();
     return this.byId.get(id)?.memory;
   }
 
@@ -80,14 +109,19 @@ export class MemoryStore {
 
   /** The memories of one namespace (all states); empty when it has none. */
   list(ns: Namespace): readonly Memory[] {
+    this.ready();
     return this.files.get(namespaceKey(ns))?.memories ?? [];
   }
 
   namespaces(): Namespace[] {
+    this.ready();
     return [...this.files.values()].map((f) => f.namespace);
   }
 
+  /** Adds a new memory; its text loses control characters (any path that stores one comes here). */
   add(memory: Memory): Memory {
+    this.ready();
+    memory.content = stripControls(memory.content);
     if (this.byId.has(memory.id)) throw new AppError('conflict', `memory ${memory.id} already exists`);
     const file = this.fileOf(namespaceOf(memory));
     file.memories.push(memory);
@@ -100,6 +134,7 @@ export class MemoryStore {
 
   /** Applies `change` to a memory in place and keeps the index in step with its state. */
   update(id: string, change: (m: Memory) => void): Memory {
+    this.ready();
     const entry = this.byId.get(id);
     if (!entry) throw new AppError('not_found', `no memory ${id}`);
     const before = entry.memory.content;
@@ -117,6 +152,7 @@ export class MemoryStore {
 
   /** Active memories of the namespace sharing at least `minShare` of the text's content words (duplicate candidates). */
   sharingWords(text: string, ns: Namespace, minShare: number): Memory[] {
+    this.ready();
     return this.terms.candidates(text, namespaceKey(ns), minShare).flatMap((id) => this.get(id) ?? []);
   }
 
@@ -136,6 +172,7 @@ export class MemoryStore {
    * remain: they barely move the ranking, and each one makes the search score thousands of memories.
    */
   search(query: string, namespaces: Namespace[], limit: number, exact = false): { memory: Memory; score: number }[] {
+    this.ready();
     const keys = namespaces.map(namespaceKey);
     const size = namespaces.reduce((n, ns) => n + this.list(ns).length, 0);
     if (size >= PRUNE_QUERY_FROM) {
@@ -156,6 +193,7 @@ export class MemoryStore {
 
   /** Writes every namespace changed since the last save; resolves once they are on disk. */
   async save(): Promise<void> {
+    this.ready();
     const files = [...this.dirty];
     this.dirty.clear();
     try {
@@ -169,6 +207,7 @@ export class MemoryStore {
 
   /** Takes a team's directory in (again): what is on disk replaces what was in memory. */
   attachTeam(dir: TeamDir): { loaded: number; problems: TeamDir['problems'] } {
+    this.ready();
     const key = namespaceKey(dir.namespace);
     const before = this.files.get(key);
     for (const m of before?.memories ?? []) {

@@ -1,7 +1,10 @@
 /**
  * Text processing shared by the lexical indexes and duplicate detection: one tokenizer, a small
- * stop-word list and a light suffix stemmer, so "deploys", "deployed" and "deploying" meet.
+ * stop-word list and the Porter stemmer, so "deploys", "deployed" and "deploying" meet. Scripts
+ * written without spaces (Chinese, Japanese, Thai…) are cut into overlapping character pairs, the
+ * usual way to search them without a dictionary: "数据库连接" → 数据 据库 库连 连接.
  */
+import { stemmer } from 'stemmer';
 
 const STOP = new Set(
   (
@@ -12,32 +15,49 @@ const STOP = new Set(
   ).split(' '),
 );
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}_]*/gu;
+/** Scripts without spaces between words. */
+const UNSPACED = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}`;
+/** A run of unspaced script, or a word of anything else (letters, digits, marks, underscores). */
+const TOKEN = new RegExp(String.raw`[${UNSPACED}]+|[\p{L}\p{N}][\p{L}\p{N}\p{M}_]*`, 'gu');
+const UNSPACED_RUN = new RegExp(String.raw`^[${UNSPACED}]`, 'u');
+/** Longer words are left whole: a 60-letter run is an identifier or noise, not a word to stem. */
+const STEM_MAX = 40;
 
-/** Strips common English suffixes; short words and numbers are left alone. */
+/** Stems already computed: a vocabulary repeats, and indexing 100k memories stems ~2M words. */
+const stems = new Map<string, string>();
+const STEMS_KEPT = 100_000;
+
+/** Porter-stems plain English words; numbers, identifiers with digits and other scripts are left alone. */
 export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ing') && word.length > 5) return undouble(word.slice(0, -3));
-  if (word.endsWith('ed') && word.length > 4) return undouble(word.slice(0, -2));
-  if (word.endsWith('ly') && word.length > 4) return word.slice(0, -2);
-  if (word.endsWith('es') && /(?:ch|sh|x|z|ss)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
-  return word;
+  if (word.length <= 3 || word.length > STEM_MAX || !/^[a-z]+$/.test(word)) return word;
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    s = stemmer(word);
+    stems.set(word, s);
+  }
+  return s;
 }
 
-function undouble(w: string): string {
-  const n = w.length;
-  if (n >= 3 && w[n - 1] === w[n - 2] && !'lsz'.includes(w[n - 1] ?? '')) return w.slice(0, -1);
-  if (w.endsWith('at') || w.endsWith('iz')) return `${w}e`;
-  return w;
+/** A run of an unspaced script as its character pairs (a single character stays as it is). */
+function pairs(run: string, out: string[]): void {
+  const chars = [...run];
+  if (chars.length === 1) out.push(run);
+  for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`);
 }
 
-/** Lower-cased words of a text, in order, stop words included. */
+/** Lower-cased words of a text, in order, stop words included; unspaced scripts as character pairs. */
 export function words(text: string): string[] {
-  return text.toLowerCase().replace(/['’]/g, '').match(WORD) ?? [];
+  const out: string[] = [];
+  for (const m of text.toLowerCase().replace(/['’]/g, '').matchAll(TOKEN)) {
+    const w = m[0];
+    if (UNSPACED_RUN.test(w)) pairs(w, out);
+    else out.push(w);
+  }
+  return out;
 }
+
+export const isStopWord = (word: string): boolean => STOP.has(word);
 
 /** Index terms: words without stop words, stemmed. */
 export function terms(text: string): string[] {

@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import type { TaskEvent } from '../api/tasks.js';
 import type { Logger } from '../log.js';
 
@@ -19,11 +18,14 @@ export function notifier(command: string, log: Logger): (e: TaskEvent) => void {
       NIGHTSHIFT_OUTPUT: t.outputPath,
       NIGHTSHIFT_ATTENTION: t.status === 'running' && t.attention ? t.attention.kind : '',
     };
-    execa('/bin/sh', ['-c', command], { env, stdio: 'ignore', timeout: 30_000, reject: false, cleanup: false }).then(
-      (r) => {
-        if (r.failed) log.warn({ task: t.id, event: e.type, exitCode: r.exitCode }, 'notify command failed');
-      },
-      () => undefined,
-    );
+    // execa is loaded on the first notification, not at daemon start (~0.1–0.25 s of start-up).
+    import('execa')
+      .then(({ execa }) => execa('/bin/sh', ['-c', command], { env, stdio: 'ignore', timeout: 30_000, reject: false, cleanup: false }))
+      .then(
+        (r) => {
+          if (r.failed) log.warn({ task: t.id, event: e.type, exitCode: r.exitCode }, 'notify command failed');
+        },
+        () => undefined,
+      );
   };
 }

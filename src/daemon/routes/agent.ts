@@ -7,7 +7,9 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isFinished } from '../../api/tasks.js';
-import { checkpointPaths, resolveWindow } from '../../agent/context/index.js';
+// The two modules, not the barrel: it would load the model SDK into every daemon start (~0.1–0.3 s).
+import { checkpointPaths } from '../../agent/context/checkpoint.js';
+import { resolveWindow } from '../../agent/context/window.js';
 import { withAgentInfo } from '../../agent/info.js';
 import { modelEnv, MODEL_ENV_KEYS, resolveAgentModel } from '../../agent/model-env.js';
 import { AGENT_FORMAT, agentFile, DEFAULT_MAX_TURNS, readSpec, writeJsonAtomic, type AgentSpec } from '../../agent/spec.js';

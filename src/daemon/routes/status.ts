@@ -28,6 +28,7 @@ export function statusHandlers(
           sessions: memory.sessions.list().length,
           ingesting: memory.queue.busy,
           extractor: info.extractor,
+          loading: memory.store.loading,
         },
         dream: { ...(dreams.schedule() ?? {}), running: dreams.isRunning },
       };

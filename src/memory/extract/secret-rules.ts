@@ -65,6 +65,16 @@ function assigned(prose: boolean) {
   };
 }
 
+const PASSWORD_WORD = String.raw`(?<name>passwords?|passwd|passphrase|pass|pw|pwd)`;
+/** Right before a value: not "pass" ("pass foo2 to it" is code talk). */
+const PASSWORD_WORD_NEXT_TO = String.raw`(?<name>passwords?|passwd|passphrase|pw|pwd)`;
+
+/** A password named in prose: quoted, anything; unquoted, a word with a digit or a symbol in it. */
+const prosePassword = (c: Candidate): SecretKind | undefined => {
+  if (isPlaceholder(c.value) || isCodeReference(c)) return undefined;
+  return (c.quoted ? c.value.length >= 2 : looksLikePassword(c.value.replace(/[.,;:!?)]+$/, ''))) ? 'password' : undefined;
+};
+
 export const RULES: readonly SecretRule[] = [
   // An unterminated block (a truncated paste) is masked to the end of the text.
   { pattern: rx(String.raw`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$)`), kind: always('private_key') },
@@ -99,4 +109,8 @@ export const RULES: readonly SecretRule[] = [
   { pattern: rx(String.raw`(?<![\w-])--${NAME}[ \t]+${VALUE}`), kind: assigned(false) },
   // Prose and logs: "the db password is hunter2", "token: abc123…".
   { pattern: rx(String.raw`(?<![\w.$-])${NAME}(?:[ \t]*:[ \t]*|[ \t]+(?:is|was|=)[ \t]+)${VALUE}`), kind: assigned(true) },
+  // Prose with a short qualifier or a shorthand: "the password for the staging db is hunter2", "the pw is hunter2".
+  { pattern: rx(String.raw`(?<![\w.$-])${PASSWORD_WORD}(?:[ \t]+(?:for|of|to|on|at)(?:[ \t]+[\w.@/-]+){1,4})?(?:[ \t]*:[ \t]*|[ \t]+(?:is|was|=)[ \t]+)${VALUE}`, 'i'), kind: prosePassword },
+  // Prose with nothing between: "…and password hunter2 for the admin", "use pw s3cr3t! to log in".
+  { pattern: rx(String.raw`(?<![\w.$-])${PASSWORD_WORD_NEXT_TO}[ \t]+${VALUE}`, 'i'), kind: prosePassword },
 ];
