@@ -17,9 +17,11 @@ const STOP = new Set(
 
 /** Scripts without spaces between words. */
 const UNSPACED = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}`;
-/** A run of unspaced script, or a word of anything else (letters, digits, marks, underscores). */
-const TOKEN = new RegExp(String.raw`[${UNSPACED}]+|[\p{L}\p{N}][\p{L}\p{N}\p{M}_]*`, 'gu');
-const UNSPACED_RUN = new RegExp(String.raw`^[${UNSPACED}]`, 'u');
+/** A word: letters, digits, marks, underscores. */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}_]*/gu;
+/** A run of unspaced script (group 1), or a word of anything else. */
+const TOKEN = new RegExp(String.raw`(?=[\p{L}\p{N}])(?:([${UNSPACED}]+)|[\p{L}\p{N}][\p{L}\p{N}\p{M}_]*)`, 'gu');
+const HAS_UNSPACED = new RegExp(`[${UNSPACED}]`, 'u');
 /** Longer words are left whole: a 60-letter run is an identifier or noise, not a word to stem. */
 const STEM_MAX = 40;
 
@@ -48,11 +50,13 @@ function pairs(run: string, out: string[]): void {
 
 /** Lower-cased words of a text, in order, stop words included; unspaced scripts as character pairs. */
 export function words(text: string): string[] {
+  const lower = text.toLowerCase().replace(/['’]/g, '');
+  // Most text has no unspaced script: one plain match, the fast path.
+  if (!HAS_UNSPACED.test(lower)) return lower.match(WORD) ?? [];
   const out: string[] = [];
-  for (const m of text.toLowerCase().replace(/['’]/g, '').matchAll(TOKEN)) {
-    const w = m[0];
-    if (UNSPACED_RUN.test(w)) pairs(w, out);
-    else out.push(w);
+  for (const m of lower.matchAll(TOKEN)) {
+    if (m[1] !== undefined) pairs(m[1], out);
+    else out.push(m[0]);
   }
   return out;
 }
