@@ -66,8 +66,13 @@ export class EpisodeStore {
     return this.catalog.episodes;
   }
 
-  /** Stops background indexing (what is left is picked up at the next start). */
+  /** Stops background indexing (what is left is picked up at the next start) and saves the catalog. */
   close(): void {
+    this.pause();
+    this.catalog.flush();
+  }
+
+  private pause(): void {
     if (this.timer) clearImmediate(this.timer);
     this.timer = undefined;
   }
@@ -230,7 +235,7 @@ export class EpisodeStore {
   /** Indexes every session file the catalog did not know: at once (a search needs them all). */
   private settle(): void {
     if (this.unknown.length === 0) return;
-    this.close();
+    this.pause();
     this.adopt(Infinity);
   }
 

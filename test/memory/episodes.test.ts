@@ -77,6 +77,7 @@ describe('the episodic index on disk', () => {
     await d.start();
     expect((await search(d, 'postgres compose', dir))[0]?.messageId).toBe('a1');
     expect((await d.client.status()).memory?.episodes).toBe(2);
+    await d.stop(); // the catalog is saved at the latest when the daemon stops
     expect(existsSync(join(index, 'catalog.json'))).toBe(true);
   });
 

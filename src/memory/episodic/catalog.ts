@@ -1,7 +1,9 @@
 /**
  * Which session files the episodic index knows: per session file (by key), its session id, its
  * project and how many episodes it holds. Read at start instead of the files themselves, so start-up
- * does not grow with the episodes; rewritten whole (atomically) after each append.
+ * does not grow with the episodes; rewritten whole (atomically) at most every half second. A catalog
+ * that lags after a crash only costs a re-read: a session file it does not know is taken in again at
+ * the next start, and the index (whose segments record what they cover) adds nothing twice.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -12,8 +14,11 @@ const Entry = z.object({ sessionId: z.string(), project: z.string().nullable(), 
 export type CatalogEntry = z.infer<typeof Entry>;
 const File = z.object({ version: z.literal(1), sessions: z.record(Entry) });
 
+const SAVE_AFTER_MS = 500;
+
 export class Catalog {
   private total = 0;
+  private timer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly path: string,
@@ -50,7 +55,20 @@ export class Catalog {
     this.sessions.set(key, entry);
   }
 
+  /** Saves soon: one write for a burst of changes. */
   save(): void {
-    atomicWrite(this.path, JSON.stringify({ version: 1, sessions: Object.fromEntries(this.sessions) }));
+    this.timer ??= setTimeout(() => this.flush(), SAVE_AFTER_MS);
+  }
+
+  /** Saves now if a save is pending. Never throws: a failed write is retried with the next change. */
+  flush(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    try {
+      atomicWrite(this.path, JSON.stringify({ version: 1, sessions: Object.fromEntries(this.sessions) }));
+    } catch {
+      // The catalog is a hint, not the truth (see above): losing one write costs a re-read at most.
+    }
   }
 }

@@ -4,7 +4,7 @@
  * ~32k episodes), so a project has a few dozen at most and each episode is rewritten a few times.
  * A crash leaves either the old manifest or the new one; files it does not list are removed.
  */
-import { closeSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isErrno } from '../../errors.js';
@@ -98,7 +98,8 @@ export class ProjectIndex {
     const names: string[] = [];
     for (const bytes of add) {
       const name = `seg-${String(this.manifest.next++).padStart(6, '0')}.idx`;
-      atomicWrite(join(this.dir, name), bytes);
+      // Straight to its name: it is live only once the manifest lists it (unlisted files are removed at load).
+      writeFileSync(join(this.dir, name), bytes, { mode: 0o600 });
       names.push(name);
     }
     const gone = new Set(remove.map((s) => s.path));
