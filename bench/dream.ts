@@ -16,6 +16,7 @@ import { createAnthropic } from '../src/llm/client.js';
 import { createModelReview } from '../src/dream/model-review.js';
 import { reply, startFakeAnthropic, toolUse, type RecordedRequest } from '../test/fakes/anthropic.js';
 import { tempDir } from './lib/cleanup.js';
+import { judge } from './lib/pair-judge.js';
 import { fmt } from './lib/stats.js';
 import { atMost, info, type Bench, type Figure } from './lib/types.js';
 
@@ -53,12 +54,14 @@ function reword(text: string, r: () => number): string {
   return (variants[Math.floor(r() * variants.length)] as (t: string) => string)(text);
 }
 
-/** The fake model: a canonical wording for every cluster, "distinct" for every pair; usage = its chars/4 count. */
+/** The fake model: judges each pair from its two statements (lib/pair-judge.ts); usage = its chars/4 count. */
 function verdicts(req: RecordedRequest) {
-  const body = JSON.stringify(req.body.messages);
-  const clusters = [...body.matchAll(/cluster (c\d+)/g)].map((m) => ({ key: m[1], text: `Canonical wording ${m[1]}.` }));
-  const pairs = [...body.matchAll(/pair (p\d+)/g)].map((m) => ({ key: m[1], verdict: 'distinct' }));
-  return reply([toolUse('record_verdicts', { clusters, pairs })]);
+  const body = (req.body.messages as { content: string }[]).map((m) => m.content).join('\n');
+  const pairs = [...body.matchAll(/pair (p\d+):\n {2}earlier: (.+) \(\d{4}-\d\d-\d\d\)\n {2}later: (.+) \(\d{4}-\d\d-\d\d\)/g)].map((m) => ({
+    key: m[1],
+    verdict: judge(m[2] ?? '', m[3] ?? ''),
+  }));
+  return reply([toolUse('record_verdicts', { pairs })]);
 }
 
 async function run(n: number, say: (l: string) => void, budget?: number): Promise<{ ms: number; merged: number; expected: number; wrong: number; superseded: number; planted: number; tokens: number }> {

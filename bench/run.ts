@@ -9,6 +9,8 @@ import { capture } from './capture.js';
 import { cliSpeed } from './cli-speed.js';
 import { contextBench } from './context.js';
 import { dreamBench } from './dream.js';
+import { dreamParaphraseBench } from './dream-paraphrase.js';
+import { realSessionsBench } from './real-sessions.js';
 import { followLatency } from './follow.js';
 import { hooksBench } from './hooks.js';
 import { idleTasks } from './idle-tasks.js';
@@ -21,7 +23,7 @@ import { recallBench } from './recall.js';
 import { restartBench } from './restart.js';
 import { tailRead } from './tail-read.js';
 
-const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, restartBench, ingestBench, locomo, dreamBench, contextBench, hooksBench, cliSpeed];
+const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, restartBench, ingestBench, locomo, realSessionsBench, dreamBench, dreamParaphraseBench, contextBench, hooksBench, cliSpeed];
 const OUT = join(import.meta.dirname, '.out');
 
 function usage(): string {

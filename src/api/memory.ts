@@ -13,6 +13,10 @@ export type MemoryScope = z.infer<typeof MemoryScope>;
 export const Source = z.object({ sessionId: z.string(), messageIds: z.array(z.string()) });
 export type Source = z.infer<typeof Source>;
 
+/** A memory's identity (ARCHITECTURE.md): what it is about, which property, and its value (+/- polarity first). */
+export const Slot = z.object({ subject: z.string(), attribute: z.string(), value: z.string() });
+export type Slot = z.infer<typeof Slot>;
+
 /** The memory record of ARCHITECTURE.md § Contracts. */
 export const Memory = z.object({
   id: MemoryId,
@@ -33,6 +37,7 @@ export const Memory = z.object({
   reinforcements: z.number().int().min(0),
   sources: z.array(Source),
   origin: z.enum(['heuristic', 'model', 'manual', 'import']).default('manual'),
+  slot: Slot.optional(),
   supersededBy: MemoryId.optional(),
   supersededAt: z.string().optional(),
   archivedAt: z.string().optional(),

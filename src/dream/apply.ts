@@ -14,6 +14,7 @@ function addSources(m: Memory, more: Memory['sources']): void {
 }
 
 export function applyPlan(store: MemoryStore, plan: Plan, nowIso: string): void {
+  for (const [id, slot] of plan.slots) if (store.get(id) !== undefined) store.update(id, (m) => (m.slot = slot));
   for (const [id, r] of plan.reinforce) {
     store.update(id, (m) => {
       m.reinforcements += r.sessions;
@@ -24,8 +25,7 @@ export function applyPlan(store: MemoryStore, plan: Plan, nowIso: string): void 
   for (const merge of plan.merges) {
     const members = merge.merged.flatMap((id) => store.get(id) ?? []);
     store.update(merge.into, (m) => {
-      m.content = merge.text;
-      // Each merged statement was a sighting of its own: reinforcements add up, plus one each.
+      // The text stays as it was said; each merged statement was a sighting of its own: reinforcements add up, plus one each.
       m.reinforcements += members.reduce((n, x) => n + x.reinforcements + 1, 0);
       m.importance = Math.max(m.importance, ...members.map((x) => x.importance));
       m.stable = m.stable || members.some((x) => x.stable);

@@ -1,42 +1,50 @@
 /**
- * Consolidate: near-duplicates within a scope merge into one canonical memory; statements about
- * the same subject with different values resolve to the newer one; secrets are masked again.
+ * Consolidate, by identity: memories of one namespace with the same slot and value are one memory
+ * said several times (merged into the oldest, whose wording stays: a merge never rewrites text);
+ * the same slot with different values is a fact that changed (the newest stands, the older are
+ * superseded, kept and linked) when the slot is one a choice lives in; secrets are masked again.
  */
 import type { Memory } from '../api/memory.js';
 import { redact } from '../memory/extract/redact.js';
-import { bestText, type Plan } from './plan.js';
-import { clusters, isNearDuplicate, type Pair, type Shaped } from './similarity.js';
-
-/** Types whose statements can contradict each other (a procedure's step 1 and step 2 do not). */
-const CAN_CONFLICT = new Set<Memory['type']>(['fact', 'decision', 'instruction', 'preference', 'note']);
+import { changeable } from '../memory/merge.js';
+import { numberChanged } from '../memory/slots.js';
+import type { Plan } from './plan.js';
+import type { Shaped } from './similarity.js';
 
 const newer = (a: Memory, b: Memory) => (a.lastSeenAt !== b.lastSeenAt ? a.lastSeenAt > b.lastSeenAt : a.createdAt > b.createdAt);
+const older = (a: Memory, b: Memory) => (a.createdAt !== b.createdAt ? a.createdAt < b.createdAt : a.id < b.id);
 
-export function planMerges(items: Shaped[], pairs: Pair[], plan: Plan): void {
-  const dupPairs = pairs.filter((p) => isNearDuplicate(items, p));
-  for (const group of clusters(items.length, dupPairs)) {
-    const members = group.map((i) => (items[i] as Shaped).memory);
-    const sizes = new Map(group.map((i) => [(items[i] as Shaped).memory.id, (items[i] as Shaped).subject.size]));
-    const best = bestText(members, (m) => sizes.get(m.id) ?? 0);
-    plan.merges.push({
-      into: best.id,
-      merged: members.filter((m) => m.id !== best.id).map((m) => m.id),
-      text: best.content,
-      reason: `near-duplicates (${members.length} statements, same values)`,
-    });
-  }
-}
-
-export function planContradictions(items: Shaped[], pairs: Pair[], plan: Plan, taken: Set<string>): void {
-  for (const p of pairs) {
-    if (!p.conflict) continue;
-    const A = (items[p.a] as Shaped).memory;
-    const B = (items[p.b] as Shaped).memory;
-    if (!CAN_CONFLICT.has(A.type) || !CAN_CONFLICT.has(B.type) || taken.has(A.id) || taken.has(B.id)) continue;
-    const [old, now] = newer(A, B) ? [B, A] : [A, B];
-    if (old.pinned) continue; // a pinned memory is the user's call
-    taken.add(old.id);
-    plan.supersede.push({ id: old.id, by: now.id, at: now.createdAt, reason: `contradicted: "${now.content.slice(0, 80)}" is newer` });
+export function planSlotGroups(items: Shaped[], groups: number[][], plan: Plan, taken: Set<string>): void {
+  for (const group of groups) {
+    const members = group.map((i) => items[i] as Shaped);
+    const byValue = new Map<string, Memory[]>();
+    for (const s of members) {
+      const list = byValue.get(s.slot?.value ?? '') ?? [];
+      list.push(s.memory);
+      byValue.set(s.slot?.value ?? '', list);
+    }
+    // One memory per value: the oldest keeps its words and takes the others in.
+    const kept: Memory[] = [];
+    for (const same of byValue.values()) {
+      const into = [...same].sort((a, b) => (older(a, b) ? -1 : 1))[0] as Memory;
+      kept.push(into);
+      const merged = same.filter((m) => m.id !== into.id && !m.pinned);
+      if (merged.length === 0) continue;
+      for (const m of merged) taken.add(m.id);
+      plan.merges.push({ into: into.id, merged: merged.map((m) => m.id), text: into.content, reason: `the same statement (${same.length} times, one slot and value)` });
+    }
+    const slot = members[0]?.slot;
+    if (kept.length < 2 || slot === undefined) continue;
+    const slotOfId = new Map(members.map((s) => [s.memory.id, s.slot]));
+    const latest = kept.reduce((a, b) => (newer(b, a) ? b : a));
+    for (const m of kept) {
+      if (m.id === latest.id || m.pinned || taken.has(m.id)) continue;
+      // A choice that changed, or a number that did; otherwise two values of one slot may both hold.
+      const [was, now] = [slotOfId.get(m.id), slotOfId.get(latest.id)];
+      if (!changeable(slot) && !(was !== undefined && now !== undefined && numberChanged(was, now))) continue;
+      taken.add(m.id);
+      plan.supersede.push({ id: m.id, by: latest.id, at: latest.createdAt, reason: `changed: "${latest.content.slice(0, 80)}" is newer` });
+    }
   }
 }
 

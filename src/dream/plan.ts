@@ -3,12 +3,12 @@
  * it, a real run applies it to the store in one step.
  */
 import type { DreamReport } from '../api/dream.js';
-import type { Memory, Source } from '../api/memory.js';
+import type { Slot, Source } from '../api/memory.js';
 
 export interface Merge {
   into: string;
   merged: string[];
-  /** The canonical wording (may be the model's). */
+  /** The wording that stays: the memory merged into keeps its own. */
   text: string;
   reason: string;
 }
@@ -20,9 +20,11 @@ export interface Plan {
   archive: { id: string; reason: string }[];
   mask: { id: string; text: string | null }[];
   proposals: DreamReport['proposals'];
+  /** Slots worked out for memories stored without one: saved with them. */
+  slots: Map<string, Slot>;
 }
 
-export const emptyPlan = (): Plan => ({ reinforce: new Map(), merges: [], supersede: [], archive: [], mask: [], proposals: [] });
+export const emptyPlan = (): Plan => ({ reinforce: new Map(), merges: [], supersede: [], archive: [], mask: [], proposals: [], slots: new Map() });
 
 /** Memories a plan already takes out of the active set (merged away, superseded, archived). */
 export function removedBy(plan: Plan): Set<string> {
@@ -32,11 +34,4 @@ export function removedBy(plan: Plan): Set<string> {
   for (const a of plan.archive) out.add(a.id);
   for (const m of plan.mask) if (m.text === null) out.add(m.id);
   return out;
-}
-
-/** The most informative wording: most distinct content, then the longest, then the newest. */
-export function bestText(members: Memory[], subjectSize: (m: Memory) => number): Memory {
-  return [...members].sort(
-    (a, b) => subjectSize(b) - subjectSize(a) || b.content.length - a.content.length || b.lastSeenAt.localeCompare(a.lastSeenAt),
-  )[0] as Memory;
 }

@@ -11,13 +11,13 @@ import type { MemoryService } from '../memory/service.js';
 import { isActive } from '../memory/model.js';
 import { acquirePidLock } from '../sys/pid-lock.js';
 import { applyPlan } from './apply.js';
-import { planContradictions, planMerges, planSecrets } from './consolidate.js';
+import { planSecrets, planSlotGroups } from './consolidate.js';
 import { gather } from './gather.js';
 import type { ModelReview } from './model-review.js';
 import { emptyPlan, removedBy } from './plan.js';
 import { planPrune } from './prune.js';
 import { newDreamId, type DreamReports } from './reports.js';
-import { shape, similarPairs } from './similarity.js';
+import { shape, slotGroups, uncertainPairs } from './similarity.js';
 
 export interface DreamDeps {
   memory: MemoryService;
@@ -64,12 +64,11 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     deps.onPhase?.('gather', `${gathered.reinforced} memories came up again, ${gathered.proposed} topics proposed`);
 
     // Consolidate
-    const items = shape(active);
-    const pairs = similarPairs(items);
-    planMerges(items, pairs, plan);
-    const taken = removedBy(plan);
-    planContradictions(items, pairs, plan, taken);
-    const usage = deps.review ? await deps.review.review(items, pairs, plan, removedBy(plan)) : undefined;
+    const { items, computed } = shape(active);
+    for (const [mid, slot] of computed) plan.slots.set(mid, slot);
+    planSlotGroups(items, slotGroups(items), plan, removedBy(plan));
+    // Alike in wording, different in slot: only a model may call them the same; without one they stay apart.
+    const usage = deps.review ? await deps.review.review(items, uncertainPairs(items), plan, removedBy(plan)) : undefined;
     const gone = removedBy(plan);
     const secretsMasked = planSecrets(active.filter((m) => !gone.has(m.id)), plan);
     const merged = plan.merges.reduce((n, m) => n + m.merged.length, 0);

@@ -1,50 +1,69 @@
 /**
- * Finds near-duplicates and value conflicts among many short statements without comparing every
- * pair: each statement is filed under its rarest content words (blocking), and only statements
- * sharing a block are compared. Near-duplicates share most words, so they share a rare one.
+ * The dream's view of each memory (its namespace and slot), and the pairs worth a second look.
+ * Identity is the slot: groups of one namespace and slot are merged (same value) or resolved
+ * (another value). Pairs that read alike but have different slots — a paraphrase the analysis did
+ * not recognise, or two different facts — are "uncertain": only a model may merge them, so without
+ * one they stay apart. They are found without comparing every pair: each statement is filed under
+ * its rarest content words, and only statements sharing a block are compared.
  */
-import type { Memory } from '../api/memory.js';
-import { NEAR_DUPLICATE } from '../memory/merge.js';
+import type { Memory, Slot } from '../api/memory.js';
 import { namespaceKey, namespaceOf } from '../memory/model.js';
-import { jaccard, subjectAndValues } from '../memory/text.js';
+import { slotKey, slotOf } from '../memory/slots.js';
+import { jaccard, terms } from '../memory/text.js';
 
 export interface Shaped {
   memory: Memory;
   ns: string;
-  subject: Set<string>;
-  values: string;
+  slot?: Slot;
+  /** Content words, for finding uncertain pairs only. */
+  words: Set<string>;
 }
 
 export interface Pair {
   a: number;
   b: number;
   similarity: number;
-  /** Same subject, different values: one statement replaced the other. */
-  conflict: boolean;
 }
 
-/** Keys per statement: its rarest words. Blocks larger than this are too common to be useful. */
 const KEYS = 3;
 const MAX_BLOCK = 400;
-/** Subjects this close with different values are the same fact with a changed value. */
-const CONFLICT = 0.8;
-/** Pairs this close but not duplicates are "maybe": the model may judge them. */
-export const MAYBE = 0.5;
+/** Pairs at least this alike in wording, with different slots, may be paraphrases. */
+export const MAYBE = 0.3;
 
-export function shape(memories: Memory[]): Shaped[] {
-  return memories.map((memory) => {
-    const { subject, values } = subjectAndValues(memory.content);
-    return { memory, ns: namespaceKey(namespaceOf(memory)), subject: new Set(subject), values: values.join(' ') };
+/** Memories with their slots; `computed` lists those whose slot was worked out now (to be saved). */
+export function shape(memories: Memory[]): { items: Shaped[]; computed: Map<string, Slot> } {
+  const computed = new Map<string, Slot>();
+  const items = memories.map((memory) => {
+    let slot = memory.slot;
+    if (slot === undefined) {
+      slot = slotOf(memory.content);
+      if (slot !== undefined) computed.set(memory.id, slot);
+    }
+    return { memory, ns: namespaceKey(namespaceOf(memory)), ...(slot !== undefined && { slot }), words: new Set(terms(memory.content.replace(/['’]s\b/g, ''))) };
   });
+  return { items, computed };
 }
 
-/** Every pair at least `MAYBE` similar within one namespace, each pair once. */
-export function similarPairs(items: Shaped[]): Pair[] {
+/** Indices of the memories sharing a namespace and slot, for each slot held by two or more. */
+export function slotGroups(items: Shaped[]): number[][] {
+  const groups = new Map<string, number[]>();
+  items.forEach((it, i) => {
+    if (it.slot === undefined) return;
+    const key = `${it.ns}\u0000${slotKey(it.slot)}`;
+    const g = groups.get(key);
+    if (g) g.push(i);
+    else groups.set(key, [i]);
+  });
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
+/** Pairs of one namespace that read alike but are not one slot: for the model, when there is one. */
+export function uncertainPairs(items: Shaped[]): Pair[] {
   const df = new Map<string, number>();
-  for (const it of items) for (const t of it.subject) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const it of items) for (const t of it.words) df.set(t, (df.get(t) ?? 0) + 1);
   const blocks = new Map<string, number[]>();
   items.forEach((it, i) => {
-    const rare = [...it.subject].sort((x, y) => (df.get(x) ?? 0) - (df.get(y) ?? 0) || (x < y ? -1 : 1)).slice(0, KEYS);
+    const rare = [...it.words].sort((x, y) => (df.get(x) ?? 0) - (df.get(y) ?? 0) || (x < y ? -1 : 1)).slice(0, KEYS);
     for (const t of rare) {
       const key = `${it.ns}\u0000${t}`;
       const block = blocks.get(key);
@@ -59,49 +78,17 @@ export function similarPairs(items: Shaped[]): Pair[] {
     if (block.length < 2 || block.length > MAX_BLOCK) continue;
     for (let x = 0; x < block.length; x++) {
       for (let y = x + 1; y < block.length; y++) {
-        const a = block[x] as number;
-        const b = block[y] as number;
-        const id = a < b ? a * n + b : b * n + a;
-        if (seen.has(id)) continue;
-        seen.add(id);
+        const a = Math.min(block[x] as number, block[y] as number);
+        const b = Math.max(block[x] as number, block[y] as number);
+        if (seen.has(a * n + b)) continue;
+        seen.add(a * n + b);
         const A = items[a] as Shaped;
         const B = items[b] as Shaped;
-        const similarity = jaccard(A.subject, B.subject);
-        if (similarity < MAYBE) continue;
-        const conflict = A.values !== B.values && A.values !== '' && B.values !== '' && similarity >= CONFLICT;
-        pairs.push({ a: Math.min(a, b), b: Math.max(a, b), similarity, conflict });
+        if (A.slot !== undefined && B.slot !== undefined && slotKey(A.slot) === slotKey(B.slot)) continue; // decided by the slot
+        const similarity = jaccard(A.words, B.words);
+        if (similarity >= MAYBE) pairs.push({ a, b, similarity });
       }
     }
   }
   return pairs;
-}
-
-export const isNearDuplicate = (items: Shaped[], p: Pair): boolean =>
-  !p.conflict && p.similarity >= NEAR_DUPLICATE && items[p.a]?.values === items[p.b]?.values;
-
-/** Groups of indices joined by the given pairs (union-find). */
-export function clusters(n: number, pairs: Pair[]): number[][] {
-  const parent = Array.from({ length: n }, (_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i] as number] as number;
-      i = parent[i] as number;
-    }
-    return i;
-  };
-  for (const p of pairs) {
-    const ra = find(p.a);
-    const rb = find(p.b);
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  }
-  const groups = new Map<number, number[]>();
-  for (const p of pairs) {
-    for (const i of [p.a, p.b]) {
-      const r = find(i);
-      const g = groups.get(r) ?? [];
-      if (!g.includes(i)) g.push(i);
-      groups.set(r, g);
-    }
-  }
-  return [...groups.values()].filter((g) => g.length > 1);
 }

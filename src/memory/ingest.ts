@@ -17,6 +17,7 @@ import { redact } from './extract/redact.js';
 import type { ExtractInput, ExtractMessage, ExtractResult } from './extract/types.js';
 import { episodeOf, forExtraction } from './ingest-messages.js';
 import { merge } from './merge.js';
+import { promoteIfShared } from './promote.js';
 import type { Namespace } from './model.js';
 import { projectKey } from '../project.js';
 import { repeatsForgotten, retractFile, type Retraction } from './reextract.js';
@@ -166,6 +167,8 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     if (out.kind === 'added') added.push(out.memory);
     if (out.kind === 'reinforced') reinforced.push(out.memory);
     superseded.push(...out.superseded);
+    const promoted = promoteIfShared(deps.store, out.memory, at(c.at));
+    if (promoted !== undefined) added.push(promoted);
   }
 
   const finished: SessionDigest = digest.result(nowIso, project);

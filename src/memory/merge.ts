@@ -1,11 +1,18 @@
 /**
- * How a new statement meets the store: a repeat reinforces the memory it repeats, an explicit
- * change supersedes the older memories about what changed, anything else is added.
+ * How a new statement meets the store, by identity (slots.ts), never by word overlap:
+ * - the same wording, or the same slot with the same value: the memory is reinforced (its text is
+ *   never rewritten: what the person said first stays what they said);
+ * - the same slot with another value, where the slot is one a fact can change in (a tool of a
+ *   kind, a command's target or polarity), or an explicit change ("use yarn instead of pnpm"): the
+ *   new statement supersedes the older one, which is kept, linked and restorable;
+ * - anything else is a memory of its own.
  */
-import type { Memory, MemoryType, Source } from '../api/memory.js';
+import type { Memory, MemoryType, Slot, Source } from '../api/memory.js';
 import { isActive, newMemoryId, type Namespace } from './model.js';
+import { numberChanged, sameValue, slotKey, slotOf } from './slots.js';
 import type { MemoryStore } from './store.js';
-import { jaccard, normalize, subjectAndValues, terms } from './text.js';
+import { normalize, terms } from './text.js';
+import { TOOL_CATEGORY } from './extract/tool-lexicon.js';
 
 export interface Incoming {
   content: string;
@@ -18,6 +25,8 @@ export interface Incoming {
   source?: Source;
   replaces?: string[];
   origin: Memory['origin'];
+  /** Computed from the content when not given. */
+  slot?: Slot;
 }
 
 export interface MergeResult {
@@ -26,21 +35,25 @@ export interface MergeResult {
   superseded: Memory[];
 }
 
-/** Share of content words two statements need in common to say the same thing. */
-export const NEAR_DUPLICATE = 0.75;
+const CATEGORIES = new Set(TOOL_CATEGORY.values());
 
-/** Same words, or nearly, and exactly the same values: "port 5432" never repeats "port 5433". */
-export function isDuplicate(a: string, b: string): boolean {
-  if (normalize(a) === normalize(b)) return true;
-  const x = subjectAndValues(a);
-  const y = subjectAndValues(b);
-  if (x.values.join(' ') !== y.values.join(' ')) return false;
-  return jaccard(new Set(x.subject), new Set(y.subject)) >= NEAR_DUPLICATE;
+/** Slots whose value is a choice that can change: a tool of a kind, what the agent is told to do. */
+export function changeable(slot: Slot): boolean {
+  return CATEGORIES.has(slot.attribute) || slot.subject === 'agent';
 }
 
-export function findDuplicate(store: MemoryStore, ns: Namespace, content: string): Memory | undefined {
-  if (normalize(content) === '') return undefined;
-  return store.sharingWords(content, ns, NEAR_DUPLICATE).find((m) => isDuplicate(m.content, content));
+/** The memory that says the same thing: same wording, or same slot and value. */
+export function findDuplicate(store: MemoryStore, ns: Namespace, content: string, slot: Slot | undefined = slotOf(content)): Memory | undefined {
+  const worded = store.withText(ns, content)[0];
+  if (worded !== undefined) return worded;
+  return slot === undefined ? undefined : store.withSlot(ns, slot).find((m) => m.slot !== undefined && sameValue(m.slot, slot));
+}
+
+/** Whether `m` says what `content` says: the same wording, or the same slot and value. */
+export function sameStatement(m: Memory, content: string, slot: Slot | undefined = slotOf(content)): boolean {
+  if (normalize(m.content) === normalize(content)) return true;
+  const theirs = m.slot ?? slotOf(m.content);
+  return slot !== undefined && theirs !== undefined && slotKey(theirs) === slotKey(slot) && sameValue(theirs, slot);
 }
 
 const hasSource = (m: Memory, s: Source) =>
@@ -50,36 +63,48 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Active memories in the namespace that state `old` as current (not as what was left behind). */
-function aboutOld(store: MemoryStore, ns: Namespace, old: string, exclude: string): Memory[] {
+const sharesSession = (m: Memory, s: Source | undefined) => s !== undefined && m.sources.some((x) => x.sessionId === s.sessionId);
+
+/**
+ * Memories an explicit change retires: those of the namespace whose slot value names the old thing
+ * ("pnpm" in "use yarn instead of pnpm"), or, without a slot, whose text states it as current.
+ */
+function aboutOld(store: MemoryStore, ns: Namespace, old: string, exclude: string, slot: Slot | undefined): Memory[] {
   const want = terms(old);
   if (want.length === 0) return [];
   const leftBehind = new RegExp(`(?:instead of|rather than|no longer|not|from|replac\\w*|drop\\w*)\\s+(?:\\S+\\s+){0,2}?${escape(old)}\\b`, 'i');
-  return store
-    .search(old, [ns], 50, true)
-    .map((h) => h.memory)
-    .filter((m) => m.id !== exclude && isActive(m) && !leftBehind.test(m.content))
-    .filter((m) => {
-      const have = new Set(terms(m.content));
-      return want.every((t) => have.has(t));
-    });
+  const candidates = [...(slot !== undefined ? store.withSlot(ns, slot) : []), ...store.search(old, [ns], 50, true).map((h) => h.memory)];
+  return candidates.filter((m) => {
+    if (m.id === exclude || !isActive(m) || leftBehind.test(m.content)) return false;
+    const have = new Set(terms(m.slot?.value ?? m.content));
+    return want.every((t) => have.has(t));
+  });
+}
+
+function reinforce(store: MemoryStore, dup: Memory, inc: Incoming): MergeResult {
+  // Re-ingesting what was already counted (a crash before the cursor moved) changes nothing.
+  if (inc.source && hasSource(dup, inc.source)) return { kind: 'unchanged', memory: dup, superseded: [] };
+  const memory = store.update(dup.id, (m) => {
+    m.reinforcements += 1;
+    if (inc.at > m.lastSeenAt) m.lastSeenAt = inc.at;
+    m.importance = Math.max(m.importance, inc.importance);
+    m.stable = m.stable || inc.stable;
+    if (inc.source) m.sources.push(inc.source);
+  });
+  return { kind: 'reinforced', memory, superseded: [] };
+}
+
+function supersede(store: MemoryStore, old: Memory, by: Memory, at: string): Memory {
+  return store.update(old.id, (x) => {
+    x.supersededBy = by.id;
+    x.supersededAt = at;
+  });
 }
 
 export function merge(store: MemoryStore, inc: Incoming): MergeResult {
-  const dup = findDuplicate(store, inc.namespace, inc.content);
-  if (dup) {
-    // Re-ingesting what was already counted (a crash before the cursor moved) changes nothing.
-    if (inc.source && hasSource(dup, inc.source)) return { kind: 'unchanged', memory: dup, superseded: [] };
-    const memory = store.update(dup.id, (m) => {
-      m.reinforcements += 1;
-      if (inc.at > m.lastSeenAt) m.lastSeenAt = inc.at;
-      m.importance = Math.max(m.importance, inc.importance);
-      m.stable = m.stable || inc.stable;
-      if (inc.content.length > m.content.length && inc.content.length <= 300) m.content = inc.content;
-      if (inc.source) m.sources.push(inc.source);
-    });
-    return { kind: 'reinforced', memory, superseded: [] };
-  }
+  const slot = inc.slot ?? slotOf(inc.content);
+  const dup = findDuplicate(store, inc.namespace, inc.content, slot);
+  if (dup) return reinforce(store, dup, inc);
   const memory: Memory = {
     id: newMemoryId(),
     content: inc.content,
@@ -95,19 +120,18 @@ export function merge(store: MemoryStore, inc: Incoming): MergeResult {
     reinforcements: 0,
     sources: inc.source ? [inc.source] : [],
     origin: inc.origin,
+    ...(slot !== undefined && { slot }),
   };
-  store.add(memory);
-  const superseded: Memory[] = [];
-  for (const old of inc.replaces ?? []) {
-    for (const m of aboutOld(store, inc.namespace, old, memory.id)) {
-      if (m.createdAt > inc.at) continue; // only what was true before the change
-      superseded.push(
-        store.update(m.id, (x) => {
-          x.supersededBy = memory.id;
-          x.supersededAt = inc.at;
-        }),
-      );
+  // Only what was true before the change is retired; two values said in one session both stand.
+  const older = (m: Memory) => m.createdAt <= inc.at && !m.pinned && !sharesSession(m, inc.source);
+  const retire = new Map<string, Memory>();
+  if (slot !== undefined) {
+    for (const m of store.withSlot(inc.namespace, slot)) {
+      if (older(m) && m.slot !== undefined && (changeable(slot) || numberChanged(m.slot, slot))) retire.set(m.id, m);
     }
   }
+  for (const old of inc.replaces ?? []) for (const m of aboutOld(store, inc.namespace, old, memory.id, slot)) if (m.createdAt <= inc.at && !m.pinned) retire.set(m.id, m);
+  store.add(memory);
+  const superseded = [...retire.values()].map((m) => supersede(store, m, memory, inc.at));
   return { kind: 'added', memory, superseded };
 }

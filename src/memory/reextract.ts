@@ -5,8 +5,9 @@
  * source. Memories the person pinned, wrote, imported, restored or forgot stay as they are.
  */
 import type { Memory, Source } from '../api/memory.js';
-import { isDuplicate } from './merge.js';
+import { sameStatement } from './merge.js';
 import { isActive, namespaceOf, type Namespace } from './model.js';
+import { slotOf } from './slots.js';
 import type { MemoryStore } from './store.js';
 
 export const REPLACED_REASON = 'replaced by re-extraction';
@@ -75,8 +76,10 @@ export function retractFile(store: MemoryStore, file: FileMessages, nowIso: stri
 
 /** A candidate repeats a memory the person forgot (from this file): it stays forgotten. */
 export function repeatsForgotten(forgotten: Memory[], ns: Namespace, content: string): boolean {
+  if (forgotten.length === 0) return false;
+  const slot = slotOf(content);
   return forgotten.some((m) => {
     const where = namespaceOf(m);
-    return where.scope === ns.scope && (where.scope !== 'project' || (ns.scope === 'project' && where.project === ns.project)) && isDuplicate(m.content, content);
+    return where.scope === ns.scope && (where.scope !== 'project' || (ns.scope === 'project' && where.project === ns.project)) && sameStatement(m, content, slot);
   });
 }

@@ -6,6 +6,9 @@ import type { Memory } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { LexicalIndex, type Hit } from './lexical-index.js';
 import { TermIndex } from './term-index.js';
+import { IdentityIndex } from './identity-index.js';
+import { slotKey } from './slots.js';
+import type { Slot } from '../api/memory.js';
 import { stem, terms, words } from './text.js';
 import { fileFor, listMemoryFiles, MemoryFile } from './memory-file.js';
 import { stripControls } from './sanitize.js';
@@ -30,6 +33,7 @@ export class MemoryStore {
   private changes = 0;
   readonly index = new LexicalIndex();
   private readonly terms = new TermIndex();
+  private readonly identity = new IdentityIndex();
 
   private constructor(private readonly dir: string) {}
 
@@ -57,6 +61,7 @@ export class MemoryStore {
           if (!isActive(memory) || store.byId.get(memory.id)?.file !== file) continue;
           docs.push({ id: memory.id, text: memory.content });
           store.terms.set(memory.id, memory.content, ns);
+          store.identity.set(memory, ns);
         }
         store.index.addAll(docs);
       },
@@ -138,12 +143,14 @@ export class MemoryStore {
     const entry = this.byId.get(id);
     if (!entry) throw new AppError('not_found', `no memory ${id}`);
     const before = entry.memory.content;
+    const slotBefore = entry.memory.slot;
     change(entry.memory);
     this.changes++;
     if (!isActive(entry.memory)) {
       this.index.delete(id);
       this.terms.delete(id);
-    } else if (!this.index.has(id) || before !== entry.memory.content) {
+      this.identity.delete(id);
+    } else if (!this.index.has(id) || before !== entry.memory.content || entry.memory.slot !== slotBefore) {
       this.indexActive(entry.memory, entry.file);
     }
     this.dirty.add(entry.file);
@@ -159,6 +166,17 @@ export class MemoryStore {
   private indexActive(memory: Memory, file: Backing): void {
     this.index.set(memory.id, memory.content);
     this.terms.set(memory.id, memory.content, namespaceKey(file.namespace));
+    this.identity.set(memory, namespaceKey(file.namespace));
+  }
+
+  /** Active memories of the namespace worded exactly so (case, spacing and punctuation aside). */
+  withText(ns: Namespace, content: string): Memory[] {
+    return this.identity.withText(namespaceKey(ns), content).flatMap((id) => this.get(id) ?? []);
+  }
+
+  /** Active memories of the namespace with this slot (any value). */
+  withSlot(ns: Namespace, slot: Slot): Memory[] {
+    return this.identity.withSlot(namespaceKey(ns), slotKey(slot)).flatMap((id) => this.get(id) ?? []);
   }
 
   /** Changes on every write: caches of derived lists compare it. */
@@ -214,6 +232,7 @@ export class MemoryStore {
       this.byId.delete(m.id);
       this.index.delete(m.id);
       this.terms.delete(m.id);
+      this.identity.delete(m.id);
     }
     if (before) this.dirty.delete(before);
     const memories = dir.reload().filter((m) => {

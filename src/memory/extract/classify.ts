@@ -1,131 +1,176 @@
 /**
- * One user sentence → at most one memory draft. Precision over recall: questions, hedges, chatter
- * and one-off requests about the work in progress are turned away before and after the rules.
+ * One unit → what it is (standing instruction, preference, project fact, decision, learning,
+ * procedure, or a one-off that is dropped), its scope and a score. The score adds up what the
+ * sentence shows (features.ts) with a prior for where it came from: an answer the person gave or a
+ * plan they approved is a decision already; a sentence they typed must show it is meant to last.
  */
 import type { MemoryType } from '../../api/memory.js';
-import { RULES, type Rule } from './heuristic-rules.js';
-import { namesProjectThing, scopeOf } from './project-markers.js';
-import { findReplaced } from './replaces.js';
-import { isTimeBound, TIME_BOUND_IMPORTANCE } from './time-bound.js';
-import { bodyOf, finish, tidy, wordCount, type Tidy } from './tidy.js';
+import { featuresOf, type Features } from './features.js';
+import { isTimeBound } from './time-bound.js';
+import { TOOL_CATEGORY } from './tool-lexicon.js';
+import { countTechTerms } from './tech-terms.js';
+import { hasStandingMarker } from './markers-i18n.js';
+import { statesLearning } from './learnings.js';
+import type { Unit } from './units.js';
 
-export interface Draft {
-  content: string;
+export interface Classified {
   type: MemoryType;
   scope: 'user' | 'project';
+  score: number;
   stable: boolean;
-  importance: number;
-  replaces?: string[];
+  features: Features;
 }
 
-/** Longer sentences are read only when they carry a standing marker. */
-const MAX_SENTENCE = 300;
+/** Kept when the score reaches this. */
+export const KEEP = 2.75;
 
-const QUESTION_START = /^(?:what|why|how|who|whom|whose|which|where|when|is|are|am|was|were|does|did|do you|do we|do i|should|shall|could|would|can|will|may|might|have you|has|had|isn't|aren't|doesn't|didn't|wdyt)\b/;
-const POLITE_STANDING = /^(?:can|could|would|will) you (?:please )?(?:always|never|from now on)\b/;
-const HEDGE = /\b(?:maybe|perhaps|i think we should|i guess|i wonder|not sure|i'm not sure|might be|could be|probably|what if|how about|do you think|wdyt|any thoughts|if possible|if you can|let me know|i suppose)\b/;
-/** A sentence that points at the work in progress ("use a map here", "don't do that"). */
-const POINTING = /\b(?:this|these|those)\b(?!\s+(?:repo|repository|project|codebase|code base|monorepo|service|app|team|company|org|workspace|week|weekend|month|sprint|morning|afternoon|evening|session))|\b(?:here|above|below|again|yet|the same|the existing|the other|the previous|the last one|the first one|the second one|option\s+\w+|approach\s+\d+|your (?:suggestion|approach|plan|version|idea|fix|change|solution)s?)\b|\b(?:do|did|change|touch|revert|undo|delete|remove|keep|fix|try|like|use)\s+(?:that|it|them)\b|\b(?:it|that|them)$/;
-/** Pointing at the current task, minus "here", which in a statement means "in this repo". */
-const POINTING_STATEMENT = /\b(?:this|these|those)\s+(?:file|function|method|test|bug|error|line|change|pr|diff|branch|one|approach|fix)\b|\b(?:do|did|change|fix|try|like|use)\s+(?:that|it|them)\b|\b(?:it|that|them|this|these|those)$/;
-/** Names something this specific file/line rather than a convention. */
-const TASK_SUBJECT = /^(?:the|this|that|my|your)\s+(?:bug|issue|problem|error|errors|test|function|method|variable|change|changes|fix|pr|diff|line|lines|output|result|results|class|component|loop|query|call|answer|approach|solution|plan|idea|helper|snippet|code|build|failure|crash|stack trace|log|logs)\b|^(?:it|this|that|they|he|she|there|which)\b/;
+const DEFERRALS = /^(?:not sure|you decide|up to you|whatever|no preference|doesn'?t matter|skip|other|none|n\/a|i don'?t know|idk|no idea|h+m+|u+m+|dunno|not yet)\b/i;
+/** A list intro that announces rules rather than steps of the current task. */
+const TASK_INTRO = /^(?:please\s+)?(?:create|add|make|build|write|implement|fix|update|change|do|generate|remove|delete)\b.*\b(?:these|this|following|the following)\b/i;
+const RULE_INTRO = /\b(?:plan|workflow|rules?|conventions?|guidelines?|requirements?|constraints?|setup|structure|stack|architecture|preferences?)\b/i;
+/** What the agent did, told in a summary's errors section: its own slips, not lessons. */
+const OWN_SLIP = /^(?:added|changed|removed|created|renamed|moved|extracted|updated|fixed|forgot|used|wrote|called|deleted|replaced)\b/i;
+const ACCOMPLISHED = /^(?:successfully|implemented|designed|built|created|added|extracted|used|moved|refactored|wrote|set up|completed|finished)\b/i;
+const TRANSIENT_ERROR = /\b(?:compile error|compilation error|warning|unused|undefined (?:function|variable|module)|typo|missing (?:import|alias|module)|syntax error|expected)\b/i;
 
-const STOP_WORDS = new Set(
-  `i me my we us our you your it its this that these those they them the a an and or but so to of in on at for with is are was were be been
-  do does did done not no don't dont just please always never again now then here there yet also too very really ok okay thing things stuff
-  one like way same go going gonna let's lets should must can could would will 'll from make sure remember prefer rather i'd i'm we're
-  you're it's that's get got ever by default whenever every time each from now on going forward anything everything something nothing`.split(/\s+/),
-);
-
-/** Rules whose marker (always, never, anytime) is also everyday chat: they need a real rule after it. */
-const BARE_MARKER = new Set(['always-never', 'whenever']);
-const PLEASANTRY = /\b(?:good|great|nice|glad|happy|thanks?|welcome|hear|pleasure|fun|awesome|cool|lovely|wonderful|amazing|proud|cheers|congrats|fantastic|sweet)\b/;
-
-function contentWords(body: string): number {
-  return body.split(/[^\p{L}\p{N}'`._/-]+/u).filter((w) => w.length > 1 && !STOP_WORDS.has(w)).length;
+function knownTools(text: string): number {
+  return new Set((text.toLowerCase().match(/[a-z][\w.+-]*/g) ?? []).filter((w) => TOOL_CATEGORY.has(w))).size;
 }
 
-function isQuestion(t: Tidy): boolean {
-  if (t.question) return true;
-  // "When deploying, always tag the release" opens like a question but is a standing rule.
-  if (/^when\b[^,]{3,60},\s*\S/.test(t.body)) return false;
-  return QUESTION_START.test(t.body) && !POLITE_STANDING.test(t.body);
+function typedScore(f: Features, u: Unit): number {
+  // Short is fine for a rule about style or a prohibition ("Be brief.", "Don't use any."), not otherwise.
+  const short = f.style || f.negatedImperative ? f.words < 2 : f.words < 3 || f.content < 2;
+  if (f.question || short || f.status) return -Infinity;
+  if (f.infoRequest && !f.standing && !f.condition) return -Infinity;
+  let s = 0;
+  if (f.hedge) s -= 3;
+  if (f.purpose) s += 1.5;
+  if (f.standing) s += 3;
+  if (f.preference) s += 3.5;
+  if (f.teamPractice) s += 1.5;
+  if (f.style) s += 3;
+  if (f.reserves) s += 2.5;
+  if (f.universal) s += f.imperative || f.universalSubject ? 1.5 : 1;
+  if (f.universalSubject) s += 1;
+  if (f.definitional) s += 1.5;
+  if (f.labelValue && f.tech > 0) s += 2.5;
+  if (f.ours) s += 0.5;
+  if (f.workflow && (f.imperative || f.modal || f.negatedImperative)) s += 1;
+  if (f.condition) s += 1.5;
+  if (f.modal) s += 1.5;
+  if (f.decision) s += 1.5;
+  if (f.change) s += 2.5;
+  if (f.constraint) s += 1;
+  // "Don't use default exports": a prohibition reads as standing unless it points at the moment.
+  if (f.negatedImperative) s += f.pointing === 0 && f.momentary === 0 && !u.investigative ? 3 : 1.5;
+  if (f.remember) s += 3;
+  if (f.procedure) s += 2.5;
+  if (statesLearning(u.text)) s += 2.5;
+  if (f.declarative) s += 1;
+  s += Math.min(f.tech, 3) * 0.5;
+  if (u.bullet && u.intro !== undefined && RULE_INTRO.test(u.intro)) s += 1.5;
+  // Bullets under "Create these files:" spell out the task at hand, not how the project works.
+  if (u.bullet && u.intro !== undefined && TASK_INTRO.test(u.intro)) s -= 1.5;
+  s -= Math.min(f.pointing, 2) * (f.definitional ? 0 : 0.75);
+  s -= Math.min(f.momentary, 3) * 1;
+  if (f.narrative && !f.change) s -= 2;
+  if (f.chatter && !f.imperative) s -= 1.5;
+  if (f.approvalGate) s += 1.5;
+  if (f.imperative && !f.standing && !f.condition && !f.universal && !f.negatedImperative && !f.preference && !f.reserves && !f.change && !f.decision && !f.style && !f.remember) s -= 1.5;
+  if (u.investigative && f.imperative) s -= 2;
+  if (u.document) s -= 3;
+  if (f.url && f.words <= 3) s -= 2;
+  if (f.words > 60) s -= 1;
+  return s;
 }
 
-function passes(rule: Rule, t: Tidy): boolean {
-  const content = contentWords(t.body);
-  const words = wordCount(t.body);
-  const enough = words >= rule.minWords;
-  if (rule.concrete && !namesProjectThing(t.text)) return false;
-  switch (rule.guard) {
-    case 'standing':
-      // "Anytime.", "Always good to hear.", "Never say never." are chat, not rules.
-      if (BARE_MARKER.has(rule.name) && (words < 3 || (words <= 6 && PLEASANTRY.test(t.body)) || (content < 2 && !namesProjectThing(t.text)))) return false;
-      return content >= 1 && !/\b(?:do|did)\s+(?:that|it|this)\b/.test(t.body) && words <= 80;
-    case 'gentle':
-      return t.text.length <= MAX_SENTENCE && content >= 1 && words >= 3 && !POINTING_STATEMENT.test(t.body);
-    case 'request':
-      return t.text.length <= MAX_SENTENCE && content >= 2 && enough && !POINTING.test(t.body);
-    case 'fact':
-      return t.text.length <= MAX_SENTENCE && content >= 2 && enough && !TASK_SUBJECT.test(t.body) && !POINTING_STATEMENT.test(t.body) && namesProjectThing(t.text);
+function summaryScore(f: Features, u: Unit): number {
+  switch (u.source) {
+    case 'summary-concepts':
+      // The stack is named with well-known tools; a codebase's own modules are details.
+      return 1.5 + Math.min(f.tech, 3) * 0.25 + Math.min(knownTools(u.text), 2) * 0.75 + (f.constraint || f.modal || f.universal ? 1 : 0);
+    case 'summary-solving':
+      // "Established that X must…" is a lesson; "Successfully extracted…" reports what was done.
+      return 2.5 + Math.min(f.tech, 2) * 0.25 + (f.constraint || f.modal || f.standing ? 1 : 0) - (f.momentary > 1 ? 1 : 0) - (ACCOMPLISHED.test(u.text) && !f.constraint && !f.modal ? 1.5 : 0);
+    case 'summary-errors': {
+      let s = 1 + (f.constraint ? 2 : 0) + (f.modal ? 1 : 0) + Math.min(f.tech, 2) * 0.25;
+      // "**gqc.4: Added X before Y**: …" — the agent's own slip, told after its label.
+      const told = u.text.replace(/^[^:]{1,60}:\s*/, '');
+      if (OWN_SLIP.test(u.text) || OWN_SLIP.test(told)) s -= 2;
+      if (TRANSIENT_ERROR.test(u.text)) s -= 1.5;
+      if (/^\W*current(?:ly)?\b/i.test(u.text)) s -= 2; // still open at the compaction: the next session sees it anyway
+      return s;
+    }
+    case 'summary-request':
+    case 'summary-other':
+      return typedScore(f, u) - 0.5;
+    default:
+      return -Infinity;
   }
 }
 
-function match(t: Tidy, list: boolean): Rule | undefined {
-  for (const rule of RULES) {
-    if (list && rule.name !== 'procedure') continue;
-    if (rule.polite && !t.polite) continue;
-    if (!rule.pattern.test(t.body) || (rule.unless !== null && rule.unless.test(t.body))) continue;
-    if (passes(rule, t)) return rule;
+function typeOf(f: Features, u: Unit): MemoryType {
+  if (u.source === 'answer' || u.source === 'plan') return 'decision';
+  if (u.source === 'url') return 'fact';
+  // "Remember that the API runs on 8080" keeps a fact; "remember to bump the version" is a rule.
+  if (f.remember && !/\bremember to\b/i.test(u.text)) return 'fact';
+  if (u.source === 'plan-body') return f.modal || f.standing || f.negatedImperative ? 'instruction' : 'decision';
+  if (u.source === 'summary-errors' || u.source === 'summary-solving' || u.source === 'assistant') return 'learning';
+  if (u.source === 'summary-concepts') return 'fact';
+  if (!u.sentence.english) return 'instruction';
+  if (f.preference) return 'preference';
+  if (f.decision || f.change) return 'decision';
+  if (f.imperative || f.standing || f.modal || f.reserves || f.negatedImperative) return 'instruction';
+  if (f.procedure || (u.bullet && u.intro !== undefined && /^(?:to|for|how to)\b/i.test(u.intro))) return 'procedure';
+  if (statesLearning(u.text)) return 'learning';
+  return 'fact';
+}
+
+/**
+ * User scope only when the person spoke about themselves in general ("I prefer small commits", "I
+ * always want…"): first person, a taste or a standing habit, and nothing naming this project.
+ */
+function scopeOf(f: Features, u: Unit): 'user' | 'project' {
+  if (u.source !== 'typed') return 'project';
+  const first = u.sentence.tokens.find((t) => t.pos === 'PRON');
+  const personal = (first?.lower === 'i' && (f.preference || f.standing)) || f.style;
+  // Naming a language or a common tool is still general ("I never use semicolons in JavaScript");
+  // a path, an identifier or a code span belongs to a codebase.
+  const specific = countTechTerms(u.text.replace(/[A-Za-z][\w.+#-]*/g, (w) => (TOOL_CATEGORY.has(w.toLowerCase().replace(/[.+-]+$/, '')) ? '' : w))) > 0;
+  return personal && !specific && f.pointing === 0 && !/\b(?:we|our|here|this (?:repo|project|app))\b/i.test(u.text) ? 'user' : 'project';
+}
+
+export function classify(u: Unit): Classified | undefined {
+  const f = featuresOf(u.sentence);
+  let score: number;
+  switch (u.source) {
+    case 'typed':
+      // Without an English analysis only an explicit standing marker ("以后", "vždy", "siempre") counts.
+      score = u.sentence.english ? typedScore(f, u) : hasStandingMarker(u.text) && !/[?？]\s*$/.test(u.text) ? KEEP : -Infinity;
+      break;
+    case 'answer': {
+      const answer = u.text.slice(u.text.lastIndexOf('→') + 1).trim();
+      score = answer === '' || DEFERRALS.test(answer) ? -Infinity : 3.5;
+      break;
+    }
+    case 'plan':
+    case 'url':
+      score = 3.5;
+      break;
+    case 'plan-body':
+      // A statement inside a plan the person approved: they agreed to it, but it must still read as a rule.
+      score = u.sentence.english && (f.modal || f.standing || f.negatedImperative || f.constraint || /\b(?:no|not|only)\b/i.test(u.text)) ? typedScore(f, u) + 1 : -Infinity;
+      break;
+    case 'instructions':
+      score = typedScore(f, u) + 1;
+      break;
+    case 'assistant':
+      score = -Infinity; // learnings from the assistant come through learnings.ts, verified
+      break;
+    default:
+      score = summaryScore(f, u);
   }
-  return undefined;
-}
-
-/** "Remember (that) X": X is what to keep; if X is itself a known kind, it keeps that kind. */
-function remembered(t: Tidy): Tidy {
-  const text = t.text.replace(/^(?:remember|keep in mind|bear in mind|for future reference|note for (?:the )?future)(?:\s+that)?[\s,:]*/i, '');
-  return { ...t, text, body: bodyOf(text) };
-}
-
-function draft(rule: Rule, t: Tidy): Draft {
-  const timeBound = rule.transient || isTimeBound(t.body);
-  const out: Draft = {
-    content: finish(t.text),
-    type: rule.type,
-    scope: rule.project ? 'project' : scopeOf(t.text),
-    stable: !timeBound,
-    importance: timeBound ? Math.min(rule.importance, TIME_BOUND_IMPORTANCE) : rule.importance,
-  };
-  // A temporary change ("until Friday use X instead of Y") must not retire what it stands in for.
-  const replaces = timeBound ? undefined : findReplaced(t.text);
-  if (replaces !== undefined) out.replaces = replaces;
-  return out;
-}
-
-/** A time phrase in front ("right now, we use X") hides the rule's opening from the patterns. */
-const LEADING_TIME = /^(?:right now|for now|for the time being|at the moment|currently|temporarily|today|tonight|this week|until [^,]{1,30},)[\s,]+/i;
-
-/** Matches the sentence, or what follows a leading time phrase; the draft keeps all of it. */
-function matchWithTime(t: Tidy, list: boolean): Rule | undefined {
-  const rule = match(t, list);
-  if (rule !== undefined) return rule;
-  const lead = LEADING_TIME.exec(t.text);
-  if (lead === null) return undefined;
-  const text = t.text.slice(lead[0].length);
-  return match({ ...t, text, body: bodyOf(text) }, list);
-}
-
-export function classifySentence(raw: string, list = false): Draft | undefined {
-  const t = tidy(raw);
-  if (t.text.length === 0 || isQuestion(t) || HEDGE.test(t.body)) return undefined;
-  const rule = matchWithTime(t, list);
-  if (rule === undefined) return undefined;
-  if (rule.name !== 'remember' || /^remember to\b/.test(t.body)) return draft(rule, t);
-  const inner = remembered(t);
-  if (contentWords(inner.body) < 2) return undefined;
-  const kind = match(inner, false);
-  // What was explicitly asked to be remembered ranks at least as a standing instruction.
-  const base = kind ?? { ...rule, type: 'fact' as const };
-  return draft({ ...base, importance: Math.max(base.importance, rule.importance) }, inner);
+  if (!(score >= KEEP)) return undefined;
+  const timeBound = isTimeBound(u.text);
+  return { type: typeOf(f, u), scope: scopeOf(f, u), score, stable: !timeBound, features: f };
 }

@@ -3,7 +3,7 @@
  * prose too ("The root cause was X; fixed by Y"), and a cause and the fix stated just after it
  * become one sentence.
  */
-import { namesProjectThing } from './project-markers.js';
+import { countTechTerms } from './tech-terms.js';
 import { isTimeBound, TIME_BOUND_IMPORTANCE } from './time-bound.js';
 import { finish, MAX_CONTENT, tidy, wordCount, type Tidy } from './tidy.js';
 
@@ -30,8 +30,8 @@ function content(t: Tidy): number {
   return t.body.split(/\s+/).filter((w) => w.length > 1 && !STOP.test(w)).length;
 }
 
-function usable(t: Tidy): boolean {
-  return t.text.length > 0 && t.text.length <= MAX_SENTENCE && !t.question && !DOUBT.test(t.body) && content(t) >= 3 && wordCount(t.text) >= 5;
+function usable(t: Tidy, min = 3): boolean {
+  return t.text.length > 0 && t.text.length <= MAX_SENTENCE && !t.question && !DOUBT.test(t.body) && content(t) >= min && wordCount(t.text) >= min + 1;
 }
 
 /** The fix sentence, lower-cased at the start unless it opens with a name or an identifier. */
@@ -51,13 +51,13 @@ export function findLearnings(sentences: readonly string[]): Learning[] {
   const taken = new Set<number>();
   const tidied = sentences.map((s) => (HINT.test(s) ? tidy(s) : undefined));
   tidied.forEach((t, i) => {
-    if (t === undefined || taken.has(i) || !usable(t)) return;
+    if (t === undefined || taken.has(i) || !usable(t, 2)) return;
     const cause = CAUSE.test(t.body);
     if (!cause && !FIX.test(t.body)) return;
     if (cause && !FIX.test(t.body)) {
       for (let j = i + 1; j <= i + FIX_WINDOW && j < tidied.length; j++) {
         const fix = tidied[j];
-        if (fix === undefined || !usable(fix) || !FIX.test(fix.body) || CAUSE.test(fix.body)) continue;
+        if (fix === undefined || !usable(fix, 2) || !FIX.test(fix.body) || CAUSE.test(fix.body)) continue;
         const joined = `${t.text.replace(/[\s.!;:,]+$/, '')}; ${asClause(fix.text)}`;
         if (joined.length > MAX_CONTENT - 1) break;
         taken.add(i).add(j);
@@ -66,9 +66,15 @@ export function findLearnings(sentences: readonly string[]): Learning[] {
       }
     }
     // A fix on its own says little unless it names what was changed.
-    if (!cause && !namesProjectThing(t.text)) return;
+    if (!cause && countTechTerms(t.text) === 0) return;
     taken.add(i);
     out.push(learning(t.text, [i]));
   });
   return out;
+}
+
+/** Names a cause or a fix ("the fix was to bump node to 20"): what the person established. */
+export function statesLearning(text: string): boolean {
+  const body = text.toLowerCase();
+  return (CAUSE.test(body) || FIX.test(body)) && !DOUBT.test(body);
 }

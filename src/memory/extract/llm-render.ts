@@ -31,8 +31,23 @@ export function trimToolOutput(s: string, max = TOOL_RESULT_CHARS): string {
   return `${flat.slice(0, head)} [… ${flat.length - max} chars of tool output trimmed] ${flat.slice(flat.length - tail)}`;
 }
 
+/** Who wrote it, as the model should weigh it: only the person's own words are instructions. */
+const ORIGIN_LABEL: Partial<Record<NonNullable<ExtractMessage['origin']>, string>> = {
+  queued: 'user (typed while the agent worked)',
+  answer: "user's answer to the agent's question",
+  feedback: 'user (rejecting a plan)',
+  agent: 'parent agent (briefing a subagent; not the user)',
+  command: 'slash command (not the user)',
+  interrupt: 'interruption notice',
+  instructions: 'project instruction file',
+  system: 'injected context (not the user)',
+};
+
 function label(m: ExtractMessage): string | undefined {
   const who = m.sidechain ? `subagent ${m.role}` : m.role;
+  if (m.origin === 'plan') return m.plan === 'approved' ? 'plan the user approved' : m.plan === 'rejected' ? 'plan the user rejected' : 'plan proposed by the agent';
+  const byOrigin = m.kind === 'text' && m.origin !== undefined ? ORIGIN_LABEL[m.origin] : undefined;
+  if (byOrigin !== undefined) return byOrigin;
   switch (m.kind) {
     case 'text':
       return m.speaker ? `${who} (${oneLine(m.speaker).slice(0, 40)})` : who;

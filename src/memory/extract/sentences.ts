@@ -4,12 +4,6 @@
  */
 import { looksLikeOutput } from './output-lines.js';
 
-export interface Prose {
-  sentences: string[];
-  /** "To release:" joined with the bullets under it ("To release: bump the version; run …"). */
-  lists: string[];
-}
-
 /** Paragraphs at least this long that are this much output were pasted, prose lines and all. */
 const PASTED_MIN_LINES = 3;
 const PASTED_SHARE = 0.4;
@@ -26,8 +20,6 @@ const FENCE = /^\s*(?:```|~~~)/;
 const OPEN_TAG = /<([a-z][\w-]*)(?:\s[^<>]*)?>/gi;
 const BULLET = /^\s*(?:[-*•]|\d{1,2}[.)]|\[[ x]\])\s+/;
 const ENDS_SENTENCE = /[.!?:;]["')\]]*\s*$/;
-const BOUNDARY = /[.!?]+["')\]]*\s+/g;
-const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|fig|dr|mr|mrs|ms)$/i;
 
 /**
  * The text without `<tag>…</tag>` blocks. Closing tags are found with indexOf, and a name seen
@@ -98,39 +90,19 @@ function units(lines: string[], flags: boolean[]): Unit[] {
   return out;
 }
 
-export function splitSentences(unit: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  // exec over one shared regex: matchAll clones the regex on every call, which adds up.
-  BOUNDARY.lastIndex = 0;
-  for (let m = BOUNDARY.exec(unit); m !== null; m = BOUNDARY.exec(unit)) {
-    const end = m.index + m[0].length;
-    if (/^\.\s+$/.test(m[0]) && ABBREVIATION.test(unit.slice(start, m.index))) continue;
-    out.push(unit.slice(start, end).trim());
-    start = end;
-  }
-  if (start < unit.length) out.push(unit.slice(start).trim());
-  return out.filter((s) => s.length > 0);
+export interface Block {
+  text: string;
+  bullet: boolean;
+  /** For a bullet: the line that introduced its list ("workflow:"), when there was one. */
+  intro?: string;
 }
 
-/** An intro ending in ':' followed by at least two bullets, as one sentence (procedures). */
-function lists(all: Unit[]): string[] {
-  const out: string[] = [];
-  all.forEach((unit, i) => {
-    if (unit.bullet || !unit.text.endsWith(':')) return;
-    const items: string[] = [];
-    for (let j = i + 1; j < all.length && all[j]?.bullet === true; j++) items.push((all[j]?.text ?? '').replace(/[.;]+$/, ''));
-    if (items.length >= 2) out.push(`${unit.text} ${items.join('; ')}`);
-  });
-  return out;
-}
-
-export function proseSentences(text: string): Prose {
-  // Most messages are one plain line: no paragraphs, fences or lists to look for.
+/** Prose paragraphs and bullets, fenced code, tag blocks and pasted output removed. */
+export function proseBlocks(text: string): Block[] {
   if (!text.includes('\n') && !text.includes('<')) {
     const line = text.trim();
-    if (line.length === 0 || line.length > MAX_UNIT || looksLikeOutput(line)) return { sentences: [], lists: [] };
-    return { sentences: splitSentences(line.replace(BULLET, '')), lists: [] };
+    if (line.length === 0 || line.length > MAX_UNIT || looksLikeOutput(line)) return [];
+    return [{ text: line.replace(BULLET, ''), bullet: BULLET.test(line) }];
   }
   const paras = paragraphs(text);
   const flags = paras.map((lines) => lines.map(looksLikeOutput));
@@ -140,9 +112,14 @@ export function proseSentences(text: string): Prose {
     total++;
     if (flag) pasted++;
   }
-  if (total >= PASTE_MIN_LINES && pasted / total >= PASTE_SHARE) return { sentences: [], lists: [] };
-  const all = paras.flatMap((lines, i) => units(lines, flags[i] ?? []));
-  const sentences: string[] = [];
-  for (const unit of all) if (unit.text.length <= MAX_UNIT) sentences.push(...splitSentences(unit.text));
-  return { sentences, lists: lists(all) };
+  if (total >= PASTE_MIN_LINES && pasted / total >= PASTE_SHARE) return [];
+  const out: Block[] = [];
+  let intro: string | undefined;
+  for (const unit of paras.flatMap((lines, i) => units(lines, flags[i] ?? []))) {
+    if (unit.text.length > MAX_UNIT) continue;
+    if (!unit.bullet) intro = unit.text.endsWith(':') ? unit.text : undefined;
+    out.push({ text: unit.text, bullet: unit.bullet, ...(unit.bullet && intro !== undefined && { intro }) });
+  }
+  return out;
 }
+

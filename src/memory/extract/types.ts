@@ -12,7 +12,6 @@ export type ExtractMessage = Pick<
   | 'id'
   | 'role'
   | 'kind'
-  | 'origin'
   | 'text'
   | 'toolName'
   | 'isError'
@@ -26,7 +25,10 @@ export type ExtractMessage = Pick<
   | 'agentId'
   | 'command'
   | 'exitCode'
->;
+> & {
+  /** Always set by the parsers; a caller that builds messages by hand may leave it to be inferred. */
+  origin?: TranscriptMessage['origin'];
+};
 
 export interface ExtractInput {
   sessionId: string;

@@ -7,12 +7,13 @@ import type { Positive } from './heuristic-corpus-tuning.js';
 
 // What a person says in a coding session that should outlive it, labelled by hand.
 export const POSITIVE: Positive[] = [
-  // Standing instructions and preferences about how the person works: user scope.
-  { text: 'Please don\'t add comments to the code unless I ask.', type: 'instruction', scope: 'user' },
+  // Standing instructions and preferences. Scope is the project's unless the person spoke about themselves
+  // in general ("I prefer…") or about how the assistant should talk ("be concise", "reply in French").
+  { text: 'Please don\'t add comments to the code unless I ask.', type: 'instruction', scope: 'project' },
   { text: 'keep answers short', type: 'instruction', scope: 'user', content: 'Keep answers short.' },
   { text: 'Be concise.', type: 'instruction', scope: 'user' },
-  { text: 'By default, write commit messages in the imperative mood.', type: 'instruction', scope: 'user' },
-  { text: 'ok so btw always use conventional commits thanks', type: 'instruction', scope: 'user', content: 'Always use conventional commits.' },
+  { text: 'By default, write commit messages in the imperative mood.', type: 'instruction', scope: 'project' },
+  { text: 'ok so btw always use conventional commits thanks', type: 'instruction', scope: 'project', content: 'Always use conventional commits.' },
   { text: 'Please use British English in docs.', type: 'instruction', scope: 'user' },
   { text: 'I\'d rather you ask before installing new dependencies.', type: 'preference', scope: 'user' },
   { text: 'I never use semicolons in JavaScript.', type: 'preference', scope: 'user' },

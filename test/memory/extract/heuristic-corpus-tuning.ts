@@ -24,16 +24,17 @@ export interface Positive {
 
 // What a person says in a coding session that should outlive it, labelled by hand.
 export const POSITIVE: Positive[] = [
-  // Standing instructions and preferences about how the person works: user scope.
-  { text: 'Always run the tests before committing.', type: 'instruction', scope: 'user' },
+  // Standing instructions and preferences. Scope is the project's unless the person spoke about themselves
+  // in general ("I prefer…") or about how the assistant should talk ("be concise", "reply in French").
+  { text: 'Always run the tests before committing.', type: 'instruction', scope: 'project' },
   { text: 'From now on, reply in French.', type: 'instruction', scope: 'user' },
   { text: 'Keep your responses short and to the point.', type: 'instruction', scope: 'user' },
-  { text: 'Don\'t use default exports.', type: 'instruction', scope: 'user' },
-  { text: 'When you write commit messages, always use the imperative mood.', type: 'instruction', scope: 'user' },
-  { text: 'Avoid adding new dependencies without asking.', type: 'instruction', scope: 'user' },
+  { text: 'Don\'t use default exports.', type: 'instruction', scope: 'project' },
+  { text: 'When you write commit messages, always use the imperative mood.', type: 'instruction', scope: 'project' },
+  { text: 'Avoid adding new dependencies without asking.', type: 'instruction', scope: 'project' },
   { text: 'I prefer tabs over spaces.', type: 'preference', scope: 'user' },
   { text: 'I like small focused commits.', type: 'preference', scope: 'user' },
-  { text: 'Prefer composition over inheritance.', type: 'preference', scope: 'user' },
+  { text: 'Prefer composition over inheritance.', type: 'preference', scope: 'project' },
   // Standing instructions that name something of this project: project scope.
   { text: 'never push directly to main', type: 'instruction', scope: 'project', content: 'Never push directly to main.' },
   { text: 'Use vitest instead of jest.', type: 'instruction', scope: 'project', replaces: ['jest'] },

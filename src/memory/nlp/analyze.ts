@@ -1,0 +1,96 @@
+/** Text → analysed sentences. The only module that knows which library does the analysis. */
+import { isEnglish } from './language.js';
+import { wink } from './model.js';
+import type { ItemSentence, ItsFunction } from 'wink-nlp';
+import type { Pos, Sentence, Token, TokenKind } from './types.js';
+
+const KINDS = new Set<TokenKind>(['word', 'number', 'url', 'email', 'punctuation', 'symbol', 'emoji']);
+const sentenceSegmenter = new Intl.Segmenter('und', { granularity: 'sentence' });
+const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
+
+/**
+ * Code spans, URLs, paths and dotted names ("solve.rb", ".env.example", "Phoenix.LiveViewTest")
+ * are one word each: the sentence splitter would break them at their dots. They are swapped for
+ * placeholders that read as one proper noun, and swapped back in the output.
+ */
+const PROTECTED = /`[^`\n]+`|\bhttps?:\/\/\S+|(?:~|\.{1,2})?\/?[\w@-]+(?:[./][\w@*-]+)+\/?|(?<![\w])\.[\w-]+(?:\.[\w-]+)*|\b[A-Za-z][\w]*(?:-[\w]+)+\b/g;
+const PLACEHOLDER = /Zqx(\d+)qZ/g;
+
+function protect(text: string): { masked: string; saved: string[] } {
+  const saved: string[] = [];
+  const masked = text.replace(PROTECTED, (m) => {
+    // A plain sentence end ("done.") is not a dotted name.
+    if (/^[\w-]+\.$/.test(m)) return m;
+    saved.push(m);
+    return `Zqx${saved.length - 1}qZ`;
+  });
+  return { masked, saved };
+}
+
+function restore(text: string, saved: string[]): string {
+  return saved.length === 0 ? text : text.replace(PLACEHOLDER, (_, i: string) => saved[Number(i)] ?? '');
+}
+
+/** Chat spellings the model does not know, read as what they stand for (the text keeps them). */
+const CHAT: Record<string, string> = {
+  shud: 'should', shld: 'should', dont: "don't", wont: "won't", cant: "can't", doesnt: "doesn't", isnt: "isn't", didnt: "didn't",
+  shouldnt: "shouldn't", wouldnt: "wouldn't", u: 'you', ur: 'your', pls: 'please', plz: 'please', wanna: 'want to', gonna: 'going to',
+  gotta: 'got to', idk: "I don't know", im: "I'm", ive: "I've", thx: 'thanks',
+};
+const CHAT_WORD = new RegExp(`\\b(?:${Object.keys(CHAT).join('|')})\\b`, 'gi');
+
+function english(raw: string): Sentence[] {
+  const { nlp, its } = wink();
+  const { masked, saved } = protect(raw.replace(CHAT_WORD, (w) => CHAT[w.toLowerCase()] ?? w));
+  const doc = nlp.readDoc(masked);
+  const out: Sentence[] = [];
+  doc.sentences().each((s: ItemSentence) => {
+    const tokens = s.tokens();
+    const value = tokens.out(its.value) as string[];
+    const pos = tokens.out(its.pos) as string[];
+    // The lemma helper's declared signature differs from what `out` accepts; it works at run time.
+    const lemma = tokens.out(its.lemma as unknown as ItsFunction<string>) as string[];
+    const neg = tokens.out(its.negationFlag) as boolean[];
+    const type = tokens.out(its.type) as string[];
+    const stop = tokens.out(its.stopWordFlag) as boolean[];
+    const list: Token[] = value.map((v, i) => {
+      const text = restore(v, saved);
+      const isSaved = text !== v;
+      const kind = isSaved ? (/^https?:/.test(text) ? 'url' : 'word') : ((type[i] ?? 'other') as TokenKind);
+      return {
+        text,
+        lower: text.toLowerCase(),
+        pos: isSaved ? 'PROPN' : ((pos[i] ?? 'X') as Pos),
+        lemma: isSaved ? text.toLowerCase() : (lemma[i] ?? text).toLowerCase(),
+        negated: neg[i] === true,
+        kind: KINDS.has(kind) ? kind : 'other',
+        stop: stop[i] === true,
+      };
+    });
+    out.push({ text: restore(s.out(), saved), tokens: list, english: true });
+  });
+  return out;
+}
+
+/** ICU segmentation: sentence boundaries for every script, words for scripts without spaces. */
+function other(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  for (const { segment } of sentenceSegmenter.segment(text)) {
+    const sentence = segment.trim();
+    if (sentence === '') continue;
+    const tokens: Token[] = [];
+    for (const w of wordSegmenter.segment(sentence)) {
+      const t = w.segment.trim();
+      if (t === '') continue;
+      const kind: TokenKind = w.isWordLike === true ? (/^\d+$/.test(t) ? 'number' : 'word') : /^\p{P}+$/u.test(t) ? 'punctuation' : 'symbol';
+      tokens.push({ text: t, lower: t.toLowerCase(), pos: 'X', lemma: t.toLowerCase(), negated: false, kind, stop: false });
+    }
+    out.push({ text: sentence, tokens, english: false });
+  }
+  return out;
+}
+
+/** The sentences of a prose text (one paragraph or line; markup already removed). */
+export function analyze(text: string): Sentence[] {
+  return isEnglish(text) ? english(text) : other(text);
+}
