@@ -156,6 +156,7 @@ export const ImportLine = z.object({
   supersededAt: z.string().optional(),
   archivedAt: z.string().optional(),
   archiveReason: z.string().optional(),
+  slot: Slot.optional(),
 });
 export type ImportLine = z.infer<typeof ImportLine>;
 

@@ -96,8 +96,11 @@ export function slotOf(text: string): Slot | undefined {
   const first = tools[0];
   if (first !== undefined && tools.every((t) => t.category === first.category)) {
     const rest = words(tokens).filter((w) => !TOOL_CATEGORY.has(w) && !first.category.split(' ').includes(w) && !PROJECT.has(w));
-    const named = rest.filter((w) => /[-_.\d]/.test(w) || tokens.some((t) => t.pos === 'PROPN' && canon(t.lemma) === w && !TOOL_CATEGORY.has(w)));
-    return { subject: named.length > 0 ? named.join(' ') : 'project', attribute: first.category, value: `${sign}${[...new Set(tools.map((t) => t.tool))].sort().join(' ')}` };
+    // Numbers are values ("port 5432"), not names; identifiers and proper names say what it is about.
+    const number = (w: string) => /^\d+(?:\.\d+)*$/.test(w);
+    const named = rest.filter((w) => !number(w) && (/[-_.\d]/.test(w) || tokens.some((t) => t.pos === 'PROPN' && canon(t.lemma) === w && !TOOL_CATEGORY.has(w))));
+    const values = [...new Set(tools.map((t) => t.tool))].sort().concat(rest.filter(number));
+    return { subject: named.length > 0 ? named.join(' ') : 'project', attribute: first.category, value: `${sign}${values.join(' ')}` };
   }
   const verbLemma = verb === undefined ? undefined : canon(verb.lemma);
   const subjectWords = words(subject).filter((w) => !POSITIVE_MARKERS.has(w));

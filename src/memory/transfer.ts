@@ -3,6 +3,7 @@ import type { ImportLine, Memory } from '../api/memory.js';
 import { MemoryId } from '../api/memory.js';
 import { newMemoryId, type Namespace } from './model.js';
 import type { MemoryStore } from './store.js';
+import { slotOf } from './slots.js';
 
 export function importMemory(store: MemoryStore, line: ImportLine, ns: Namespace, now: string): Memory {
   const id = line.id !== undefined && MemoryId.safeParse(line.id).success ? line.id : newMemoryId();
@@ -27,5 +28,7 @@ export function importMemory(store: MemoryStore, line: ImportLine, ns: Namespace
     ...(line.archivedAt !== undefined && { archivedAt: line.archivedAt }),
     ...(line.archiveReason !== undefined && { archiveReason: line.archiveReason }),
   };
+  const slot = line.slot ?? slotOf(line.content);
+  if (slot !== undefined) memory.slot = slot;
   return store.add(memory);
 }

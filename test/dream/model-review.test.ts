@@ -19,12 +19,14 @@ afterEach(async () => {
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
-/** The fake model: rewords every cluster, and calls every pair "distinct". */
+/** The fake model reads each pair: the same port on both sides is the same fact, anything else distinct. */
 function verdicts(req: RecordedRequest) {
-  const body = JSON.stringify(req.body.messages);
-  const clusters = [...body.matchAll(/cluster (c\d+)/g)].map((m) => ({ key: m[1], text: 'Canonical: the API server listens on port 8080.' }));
-  const pairs = [...body.matchAll(/pair (p\d+)/g)].map((m) => ({ key: m[1], verdict: 'distinct' }));
-  return reply([toolUse('record_verdicts', { clusters, pairs })], { usage: { input_tokens: 900, output_tokens: 40 } });
+  const body = (req.body.messages as { content: string }[]).map((m) => m.content).join('\n');
+  const pairs = [...body.matchAll(/pair (p\d+):\n {2}earlier: (.+)\n {2}later: (.+)/g)].map((m) => ({
+    key: m[1],
+    verdict: /8080/.test(m[2] ?? '') && /8080/.test(m[3] ?? '') ? 'same' : 'distinct',
+  }));
+  return reply([toolUse('record_verdicts', { pairs })], { usage: { input_tokens: 900, output_tokens: 40 } });
 }
 
 async function seeded(budget: number): Promise<TestDaemon> {
@@ -33,11 +35,12 @@ async function seeded(budget: number): Promise<TestDaemon> {
   daemon = new TestDaemon({ dream: { schedule: false, tokenBudget: budget } }, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-test-0000' });
   const project = dir;
   const base = { type: 'fact', scope: 'project', project, stable: true, pinned: false, importance: 0.6, reinforcements: 0, sources: [], origin: 'import' };
+  // A paraphrase the analysis cannot tell is one (different slots), and a pair that differs in one word.
   const memories = [
     { content: 'The API server listens on port 8080.', createdAt: daysAgo(5), lastSeenAt: daysAgo(5) },
-    { content: 'the api server listens on port 8080', createdAt: daysAgo(4), lastSeenAt: daysAgo(4) },
-    { content: 'Postgres runs on port 5432 in the dev stack.', createdAt: daysAgo(20), lastSeenAt: daysAgo(20) },
-    { content: 'Postgres runs on port 5433 in the dev stack.', createdAt: daysAgo(2), lastSeenAt: daysAgo(2) },
+    { content: 'Port 8080 is where the API server accepts connections.', createdAt: daysAgo(4), lastSeenAt: daysAgo(4) },
+    { content: 'Always deploy the frontend app to the staging cluster.', createdAt: daysAgo(20), lastSeenAt: daysAgo(20) },
+    { content: 'Always deploy the backend app to the staging cluster.', createdAt: daysAgo(2), lastSeenAt: daysAgo(2) },
   ].map((m, i) => ({ ...base, id: `m${String(i + 1).padStart(12, '0')}`, ...m }));
   const file = fileFor(daemon.paths.memoryDir, { scope: 'project', project });
   mkdirSync(dirname(file), { recursive: true });
@@ -47,24 +50,29 @@ async function seeded(budget: number): Promise<TestDaemon> {
 }
 
 describe('dream with a model (fake Messages API through the real SDK)', () => {
-  it('takes the model’s wording and verdicts and stays within the token budget', async () => {
+  it('asks the model about pairs that read alike, merges what it calls the same, never rewording, within the budget', async () => {
     const d = await seeded(200_000);
     const r = JSON.parse((await d.cli(['dream', '--json'])).stdout) as DreamReport;
     expect(r.phases.consolidate.modelBatches).toBe(1);
     expect(r.tokens).toEqual({ input: 900, output: 40, budget: 200_000 });
-    expect(r.merges[0]?.text).toBe('Canonical: the API server listens on port 8080.');
-    // The model said the two ports are distinct facts: the heuristic supersession is withdrawn.
-    expect(r.supersessions).toHaveLength(0);
     expect(fake?.requests[0]?.body.stream).toBe(true);
+    const asked = JSON.stringify(fake?.requests[0]?.body.messages);
+    expect(asked).toContain('accepts connections');
+    // The older statement keeps its own words and takes the paraphrase in.
+    expect(r.merges).toEqual([expect.objectContaining({ into: 'm000000000001', merged: ['m000000000002'], text: 'The API server listens on port 8080.' })]);
+    expect(r.supersessions).toHaveLength(0);
     const all = (await d.cli(['memories', 'export'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as Memory);
-    expect(all.find((m) => m.id === r.merges[0]?.into)?.content).toBe('Canonical: the API server listens on port 8080.');
+    expect(all.find((m) => m.id === 'm000000000001')?.content).toBe('The API server listens on port 8080.');
+    // The frontend and the backend rule differ in one word: both stand.
+    for (const id of ['m000000000003', 'm000000000004']) expect(all.find((m) => m.id === id)?.supersededBy).toBeUndefined();
   });
 
-  it('sends nothing past the budget and lets the heuristics decide', async () => {
+  it('sends nothing past the budget, and without a verdict keeps apart what the analysis cannot tell is one', async () => {
     const d = await seeded(100);
     const r = JSON.parse((await d.cli(['dream', '--json'])).stdout) as DreamReport;
     expect(fake?.requests).toHaveLength(0);
     expect(r.tokens?.input).toBe(0);
-    expect(r.supersessions).toHaveLength(1);
+    expect(r.merges).toEqual([]);
+    expect(r.supersessions).toEqual([]);
   });
 });

@@ -39,7 +39,7 @@ function knownTools(text: string): number {
 
 function typedScore(f: Features, u: Unit): number {
   // Short is fine for a rule about style or a prohibition ("Be brief.", "Don't use any."), not otherwise.
-  const short = f.style || f.negatedImperative ? f.words < 2 : f.words < 3 || f.content < 2;
+  const short = f.style || f.negatedImperative ? f.words < 2 : f.reserves ? f.words < 2 || f.content < 1 : f.words < 3 || f.content < 2;
   if (f.question || short || f.status) return -Infinity;
   if (f.infoRequest && !f.standing && !f.condition) return -Infinity;
   let s = 0;
@@ -49,7 +49,7 @@ function typedScore(f: Features, u: Unit): number {
   if (f.preference) s += 3.5;
   if (f.teamPractice) s += 1.5;
   if (f.style) s += 3;
-  if (f.reserves) s += 2.5;
+  if (f.reserves) s += 3;
   if (f.universal) s += f.imperative || f.universalSubject ? 1.5 : 1;
   if (f.universalSubject) s += 1;
   if (f.definitional) s += 1.5;
@@ -59,7 +59,7 @@ function typedScore(f: Features, u: Unit): number {
   if (f.condition) s += 1.5;
   if (f.modal) s += 1.5;
   if (f.decision) s += 1.5;
-  if (f.change) s += 2.5;
+  if (f.change) s += f.imperative ? 3 : 2.5; // "move X from A to B" asks for a change of design
   if (f.constraint) s += 1;
   // "Don't use default exports": a prohibition reads as standing unless it points at the moment.
   if (f.negatedImperative) s += f.pointing === 0 && f.momentary === 0 && !u.investigative ? 3 : 1.5;
@@ -131,7 +131,7 @@ function typeOf(f: Features, u: Unit): MemoryType {
  * always want…"): first person, a taste or a standing habit, and nothing naming this project.
  */
 function scopeOf(f: Features, u: Unit): 'user' | 'project' {
-  if (u.source !== 'typed') return 'project';
+  if (u.source !== 'typed' && u.source !== 'feedback') return 'project';
   const first = u.sentence.tokens.find((t) => t.pos === 'PRON');
   const personal = (first?.lower === 'i' && (f.preference || f.standing)) || f.style;
   // Naming a language or a common tool is still general ("I never use semicolons in JavaScript");
@@ -148,6 +148,10 @@ export function classify(u: Unit): Classified | undefined {
       // Without an English analysis only an explicit standing marker ("以后", "vždy", "siempre") counts.
       score = u.sentence.english ? typedScore(f, u) : hasStandingMarker(u.text) && !/[?？]\s*$/.test(u.text) ? KEEP : -Infinity;
       break;
+    case 'feedback':
+      // Why the person turned a plan or an edit down: a correction they want kept.
+      score = u.sentence.english ? typedScore(f, u) + 1 : -Infinity;
+      break;
     case 'answer': {
       const answer = u.text.slice(u.text.lastIndexOf('→') + 1).trim();
       score = answer === '' || DEFERRALS.test(answer) ? -Infinity : 3.5;
@@ -159,7 +163,7 @@ export function classify(u: Unit): Classified | undefined {
       break;
     case 'plan-body':
       // A statement inside a plan the person approved: they agreed to it, but it must still read as a rule.
-      score = u.sentence.english && (f.modal || f.standing || f.negatedImperative || f.constraint || /\b(?:no|not|only)\b/i.test(u.text)) ? typedScore(f, u) + 1 : -Infinity;
+      score = u.sentence.english && (f.modal || f.standing || f.negatedImperative || f.constraint || /\b(?:no|not|only)\b/i.test(u.text)) ? typedScore(f, u) + 1 + (u.lead === true ? 1 : 0) : -Infinity;
       break;
     case 'instructions':
       score = typedScore(f, u) + 1;

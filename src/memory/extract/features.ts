@@ -226,11 +226,15 @@ export function featuresOf(s: Sentence): Features {
       (verb !== undefined && L.MOMENTARY_VERBS.has(verb) && !hasSequence(lower, L.DECISION_PHRASES) ? 2 : 0),
     infoRequest: (verb !== undefined && L.INFO_VERBS.has(verb)) || hasSequence(lower.slice(0, 6), L.INFO_PHRASES),
     declarative: vAt < 0 && !question && presentVerb && subject !== undefined && (subject.pos !== 'PRON' || subject.lower === 'we' || subject.lower === 'it'),
-    decision: tokens.some((t) => L.DECISION_LEMMAS.has(t.lemma) && (t.pos === 'VERB' || t.pos === 'NOUN')) || hasSequence(lower, L.DECISION_PHRASES),
+    decision:
+      tokens.some((t) => L.DECISION_LEMMAS.has(t.lemma) && (t.pos === 'VERB' || t.pos === 'NOUN')) ||
+      hasSequence(lower, L.DECISION_PHRASES) ||
+      // "Keep SQLite", "stick with Render": keeping a named tool is a choice
+      (verb !== undefined && L.KEEPING.has(verb) && tokens.slice(vAt + 1, vAt + 3).some((t) => t.pos === 'PROPN')),
     // A change told ("I renamed X to Y"), or asked for as a change of state ("move X from A to B").
     change:
       (tokens.some((t) => L.CHANGE_LEMMAS.has(t.lemma) && L.isPast(t)) &&
-        (lemmas.has('from') || lemmas.has('to')) &&
+        (lemmas.has('from') || lemmas.has('to') || (lemmas.has('replace') && (lemmas.has('by') || lemmas.has('with')))) &&
         // "I switched to the feature branch" is moving around; "I renamed the project" changed it.
         (subject?.lower !== 'i' || tokens.some((t) => L.PROJECT_NOUNS.has(t.lemma) || t.pos === 'PROPN'))) ||
       (verb !== undefined && L.CHANGE_LEMMAS.has(verb) && lemmas.has('from')) ||
@@ -259,7 +263,7 @@ export function featuresOf(s: Sentence): Features {
       subject !== undefined &&
       (L.ASPECT_NOUNS.has(subject.lemma) ||
         L.ASPECT_NOUNS.has(subject.lower) ||
-        (subject.pos === 'PROPN' && subjectAt <= 1) ||
+        (subject.pos === 'PROPN' && subjectAt <= 1 && verbs[0]?.lemma === 'be') ||
         ((subject.lower === 'it' || subject.lower === 'this') && tokens.slice(subjectAt + 1).some((t) => t.pos === 'NOUN' && L.PROJECT_NOUNS.has(t.lemma)))),
     ours: possessed || subject?.lower === 'we',
     approvalGate: hasSequence(lower, L.APPROVAL_GATES),

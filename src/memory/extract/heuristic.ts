@@ -120,10 +120,11 @@ export function extractHeuristic(input: ExtractInput): ExtractResult {
   for (const whole of units) {
     // The sentence or, when one of its clauses reads better on its own, that clause.
     let best: { u: Unit; c: Classified } | undefined;
-    for (const u of [whole, ...(whole.source === 'typed' ? clausesOf(whole) : [])]) {
-      const c = classify(u);
-      // A clause must read clearly better than its sentence to stand for it.
-      const score = c === undefined ? undefined : u === whole ? c.score : c.score - CLAUSE_PENALTY;
+    const sentence = classify(whole);
+    for (const u of [whole, ...(whole.source === 'typed' || whole.source === 'feedback' ? clausesOf(whole) : [])]) {
+      const c = u === whole ? sentence : classify(u);
+      // A clause must read clearly better than its sentence to stand for it, when the sentence stands.
+      const score = c === undefined ? undefined : u === whole || sentence === undefined ? c.score : c.score - CLAUSE_PENALTY;
       if (c !== undefined && score !== undefined && score >= KEEP && (best === undefined || score > best.c.score)) best = { u, c: { ...c, score } };
     }
     if (best === undefined) continue;
@@ -132,7 +133,7 @@ export function extractHeuristic(input: ExtractInput): ExtractResult {
     const u = best.u.text.split(/\s+/).length < 5 ? whole : best.u;
     const summary = u.source.startsWith('summary-');
     const document = u.source === 'plan-body' ? { key: `plan:${u.messageId}`, cap: PER_DOCUMENT['plan-body'] } : summary ? { key: `summary:${u.messageId}`, cap: PER_DOCUMENT.summary } : undefined;
-    pool.add(contentOf(u), c, [u.messageId], u.at, summary, u.source === 'typed' ? findReplaced(u.text) : undefined, document);
+    pool.add(contentOf(u), c, [u.messageId], u.at, summary, u.source === 'typed' || u.source === 'feedback' ? findReplaced(u.text) : undefined, document);
   }
   assistantLearnings(input.messages, pool);
   const max = Number.isFinite(input.maxMemories) ? input.maxMemories : DEFAULT_MAX;

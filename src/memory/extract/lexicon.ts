@@ -134,3 +134,5 @@ export const CHOICE_WORDS = set(`first second third last former latter option op
 export const REASSURING = set(`worry bother mind panic rush stress hesitate apologize apologise fret`);
 /** "Don't change anything": a freeze on the work at hand, not a rule about something. */
 export const SWEEPING = set(`anything everything nothing`);
+/** Lemmas of keeping a choice: "keep SQLite", "stay on Node 20". */
+export const KEEPING = set(`keep stick stay remain`);

@@ -11,7 +11,7 @@ import { proseBlocks } from './sentences.js';
 import type { ExtractMessage } from './types.js';
 import { notableUrl } from './urls.js';
 
-export type UnitSource = 'typed' | 'answer' | 'plan' | 'plan-body' | 'url' | 'instructions' | 'assistant' | `summary-${SummarySection}`;
+export type UnitSource = 'typed' | 'feedback' | 'answer' | 'plan' | 'plan-body' | 'url' | 'instructions' | 'assistant' | `summary-${SummarySection}`;
 
 export interface Unit {
   text: string;
@@ -28,6 +28,8 @@ export interface Unit {
   investigative: boolean;
   /** How many typed messages came before this one in the session. */
   turn: number;
+  /** From the first section of a plan: what the plan is about. */
+  lead?: boolean;
 }
 
 /** A typed message this long, in this many lines, is a pasted document rather than a message. */
@@ -37,6 +39,8 @@ const DOCUMENT_LINES = 25;
 const QUESTION_MAX = 160;
 
 export function originOf(m: ExtractMessage): MessageOrigin {
+  // Injected context and a subagent's brief are never the person typing, whatever else they claim.
+  if (m.origin === 'typed' || m.origin === 'queued') return m.meta === true ? 'system' : m.sidechain === true ? 'agent' : m.origin;
   if (m.origin !== undefined) return m.origin;
   if (m.compactSummary === true || m.kind === 'summary') return 'summary';
   if (m.kind === 'tool_result') return 'tool';
@@ -111,8 +115,19 @@ function answerUnits(m: ExtractMessage, turn: number): Unit[] {
 /** An approved plan: its title and gist as one decision, and the rules stated inside it. */
 function planUnits(text: string, m: ExtractMessage, turn: number): Unit[] {
   const gist = planGist(text, m, turn);
-  const body = sentenceUnits(text, 'plan-body', m, { turn, document: false, investigative: false });
-  return gist === undefined ? body : [gist, ...body];
+  // The plan's first section (its summary or context) says what it is about; the rest is detail.
+  const second = text.search(/\n#{2,3}\s(?![\s\S]*?^#\s)/m) >= 0 ? nthHeading(text, 2) : -1;
+  const ctx = { turn, document: false, investigative: false };
+  const lead = second < 0 ? [] : sentenceUnits(text.slice(0, second), 'plan-body', m, ctx).map((u) => ({ ...u, lead: true }));
+  const body = sentenceUnits(second < 0 ? text : text.slice(second), 'plan-body', m, ctx);
+  return [...(gist === undefined ? [] : [gist]), ...lead, ...body];
+}
+
+/** Offset of the n-th markdown heading of level 2 or 3, or -1. */
+function nthHeading(text: string, n: number): number {
+  const re = /^#{2,3}\s/gm;
+  for (let i = 1, m = re.exec(text); m !== null; i++, m = re.exec(text)) if (i === n) return m.index;
+  return -1;
 }
 
 function planGist(text: string, m: ExtractMessage, turn: number): Unit | undefined {
@@ -221,6 +236,10 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
       case 'queued':
       case 'feedback': {
         if (m.kind !== 'text') break;
+        const source: UnitSource = origin === 'feedback' ? 'feedback' : 'typed';
+        const link = notableUrl(m.text);
+        const linkUnit = link === undefined ? undefined : oneUnit(link, 'url', m, turn);
+        if (linkUnit !== undefined) out.push(linkUnit);
         const answered = inlineAnswers(m.text, asked, m, turn);
         asked = new Map();
         if (answered.length > 0) {
@@ -228,10 +247,7 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
           turn++;
           break;
         }
-        const link = notableUrl(m.text);
-        const linkUnit = link === undefined ? undefined : oneUnit(link, 'url', m, turn);
-        if (linkUnit !== undefined) out.push(linkUnit);
-        const units = sentenceUnits(m.text, 'typed', m, { turn, document: isDocument(m.text), investigative: false });
+        const units = sentenceUnits(m.text, source, m, { turn, document: isDocument(m.text), investigative: false });
         // A message that opens by asking something scopes its restrictions to that request.
         const lead = units[0];
         const investigative = lead !== undefined && /\?\s*$/.test(lead.text);

@@ -67,9 +67,23 @@ function english(raw: string): Sentence[] {
         stop: stop[i] === true,
       };
     });
-    out.push({ text: restore(s.out(), saved), tokens: list, english: true });
+    out.push({ text: restore(s.out(), saved), tokens: list.flatMap(splitContraction), english: true });
   });
   return out;
+}
+
+/** The lite model keeps "I'm", "we're", "it's" whole: split into the pronoun and its verb. */
+const CONTRACTION = /^(i|you|we|they|it|that|there|he|she|what|who)(['’])(m|re|ve|d|s|ll)$/i;
+const CONTRACTED: Record<string, string> = { m: 'be', re: 'be', ve: 'have', d: 'would', s: 'be', ll: 'will' };
+
+function splitContraction(t: Token): Token[] {
+  const m = CONTRACTION.exec(t.text);
+  if (m === null) return [t];
+  const [, who = '', mark = "'", rest = ''] = m;
+  return [
+    { ...t, text: who, lower: who.toLowerCase(), pos: 'PRON', lemma: who.toLowerCase(), stop: true },
+    { ...t, text: `${mark}${rest}`, lower: `'${rest.toLowerCase()}`, pos: 'AUX', lemma: CONTRACTED[rest.toLowerCase()] ?? rest.toLowerCase(), stop: true },
+  ];
 }
 
 /** ICU segmentation: sentence boundaries for every script, words for scripts without spaces. */
