@@ -91,7 +91,7 @@ function summaryScore(f: Features, u: Unit): number {
       return 1.5 + Math.min(f.tech, 3) * 0.25 + Math.min(knownTools(u.text), 2) * 0.75 + (f.constraint || f.modal || f.universal ? 1 : 0);
     case 'summary-solving':
       // "Established that X must…" is a lesson; "Successfully extracted…" reports what was done.
-      return 2.5 + Math.min(f.tech, 2) * 0.25 + (f.constraint || f.modal || f.standing ? 1 : 0) - (f.momentary > 1 ? 1 : 0) - (ACCOMPLISHED.test(u.text) && !f.constraint && !f.modal ? 1.5 : 0);
+      return 2.5 + Math.min(f.tech, 2) * 0.25 + (f.constraint || f.modal || f.standing ? 1 : 0) - Math.min(f.momentary, 2) * 1.5 - (ACCOMPLISHED.test(u.text) && !f.constraint && !f.modal ? 1.5 : 0);
     case 'summary-errors': {
       let s = 1 + (f.constraint ? 2 : 0) + (f.modal ? 1 : 0) + Math.min(f.tech, 2) * 0.25;
       // "**gqc.4: Added X before Y**: …" — the agent's own slip, told after its label.

@@ -228,7 +228,8 @@ export function featuresOf(s: Sentence): Features {
     declarative: vAt < 0 && !question && presentVerb && subject !== undefined && (subject.pos !== 'PRON' || subject.lower === 'we' || subject.lower === 'it'),
     decision:
       tokens.some((t) => L.DECISION_LEMMAS.has(t.lemma) && (t.pos === 'VERB' || t.pos === 'NOUN')) ||
-      hasSequence(lower, L.DECISION_PHRASES) ||
+      // "instead of" chooses only when the command is a choice ("use X instead of Y"), not in "add a line saying …"
+      (hasSequence(lower, L.DECISION_PHRASES) && (verb === undefined || L.CHOOSING.has(verb))) ||
       // "Keep SQLite", "stick with Render": keeping a named tool is a choice
       (verb !== undefined && L.KEEPING.has(verb) && tokens.slice(vAt + 1, vAt + 3).some((t) => t.pos === 'PROPN')),
     // A change told ("I renamed X to Y"), or asked for as a change of state ("move X from A to B").

@@ -136,3 +136,5 @@ export const REASSURING = set(`worry bother mind panic rush stress hesitate apol
 export const SWEEPING = set(`anything everything nothing`);
 /** Lemmas of keeping a choice: "keep SQLite", "stay on Node 20". */
 export const KEEPING = set(`keep stick stay remain`);
+/** Lemmas of commands that choose: with "instead of", "rather than", "over". */
+export const CHOOSING = set(`use go stick switch pick choose prefer keep move migrate adopt standardize standardise replace let build write deploy host run`);
