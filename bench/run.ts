@@ -19,11 +19,12 @@ import { undoAll } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
 import { locomo } from './locomo.js';
 import type { Bench, Figure } from './lib/types.js';
+import { promptRecallBench } from './prompt-recall.js';
 import { recallBench } from './recall.js';
 import { restartBench } from './restart.js';
 import { tailRead } from './tail-read.js';
 
-const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, restartBench, ingestBench, locomo, realSessionsBench, dreamBench, dreamParaphraseBench, contextBench, hooksBench, cliSpeed];
+const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, promptRecallBench, restartBench, ingestBench, locomo, realSessionsBench, dreamBench, dreamParaphraseBench, contextBench, hooksBench, cliSpeed];
 const OUT = join(import.meta.dirname, '.out');
 
 function usage(): string {

@@ -1,62 +1,13 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
-import { AppError } from './errors.js';
-import { VERSION } from './version.js';
-import { registerDaemonCommands } from './cli/daemon.js';
-import { registerServiceCommands } from './cli/service.js';
-import { registerTaskCommands } from './cli/tasks.js';
-import { registerAgentCommands } from './cli/agent.js';
-import { registerIntegrateCommands } from './cli/integrate.js';
-import { registerMcpCommands } from './cli/mcp.js';
-import { registerDreamCommands } from './cli/dream.js';
-import { registerHookCommands } from './cli/hook.js';
-import { registerMemoryCommands } from './cli/memory.js';
-import { registerRecallCommands } from './cli/recall.js';
-import { registerSessionCommands } from './cli/sessions.js';
+/**
+ * The binary. The hot commands (run, output, wait, hooks) go by the fast path, which loads neither
+ * commander nor zod; everything else, and whatever the fast path does not take, loads the full CLI.
+ * (Built as CommonJS, see scripts/build.ts: no top-level await here.)
+ */
+import { runFast } from './cli/fast.js';
 
-const program = new Command()
-  .name('nightshift')
-  .description('Local companion daemon for coding agents: background tasks whose output lives on disk, and memories across sessions.')
-  .version(VERSION)
-  .showHelpAfterError('(run with --help for usage)')
-  .exitOverride()
-  // Options after a subcommand belong to it (`dream log --json` is the log's --json, not the dream's).
-  .enablePositionalOptions()
-  .addHelpText(
-    'after',
-    `
-Environment:
-  NIGHTSHIFT_HOME          put config, state and socket under this directory
-  NIGHTSHIFT_NO_AUTOSTART  set to 1 so the CLI never starts the daemon itself
-
-Examples:
-  id=$(nightshift run -- npm test)   start a task
-  nightshift tail -f $id             follow its output until it ends
-  nightshift wait $id                exit with its exit code`,
-  );
-
-registerDaemonCommands(program);
-registerTaskCommands(program);
-registerAgentCommands(program);
-registerSessionCommands(program);
-registerRecallCommands(program);
-registerMemoryCommands(program);
-registerDreamCommands(program);
-registerHookCommands(program);
-registerServiceCommands(program);
-registerMcpCommands(program);
-registerIntegrateCommands(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    process.exitCode = err.exitCode;
-  } else if (err instanceof AppError) {
-    process.stderr.write(`nightshift: ${err.message}\n`);
-    process.exitCode = err.code === 'bad_request' ? 2 : 1;
-  } else {
-    process.stderr.write(`nightshift: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
-  }
-}
+void (async () => {
+  if (await runFast(process.argv.slice(2))) return;
+  const { runCli } = await import('./cli/main.js');
+  await runCli(process.argv);
+})();

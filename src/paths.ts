@@ -1,5 +1,15 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * This installation: the build bundles every module next to dist/cli.js, so the binary and the
+ * package root are found from here (the daemon, an agent run and the hooks all run that binary).
+ */
+export const INSTALL = {
+  cli: fileURLToPath(new URL('./cli.js', import.meta.url)),
+  root: fileURLToPath(new URL('../', import.meta.url)),
+};
 
 /** Where nightshift keeps its config, state and socket (ARCHITECTURE.md § Paths). */
 export interface Paths {

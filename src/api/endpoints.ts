@@ -15,6 +15,8 @@ import {
   MemoryId,
   MemoryListResponse,
   MemoryResponse,
+  PromptRecallRequest,
+  PromptRecallResponse,
   RecallRequest,
   RecallResponse,
   ReextractRequest,
@@ -124,6 +126,13 @@ export const ENDPOINTS = {
   restoreMemory: { method: 'POST', path: '/v1/memories/:id/restore', doc: 'bring back an archived or superseded memory', params: memoryId, reply: json(MemoryResponse) },
   pinMemory: { method: 'POST', path: '/v1/memories/:id/pin', doc: 'make a memory stable and important, never pruned', params: memoryId, reply: json(MemoryResponse) },
   recall: { method: 'POST', path: '/v1/recall', doc: 'the memories (and, with a query, past-session excerpts) that matter, within a token budget', body: RecallRequest.describe('recall request'), reply: json(RecallResponse) },
+  recallPrompt: {
+    method: 'POST',
+    path: '/v1/recall/prompt',
+    doc: "what matches one prompt of a session well enough and was not injected into the session before (the UserPromptSubmit hook)",
+    body: PromptRecallRequest.describe('prompt recall request'),
+    reply: json(PromptRecallResponse),
+  },
   search: { method: 'GET', path: '/v1/search', doc: 'search what was said and done in past sessions', query: SearchQuery.describe('search query'), reply: json(SearchResponse) },
 
   ingest: { method: 'POST', path: '/v1/ingest', doc: 'mine a transcript for memories (`wait: false`: 202 at once, ingested in the background)', body: IngestRequest.describe('ingest request'), reply: json(IngestResponse) },

@@ -115,6 +115,29 @@ export const RecallResponse = z.object({
 });
 export type RecallResponse = z.infer<typeof RecallResponse>;
 
+/** Recall for one prompt of a session (Claude Code's UserPromptSubmit hook). */
+export const PromptRecallRequest = z
+  .object({
+    /** The prompt as typed; its first 2,000 characters are the query. */
+    prompt: z.string().max(1_000_000),
+    /** What was injected into this session before is not injected again. */
+    sessionId: z.string().min(1).max(200).optional(),
+    /** The session's working directory (its project). */
+    project: z.string().min(1).optional(),
+    /** The injected text's length at most, in characters. */
+    maxChars: z.number().int().min(200).max(10_000).default(2000),
+  })
+  .strict();
+export type PromptRecallRequest = z.infer<typeof PromptRecallRequest>;
+
+export const PromptRecallResponse = z.object({
+  /** What to inject, best first: only what matches the prompt well enough and is new to the session. */
+  items: z.array(RecallItem),
+  /** Matches left out because this session already got them. */
+  repeated: z.number(),
+});
+export type PromptRecallResponse = z.infer<typeof PromptRecallResponse>;
+
 export const SearchQuery = z
   .object({
     q: z.string().min(1, 'the query is empty').max(2000),

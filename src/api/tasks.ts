@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentInfo } from './agent.js';
+import type { TaskStatus as StatusName } from './task-status.js';
 
 /** Task ids are decimal counters; anything else (../, slashes, letters) is rejected at the boundary. */
 export const TaskId = z.string().regex(/^[1-9][0-9]{0,11}$/, 'task ids are positive integers, e.g. 12');
@@ -67,24 +68,12 @@ export const Task = z.discriminatedUnion('status', [
 ]);
 export type Task = z.infer<typeof Task>;
 export type TaskStatus = Task['status'];
+// The table of statuses and the union must agree.
+const _sameStatuses: [TaskStatus, StatusName] extends [StatusName, TaskStatus] ? true : never = true;
+void _sameStatuses;
 
-export const FINISHED: ReadonlySet<TaskStatus> = new Set(['exited', 'killed', 'failed_to_start', 'lost']);
-export const isFinished = (t: Pick<Task, 'status'>): boolean => FINISHED.has(t.status);
-
-/** Exit code a shell would report: 128+signal when killed. */
-export function shellExitCode(task: Task): number | null {
-  switch (task.status) {
-    case 'exited':
-    case 'killed':
-      return task.exitCode;
-    case 'failed_to_start':
-      return 127;
-    case 'lost':
-      return 255;
-    default:
-      return null;
-  }
-}
+// Zod-free, for the hot commands (the CLI's fast path loads no zod).
+export { FINISHED, isFinished, shellExitCode } from './task-status.js';
 
 const NoControlChars = /^[^\u0000-\u001f\u007f]*$/;
 /** The OS cannot pass a NUL inside an argument, a path or an environment value. */

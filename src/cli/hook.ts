@@ -1,92 +1,144 @@
 /**
  * Claude Code hooks. They must never hold an agent up: session-start answers within a deadline
  * or prints nothing; session-end and pre-compact hand the transcript over and return at once
- * (spooled to disk when the daemon is down, so nothing is lost).
+ * (spooled to disk when the daemon is down, so nothing is lost); user-prompt-submit adds what
+ * matches the prompt, or nothing, and always exits 0 (an exit 2 would block the prompt).
+ * Zod-free and on the light client: the CLI's fast path runs these without commander.
  */
+import { readFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Command } from 'commander';
-import { z } from 'zod';
-import { ApiClient } from '../client/api-client.js';
-import { AppError } from '../errors.js';
-import { renderClaudeHook } from '../client/recall-format.js';
+import { LightClient } from '../client/light-client.js';
+import { renderClaudeHook, renderPromptContext } from '../client/recall-format.js';
 import { spoolIngest } from '../client/spool.js';
+import { AppError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
-import { spawnDaemon } from '../client/connect.js';
 
-const StartInput = z.object({ cwd: z.string().min(1).optional(), source: z.string().optional(), session_id: z.string().optional() }).passthrough();
-const EndInput = z
-  .object({ session_id: z.string().min(1).optional(), transcript_path: z.string().min(1), cwd: z.string().min(1).optional(), reason: z.string().optional(), trigger: z.string().optional() })
-  .passthrough();
+export const HOOK_NAMES = ['session-start', 'session-end', 'pre-compact', 'user-prompt-submit'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
 
 const timeoutMs = () => Number(process.env.NIGHTSHIFT_HOOK_TIMEOUT_MS) || 1500;
+/** The prompt waits for this hook: a daemon slower than this adds nothing rather than delay it. */
+const promptTimeoutMs = () => Number(process.env.NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_MS) || 150;
 
-async function readStdin(): Promise<unknown> {
-  if (process.stdin.isTTY) throw new AppError('bad_request', 'hooks read the hook JSON on stdin (Claude Code sends it)');
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+type HookInput = Record<string, unknown>;
+
+async function readStdin(): Promise<HookInput> {
+  if (isatty(0)) throw new AppError('bad_request', 'hooks read the hook JSON on stdin (Claude Code sends it)');
+  const text = (await stdinText()).trim();
+  let value: unknown;
   try {
-    return text ? JSON.parse(text) : {};
+    value = text ? JSON.parse(text) : {};
   } catch {
     throw new AppError('bad_request', 'the hook input on stdin is not valid JSON');
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('bad_request', 'unexpected hook input: expected a JSON object');
+  return value as HookInput;
 }
 
-function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new AppError('bad_request', `unexpected hook input: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return r.data;
+/** All of stdin. Read straight from fd 0 (process.stdin's stream costs a hook ~3 ms to set up), by the stream only when fd 0 is non-blocking. */
+async function stdinText(): Promise<string> {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+  }
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A string field of the hook input: absent (or empty) is undefined, anything but a string is refused. */
+function text(input: HookInput, key: string, required = false): string | undefined {
+  const v = input[key];
+  if (v === undefined || v === null || v === '') {
+    if (required) throw new AppError('bad_request', `unexpected hook input: ${key}: Required`);
+    return undefined;
+  }
+  if (typeof v !== 'string') throw new AppError('bad_request', `unexpected hook input: ${key}: Expected string, received ${typeof v}`);
+  return v;
 }
 
 /** Starts the daemon for next time without waiting for it (unless autostart is off). */
-function wakeDaemon(): void {
-  if (process.env.NIGHTSHIFT_NO_AUTOSTART !== '1') spawnDaemon();
+async function wakeDaemon(): Promise<void> {
+  if (process.env.NIGHTSHIFT_NO_AUTOSTART === '1') return;
+  const { spawnDaemon } = await import('../client/spawn-daemon.js'); // child_process only on this cold path
+  spawnDaemon();
 }
 
 async function sessionStart(): Promise<void> {
-  const input = parseInput(StartInput, await readStdin());
-  const client = new ApiClient({ socket: resolvePaths().socket }, { timeoutMs: timeoutMs() });
+  const input = await readStdin();
+  const cwd = text(input, 'cwd');
+  const client = new LightClient(resolvePaths().socket, timeoutMs());
   try {
-    const r = await client.recall({ project: input.cwd ?? process.cwd() });
+    const r = await client.recall({ project: cwd ?? process.cwd() });
     if (r.items.length > 0) process.stdout.write(`${renderClaudeHook(r)}\n`);
   } catch (err) {
     // No context is better than a held-up session: say why on stderr, print nothing, exit 0.
-    if (err instanceof AppError && err.code === 'daemon_unavailable') wakeDaemon();
+    if (err instanceof AppError && err.code === 'daemon_unavailable') await wakeDaemon();
     process.stderr.write(`nightshift: no memories injected: ${(err as Error).message}\n`);
   }
 }
 
 async function sessionEnd(reason: string | undefined): Promise<void> {
-  const input = parseInput(EndInput, await readStdin());
+  const input = await readStdin();
+  const sessionId = text(input, 'session_id');
+  const cwd = text(input, 'cwd');
+  const why = reason ?? text(input, 'reason');
   const req = {
-    path: input.transcript_path,
+    path: text(input, 'transcript_path', true) as string,
     wait: false,
-    ...(input.session_id && { sessionId: input.session_id }),
-    ...(input.cwd && { cwd: input.cwd }),
-    ...((reason ?? input.reason) && { reason: reason ?? input.reason }),
+    ...(sessionId && { sessionId }),
+    ...(cwd && { cwd }),
+    ...(why && { reason: why }),
   };
-  const client = new ApiClient({ socket: resolvePaths().socket }, { timeoutMs: timeoutMs() });
+  const client = new LightClient(resolvePaths().socket, timeoutMs());
   try {
     await client.ingest(req);
   } catch (err) {
     if (err instanceof AppError && err.code !== 'daemon_unavailable' && err.code !== 'timeout') throw err;
     const file = spoolIngest(resolvePaths().spoolDir, { ...req, wait: true });
-    if (err instanceof AppError && err.code === 'daemon_unavailable') wakeDaemon();
+    if (err instanceof AppError && err.code === 'daemon_unavailable') await wakeDaemon();
     process.stderr.write(`nightshift: the daemon did not take the session now; it will be ingested from ${file}\n`);
+  }
+}
+
+/** Never starts the daemon and never fails: a prompt goes on with nothing added rather than wait or be blocked. */
+async function userPromptSubmit(): Promise<void> {
+  try {
+    const input = await readStdin();
+    const prompt = text(input, 'prompt');
+    if (!prompt) return;
+    const sessionId = text(input, 'session_id');
+    const cwd = text(input, 'cwd');
+    const client = new LightClient(resolvePaths().socket, promptTimeoutMs());
+    const r = await client.recallPrompt({ prompt, ...(sessionId && { sessionId }), project: cwd ?? process.cwd() });
+    if (r.items.length > 0) process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: renderPromptContext(r.items) } })}\n`);
+  } catch {
+    // Down, slow or refusing: the prompt must not wait for nightshift, nor show its errors.
+  }
+}
+
+export function runHook(name: HookName): Promise<void> {
+  switch (name) {
+    case 'session-start':
+      return sessionStart();
+    case 'session-end':
+      return sessionEnd(undefined);
+    case 'pre-compact':
+      return sessionEnd('pre-compact');
+    case 'user-prompt-submit':
+      return userPromptSubmit();
   }
 }
 
 export function registerHookCommands(program: Command): void {
   const hook = program.command('hook').description('Claude Code hook commands (read the hook JSON on stdin)');
-  hook
-    .command('session-start')
-    .description('print the recalled memories as SessionStart additionalContext (nothing if the daemon is slow)')
-    .action(sessionStart);
-  hook
-    .command('session-end')
-    .description('hand the ended session’s transcript to the daemon for ingest and return at once')
-    .action(() => sessionEnd(undefined));
-  hook
-    .command('pre-compact')
-    .description('ingest the transcript before Claude Code compacts it')
-    .action(() => sessionEnd('pre-compact'));
+  const about: Record<HookName, string> = {
+    'session-start': 'print the recalled memories as SessionStart additionalContext (nothing if the daemon is slow)',
+    'session-end': 'hand the ended session’s transcript to the daemon for ingest and return at once',
+    'pre-compact': 'ingest the transcript before Claude Code compacts it',
+    'user-prompt-submit': 'print what matches the prompt, new to the session, as UserPromptSubmit additionalContext (nothing if none, or the daemon is slow or down)',
+  };
+  for (const name of HOOK_NAMES) hook.command(name).description(about[name]).action(() => runHook(name));
 }

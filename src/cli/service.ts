@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { INSTALL } from '../paths.js';
 import { printJson } from './format.js';
 
 const UNIT = 'nightshift.service';
@@ -14,10 +14,9 @@ function unitDir(): string {
 
 /** The unit shipped in systemd/, with this installation's node and CLI filled in. */
 export function renderUnit(): string {
-  const template = readFileSync(new URL('../../systemd/nightshift.service', import.meta.url), 'utf8');
-  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
+  const template = readFileSync(join(INSTALL.root, 'systemd', 'nightshift.service'), 'utf8');
   const home = process.env.NIGHTSHIFT_HOME ? `Environment=NIGHTSHIFT_HOME=${process.env.NIGHTSHIFT_HOME}\n` : '';
-  return template.replace('@NODE@', process.execPath).replace('@CLI@', cli).replace('Environment=NODE_ENV=production\n', `Environment=NODE_ENV=production\n${home}`);
+  return template.replace('@NODE@', process.execPath).replace('@CLI@', INSTALL.cli).replace('Environment=NODE_ENV=production\n', `Environment=NODE_ENV=production\n${home}`);
 }
 
 /** True when a user systemd instance answers (not the case in containers or over plain ssh without a session bus). */

@@ -1,33 +1,12 @@
 import type { Command } from 'commander';
-import { shellExitCode, isFinished } from '../api/tasks.js';
 import { withDaemon } from '../client/connect.js';
-import { callerEnv } from '../client/env.js';
 import { followOutput } from '../client/follow.js';
 import { commandLine, humanBytes, statusLabel } from '../client/format.js';
-import { outputText } from '../client/output.js';
-import { waitUpTo } from '../client/wait.js';
-import { AppError } from '../errors.js';
 import { age, describeTask, printJson, table } from './format.js';
+import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
+import { envPair, nonNegInt, seconds } from './values.js';
 
-export function nonNegInt(what: string) {
-  return (v: string): number => {
-    if (!/^[0-9]+$/.test(v)) throw new AppError('bad_request', `${what} must be a non-negative integer, got "${v}"`);
-    return Number(v);
-  };
-}
-
-function seconds(what: string) {
-  return (v: string): number => {
-    if (!/^[0-9]+(\.[0-9]+)?$/.test(v)) throw new AppError('bad_request', `${what} must be a non-negative number of seconds, got "${v}"`);
-    return Number(v);
-  };
-}
-
-function envPair(v: string, acc: Record<string, string>): Record<string, string> {
-  const eq = v.indexOf('=');
-  if (eq <= 0) throw new AppError('bad_request', `--env takes KEY=VALUE, got "${v}"`);
-  return { ...acc, [v.slice(0, eq)]: v.slice(eq + 1) };
-}
+export { nonNegInt } from './values.js';
 
 export function registerTaskCommands(program: Command): void {
   program
@@ -41,23 +20,7 @@ export function registerTaskCommands(program: Command): void {
     .option('--no-stdin', 'give the task /dev/null as stdin instead of an open pipe')
     .option('--json', 'print the task as JSON')
     .addHelpText('after', '\nExamples:\n  nightshift run -- npm test\n  nightshift run --name build -- "make -j4 2>&1 | tee build.txt"')
-    .action(async (command: string[], o: { name?: string; cwd?: string; env: Record<string, string>; stallAfter?: number; stdin: boolean; json?: boolean }) => {
-      const task = await withDaemon((c) =>
-        c.run({
-          command,
-          cwd: o.cwd ? resolvePath(o.cwd) : process.cwd(),
-          env: { ...callerEnv(), ...o.env },
-          stdin: o.stdin,
-          ...(o.name ? { name: o.name } : {}),
-          ...(o.stallAfter !== undefined ? { stallAfterSeconds: o.stallAfter } : {}),
-        }),
-      );
-      if (task.status === 'failed_to_start') {
-        throw new AppError('spawn_failed', `task ${task.id} failed to start: ${task.error}`);
-      }
-      if (o.json) printJson(task);
-      else process.stdout.write(`${task.id}\n`);
-    });
+    .action((command: string[], o: RunOptions) => runTask(withDaemon, command, o));
 
   program
     .command('ps')
@@ -101,16 +64,7 @@ export function registerTaskCommands(program: Command): void {
     .option('--offset <n>', 'byte offset to start at', nonNegInt('--offset'), 0)
     .option('--limit <bytes>', 'read at most this many bytes (default 1 MiB, max 16 MiB)', nonNegInt('--limit'))
     .option('--json', 'print {data, offset, nextOffset, size, status, done}')
-    .action(async (id: string, o: { offset: number; limit?: number; json?: boolean }) => {
-      const { data, meta } = await withDaemon((c) => c.output(id, { offset: o.offset, ...(o.limit !== undefined ? { limit: o.limit } : {}) }));
-      if (!o.json) {
-        process.stdout.write(data);
-        return;
-      }
-      // JSON carries text: never half a character (nextOffset then points at its first byte).
-      const out = outputText(data, meta, meta.done);
-      printJson({ data: out.text, ...meta, nextOffset: out.nextOffset, done: out.done });
-    });
+    .action((id: string, o: { offset: number; limit?: number; json?: boolean }) => printOutput(withDaemon, id, o));
 
   program
     .command('tail')
@@ -157,16 +111,7 @@ export function registerTaskCommands(program: Command): void {
     .argument('<id>')
     .option('--timeout <seconds>', 'give up after this long (exit 124)', seconds('--timeout'))
     .option('--json', 'print the task as JSON when it ends')
-    .action(async (id: string, o: { timeout?: number; json?: boolean }) => {
-      const task = await waitUpTo(withDaemon, id, o.timeout);
-      if (o.json) printJson(task);
-      if (!isFinished(task)) {
-        process.stderr.write(`nightshift: task ${id} is still ${task.status} after ${o.timeout}s\n`);
-        process.exitCode = 124;
-        return;
-      }
-      process.exitCode = shellExitCode(task) ?? 1;
-    });
+    .action((id: string, o: { timeout?: number; json?: boolean }) => waitTask(withDaemon, id, o));
 
   program
     .command('rm')
@@ -188,8 +133,4 @@ export function registerTaskCommands(program: Command): void {
         }),
       );
     });
-}
-
-function resolvePath(p: string): string {
-  return p.startsWith('/') ? p : `${process.cwd()}/${p}`;
 }

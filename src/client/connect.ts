@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, closeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { AppError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
 import { retry } from '../sys/retry.js';
 import { ApiClient } from './api-client.js';
+import { spawnDaemon } from './spawn-daemon.js';
+
+export { spawnDaemon } from './spawn-daemon.js';
 
 const STARTUP_WAIT_MS = 15_000;
 
@@ -27,18 +27,6 @@ export async function withDaemon<T>(fn: (c: ApiClient) => Promise<T>): Promise<T
   }
   await startDaemon(c);
   return fn(c);
-}
-
-/** Starts `nightshift daemon` detached, logging to the daemon log; does not wait for it. */
-export function spawnDaemon(): ChildProcess {
-  const paths = resolvePaths();
-  mkdirSync(dirname(paths.daemonLog), { recursive: true, mode: 0o700 });
-  const log = openSync(paths.daemonLog, 'a', 0o600);
-  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
-  const child = spawn(process.execPath, [cli, 'daemon'], { detached: true, stdio: ['ignore', log, log], env: process.env });
-  closeSync(log);
-  child.unref();
-  return child;
 }
 
 async function startDaemon(c: ApiClient): Promise<void> {

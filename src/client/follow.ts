@@ -1,4 +1,4 @@
-import { isFinished } from '../api/tasks.js';
+import { isFinished } from '../api/task-status.js';
 import { AppError } from '../errors.js';
 import { retry } from '../sys/retry.js';
 import type { Caller } from './caller.js';

@@ -69,3 +69,18 @@ export function renderRecall(r: RecallResponse, format: RecallFormat): string {
       return renderClaudeHook(r);
   }
 }
+
+/** The most the UserPromptSubmit hook adds to one prompt (the daemon picks items to fit it). */
+export const PROMPT_CONTEXT_MAX = 2000;
+const PROMPT_HEADER = 'nightshift recalls (matched to this prompt):';
+
+/** The UserPromptSubmit context: a heading and one line per item, never longer than `max`. */
+export function renderPromptContext(items: RecallItem[], max = PROMPT_CONTEXT_MAX): string {
+  let out = PROMPT_HEADER;
+  for (const i of items) {
+    const line = `\n- ${i.kind === 'memory' ? `[${i.type}] ` : ''}${dated(i)}`;
+    if (out.length + line.length > max) break;
+    out += line;
+  }
+  return out;
+}

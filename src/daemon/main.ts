@@ -109,7 +109,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...statusHandlers(tasks, memory.service, memory.dreams, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
     ...taskHandlers(tasks, events, streams),
     ...eventHandlers(events, streams),
-    ...memoryHandlers(memory.service),
+    ...memoryHandlers(memory.service, memory.prompts),
     ...sessionHandlers(memory.service, log),
     ...dreamHandlers(memory.dreams, streams),
     ...agentHandlers({ tasks, socket: paths.socket, env: process.env }),

@@ -1,9 +1,11 @@
 /** Start-up and shutdown of the memory side of the daemon: store, extractor, dreams, watcher, spool. */
 import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { DreamService } from '../dream/service.js';
 import { chooseExtractor } from '../memory/extract/choose.js';
+import { PromptRecall } from '../memory/prompt-recall.js';
 import { MemoryService } from '../memory/service.js';
 import { sessionKey } from '../memory/sessions.js';
 import { attachTeams } from '../memory/team-watch.js';
@@ -14,6 +16,8 @@ import type { Paths } from '../paths.js';
 export interface MemoryRuntime {
   service: MemoryService;
   dreams: DreamService;
+  /** Recall for each prompt of a session, remembering what each session got. */
+  prompts: PromptRecall;
   extractor: string;
   /** After the socket answers: pick up spooled session ends, start watching transcripts. */
   afterReady(): void;
@@ -51,9 +55,11 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
       return undefined;
     }
   };
+  const prompts = PromptRecall.open(join(paths.memoryDir, 'prompt-injections.json'), (req) => service.recall(req), log);
   return {
     service,
     dreams,
+    prompts,
     extractor: extractor.describe,
     afterReady() {
       // Only now, and a moment later: the first clients (an autostarting CLI polling status) get
@@ -83,6 +89,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
       if (!service.store.loading) await loaded.catch(() => undefined); // never settles once loading was stopped
       await stopTeams();
       await stopWatcher();
+      await prompts.flush();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { INSTALL } from '../paths.js';
 
 /** How an agent starts this nightshift: absolute paths, so it works whatever PATH the agent's hooks get. */
 export interface Invocation {
@@ -12,7 +12,7 @@ export interface Invocation {
 export function invocation(env: NodeJS.ProcessEnv = process.env): Invocation {
   return {
     node: process.execPath,
-    cli: fileURLToPath(new URL('../cli.js', import.meta.url)),
+    cli: INSTALL.cli,
     env: env.NIGHTSHIFT_HOME ? { NIGHTSHIFT_HOME: resolve(env.NIGHTSHIFT_HOME) } : {},
   };
 }

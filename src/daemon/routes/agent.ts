@@ -5,7 +5,6 @@
  * from the daemon's environment; without one, agents are refused at once.
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { isFinished } from '../../api/tasks.js';
 // The two modules, not the barrel: it would load the model SDK into every daemon start (~0.1–0.3 s).
 import { checkpointPaths } from '../../agent/context/checkpoint.js';
@@ -15,10 +14,11 @@ import { modelEnv, MODEL_ENV_KEYS, resolveAgentModel } from '../../agent/model-e
 import { AGENT_FORMAT, agentFile, DEFAULT_MAX_TURNS, readSpec, writeJsonAtomic, type AgentSpec } from '../../agent/spec.js';
 import { now } from '../../clock.js';
 import { AppError, isErrno } from '../../errors.js';
+import { INSTALL } from '../../paths.js';
 import type { TaskManager } from '../../tasks/manager.js';
 import type { Handlers } from '../http.js';
 
-const CLI = fileURLToPath(new URL('../../cli.js', import.meta.url));
+const CLI = INSTALL.cli;
 /** An agent is quiet while the model thinks or a command runs: only a long silence is worth a look. */
 const AGENT_STALL_SECONDS = 900;
 

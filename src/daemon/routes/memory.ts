@@ -1,9 +1,10 @@
+import type { PromptRecall } from '../../memory/prompt-recall.js';
 import type { MemoryService } from '../../memory/service.js';
 import type { Handlers } from '../http.js';
 
-type MemoryHandlers = Pick<Handlers, 'remember' | 'listMemories' | 'importMemories' | 'getMemory' | 'forgetMemory' | 'restoreMemory' | 'pinMemory' | 'recall' | 'search'>;
+type MemoryHandlers = Pick<Handlers, 'remember' | 'listMemories' | 'importMemories' | 'getMemory' | 'forgetMemory' | 'restoreMemory' | 'pinMemory' | 'recall' | 'recallPrompt' | 'search'>;
 
-export function memoryHandlers(memory: MemoryService): MemoryHandlers {
+export function memoryHandlers(memory: MemoryService, prompts: PromptRecall): MemoryHandlers {
   return {
     remember: async ({ body }) => ({ json: { memory: await memory.remember(body) } }),
     listMemories: async ({ query: q }) => ({ json: { memories: memory.list({ project: q.project, team: q.team, archived: q.archived === '1', all: q.all === '1' }) } }),
@@ -13,6 +14,7 @@ export function memoryHandlers(memory: MemoryService): MemoryHandlers {
     restoreMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'restore') } }),
     pinMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'pin') } }),
     recall: async ({ body }) => ({ json: memory.recall(body) }),
+    recallPrompt: async ({ body }) => ({ json: prompts.forPrompt(body) }),
     search: async ({ query }) => ({ json: { hits: memory.search(query) } }),
   };
 }

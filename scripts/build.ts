@@ -1,0 +1,53 @@
+/**
+ * Builds dist/ with esbuild; typechecking is `npm run typecheck`. Two bundles:
+ *
+ * - dist/cli.js, the binary: src/cli.ts and the fast path of the hot commands (run, output, wait,
+ *   hooks) in one CommonJS file. One file instead of hundreds of modules, and CommonJS rather than
+ *   an ES module (Node's ES loader costs ~5 ms more to start), is what keeps `nightshift run` near
+ *   Node's own start-up.
+ * - dist/main.mjs and its chunks: the full CLI (commander), the daemon, the agent run and the MCP
+ *   server, split so that each command loads what it uses. dist/package.json makes `.js` CommonJS.
+ *
+ * Packages stay in node_modules (some, like pino's transports, load files of their own).
+ */
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const outdir = resolve(root, 'dist');
+const common: BuildOptions = { bundle: true, platform: 'node', target: 'node20', packages: 'external', sourcemap: true, logLevel: 'warning' };
+
+rmSync(outdir, { recursive: true, force: true });
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: [resolve(root, 'src/cli.ts')],
+    outfile: resolve(outdir, 'cli.js'),
+    format: 'cjs',
+    // paths.ts finds the installation from import.meta.url, which CommonJS does not have.
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins: [
+      {
+        name: 'full-cli-apart',
+        setup(b) {
+          // The full CLI stays its own bundle, loaded only when the fast path does not answer.
+          b.onResolve({ filter: /^\.\/cli\/main\.js$/ }, () => ({ path: './main.mjs', external: true }));
+        },
+      },
+    ],
+  }),
+  build({
+    ...common,
+    entryPoints: { main: resolve(root, 'src/cli/main.ts') },
+    outdir,
+    format: 'esm',
+    splitting: true,
+    // Every module lands next to dist/cli.js: paths.ts finds the installation from there.
+    chunkNames: '[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+  }),
+]);
+writeFileSync(resolve(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+chmodSync(resolve(outdir, 'cli.js'), 0o755);

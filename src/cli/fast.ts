@@ -1,0 +1,113 @@
+/**
+ * The fast path of the hot commands: `run`, `output`, `wait` and `hook …` answered without
+ * commander, zod or node:http, in little more than Node's own start-up. It understands only the
+ * plain forms of their arguments; anything else (help, an unknown or malformed option, a daemon
+ * that is not running, so autostart applies) returns false and the full CLI handles the command.
+ */
+import { LightClient } from '../client/light-client.js';
+import { AppError } from '../errors.js';
+import { resolvePaths } from '../paths.js';
+import { HOOK_NAMES, runHook, type HookName } from './hook.js';
+import { reportError } from './report.js';
+import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type TaskCaller, type WaitOptions } from './task-actions.js';
+import { envPair, nonNegInt, seconds } from './values.js';
+
+interface Flag {
+  key: string;
+  /** Takes a value: parse it (with the value so far, for repeatable ones). No parse: a boolean flag. */
+  parse?: (v: string, prev: unknown) => unknown;
+  /** `--no-x`: sets `key` to false. */
+  negates?: boolean;
+}
+
+/**
+ * Options first, then positionals; `--` ends the options. Null for anything commander would treat
+ * differently or complain about: the full CLI then parses it and says what is wrong.
+ */
+export function parseArgs<O extends object>(argv: string[], flags: Record<string, Flag>, defaults: O, arity: { min: number; max: number }): { opts: O; args: string[] } | null {
+  const opts: Record<string, unknown> = { ...(defaults as Record<string, unknown>) };
+  const args: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') break;
+    const f = flags[a];
+    if (!f) return null;
+    if (!f.parse) {
+      opts[f.key] = !f.negates;
+      continue;
+    }
+    const v = argv[++i];
+    if (v === undefined || v.startsWith('-')) return null;
+    try {
+      opts[f.key] = f.parse(v, opts[f.key]);
+    } catch {
+      return null;
+    }
+  }
+  for (; i < argv.length; i++) {
+    const a = argv[i] as string;
+    // An option after a positional: commander would still read it as an option.
+    if (a.startsWith('-') && !argv.slice(0, i).includes('--')) return null;
+    args.push(a);
+  }
+  // The flags' keys are the options' names: what they parse is what the options hold.
+  return args.length >= arity.min && args.length <= arity.max ? { opts: opts as O, args } : null;
+}
+
+const json: Flag = { key: 'json' };
+const RUN: Record<string, Flag> = {
+  '--name': { key: 'name', parse: (v) => v },
+  '--cwd': { key: 'cwd', parse: (v) => v },
+  '--env': { key: 'env', parse: (v, prev) => envPair(v, prev as Record<string, string>) },
+  '--stall-after': { key: 'stallAfter', parse: seconds('--stall-after') },
+  '--no-stdin': { key: 'stdin', negates: true },
+  '--json': json,
+};
+const OUTPUT: Record<string, Flag> = { '--offset': { key: 'offset', parse: nonNegInt('--offset') }, '--limit': { key: 'limit', parse: nonNegInt('--limit') }, '--json': json };
+const WAIT: Record<string, Flag> = { '--timeout': { key: 'timeout', parse: seconds('--timeout') }, '--json': json };
+
+/** Not running: the full CLI takes over (and starts the daemon, unless that is off). */
+class Unavailable extends Error {}
+
+/** Runs `argv` (without node and the script) if it is a hot command in a plain form; false otherwise. */
+export async function runFast(argv: string[]): Promise<boolean> {
+  const [command, ...rest] = argv;
+  let job: ((call: TaskCaller) => Promise<void>) | undefined;
+  if (command === 'run') {
+    const p = parseArgs<RunOptions>(rest, RUN, { env: {}, stdin: true }, { min: 1, max: Infinity });
+    if (p) job = (call) => runTask(call, p.args, p.opts);
+  } else if (command === 'output') {
+    const p = parseArgs<OutputOptions>(rest, OUTPUT, { offset: 0 }, { min: 1, max: 1 });
+    if (p) job = (call) => printOutput(call, p.args[0] as string, p.opts);
+  } else if (command === 'wait') {
+    const p = parseArgs<WaitOptions>(rest, WAIT, {}, { min: 1, max: 1 });
+    if (p) job = (call) => waitTask(call, p.args[0] as string, p.opts);
+  } else if (command === 'hook' && rest.length === 1 && (HOOK_NAMES as readonly string[]).includes(rest[0] as string)) {
+    // Hooks never fall back: they reach the daemon (or give up) on their own terms.
+    await runHook(rest[0] as HookName).catch(reportError);
+    return true;
+  }
+  if (!job) return false;
+  const light = new LightClient(resolvePaths().socket);
+  const call: TaskCaller = async (fn) => {
+    try {
+      return await fn(light);
+    } catch (err) {
+      // Nothing reached the daemon: safe to hand the whole command over.
+      if (err instanceof AppError && err.code === 'daemon_unavailable') throw new Unavailable();
+      throw err;
+    }
+  };
+  try {
+    await job(call);
+  } catch (err) {
+    if (err instanceof Unavailable) return false;
+    reportError(err);
+  }
+  return true;
+}

@@ -1,0 +1,60 @@
+/** The whole CLI (commander): every command, its help and its errors. src/cli.ts loads it when the fast path does not answer. */
+import { Command, CommanderError } from 'commander';
+import { reportError } from './report.js';
+import { VERSION } from '../version.js';
+import { registerDaemonCommands } from './daemon.js';
+import { registerServiceCommands } from './service.js';
+import { registerTaskCommands } from './tasks.js';
+import { registerAgentCommands } from './agent.js';
+import { registerIntegrateCommands } from './integrate.js';
+import { registerMcpCommands } from './mcp.js';
+import { registerDreamCommands } from './dream.js';
+import { registerHookCommands } from './hook.js';
+import { registerMemoryCommands } from './memory.js';
+import { registerRecallCommands } from './recall.js';
+import { registerSessionCommands } from './sessions.js';
+
+export async function runCli(argv: string[]): Promise<void> {
+  const program = new Command()
+    .name('nightshift')
+    .description('Local companion daemon for coding agents: background tasks whose output lives on disk, and memories across sessions.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    // Options after a subcommand belong to it (`dream log --json` is the log's --json, not the dream's).
+    .enablePositionalOptions()
+    .addHelpText(
+      'after',
+      `
+Environment:
+  NIGHTSHIFT_HOME          put config, state and socket under this directory
+  NIGHTSHIFT_NO_AUTOSTART  set to 1 so the CLI never starts the daemon itself
+
+Examples:
+  id=$(nightshift run -- npm test)   start a task
+  nightshift tail -f $id             follow its output until it ends
+  nightshift wait $id                exit with its exit code`,
+    );
+
+  registerDaemonCommands(program);
+  registerTaskCommands(program);
+  registerAgentCommands(program);
+  registerSessionCommands(program);
+  registerRecallCommands(program);
+  registerMemoryCommands(program);
+  registerDreamCommands(program);
+  registerHookCommands(program);
+  registerServiceCommands(program);
+  registerMcpCommands(program);
+  registerIntegrateCommands(program);
+
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode;
+    } else {
+      reportError(err);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What `run`, `output` and `wait` do, given a way to reach the daemon: commander's commands call
+ * these with the full client, the fast path (cli/fast.ts) with the light one. Zod-free on purpose.
+ */
+import { isFinished, shellExitCode } from '../api/task-status.js';
+import type { ApiClient } from '../client/api-client.js';
+import { callerEnv } from '../client/env.js';
+import { outputText } from '../client/output.js';
+import { waitUpTo } from '../client/wait.js';
+import { AppError } from '../errors.js';
+import { printJson } from './format.js';
+import { resolvePath } from './values.js';
+
+/** The calls these commands make; ApiClient and LightClient both have them. */
+export type TaskClient = Pick<ApiClient, 'run' | 'output' | 'wait'>;
+export type TaskCaller = <T>(fn: (c: TaskClient) => Promise<T>, idempotent?: boolean) => Promise<T>;
+
+export interface RunOptions {
+  name?: string;
+  cwd?: string;
+  env: Record<string, string>;
+  stallAfter?: number;
+  stdin: boolean;
+  json?: boolean;
+}
+
+export async function runTask(call: TaskCaller, command: string[], o: RunOptions): Promise<void> {
+  const task = await call((c) =>
+    c.run({
+      command,
+      cwd: o.cwd ? resolvePath(o.cwd) : process.cwd(),
+      env: { ...callerEnv(), ...o.env },
+      stdin: o.stdin,
+      ...(o.name ? { name: o.name } : {}),
+      ...(o.stallAfter !== undefined ? { stallAfterSeconds: o.stallAfter } : {}),
+    }),
+  );
+  if (task.status === 'failed_to_start') {
+    throw new AppError('spawn_failed', `task ${task.id} failed to start: ${task.error}`);
+  }
+  if (o.json) printJson(task);
+  else process.stdout.write(`${task.id}\n`);
+}
+
+export interface OutputOptions {
+  offset: number;
+  limit?: number;
+  json?: boolean;
+}
+
+export async function printOutput(call: TaskCaller, id: string, o: OutputOptions): Promise<void> {
+  const { data, meta } = await call((c) => c.output(id, { offset: o.offset, ...(o.limit !== undefined ? { limit: o.limit } : {}) }), true);
+  if (!o.json) {
+    process.stdout.write(data);
+    return;
+  }
+  // JSON carries text: never half a character (nextOffset then points at its first byte).
+  const out = outputText(data, meta, meta.done);
+  printJson({ data: out.text, ...meta, nextOffset: out.nextOffset, done: out.done });
+}
+
+export interface WaitOptions {
+  timeout?: number;
+  json?: boolean;
+}
+
+export async function waitTask(call: TaskCaller, id: string, o: WaitOptions): Promise<void> {
+  const task = await waitUpTo(call, id, o.timeout);
+  if (o.json) printJson(task);
+  if (!isFinished(task)) {
+    process.stderr.write(`nightshift: task ${id} is still ${task.status} after ${o.timeout}s\n`);
+    process.exitCode = 124;
+    return;
+  }
+  process.exitCode = shellExitCode(task) ?? 1;
+}

@@ -1,0 +1,106 @@
+/**
+ * The client of the hot commands (run, output, wait, the hooks): the same endpoints and types as
+ * ApiClient (the table types them, at compile time only), without loading zod or node:http, which
+ * would double what these commands add to Node's start-up. The answer is checked by hand for the
+ * fields the commands use; the daemon built it from its own validated state.
+ */
+import type { EndpointName, Endpoints } from '../api/endpoints.js';
+import type { OutputMeta, Task } from '../api/tasks.js';
+import { AppError } from '../errors.js';
+import type { Answer, CallInput } from './api-client.js';
+import { answerError, exchange, type RawAnswer } from './socket-http.js';
+
+type Light = 'runTask' | 'taskOutput' | 'waitTask' | 'recall' | 'recallPrompt' | 'ingest';
+type Body<N extends Light> = CallInput<N> extends { body: infer B } ? B : never;
+
+/** Method and path of each endpoint used here; the compiler holds them to the table. */
+const ROUTES: { [N in Light]: { method: Endpoints[N]['method']; path: Endpoints[N]['path'] } } = {
+  runTask: { method: 'POST', path: '/v1/tasks' },
+  taskOutput: { method: 'GET', path: '/v1/tasks/:id/output' },
+  waitTask: { method: 'GET', path: '/v1/tasks/:id/wait' },
+  recall: { method: 'POST', path: '/v1/recall' },
+  recallPrompt: { method: 'POST', path: '/v1/recall/prompt' },
+  ingest: { method: 'POST', path: '/v1/ingest' },
+};
+
+function pathTo(name: Light, id?: string, query: Record<string, number | undefined> = {}): string {
+  const path = ROUTES[name].path.replace(':id', encodeURIComponent(id ?? ''));
+  const qs = Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  return qs ? `${path}?${qs}` : path;
+}
+
+function json(a: RawAnswer, name: EndpointName): Record<string, unknown> {
+  if (a.status >= 400) throw answerError(a);
+  let v: unknown;
+  try {
+    v = JSON.parse(a.body.toString('utf8'));
+  } catch {
+    v = undefined;
+  }
+  if (typeof v !== 'object' || v === null) throw new AppError('internal', `unexpected response from the daemon for ${name}`);
+  return v as Record<string, unknown>;
+}
+
+function task(v: unknown, name: EndpointName): Task {
+  const t = v as { id?: unknown; status?: unknown } | undefined;
+  if (typeof t?.id !== 'string' || typeof t.status !== 'string') throw new AppError('internal', `unexpected response from the daemon for ${name}: no task`);
+  return t as Task;
+}
+
+export class LightClient {
+  constructor(
+    readonly socket: string,
+    private readonly timeoutMs?: number,
+  ) {}
+
+  private send(name: Light, path: string, body?: unknown): Promise<RawAnswer> {
+    return exchange(this.socket, {
+      method: ROUTES[name].method,
+      path,
+      ...(body !== undefined ? { body } : {}),
+      ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
+    });
+  }
+
+  async run(req: Body<'runTask'>): Promise<Task> {
+    return task(json(await this.send('runTask', pathTo('runTask'), req), 'runTask').task, 'runTask');
+  }
+
+  async output(taskId: string, q: { offset?: number; limit?: number; lines?: number } = {}): Promise<{ data: Buffer; meta: OutputMeta }> {
+    const a = await this.send('taskOutput', pathTo('taskOutput', taskId, q));
+    if (a.status >= 400) throw answerError(a);
+    let meta: OutputMeta | undefined;
+    try {
+      meta = JSON.parse(a.headers['x-nightshift-output'] ?? '') as OutputMeta;
+    } catch {
+      meta = undefined;
+    }
+    if (typeof meta?.offset !== 'number' || typeof meta.size !== 'number') throw new AppError('internal', 'unexpected response from the daemon for taskOutput: no output metadata');
+    return { data: a.body, meta };
+  }
+
+  async wait(taskId: string, timeoutSeconds?: number): Promise<Answer<'waitTask'>> {
+    const r = json(await this.send('waitTask', pathTo('waitTask', taskId, { timeout: timeoutSeconds })), 'waitTask');
+    return { task: task(r.task, 'waitTask'), timedOut: r.timedOut === true };
+  }
+
+  async recall(req: Body<'recall'>): Promise<Answer<'recall'>> {
+    return items(json(await this.send('recall', pathTo('recall'), req), 'recall'), 'recall') as Answer<'recall'>;
+  }
+
+  async recallPrompt(req: Body<'recallPrompt'>): Promise<Answer<'recallPrompt'>> {
+    return json(await this.send('recallPrompt', pathTo('recallPrompt'), req), 'recallPrompt') as Answer<'recallPrompt'>;
+  }
+
+  async ingest(req: Body<'ingest'>): Promise<Answer<'ingest'>> {
+    return json(await this.send('ingest', pathTo('ingest'), req), 'ingest') as Answer<'ingest'>;
+  }
+}
+
+function items(r: Record<string, unknown>, name: EndpointName): Record<string, unknown> {
+  if (!Array.isArray(r.items)) throw new AppError('internal', `unexpected response from the daemon for ${name}: no items`);
+  return r;
+}
