@@ -55,7 +55,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
       return undefined;
     }
   };
-  const prompts = PromptRecall.open(join(paths.memoryDir, 'prompt-injections.json'), (req) => service.recall(req), log);
+  const prompts = PromptRecall.open(join(paths.stateDir, 'prompt-injections.json'), (req) => service.recall(req), log);
   return {
     service,
     dreams,

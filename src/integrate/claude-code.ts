@@ -9,6 +9,7 @@ export const HOOKS = [
   { event: 'SessionStart', arg: 'session-start', timeout: 10 },
   { event: 'SessionEnd', arg: 'session-end', timeout: 30 },
   { event: 'PreCompact', arg: 'pre-compact', timeout: 60 },
+  { event: 'UserPromptSubmit', arg: 'user-prompt-submit', timeout: 5 },
 ] as const;
 
 export const MCP_NAME = 'nightshift';
@@ -32,7 +33,7 @@ export function claudePaths(env: NodeJS.ProcessEnv = process.env): ClaudePaths {
  * whatever node and path it was installed with (so a re-install from elsewhere replaces it).
  */
 export function isNightshiftHook(command: string): boolean {
-  return /(?:^|[\s'"])(?:[^\s'"]*\/)?(?:nightshift|dist\/cli\.js)['"]?\s+hook\s+(?:session-start|session-end|pre-compact)\s*$/.test(command);
+  return /(?:^|[\s'"])(?:[^\s'"]*\/)?(?:nightshift|dist\/cli\.js)['"]?\s+hook\s+(?:session-start|session-end|pre-compact|user-prompt-submit)\s*$/.test(command);
 }
 
 function hookCommandOf(h: unknown): string | undefined {

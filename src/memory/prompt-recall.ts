@@ -1,7 +1,7 @@
 /**
  * Recall at prompt time (Claude Code's UserPromptSubmit hook): the recall with the prompt as its
  * query, kept only where it matches well, cut to a few lines, and never what this session was
- * given before. What each session got is remembered here, bounded, and saved beside the memories
+ * given before. What each session got is remembered here, bounded, and saved in the state directory
  * so a restarted daemon does not repeat itself.
  */
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../src/api/memory.js';
@@ -65,5 +66,120 @@ describe('Claude Code hooks', () => {
     const r = await d.cli(['hook', 'session-end'], { input: 'not json' });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('not valid JSON');
+  });
+});
+
+describe('hook user-prompt-submit', () => {
+  // The hook gives up after 150 ms by default; a loaded test machine may take longer to answer.
+  const patient = { NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_MS: '10000' };
+  const promptInput = (sessionId: string, cwd: string, prompt: string) =>
+    JSON.stringify({ session_id: sessionId, transcript_path: join(cwd, 't.jsonl'), cwd, hook_event_name: 'UserPromptSubmit', prompt });
+  const context = (stdout: string): string => {
+    const out = JSON.parse(stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    return out.hookSpecificOutput.additionalContext;
+  };
+
+  async function withMemories() {
+    const d = newDaemon();
+    await d.start();
+    const project = tmp();
+    for (const m of [
+      'The staging database runs Postgres 15 on port 5433.',
+      'Deploys to production go through the GitHub Actions workflow deploy.yml, never by hand.',
+      'Image uploads go to the S3 bucket acme-uploads in eu-west-1.',
+    ]) {
+      expect((await d.cli(['remember', '--project', project, '--type', 'fact', m])).code).toBe(0);
+    }
+    expect((await d.cli(['remember', '--user', '--type', 'instruction', 'Always write commit messages in the imperative mood.'])).code).toBe(0);
+    return { d, project };
+  }
+
+  it('adds the memories that match the prompt, and only those', async () => {
+    const { d, project } = await withMemories();
+    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s1', project, 'connect to the staging database and list the tables'), env: patient });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const text = context(r.stdout);
+    expect(text).toContain('staging database runs Postgres 15 on port 5433');
+    expect(text).not.toContain('deploy.yml');
+    expect(text).not.toContain('imperative mood');
+  });
+
+  it('prints nothing for a prompt unrelated to any memory, even one sharing a word with one', async () => {
+    const { d, project } = await withMemories();
+    for (const prompt of ['write a haiku about autumn leaves', 'what is 17 times 23?', 'hi']) {
+      const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s2', project, prompt), env: patient });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout, prompt).toBe('');
+      expect(r.stderr).toBe('');
+    }
+  });
+
+  it('never adds the same memory twice to a session, across a daemon restart too', async () => {
+    const { d, project } = await withMemories();
+    const prompt = 'deploy this branch to production';
+    const first = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s3', project, prompt), env: patient });
+    expect(context(first.stdout)).toContain('deploy.yml');
+    const again = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s3', project, `${prompt} now`), env: patient });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('');
+    // Another session gets it; the first does not, even from a restarted daemon.
+    expect(context((await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s4', project, prompt), env: patient })).stdout)).toContain('deploy.yml');
+    await d.restart();
+    for (const session of ['s3', 's4']) expect((await d.cli(['hook', 'user-prompt-submit'], { input: promptInput(session, project, prompt), env: patient })).stdout, session).toBe('');
+  });
+
+  it('keeps the context to a few lines within 2,000 characters', async () => {
+    const d = newDaemon();
+    await d.start();
+    const project = tmp();
+    // Many long matches among other memories (words every memory shares would weigh nothing).
+    const lines = [
+      ...Array.from({ length: 15 }, (_, i) => `Release train ${i}: the release checklist for the payments gateway requires a canary deploy, a smoke test and sign-off from the payments team before the gateway release goes out.`),
+      ...Array.from({ length: 40 }, (_, i) => `Dashboard ${i} shows the weekly signup charts for the marketing site in colour ${i}.`),
+    ];
+    const file = join(project, 'memories.jsonl');
+    writeFileSync(file, lines.map((content) => JSON.stringify({ content, project, type: 'procedure' })).join('\n'));
+    expect((await d.cli(['memories', 'import', file])).code).toBe(0);
+    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s5', project, 'prepare the payments gateway release checklist'), env: patient });
+    const text = context(r.stdout);
+    expect(text).toContain('payments gateway');
+    expect(text).not.toContain('Dashboard');
+    expect(text.length).toBeLessThanOrEqual(2000);
+    expect(text.split('\n').length).toBeLessThanOrEqual(6); // a heading and five lines at most
+  });
+
+  it('exits 0 silently when no daemon runs, and does not start one', async () => {
+    const d = newDaemon(); // never started
+    const project = tmp();
+    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s6', project, 'deploy this branch to production'), env: { NIGHTSHIFT_NO_AUTOSTART: '' } });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    await new Promise((res) => setTimeout(res, 300));
+    expect(existsSync(d.paths.socket)).toBe(false);
+    expect(existsSync(d.paths.daemonLog)).toBe(false);
+  });
+
+  it('gives up quickly and silently when the daemon does not answer', async () => {
+    const d = newDaemon(); // a socket that accepts and never answers stands in for a stuck daemon
+    mkdirSync(d.paths.runtimeDir, { recursive: true });
+    const stuck: Server = createServer(() => undefined);
+    await new Promise<void>((res) => stuck.listen(d.paths.socket, res));
+    try {
+      const started = Date.now();
+      const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s7', tmp(), 'deploy this branch to production') });
+      expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      stuck.close();
+    }
+  });
+
+  it('exits 0 silently on input it cannot read (an exit 2 would block the prompt)', async () => {
+    const { d } = await withMemories();
+    for (const input of ['not json', '[1]', JSON.stringify({ prompt: 42 })]) {
+      const r = await d.cli(['hook', 'user-prompt-submit'], { input, env: patient });
+      expect(r, input).toEqual({ code: 0, stdout: '', stderr: '' });
+    }
   });
 });

@@ -44,6 +44,7 @@ describe('nightshift integrate claude-code', () => {
     hooks: {
       SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo other-tool', timeout: 5 }] }],
       PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/usr/local/bin/guard' }] }],
+      UserPromptSubmit: [{ hooks: [{ type: 'command', command: '/usr/local/bin/prompt-guard' }] }],
     },
   };
   const stateBefore = { numStartups: 12, projects: { '/x': { allowedTools: [] } }, mcpServers: { other: { type: 'stdio', command: 'other-mcp', args: [] } } };
@@ -60,7 +61,7 @@ describe('nightshift integrate claude-code', () => {
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ integration: 'claude-code', action: 'install', changed: true });
     expect(out.files.map((f: { file: string }) => f.file)).toEqual([settings, state]);
-    expect(out.files[0].changes).toEqual(['added the SessionStart hook', 'added the SessionEnd hook', 'added the PreCompact hook']);
+    expect(out.files[0].changes).toEqual(['added the SessionStart hook', 'added the SessionEnd hook', 'added the PreCompact hook', 'added the UserPromptSubmit hook']);
     expect(out.files[1].changes).toEqual(['registered the MCP server "nightshift"']);
     expect(read(out.files[0].backup)).toBe(json(settingsBefore));
     expect(read(out.files[1].backup)).toBe(json(stateBefore));
@@ -75,6 +76,10 @@ describe('nightshift integrate claude-code', () => {
     ]);
     expect(s.hooks.SessionEnd).toEqual([{ matcher: '', hooks: [{ type: 'command', command: hook('session-end'), timeout: 30 }] }]);
     expect(s.hooks.PreCompact).toEqual([{ matcher: '', hooks: [{ type: 'command', command: hook('pre-compact'), timeout: 60 }] }]);
+    expect(s.hooks.UserPromptSubmit).toEqual([
+      settingsBefore.hooks.UserPromptSubmit[0],
+      { matcher: '', hooks: [{ type: 'command', command: hook('user-prompt-submit'), timeout: 5 }] },
+    ]);
     const st = JSON.parse(read(state));
     expect(st).toMatchObject({ numStartups: 12, projects: stateBefore.projects });
     expect(st.mcpServers).toEqual({ ...stateBefore.mcpServers, nightshift: { type: 'stdio', command: NODE, args: [CLI, 'mcp'], env: {} } });
@@ -89,6 +94,7 @@ describe('nightshift integrate claude-code', () => {
     const un = await runCli(['integrate', 'claude-code', '--uninstall'], env);
     expect(un.code, un.stderr).toBe(0);
     expect(un.stdout).toContain('removed the SessionStart hook');
+    expect(un.stdout).toContain('removed the UserPromptSubmit hook');
     expect(read(settings)).toBe(json(settingsBefore));
     expect(read(state)).toBe(json(stateBefore));
     const un2 = await runCli(['integrate', 'claude-code', '--uninstall', '--json'], env);
@@ -104,7 +110,7 @@ describe('nightshift integrate claude-code', () => {
     expect(existsSync(join(dir, '.claude.json'))).toBe(false);
 
     expect((await runCli(['integrate', 'claude-code'], env)).code).toBe(0);
-    expect(Object.keys(JSON.parse(read(join(dir, '.claude', 'settings.json'))).hooks)).toEqual(['SessionStart', 'SessionEnd', 'PreCompact']);
+    expect(Object.keys(JSON.parse(read(join(dir, '.claude', 'settings.json'))).hooks)).toEqual(['SessionStart', 'SessionEnd', 'PreCompact', 'UserPromptSubmit']);
     expect((await runCli(['integrate', 'claude-code', '--uninstall'], env)).code).toBe(0);
     expect(JSON.parse(read(join(dir, '.claude', 'settings.json')))).toEqual({});
     expect(JSON.parse(read(join(dir, '.claude.json')))).toEqual({});
@@ -135,7 +141,7 @@ describe('nightshift integrate claude-code', () => {
     mkdirSync(dirname(settings), { recursive: true });
     symlinkSync(real, settings);
     const r = JSON.parse((await runCli(['integrate', 'claude-code', '--json'], env)).stdout);
-    expect(r.files[0].changes).toEqual(['added the SessionStart hook', 'updated the SessionEnd hook command', 'added the PreCompact hook']);
+    expect(r.files[0].changes).toEqual(['added the SessionStart hook', 'updated the SessionEnd hook command', 'added the PreCompact hook', 'added the UserPromptSubmit hook']);
     const s = JSON.parse(read(real));
     expect(s.hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: hook('session-end'), timeout: 99 }] }]);
     expect(readdirSync(join(dir, '.claude')).some((n) => n.startsWith('settings.json.bak-'))).toBe(true);
@@ -175,10 +181,11 @@ describe('claude-code entries nightshift owns', () => {
       '/usr/local/bin/nightshift hook pre-compact',
       "NIGHTSHIFT_HOME=/x '/home/a b/.nvm/node' '/home/a b/nightshift/dist/cli.js' hook session-end",
       '/usr/bin/node /opt/ns/dist/cli.js hook session-start ',
+      "NIGHTSHIFT_HOME=/x /usr/bin/node '/opt/ns/dist/cli.js' hook user-prompt-submit",
     ]) {
       expect(isNightshiftHook(c), c).toBe(true);
     }
-    for (const c of ['echo nightshift hook session-start done', 'other hook session-start', 'nightshift hook session-starts', 'mynightshift hook session-end', 'nightshift run -- x']) {
+    for (const c of ['echo nightshift hook session-start done', 'other hook session-start', 'nightshift hook session-starts', 'nightshift hook user-prompt-submitted', 'mynightshift hook session-end', 'nightshift run -- x']) {
       expect(isNightshiftHook(c), c).toBe(false);
     }
   });

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseArgs } from '../../src/cli/fast.js';
+import { CLI, daemonsPerTest, until } from '../helpers/daemon.js';
+
+const newDaemon = daemonsPerTest(afterEach);
+
+function runBinary(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // The file itself, not `node FILE`: its shebang and mode make it a program.
+    const p = spawn(CLI, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    p.once('error', reject);
+    p.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the built binary', () => {
+  it('is a program of its own: dist/cli.js runs through its shebang', async () => {
+    const d = newDaemon();
+    await d.start();
+    const v = await runBinary(['--version'], d.env);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const r = await runBinary(['run', '--', 'echo', 'from the binary'], d.env);
+    expect(r.code, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    expect((await runBinary(['wait', id], d.env)).code).toBe(0);
+    expect((await runBinary(['output', id], d.env)).stdout).toBe('from the binary\n');
+  });
+
+  it('hands what the fast path does not parse to the full CLI, with the same outcome', async () => {
+    const d = newDaemon();
+    await d.start();
+    // `--name build` is the fast path's; `--name=build` is commander's.
+    for (const args of [['--name', 'build'], ['--name=build']]) {
+      const r = await d.cli(['run', ...args, '--json', '--', 'true']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ name: 'build', command: ['true'] });
+    }
+    const help = await d.cli(['run', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: nightshift run');
+    const bad = await d.cli(['run', '--bogus', '--', 'true']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("unknown option '--bogus'");
+    const neg = await d.cli(['output', '1', '--offset', '-5']);
+    expect(neg.code).not.toBe(0);
+  });
+
+  it('starts the daemon when none runs (the full CLI takes over), then answers by the fast path', async () => {
+    const d = newDaemon(); // not started
+    const env = { ...d.env, NIGHTSHIFT_NO_AUTOSTART: '' };
+    const r = await d.cli(['run', '--', 'echo', 'hi'], { env });
+    try {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('started the daemon');
+      expect((await d.cli(['wait', r.stdout.trim()])).code).toBe(0);
+    } finally {
+      const pid = (await d.client.status()).pid;
+      process.kill(pid, 'SIGTERM');
+      await until(() => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    }
+  });
+});
+
+describe('parseArgs (the fast path)', () => {
+  const flags = { '--name': { key: 'name', parse: (v: string) => v }, '--no-stdin': { key: 'stdin', negates: true }, '--json': { key: 'json' } };
+  const any = { min: 1, max: Infinity };
+
+  it('reads plain options, then the command after -- or the first word', () => {
+    expect(parseArgs(['--name', 'x', '--no-stdin', '--', 'ls', '-la'], flags, { stdin: true }, any)).toEqual({ opts: { name: 'x', stdin: false }, args: ['ls', '-la'] });
+    expect(parseArgs(['--json', 'make', 'all'], flags, {}, any)).toEqual({ opts: { json: true }, args: ['make', 'all'] });
+  });
+
+  it('leaves to commander anything else: help, unknown or joined options, options after the command, a missing value or argument', () => {
+    for (const argv of [['--help'], ['-h', 'x'], ['--bogus', 'x'], ['--name=x', 'ls'], ['ls', '--json'], ['--name'], ['--name', '--json', 'x'], []]) {
+      expect(parseArgs(argv, flags, {}, any), argv.join(' ')).toBeNull();
+    }
+  });
+});
