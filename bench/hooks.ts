@@ -20,8 +20,10 @@ import { atMost, info, type Bench, type Figure } from './lib/types.js';
 const RATIO_TARGET = 1.3;
 const TRANSCRIPT_BYTES = 2 * 1024 * 1024;
 
-type Name = 'node -e 0' | 'session-start' | 'session-end' | 'pre-compact';
-const NAMES: Name[] = ['node -e 0', 'session-start', 'session-end', 'pre-compact'];
+type Name = 'node -e 0' | 'session-start' | 'session-end' | 'pre-compact' | 'user-prompt-submit';
+const NAMES: Name[] = ['node -e 0', 'session-start', 'session-end', 'pre-compact', 'user-prompt-submit'];
+/** The prompt hook holds up every prompt: its own target, on the slow end (p95). */
+const PROMPT_P95_MS = 150;
 
 export const hooksBench: Bench = {
   name: 'hooks',
@@ -34,7 +36,15 @@ export const hooksBench: Bench = {
       return await withDaemon({ transcripts: { watch: false }, memory: { extractor: 'heuristic' } }, async ({ client, cliEnv, paths }) => {
         const project = work.dir;
         const r = rng(11);
-        for (let i = 0; i < 40; i++) await client.remember({ content: memorySentence(r).text, project, stable: i % 2 === 0 });
+        const sentences: string[] = [];
+        for (let i = 0; i < 40; i++) {
+          const content = memorySentence(r).text;
+          sentences.push(content);
+          await client.remember({ content, project, stable: i % 2 === 0 });
+        }
+        // A prompt about one of the memories, in a new session each round: real work every time.
+        const prompt = `please look at this again: ${sentences[7] ?? ''}`;
+        let promptSession = 0;
         const transcript = join(work.dir, 'session.jsonl');
         const sessionId = 'bench-hooks-session';
         const t = await writeClaudeTranscript(transcript, TRANSCRIPT_BYTES, { cwd: project, sessionId });
@@ -44,19 +54,24 @@ export const hooksBench: Bench = {
           'session-start': JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: 'SessionStart', source: 'startup' }),
           'session-end': JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: 'SessionEnd', reason: 'exit' }),
           'pre-compact': JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: 'PreCompact', trigger: 'auto' }),
+          'user-prompt-submit': undefined,
         };
+        const inputOf = (n: Name) =>
+          n === 'user-prompt-submit'
+            ? JSON.stringify({ session_id: `${sessionId}-${++promptSession}`, transcript_path: transcript, cwd: project, hook_event_name: 'UserPromptSubmit', prompt })
+            : input[n];
         const args = (n: Name) => (n === 'node -e 0' ? ['-e', '0'] : [CLI, 'hook', n]);
-        const ms: Record<Name, number[]> = { 'node -e 0': [], 'session-start': [], 'session-end': [], 'pre-compact': [] };
-        const ratios: Record<Name, number[]> = { 'node -e 0': [], 'session-start': [], 'session-end': [], 'pre-compact': [] };
+        const ms: Record<Name, number[]> = { 'node -e 0': [], 'session-start': [], 'session-end': [], 'pre-compact': [], 'user-prompt-submit': [] };
+        const ratios: Record<Name, number[]> = { 'node -e 0': [], 'session-start': [], 'session-end': [], 'pre-compact': [], 'user-prompt-submit': [] };
         // One warm-up round: page cache, the first (real) ingest of the transcript.
         for (let round = -1; round < rounds; round++) {
           const order = NAMES.map((_, i) => NAMES[(i + Math.max(0, round)) % NAMES.length] as Name);
           const took = {} as Record<Name, number>;
           for (const n of order) {
-            const res = await timeNode(args(n), cliEnv, 30_000, input[n]);
+            const res = await timeNode(args(n), cliEnv, 30_000, inputOf(n));
             if (res.code !== 0) throw new Error(`${n} exited ${res.code}: ${res.stderr.slice(0, 500)}`);
             // Each hook must have done its real job, not bailed out early.
-            if (n === 'session-start' && !res.stdout.includes('additionalContext')) throw new Error(`session-start printed no context: ${res.stdout.slice(0, 200)} ${res.stderr.slice(0, 200)}`);
+            if ((n === 'session-start' || n === 'user-prompt-submit') && !res.stdout.includes('additionalContext')) throw new Error(`${n} printed no context: ${res.stdout.slice(0, 200)} ${res.stderr.slice(0, 200)}`);
             if ((n === 'session-end' || n === 'pre-compact') && res.stderr !== '') throw new Error(`${n} did not hand the transcript over: ${res.stderr.slice(0, 300)}`);
             took[n] = res.ms;
           }
@@ -76,6 +91,7 @@ export const hooksBench: Bench = {
           figures.push(atMost(`hook ${n} / node -e 0 (median of per-round ratios)`, median(ratios[n]), '×', RATIO_TARGET));
           figures.push(info(`hook ${n}, p50`, median(ms[n]), 'ms', `p90 ${fmt(percentile(ms[n], 90))} ms`));
         }
+        figures.push(atMost('hook user-prompt-submit, p95', percentile(ms['user-prompt-submit'], 95), 'ms', PROMPT_P95_MS));
         return figures;
       });
     } finally {
