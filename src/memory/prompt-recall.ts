@@ -9,20 +9,22 @@ import type { PromptRecallRequest, PromptRecallResponse, RecallItem, RecallReque
 import { nowMs } from '../clock.js';
 import type { Logger } from '../log.js';
 import { writeFileAtomic } from '../sys/atomic-file.js';
-import { terms } from './text.js';
+import { normalize, terms } from './text.js';
 
 /**
  * What counts as a match for a prompt. Recall ranks by BM25 over the prompt's words, so one shared
  * word scores as much as a rare word can, whether it is the point of the prompt ("keep sessions in
  * redis") or incidental ("write a haiku" and "always write commit messages"): on the set of
- * bench/prompt-recall.ts the two kinds score alike (2.8–3.5). An item is injected only when it
- * shares at least MIN_TERMS distinct words with the prompt (an excerpt of a past session, which is
- * longer and chattier, EPISODE_MIN_TERMS) and scores at least MIN_SCORE. On that set this injects
+ * bench/prompt-recall.ts the two kinds score alike (2.8–3.5), and BM25's scale moves with the
+ * store (a perfect match in a store of one memory scores 1.4). So an item is injected when it
+ * shares at least MIN_TERMS distinct words with the prompt, stop words aside (an excerpt of a past
+ * session, which is longer and chattier, EPISODE_MIN_TERMS); MIN_SCORE only keeps out what recall
+ * adds without a match (standing instructions, scored 0.01 or less). On that set this injects
  * nothing for every unrelated prompt and the right memory for 12 of 14 related ones (BENCHMARKS.md).
  */
 export const MIN_TERMS = 2;
 export const EPISODE_MIN_TERMS = 3;
-export const MIN_SCORE = 2;
+export const MIN_SCORE = 0.1;
 /** The query is the prompt's start: a pasted log beyond it adds noise, not intent. */
 const QUERY_CHARS = 2000;
 /** Lines of a prompt's context at most: a few good ones, not a recall block. */
@@ -85,6 +87,8 @@ export class PromptRecall {
     let room = req.maxChars - HEADER_CHARS;
     for (const item of r.items) {
       if (item.score < MIN_SCORE || sharedTerms(asked, item.text) < (item.kind === 'episode' ? EPISODE_MIN_TERMS : MIN_TERMS)) continue;
+      // This session's own words (ingested at a compaction, or the prompt itself) are no recall.
+      if (item.kind === 'episode' && (item.sources.some((s) => s.sessionId === req.sessionId) || normalize(item.text) === normalize(query))) continue;
       if (given.has(item.id)) {
         repeated++;
         continue;

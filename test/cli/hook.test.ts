@@ -130,6 +130,38 @@ describe('hook user-prompt-submit', () => {
     for (const session of ['s3', 's4']) expect((await d.cli(['hook', 'user-prompt-submit'], { input: promptInput(session, project, prompt), env: patient })).stdout, session).toBe('');
   });
 
+  it('adds a match from a store of one memory too (BM25 scores little there)', async () => {
+    const d = newDaemon();
+    await d.start();
+    const project = tmp();
+    await d.cli(['remember', '--project', project, '--type', 'procedure', 'Deploys to production go through the GitHub Actions workflow deploy.yml, never by hand.']);
+    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s8', project, 'deploy this branch to production'), env: patient });
+    expect(context(r.stdout)).toContain('deploy.yml');
+  });
+
+  it('adds excerpts of other sessions, never of the same one (nor the prompt repeated)', async () => {
+    const d = newDaemon();
+    await d.start();
+    const project = tmp();
+    const file = join(project, 'past.jsonl');
+    writeClaudeTranscript(
+      file,
+      [
+        { role: 'user', text: 'the nightly export job to the warehouse keeps timing out after the vacuum step' },
+        { role: 'assistant', text: 'The nightly export job times out because the warehouse vacuum step holds a lock; I moved the export job after the vacuum step finishes.' },
+      ],
+      { sessionId: 'past-1', cwd: project },
+    );
+    expect((await d.cli(['ingest', file, '--session', 'past-1'])).code).toBe(0);
+    const prompt = 'the nightly export job to the warehouse keeps timing out after the vacuum step';
+    // In the session the excerpts come from: its own words are no recall.
+    expect((await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('past-1', project, prompt), env: patient })).stdout).toBe('');
+    // In another session: the answer comes back, the identical question does not.
+    const text = context((await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('later-1', project, prompt), env: patient })).stdout);
+    expect(text).toContain('moved the export job after the vacuum step');
+    expect(text).not.toContain(prompt);
+  });
+
   it('keeps the context to a few lines within 2,000 characters', async () => {
     const d = newDaemon();
     await d.start();

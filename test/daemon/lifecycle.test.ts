@@ -58,7 +58,7 @@ describe('daemon lifecycle', () => {
     await new Promise((r) => setTimeout(r, 300));
     await d.start();
     const r = await tail;
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(Array.from({ length: 20 }, (_, i) => `n${i + 1}\n`).join(''));
   });
 
