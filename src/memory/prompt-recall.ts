@@ -86,6 +86,8 @@ export class PromptRecall {
     let repeated = 0;
     let room = req.maxChars - HEADER_CHARS;
     for (const item of r.items) {
+      // Digests ("recent sessions here") come with every recall for a project: session-start's, not a match.
+      if (item.kind !== 'memory' && item.kind !== 'episode') continue;
       if (item.score < MIN_SCORE || sharedTerms(asked, item.text) < (item.kind === 'episode' ? EPISODE_MIN_TERMS : MIN_TERMS)) continue;
       // This session's own words (ingested at a compaction, or the prompt itself) are no recall.
       if (item.kind === 'episode' && (item.sources.some((s) => s.sessionId === req.sessionId) || normalize(item.text) === normalize(query))) continue;
