@@ -5,8 +5,6 @@ import { retry } from '../sys/retry.js';
 import { ApiClient } from './api-client.js';
 import { spawnDaemon } from './spawn-daemon.js';
 
-export { spawnDaemon } from './spawn-daemon.js';
-
 const STARTUP_WAIT_MS = 15_000;
 
 export function client(): ApiClient {

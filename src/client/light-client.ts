@@ -92,7 +92,7 @@ export class LightClient {
   }
 
   async recallPrompt(req: Body<'recallPrompt'>): Promise<Answer<'recallPrompt'>> {
-    return json(await this.send('recallPrompt', pathTo('recallPrompt'), req), 'recallPrompt') as Answer<'recallPrompt'>;
+    return items(json(await this.send('recallPrompt', pathTo('recallPrompt'), req), 'recallPrompt'), 'recallPrompt') as Answer<'recallPrompt'>;
   }
 
   async ingest(req: Body<'ingest'>): Promise<Answer<'ingest'>> {

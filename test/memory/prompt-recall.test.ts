@@ -1,0 +1,42 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecallItem, RecallResponse } from '../../src/api/memory.js';
+import { PromptRecall } from '../../src/memory/prompt-recall.js';
+import { tempDirsPerTest } from '../helpers/daemon.js';
+
+const tmp = tempDirsPerTest(afterEach, 'ns-prompt-');
+const log = pino({ level: 'silent' });
+
+const item = (id: string, text: string): RecallItem => ({ kind: 'memory', id, text, type: 'fact', scope: 'project', score: 5, tokens: 10, sources: [] });
+/** What recall answers for any query: one memory about the staging database. */
+const recall = (): RecallResponse => ({ project: null, query: 'q', budget: 2000, tokens: 50, considered: 1, items: [item('m1', 'The staging database runs on port 5433.')] });
+const ask = (p: PromptRecall, sessionId: string) => p.forPrompt({ prompt: 'open the staging database', sessionId, maxChars: 2000 });
+
+describe('PromptRecall: what each session was given', () => {
+  it('is bounded: past 500 sessions the least recently prompted is forgotten, and the file holds 500', async () => {
+    const file = join(tmp(), 'prompt-injections.json');
+    const p = PromptRecall.open(file, recall, log);
+    for (let i = 0; i < 501; i++) expect(ask(p, `s${i}`).items.map((x) => x.id)).toEqual(['m1']);
+    await p.flush();
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { sessions: Record<string, unknown> };
+    expect(Object.keys(saved.sessions)).toHaveLength(500);
+    expect(saved.sessions.s0).toBeUndefined();
+    // s1 was given m1 and remembers it, from the file too; s0 was forgotten and is given it again.
+    const again = PromptRecall.open(file, recall, log);
+    expect(ask(again, 's1')).toEqual({ items: [], repeated: 1 });
+    expect(ask(again, 's0').items.map((x) => x.id)).toEqual(['m1']);
+  });
+
+  it('starts afresh from a file it cannot read; without a session id every prompt gets its matches', () => {
+    const file = join(tmp(), 'prompt-injections.json');
+    writeFileSync(file, '{ not json');
+    const p = PromptRecall.open(file, recall, log);
+    expect(ask(p, 'a').items).toHaveLength(1);
+    expect(ask(p, 'a').items).toHaveLength(0);
+    // Without a session id nothing can be remembered: every prompt gets its matches.
+    expect(p.forPrompt({ prompt: 'open the staging database', maxChars: 2000 }).items).toHaveLength(1);
+    expect(p.forPrompt({ prompt: 'open the staging database', maxChars: 2000 }).items).toHaveLength(1);
+  });
+});
