@@ -1,0 +1,53 @@
+/**
+ * The person's answers to the agent's questions: AskUserQuestion results, and replies that answer the
+ * assistant's numbered questions by number. Each answer is one unit, "question → answer".
+ */
+import type { ExtractMessage } from './types.js';
+import { oneUnit, type Unit } from './unit.js';
+
+/** A question longer than this is clipped in an answer's memory. */
+const QUESTION_MAX = 160;
+
+/** `"Question?"="Answer"` pairs, as Claude Code writes AskUserQuestion results. */
+export function parseAnswerText(text: string): { question: string; answer: string }[] {
+  const out: { question: string; answer: string }[] = [];
+  const re = /"((?:[^"\\]|\\.)+)"\s*=\s*"((?:[^"\\]|\\.)*)"/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push({ question: m[1] ?? '', answer: m[2] ?? '' });
+  return out;
+}
+
+export function clipQuestion(q: string): string {
+  const flat = q.replace(/\s+/g, ' ').trim();
+  return flat.length <= QUESTION_MAX ? flat : `…${flat.slice(flat.length - QUESTION_MAX + 1)}`;
+}
+
+export function answerUnits(m: ExtractMessage, turn: number): Unit[] {
+  const pairs = m.answers ?? parseAnswerText(m.text);
+  return pairs.flatMap((p) => oneUnit(`${clipQuestion(p.question)} → ${p.answer.replace(/\s*\((?:recommended|default)\)\s*/gi, ' ').trim()}`, 'answer', m, turn) ?? []);
+}
+
+/** "1. Which stack?" … in the assistant's text: its numbered questions. */
+export function numberedQuestions(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const line of text.split('\n')) {
+    const m = /^\s*(?:[-*]\s*)?\**(\d{1,2})[.)]\**\s+(.+\?)\**\s*$/.exec(line);
+    if (m?.[1] !== undefined && m[2] !== undefined) out.set(Number(m[1]), m[2].replace(/\*\*/g, '').trim());
+  }
+  return out;
+}
+
+/** A reply that answers the assistant's numbered questions by number ("1. X 2. Y"): question/answer pairs. */
+export function inlineAnswers(reply: string, questions: Map<number, string>, m: ExtractMessage, turn: number): Unit[] {
+  if (questions.size < 2) return [];
+  const parts = reply.split(/(?:^|\s)(\d{1,2})[.)]\s*/).slice(1);
+  const out: Unit[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const q = questions.get(Number(parts[i]));
+    const a = (parts[i + 1] ?? '').trim();
+    if (q === undefined || a === '') continue;
+    const u = oneUnit(`${clipQuestion(q)} → ${a}`, 'answer', m, turn);
+    if (u !== undefined) out.push(u);
+  }
+  return out.length >= 2 ? out : [];
+}
+

@@ -1,0 +1,51 @@
+/**
+ * Plans the person approved: Claude Code's ExitPlanMode, or a plan proposed in the assistant's text
+ * (Codex's <proposed_plan>) that the person's next words approve. The gist is one decision; the
+ * rules stated inside the plan are units of their own.
+ */
+import type { ExtractMessage } from './types.js';
+import { oneUnit, originOf, sentenceUnits, type Unit } from './unit.js';
+
+/** An approved plan: its title and gist as one decision, and the rules stated inside it. */
+export function planUnits(text: string, m: ExtractMessage, turn: number): Unit[] {
+  const gist = planGist(text, m, turn);
+  // The plan's first section (its summary or context) says what it is about; the rest is detail.
+  const second = nthHeading(text, 2);
+  const ctx = { turn, document: false, investigative: false };
+  const lead = second < 0 ? [] : sentenceUnits(text.slice(0, second), 'plan-body', m, ctx).map((u) => ({ ...u, lead: true }));
+  const body = sentenceUnits(second < 0 ? text : text.slice(second), 'plan-body', m, ctx);
+  return [...(gist === undefined ? [] : [gist]), ...lead, ...body];
+}
+
+/** Offset of the n-th markdown heading of level 2 or 3, or -1. */
+function nthHeading(text: string, n: number): number {
+  const re = /^#{2,3}\s/gm;
+  for (let i = 1, m = re.exec(text); m !== null; i++, m = re.exec(text)) if (i === n) return m.index;
+  return -1;
+}
+
+function planGist(text: string, m: ExtractMessage, turn: number): Unit | undefined {
+  const lines = text.split('\n').map((l) => l.trim());
+  const title = (lines.find((l) => /^#\s/.test(l)) ?? '').replace(/^#+\s*(?:plan:?\s*)?/i, '').trim();
+  const after = (heading: RegExp): string | undefined => {
+    const at = lines.findIndex((l) => /^#{2,4}\s/.test(l) && heading.test(l));
+    if (at < 0) return undefined;
+    return lines.slice(at + 1).find((l) => l !== '' && !/^#/.test(l) && !/^(?:[-*|`>]|\d+[.)])/.test(l));
+  };
+  const gist = after(/summary|overview|goal/i) ?? after(/strategy|approach|solution|decision/i) ?? after(/context/i);
+  return gist === undefined && title === '' ? undefined : oneUnit(`Approved plan: ${[title, gist].filter((x) => x !== undefined && x !== '').join(' — ')}`, 'plan', m, turn);
+}
+
+/** Codex and others propose plans in the assistant's text; the person's next words approve them. */
+export const PROPOSED = /<proposed_plan>([\s\S]*?)(?:<\/proposed_plan>|$)/;
+const APPROVAL = /^(?:please\s+)?(?:implement|go ahead|proceed|approved?|lgtm|looks good|sounds good|yes|yep|ok(?:ay)?|do it|let'?s do it|let'?s go|ship it|execute|build it|start)\b/i;
+
+export function approvedNext(messages: readonly ExtractMessage[], i: number): boolean {
+  for (let j = i + 1; j < messages.length; j++) {
+    const m = messages[j] as ExtractMessage;
+    const origin = originOf(m);
+    if (origin === 'typed' || origin === 'queued') return m.text.trim().split(/\s+/).length <= 12 && APPROVAL.test(m.text.trim());
+  }
+  return false;
+}
+
