@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'state_corrupt'
   | 'config_invalid'
   | 'model_unavailable'
+  | 'disk_full'
   | 'internal';
 
 const httpStatus: Record<ErrorCode, number> = {
@@ -43,6 +44,7 @@ const httpStatus: Record<ErrorCode, number> = {
   state_corrupt: 500,
   config_invalid: 400,
   model_unavailable: 503,
+  disk_full: 507,
   internal: 500,
 };
 
@@ -68,4 +70,29 @@ export class AppError extends Error {
 
 export function isErrno(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
+}
+
+/** errno codes meaning the filesystem (or the user's quota on it) has no room left. */
+const NO_ROOM = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * A write to `path` that failed for lack of room, as the error the caller passes on (`disk_full`,
+ * naming the errno and the file); any other failure comes back as it was.
+ */
+export function diskFullError(err: unknown, path: string): unknown {
+  if (err instanceof AppError || typeof err !== 'object' || err === null) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === undefined || !NO_ROOM.has(code)) return err;
+  const what = code === 'EDQUOT' ? 'disk quota exceeded' : 'no space left on device';
+  return new AppError('disk_full', `${what} (${code}) writing ${path}; free some space on that filesystem and try again`, err);
+}
+
+/**
+ * The CLI's exit code for a failed request (README § Exit codes): 2 bad input, 74 (EX_IOERR) the
+ * daemon could not write its state, 1 anything else.
+ */
+export function exitCodeFor(code: ErrorCode): number {
+  if (code === 'bad_request') return 2;
+  if (code === 'disk_full') return 74;
+  return 1;
 }

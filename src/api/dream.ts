@@ -36,7 +36,14 @@ export const DreamSummary = DreamReport.pick({ id: true, trigger: true, dryRun: 
   superseded: z.number(),
   archived: z.number(),
 });
-export const DreamListResponse = z.object({ dreams: z.array(DreamSummary) });
+/** A dream that has not ended yet: the phases it has been through so far. */
+export const RunningDream = DreamReport.pick({ id: true, trigger: true, dryRun: true, startedAt: true }).extend({
+  phases: z.array(z.object({ phase: z.string(), detail: z.string() })),
+});
+export type RunningDream = z.infer<typeof RunningDream>;
+
+/** Past dreams, newest first, and the one running now (it has no report yet). */
+export const DreamListResponse = z.object({ dreams: z.array(DreamSummary), running: RunningDream.nullable().default(null) });
 
 export const DreamSchedule = z.object({
   cron: z.string(),

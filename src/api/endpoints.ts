@@ -27,7 +27,7 @@ import {
   SessionListResponse,
   SessionShowResponse,
 } from './memory.js';
-import { StatusResponse } from './status.js';
+import { ReloadResponse, StatusResponse } from './status.js';
 import {
   FollowQuery,
   InputRequest,
@@ -161,7 +161,16 @@ export const ENDPOINTS = {
     reply: { kind: 'ndjson', schema: DreamProgressLine },
   },
   listDreams: { method: 'GET', path: '/v1/dreams', doc: 'past dreams, newest first', reply: json(DreamListResponse) },
-  getDream: { method: 'GET', path: '/v1/dreams/:id', doc: "one dream's report: every merge, supersession and archive", params: dreamId, reply: json(DreamResponse) },
+  getDream: { method: 'GET', path: '/v1/dreams/:id', doc: "one dream's report: every merge, supersession and archive (409 while it runs)", params: dreamId, reply: json(DreamResponse) },
+  followDream: {
+    method: 'GET',
+    path: '/v1/dreams/:id/follow',
+    doc: 'a dream as it runs: a line per phase (those already done first), then the report; at once for one that has ended',
+    params: dreamId,
+    reply: { kind: 'ndjson', schema: DreamProgressLine },
+  },
+
+  reload: { method: 'POST', path: '/v1/reload', doc: 'read the config file again and apply it (as SIGHUP does); what changed, and what waits for a restart', reply: json(ReloadResponse) },
 } as const satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof ENDPOINTS;

@@ -34,3 +34,7 @@ export const StatusResponse = z.object({
 export type StatusResponse = z.infer<typeof StatusResponse>;
 
 export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+/** `POST /v1/reload`: the config keys that changed, applied now or waiting for a restart of the daemon. */
+export const ReloadResponse = z.object({ applied: z.array(z.string()), needsRestart: z.array(z.string()) });
+export type ReloadResponse = z.infer<typeof ReloadResponse>;

@@ -24,6 +24,8 @@ const common = {
   outputBytes: z.number(),
   /** Agent tasks only (`nightshift agent`): spec, context health, result. Filled in by `GET /v1/tasks/:id`. */
   agent: AgentInfo.optional(),
+  /** Why the task's latest state is not on disk yet (the daemon could not save it, e.g. a full disk); it keeps trying. */
+  saveError: z.string().optional(),
 };
 
 /** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */

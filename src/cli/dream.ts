@@ -42,22 +42,31 @@ export function registerDreamCommands(program: Command): void {
     .description('past dreams, newest first')
     .option('--json', 'print JSON')
     .action(async (o: { json?: boolean }) => {
-      const list = await withDaemon((c) => c.dreams());
-      if (o.json) return printJson(list);
-      if (list.length === 0) {
+      const { dreams: list, running } = await withDaemon((c) => c.dreamLog());
+      // The running dream first, marked `running: true`, with the phases it has done so far.
+      if (o.json) return printJson(running ? [{ ...running, running: true }, ...list] : list);
+      if (list.length === 0 && !running) {
         process.stdout.write('no dreams yet\n');
         return;
       }
       const rows = list.map((d) => [d.id, d.trigger + (d.dryRun ? ' (dry)' : ''), age(d.startedAt), `${d.durationMs}ms`, String(d.merged), String(d.superseded), String(d.archived)]);
+      if (running) rows.unshift([running.id, running.trigger + (running.dryRun ? ' (dry)' : ''), age(running.startedAt), `running (${running.phases.at(-1)?.phase ?? 'starting'})`, '-', '-', '-']);
       process.stdout.write(`${table(['ID', 'TRIGGER', 'AGO', 'TOOK', 'MERGED', 'SUPERSEDED', 'ARCHIVED'], rows)}\n`);
     });
   dream
     .command('show')
-    .description('one dream’s report: counts per phase and every merge, supersession and archive with the reason')
+    .description('one dream’s report: counts per phase and every merge, supersession and archive with the reason; a dream still running is followed to its end')
     .argument('<id>')
     .option('--json', 'print JSON')
     .action(async (id: string, o: { json?: boolean }) => {
-      const r = await withDaemon((c) => c.dreamReport(id));
+      let said = false;
+      const r = await withDaemon((c) =>
+        c.followDream(id, (phase, detail) => {
+          if (!said) process.stderr.write(`dream ${id} is running; following it (Ctrl-C stops following, not the dream)\n`);
+          said = true;
+          process.stderr.write(`  ${phase.padEnd(12)} ${detail}\n`);
+        }),
+      );
       if (o.json) printJson(r);
       else process.stdout.write(describeReport(r));
     });

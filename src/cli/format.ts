@@ -41,6 +41,7 @@ export function describeTask(t: Task): string {
   if ('signal' in t) rows.push(['signal', t.signal]);
   if ('reason' in t && t.reason) rows.push(['reason', t.reason]);
   if ('error' in t) rows.push(['error', t.error]);
+  if (t.saveError) rows.push(['not saved', `${t.saveError} (the daemon saves it again by itself)`]);
   rows.push(['output', `${humanBytes(t.outputBytes)} (${t.outputBytes} bytes) ${t.outputPath}`]);
   rows.push(['stdin', t.stdin]);
   if (t.agent) {

@@ -10,7 +10,7 @@ import type { DreamReport } from '../api/dream.js';
 import { ENDPOINTS, pathOf, type Endpoint, type EndpointName, type Endpoints, type EndpointsReplying, type PathParams } from '../api/endpoints.js';
 import type { ImportLine, Memory } from '../api/memory.js';
 import type { OutputMeta, SignalName, Task, TaskEvent } from '../api/tasks.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { checkStatus, readAll, readLines, safeJson, send, type DaemonAddress } from './http.js';
 
 export type { DaemonAddress } from './http.js';
@@ -175,7 +175,15 @@ export class ApiClient {
 
   /** Runs a dream, calling onPhase as each phase ends. */
   async dreamWithProgress(dryRun: boolean, onPhase: (phase: string, detail: string) => void): Promise<DreamReport> {
-    const res = await this.open('dreamProgress', { body: { dryRun } });
+    return this.dreamLines(await this.open('dreamProgress', { body: { dryRun } }), onPhase);
+  }
+
+  /** Follows a dream (one that runs now, or has ended): onPhase for each phase, then its report. */
+  async followDream(dreamId: string, onPhase: (phase: string, detail: string) => void): Promise<DreamReport> {
+    return this.dreamLines(await this.open('followDream', id(dreamId)), onPhase);
+  }
+
+  private async dreamLines(res: IncomingMessage, onPhase: (phase: string, detail: string) => void): Promise<DreamReport> {
     await checkStatus(res);
     let report: DreamReport | undefined;
     let failure: AppError | undefined;
@@ -183,10 +191,10 @@ export class ApiClient {
       const line = ENDPOINTS.dreamProgress.reply.schema.parse(JSON.parse(text));
       if ('phase' in line) onPhase(line.phase, line.detail);
       else if ('report' in line) report = line.report;
-      else failure = new AppError('internal', line.error.message);
+      else failure = new AppError(line.error.code as ErrorCode, line.error.message);
     });
     if (failure) throw failure;
-    if (!report) throw new AppError('connection_lost', 'the daemon ended the dream stream without a report');
+    if (!report) throw new AppError('connection_lost', 'the daemon ended the dream stream without a report (it may be shutting down; the dream goes on: `nightshift dream log`)');
     return report;
   }
 
@@ -194,8 +202,18 @@ export class ApiClient {
     return (await this.call('listDreams', {})).dreams;
   }
 
+  /** Past dreams and the one running now. */
+  dreamLog() {
+    return this.call('listDreams', {});
+  }
+
   async dreamReport(dreamId: string): Promise<DreamReport> {
     return (await this.call('getDream', id(dreamId))).report;
+  }
+
+  /** Reads the config file again and applies what it can (as SIGHUP does). */
+  reload() {
+    return this.call('reload', {});
   }
 
   // ── sessions ──

@@ -1,7 +1,6 @@
-import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { loadConfig, type Config } from '../config.js';
-import { AppError, isErrno } from '../errors.js';
+import { AppError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { resolvePaths, type Paths } from '../paths.js';
 import { TaskEvents } from '../tasks/events.js';
@@ -10,7 +9,10 @@ import { notifier } from '../tasks/notify.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
 import type { Handlers } from './http.js';
+import { Listeners } from './listeners.js';
 import { startMemory } from './memory-start.js';
+import { installProcessErrorHandlers } from './process-errors.js';
+import { ConfigReloader } from './reload.js';
 import { startRetention } from './retention-sweep.js';
 import { agentHandlers } from './routes/agent.js';
 import { dreamHandlers } from './routes/dream.js';
@@ -21,7 +23,6 @@ import { statusHandlers } from './routes/status.js';
 import { taskHandlers } from './routes/tasks.js';
 import { createApiServer } from './server.js';
 import { Streams } from './streams.js';
-import { listenTcp } from './tcp.js';
 
 export interface DaemonOptions {
   /** Move a corrupt state file aside and rebuild it from the task directories. */
@@ -66,6 +67,7 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
     return 1;
   }
   const log = createLogger(config.logLevel);
+  installProcessErrorHandlers(log);
   try {
     return await serve(paths, config, log, lock, startedAt, opts);
   } catch (err) {
@@ -93,40 +95,64 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     const r = await TaskRegistry.recover(paths.stateFile, paths.tasksDir);
     log.warn({ movedTo: r.movedTo, tasks: r.tasks }, 'state rebuilt from task directories');
   }
-  const registry = await TaskRegistry.open(paths.stateFile);
+  const registry = await TaskRegistry.open(paths.stateFile, log);
   const unlisted = registry.adoptUnlisted(paths.tasksDir);
   if (unlisted.length > 0) log.warn({ tasks: unlisted }, 'took back tasks started by a daemon that died before saving them');
   const events = new TaskEvents();
-  if (config.notifyCommand) events.on(notifier(config.notifyCommand, log));
   const tasks = new TaskManager({ paths, config, log, registry, events });
   await tasks.startUp();
-  const stopRetention = startRetention(tasks, config.retentionDays, log);
   const memory = await startMemory(paths, config, log);
+  // What a reload may swap: the notify listener, the retention sweep, the request size limit.
+  let offNotify = config.notifyCommand ? events.on(notifier(config.notifyCommand, log)) : () => undefined;
+  let stopRetention = startRetention(tasks, config.retentionDays, log);
+  let maxRequestBytes = config.maxRequestBytes;
 
   const streams = new Streams();
-  let tcpAddress: string | null = null;
+  let listeners: Listeners | undefined;
+  let reloader: ConfigReloader | undefined;
   const handlers = (): Handlers => ({
-    ...statusHandlers(tasks, memory.service, memory.dreams, { socket: paths.socket, tcp: tcpAddress, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
+    ...statusHandlers(tasks, memory.service, memory.dreams, { socket: paths.socket, tcp: () => listeners?.tcpAddress ?? null, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
     ...taskHandlers(tasks, events, streams),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
     ...sessionHandlers(memory.service, log),
     ...dreamHandlers(memory.dreams, streams),
     ...agentHandlers({ tasks, socket: paths.socket, env: process.env }),
+    reload: async () => {
+      if (!reloader) throw new AppError('daemon_unavailable', 'the daemon is still starting; reload in a moment');
+      return { json: await reloader.reload() };
+    },
   });
-  const servers: Server[] = [];
+  const make = (token?: string) => createApiServer({ handlers: handlers(), maxRequestBytes: () => maxRequestBytes, log, ...(token !== undefined && { token }) });
+  listeners = new Listeners(paths.socket, paths.tokenFile, make);
   // TCP first: when it cannot listen, start-up fails before anything is served.
-  if (config.tcp) {
-    const tcp = await listenTcp(config.tcp, paths.tokenFile, (token) =>
-      createApiServer({ handlers: handlers(), maxRequestBytes: config.maxRequestBytes, log, token }),
-    );
-    tcpAddress = tcp.address;
-    servers.push(tcp.server);
-  }
-  const unixServer = createApiServer({ handlers: handlers(), maxRequestBytes: config.maxRequestBytes, log });
-  await listenUnix(unixServer, paths.socket);
-  servers.push(unixServer);
-  log.info({ socket: paths.socket, tcp: tcpAddress }, 'nightshift daemon ready');
+  await listeners.setTcp(config.tcp);
+  await listeners.listenUnix();
+  reloader = new ConfigReloader(config, {
+    configFile: paths.configFile,
+    log,
+    listeners,
+    tasks,
+    memory: memory.service,
+    dreams: memory.dreams,
+    applyRest: (next, prev) => {
+      if (next.notifyCommand !== prev.notifyCommand) {
+        offNotify();
+        offNotify = next.notifyCommand ? events.on(notifier(next.notifyCommand, log)) : () => undefined;
+      }
+      if (next.retentionDays !== prev.retentionDays) {
+        stopRetention();
+        stopRetention = startRetention(tasks, next.retentionDays, log);
+      }
+      maxRequestBytes = next.maxRequestBytes;
+    },
+  });
+  const onHangup = () => {
+    const r = reloader;
+    r?.reload().catch((err: unknown) => log.error({ err: (err as Error).message }, 'reload on SIGHUP failed; the config in effect is unchanged'));
+  };
+  process.on('SIGHUP', onHangup);
+  log.info({ socket: paths.socket, tcp: listeners.tcpAddress }, 'nightshift daemon ready');
   memory.afterReady();
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
@@ -134,38 +160,17 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   log.info({ signal }, 'shutting down; tasks keep running');
+  process.off('SIGHUP', onHangup);
   // Stop accepting, end long-lived streams (clients resume by offset), let in-flight requests finish.
-  const closed = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  const closed = listeners.close();
   streams.closeAll();
-  for (const s of servers) s.closeIdleConnections();
   await closed;
   tasks.stop();
   stopRetention();
   await memory.stop();
-  await registry.commit();
-  try {
-    unlinkSync(paths.socket);
-  } catch (err) {
-    if (!isErrno(err, 'ENOENT')) throw err;
-  }
+  await registry.commit().catch((err: unknown) => log.error({ err: (err as Error).message }, 'the last task state could not be saved; the last saved copy stays'));
+  listeners.removeSocket();
   lock.release();
   log.info('stopped');
   return 0;
-}
-
-async function listenUnix(server: Server, socket: string): Promise<void> {
-  // We hold the lock, so a socket file left here is a dead daemon's.
-  try {
-    unlinkSync(socket);
-  } catch (err) {
-    if (!isErrno(err, 'ENOENT')) throw err;
-  }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socket, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  chmodSync(socket, 0o600);
 }

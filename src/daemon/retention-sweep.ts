@@ -13,8 +13,9 @@ export function startRetention(tasks: TaskManager, retentionDays: number, log: L
     }
     if (ids.length > 0) log.info({ removed: ids.length, retentionDays }, 'retention sweep');
   };
-  void sweep();
-  const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+  const run = () => sweep().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'retention sweep failed'));
+  void run();
+  const timer = setInterval(() => void run(), SWEEP_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppError } from '../errors.js';
+import { AppError, diskFullError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from '../api/endpoints.js';
 import { compile, discardBody, parse, readJsonBody, type Call, type Handlers } from './http.js';
@@ -16,7 +16,8 @@ const ROUTES: Route[] = (Object.entries(ENDPOINTS) as [EndpointName, Endpoint][]
 
 export interface ServerOptions {
   handlers: Handlers;
-  maxRequestBytes: number;
+  /** Read per request: a reload may change it. */
+  maxRequestBytes: () => number;
   log: Logger;
   /** When set (TCP listener), every request must carry `Authorization: Bearer <token>`. */
   token?: string;
@@ -79,8 +80,11 @@ function sendParserError(err: NodeJS.ErrnoException, socket: Duplex): void {
 export function createApiServer(opts: ServerOptions): Server {
   const server = createServer({ requestTimeout: 0, headersTimeout: 10_000 }, (req, res) => {
     void handle(req, res).catch(async (err: unknown) => {
-      const appErr = err instanceof AppError ? err : new AppError('internal', 'internal error; see the daemon log');
-      if (!(err instanceof AppError)) opts.log.error({ err, url: req.url, method: req.method }, 'request failed');
+      // A full disk anywhere below (a write that did not name its file) is still said as such.
+      const known = err instanceof AppError ? err : diskFullError(err, (err as NodeJS.ErrnoException).path ?? 'a file in the state directory');
+      const appErr = known instanceof AppError ? known : new AppError('internal', 'internal error; see the daemon log');
+      if (!(known instanceof AppError)) opts.log.error({ err, url: req.url, method: req.method }, 'request failed');
+      else if (appErr.code === 'disk_full') opts.log.error({ url: req.url, method: req.method }, appErr.message);
       // The connection stays usable only if the rest of the body was read; a peer without the
       // token gets no more of our time.
       const drained = appErr.code !== 'unauthorized' && (await discardBody(req));
@@ -124,7 +128,7 @@ export function createApiServer(opts: ServerOptions): Server {
       res,
       params,
       query: e.query ? parse(e.query, query) : undefined,
-      body: e.body ? parse(e.body, await readJsonBody(req, opts.maxRequestBytes)) : undefined,
+      body: e.body ? parse(e.body, await readJsonBody(req, opts.maxRequestBytes())) : undefined,
     };
     // The table pairs each endpoint with its handler's types; here they meet as one.
     const out = (await (opts.handlers[hit.r.name] as (c: Call<Endpoint>) => Promise<unknown>)(call)) as Answered;

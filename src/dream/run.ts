@@ -30,9 +30,10 @@ export interface DreamDeps {
   onPhase?: (phase: string, detail: string) => void;
 }
 
-export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: DreamReport['trigger'] }): Promise<DreamReport> {
-  const started = now();
-  const id = newDreamId(started);
+/** `id` and `started`: given by a caller that announces the dream before it runs (see DreamService). */
+export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: DreamReport['trigger']; id?: string; started?: Date }): Promise<DreamReport> {
+  const started = opts.started ?? now();
+  const id = opts.id ?? newDreamId(started);
   // The lock outlives daemon restarts: two dreams never overlap, and one that died never blocks the next.
   const lock = await acquirePidLock(deps.lockFile, {
     info: { dream: id, since: started.toISOString() },

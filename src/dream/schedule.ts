@@ -51,12 +51,12 @@ export async function startDreamSchedule(opts: {
     };
   };
   async function tick(): Promise<void> {
-    const s = status();
-    if (!s.wouldRun) {
-      opts.log.info({ gates: s.gates, sessionsSince: s.sessionsSince }, 'scheduled dream skipped: gates not passed');
-      return;
-    }
     try {
+      const s = status();
+      if (!s.wouldRun) {
+        opts.log.info({ gates: s.gates, sessionsSince: s.sessionsSince }, 'scheduled dream skipped: gates not passed');
+        return;
+      }
       await opts.run();
     } catch (err) {
       opts.log.warn({ err: (err as Error).message }, 'scheduled dream failed');
@@ -65,7 +65,7 @@ export async function startDreamSchedule(opts: {
   return {
     status,
     stop: () => {
-      void task?.destroy();
+      Promise.resolve(task?.destroy()).catch((err: unknown) => opts.log.warn({ err: (err as Error).message }, 'stopping the dream schedule failed'));
     },
   };
 }

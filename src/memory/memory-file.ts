@@ -50,37 +50,50 @@ export function listMemoryFiles(dir: string): string[] {
 
 export class MemoryFile {
   private readonly db: Low<MemoryFileData>;
+  private readonly adapter: DurableJsonFile<typeof MemoryFileSchema>;
   private readonly group: GroupCommit;
 
+  /** `onRevert`: a save failed and the memories are back to what the file holds (see `save`). */
   private constructor(
     readonly path: string,
     readonly namespace: Namespace,
     initial: MemoryFileData,
+    onRevert: (file: MemoryFile) => void,
   ) {
-    this.db = new Low(new DurableJsonFile(path, MemoryFileSchema), initial);
-    this.group = new GroupCommit(() => this.db.write());
+    this.adapter = new DurableJsonFile(path, MemoryFileSchema);
+    this.db = new Low(this.adapter, initial);
+    this.group = new GroupCommit(
+      () => this.db.write(),
+      () => {
+        this.db.data = this.adapter.readSync() ?? { version: 1, namespace, memories: [] };
+        onRevert(this);
+      },
+    );
   }
 
-  static async load(path: string): Promise<MemoryFile | null> {
+  static async load(path: string, onRevert: (file: MemoryFile) => void): Promise<MemoryFile | null> {
     const adapter = new DurableJsonFile(path, MemoryFileSchema);
     const data = await adapter.read();
-    return data ? new MemoryFile(path, data.namespace, data) : null;
+    return data ? new MemoryFile(path, data.namespace, data, onRevert) : null;
   }
 
   /** A file whose contents were read and validated elsewhere (the store's start-up, in slices). */
-  static fromData(path: string, data: MemoryFileData): MemoryFile {
-    return new MemoryFile(path, data.namespace, data);
+  static fromData(path: string, data: MemoryFileData, onRevert: (file: MemoryFile) => void): MemoryFile {
+    return new MemoryFile(path, data.namespace, data, onRevert);
   }
 
-  static create(path: string, namespace: Namespace): MemoryFile {
-    return new MemoryFile(path, namespace, { version: 1, namespace, memories: [] });
+  static create(path: string, namespace: Namespace, onRevert: (file: MemoryFile) => void): MemoryFile {
+    return new MemoryFile(path, namespace, { version: 1, namespace, memories: [] }, onRevert);
   }
 
   get memories(): Memory[] {
     return this.db.data.memories;
   }
 
-  /** Durable once resolved; concurrent saves share writes. */
+  /**
+   * Durable once resolved; concurrent saves share writes. When the write fails (a full disk), the
+   * memories go back to what the file holds, so what could not be saved is not served either.
+   */
   save(): Promise<void> {
     return this.group.commit();
   }

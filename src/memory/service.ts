@@ -35,17 +35,21 @@ import { estimateTokens } from '../llm/tokens.js';
 
 export class MemoryService {
   readonly queue: IngestQueue;
+  private readonly reconfigureIngest: (config: Config) => void;
 
   private constructor(
     readonly store: MemoryStore,
     readonly episodes: EpisodeStore,
     readonly sessions: SessionRegistry,
     readonly digests: DigestStore,
-    private readonly config: Config,
+    private config: Config,
     private readonly log: Logger,
     extract: Extractor,
   ) {
     const deps = { store, episodes, sessions, digests, extract, maxPerSession: config.memory.maxPerSession, log };
+    this.reconfigureIngest = (c) => {
+      deps.maxPerSession = c.memory.maxPerSession;
+    };
     this.queue = new IngestQueue(async (req) => {
       const summary = await ingestTranscript(deps, req);
       if (!summary.unchanged) {
@@ -62,6 +66,12 @@ export class MemoryService {
     const [store, sessions] = await Promise.all([MemoryStore.open(paths.memoryDir), SessionRegistry.open(paths.sessionsFile)]);
     const episodes = EpisodeStore.open(paths.episodesDir);
     return new MemoryService(store, episodes, sessions, new DigestStore(paths.digestsDir), config, log, extract);
+  }
+
+  /** A reloaded config: recall's budget and episodes, and memories per session, apply from now on. */
+  reconfigure(config: Config): void {
+    this.config = config;
+    this.reconfigureIngest(config);
   }
 
   /** Projects are known by their git root; `DIR` may be any directory inside one (a Windows path is kept as given). */

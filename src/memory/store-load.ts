@@ -26,6 +26,8 @@ export interface LoadTarget {
   /** Indexes a slice of a taken file's memories. */
   index(file: MemoryFile, from: number, to: number): void;
   setAside(entry: { file: string; movedTo: string; error: string }): void;
+  /** A taken file's save failed and its memories are back to what it holds on disk (see MemoryFile.save). */
+  reverted(file: MemoryFile): void;
 }
 
 export class StoreLoader {
@@ -120,7 +122,7 @@ export class StoreLoader {
     }
     later.push(() => {
       if (bad !== undefined) return this.corrupt(path, bad);
-      const file = MemoryFile.fromData(path, { version: 1, namespace: data.namespace, memories });
+      const file = MemoryFile.fromData(path, { version: 1, namespace: data.namespace, memories }, (f) => this.target.reverted(f));
       this.target.take(file);
       const indexing: (() => void)[] = [];
       for (let from = 0; from < memories.length; from += SLICE) indexing.push(() => this.target.index(file, from, Math.min(memories.length, from + SLICE)));

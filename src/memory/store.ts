@@ -16,7 +16,10 @@ import { StoreLoader } from './store-load.js';
 import { isActive, namespaceKey, namespaceOf, type Namespace } from './model.js';
 import type { TeamDir } from './team-dir.js';
 
-/** Where a namespace's memories are kept: a lowdb file, or a team's directory of Markdown files. */
+/**
+ * Where a namespace's memories are kept: a lowdb file, or a team's directory of Markdown files.
+ * When a save fails, the backing goes back to what it holds on disk and tells the store (`reverted`).
+ */
 interface Backing {
   readonly namespace: Namespace;
   readonly memories: Memory[];
@@ -66,6 +69,7 @@ export class MemoryStore {
         store.index.addAll(docs);
       },
       setAside: (entry) => store.setAside.push(entry),
+      reverted: (file) => store.reverted(file),
     });
     store.loader = loader;
     loader.start(foregroundMs);
@@ -209,18 +213,36 @@ export class MemoryStore {
     });
   }
 
-  /** Writes every namespace changed since the last save; resolves once they are on disk. */
+  /**
+   * Writes every namespace changed since the last save; resolves once they are on disk. A namespace
+   * whose write fails is back to what its file holds (`reverted`): a change that was not saved is
+   * neither served nor written by a later save; its caller gets the error.
+   */
   async save(): Promise<void> {
     this.ready();
     const files = [...this.dirty];
     this.dirty.clear();
-    try {
-      await Promise.all(files.map((f) => f.save()));
-    } catch (err) {
-      // Still unsaved: the next save tries again.
-      for (const f of files) this.dirty.add(f);
-      throw err;
+    const results = await Promise.allSettled(files.map((f) => f.save()));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** A backing went back to its file: its memories (and the indexes over them) are replaced by what the file holds. */
+  private reverted(file: Backing): void {
+    for (const [id, e] of this.byId) {
+      if (e.file !== file) continue;
+      this.byId.delete(id);
+      this.index.delete(id);
+      this.terms.delete(id);
+      this.identity.delete(id);
     }
+    this.dirty.delete(file);
+    for (const memory of file.memories) {
+      if (this.byId.has(memory.id)) continue; // an id another namespace holds (as at load)
+      this.byId.set(memory.id, { memory, file });
+      if (isActive(memory)) this.indexActive(memory, file);
+    }
+    this.changes++;
   }
 
   /** Takes a team's directory in (again): what is on disk replaces what was in memory. */
@@ -240,6 +262,7 @@ export class MemoryStore {
       return clash === undefined; // an id another namespace already uses: that file is skipped
     });
     dir.memories = memories;
+    dir.onRevert = () => this.attachTeam(dir);
     this.files.set(key, dir);
     this.changes++;
     for (const memory of memories) {
@@ -256,7 +279,7 @@ export class MemoryStore {
       throw new AppError('bad_request', `team "${ns.team}" is not configured: add "teams": {"${ns.team}": "/path/to/dir"} to the config file`);
     }
     if (!file) {
-      file = MemoryFile.create(fileFor(this.dir, ns), ns);
+      file = MemoryFile.create(fileFor(this.dir, ns), ns, (f) => this.reverted(f));
       this.files.set(key, file);
     }
     return file;

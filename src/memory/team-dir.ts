@@ -4,10 +4,10 @@
  * this process did not write (a `git pull`, a hand edit) are read back in by `reload`.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Memory, MemoryId } from '../api/memory.js';
-import { isErrno } from '../errors.js';
+import { diskFullError, isErrno } from '../errors.js';
 import type { Namespace } from './model.js';
 
 const FIELDS = ['id', 'type', 'stable', 'pinned', 'importance', 'createdAt', 'lastSeenAt', 'reinforcements', 'origin', 'supersededBy', 'supersededAt', 'archivedAt', 'archiveReason', 'sources'] as const;
@@ -73,6 +73,8 @@ export class TeamDir {
   private readonly fileNames = new Map<string, string>();
   /** Files that could not be read as memories, with why. */
   problems: { file: string; error: string }[] = [];
+  /** Called when a save fails, to read the directory back in: what was not written is not kept. */
+  onRevert: (() => void) | undefined;
 
   constructor(
     readonly team: string,
@@ -113,14 +115,20 @@ export class TeamDir {
     return out;
   }
 
-  /** Writes the memories whose file text changed, each atomically. */
+  /** Writes the memories whose file text changed, each atomically; on failure, reads the directory back (`onRevert`). */
   async save(): Promise<void> {
     for (const m of this.memories) {
       const text = toMarkdown(m);
       if (this.known.get(m.id) === text) continue;
       const path = join(this.dir, this.fileNames.get(m.id) ?? `${m.id}.md`);
-      writeFileSync(`${path}.tmp`, text, { mode: 0o644 });
-      renameSync(`${path}.tmp`, path);
+      try {
+        writeFileSync(`${path}.tmp`, text, { mode: 0o644 });
+        renameSync(`${path}.tmp`, path);
+      } catch (err) {
+        rmSync(`${path}.tmp`, { force: true });
+        this.onRevert?.();
+        throw diskFullError(err, path);
+      }
       this.known.set(m.id, text);
     }
   }

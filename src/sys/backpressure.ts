@@ -6,7 +6,8 @@ import { AppError } from '../errors.js';
  * of making it buffer without bound. A stream that closes meanwhile resolves too (nothing to wait for).
  */
 export function writeWithBackpressure(stream: Writable, data: Buffer | string): Promise<void> {
-  if (stream.destroyed) throw new AppError('conflict', 'client went away');
+  // A rejection, never a throw: callers that only attach .catch() must not be thrown at.
+  if (stream.destroyed) return Promise.reject(new AppError('conflict', 'client went away'));
   if (stream.write(data)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

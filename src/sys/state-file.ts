@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
@@ -26,6 +26,22 @@ export class DurableJsonFile<S extends z.ZodType> implements Adapter<z.infer<S>>
       if (isErrno(err, 'ENOENT')) return null;
       throw err;
     }
+    return this.parse(text);
+  }
+
+  /** `read`, synchronously: for going back to what is on disk with nothing running in between. */
+  readSync(): z.infer<S> | null {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return null;
+      throw err;
+    }
+    return this.parse(text);
+  }
+
+  private parse(text: string): z.infer<S> {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -49,12 +65,20 @@ export class DurableJsonFile<S extends z.ZodType> implements Adapter<z.infer<S>>
 /**
  * Group commit: callers await a write that includes their change; changes made while a write is in
  * flight share the next one, so a burst of N changes costs two writes, not N.
+ *
+ * `revert`, when given, is called the moment a write fails, before anything else can run: it puts
+ * the data back to what is on disk. The changes waiting for the next write are then gone too, so
+ * their callers are told so with the same error instead of being answered by a write without them.
+ * Without it, the data keeps the changes and the next commit writes them.
  */
 export class GroupCommit {
   private inFlight = false;
-  private next: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+  private next: Batch | null = null;
 
-  constructor(private readonly writeNow: () => Promise<void>) {}
+  constructor(
+    private readonly writeNow: () => Promise<void>,
+    private readonly revert?: () => void,
+  ) {}
 
   commit(): Promise<void> {
     if (!this.next) {
@@ -71,6 +95,7 @@ export class GroupCommit {
     return promise;
   }
 
+  /** Never rejects: each failure goes to the callers of the batch it belongs to. */
   private async flush(): Promise<void> {
     while (this.next) {
       const batch = this.next;
@@ -80,10 +105,29 @@ export class GroupCommit {
         await this.writeNow();
         batch.resolve();
       } catch (err) {
-        batch.reject(err);
+        if (this.revert) {
+          const dropped = this.next as Batch | null;
+          this.next = null;
+          let cause = err;
+          try {
+            this.revert();
+          } catch (revertErr) {
+            cause = revertErr; // what is on disk cannot even be read: that is the news
+          }
+          dropped?.reject(cause);
+          batch.reject(cause);
+        } else {
+          batch.reject(err);
+        }
       } finally {
         this.inFlight = false;
       }
     }
   }
+}
+
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
 }

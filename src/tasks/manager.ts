@@ -1,25 +1,26 @@
-import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Attention, RunRequest, SignalName, Task } from '../api/tasks.js';
 import { isFinished } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
 import type { Config } from '../config.js';
-import { AppError, isErrno } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
-import { judge, readExitCode } from './adopt.js';
+import { readExitCode } from './adopt.js';
+import { Adoption } from './adoption.js';
 import type { TaskEvents } from './events.js';
 import { PendingSpawn, type Entry, type RunInfo, type TaskMeta } from './model.js';
-import { baseOf, interpretStatus, signalNumber } from './outcome.js';
+import { killTask, sendInput, type ControlContext } from './control.js';
+import { baseOf, endedTask, interpretStatus } from './outcome.js';
 import { outputSize } from './output.js';
 import { bootId, readStat } from '../sys/proc.js';
 import type { TaskRegistry } from './registry.js';
 import { preflight, spawnTask, toArgv } from './spawn.js';
 import { StallMonitor } from './stall-monitor.js';
-import { writeStdin } from './stdin.js';
-import { claimTaskDir } from './task-dir.js';
-import { waitForEnd } from './wait.js';
+import { claimTaskDir, writeRunInfo, writeTaskFile } from './task-dir.js';
+import { endOnDisk, waitForEnd } from './wait.js';
 
 export interface ManagerDeps {
   paths: Paths;
@@ -29,20 +30,37 @@ export interface ManagerDeps {
   events: TaskEvents;
 }
 
-const ADOPTED_POLL_MS = 1000;
-
 /** See `TaskManager.run`. */
 export type PrepareTask = (task: { id: string; dir: string }) => Promise<{ command?: string[] }>;
 
 /** Owns the task lifecycle: queue, start, exit, kill, stdin, stalls, re-adoption after a restart. */
 export class TaskManager {
-  /** Running tasks whose wrapper is not our child (adopted after a restart): polled for their exit. */
-  private readonly adopted = new Set<string>();
+  /** Running tasks whose wrapper is not our child (adopted after a restart). */
+  private readonly adoption: Adoption;
   private readonly stall: StallMonitor;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private stallTimer: NodeJS.Timeout | undefined;
+  private readonly control: ControlContext;
 
   constructor(private readonly d: ManagerDeps) {
     this.stall = new StallMonitor((id, attention) => this.setAttention(id, attention));
+    this.control = {
+      registry: d.registry,
+      log: d.log,
+      dir: (id) => this.dir(id),
+      entry: (id) => this.entry(id),
+      resolveChild: (id) => this.resolveChild(id),
+      finish: (task) => this.finish(task),
+      touch: (id) => this.stall.touch(id),
+      persist: () => this.persist(),
+    };
+    this.adoption = new Adoption({
+      log: d.log,
+      dir: (id) => this.dir(id),
+      entry: (id) => d.registry.get(id),
+      settle: (id, code) => this.settle(id, code),
+      settleLost: (id, reason) => this.settleLost(id, reason),
+      watch: async (e) => this.stall.touch(e.task.id, await outputSize(e.task.outputPath)),
+    });
   }
 
   dir(id: string): string {
@@ -78,10 +96,25 @@ export class TaskManager {
     return e;
   }
 
-  /** A running task's size is read from disk at the moment of asking. */
+  /** A running task's size is read from disk at the moment of asking; a task whose state could not be saved says so. */
   private async live(task: Task): Promise<Task> {
-    if (task.status !== 'running') return task;
-    return { ...task, outputBytes: await outputSize(task.outputPath) };
+    const saveError = this.d.registry.unsaved(task.id);
+    const marked = saveError === undefined ? task : { ...task, saveError };
+    if (task.status !== 'running') return marked;
+    return { ...marked, outputBytes: await outputSize(task.outputPath) };
+  }
+
+  /**
+   * Saves the registry. A failed save (a full disk) is logged, marked on the tasks it leaves unsaved
+   * and retried by the registry; what was done (a task started, input sent) stands either way.
+   */
+  private async persist(): Promise<void> {
+    await this.d.registry.commit().catch(() => undefined);
+  }
+
+  /** Runs `work` in the background: a failure is logged, never left unobserved. */
+  private background(work: Promise<unknown>, task: string, what: string): void {
+    work.catch((err: unknown) => this.d.log.error({ task, err }, what));
   }
 
   // ---- run -----------------------------------------------------------------------------------
@@ -113,7 +146,6 @@ export class TaskManager {
       stallAfterSeconds: req.stallAfterSeconds ?? this.d.config.stallAfterSeconds,
       stdin: req.stdin,
     };
-    await writeFile(join(dir, 'meta.json'), JSON.stringify(meta), { mode: 0o600 });
     const task: Task = {
       ...meta,
       stdin: req.stdin ? 'open' : 'none',
@@ -121,14 +153,20 @@ export class TaskManager {
       outputBytes: 0,
       status: 'queued',
     };
+    // On a full disk these fail naming the file: nothing started, nothing left behind.
+    const writeOrUndo = (name: string, text: string) => writeTaskFile(dir, name, text).catch(async (err: unknown) => {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    });
+    await writeOrUndo('meta.json', JSON.stringify(meta));
     if (this.counts().running < this.d.config.maxParallel) {
       this.start(task, env);
     } else {
-      await writeFile(join(dir, 'spawn.json'), JSON.stringify({ env }), { mode: 0o600 });
+      await writeOrUndo('spawn.json', JSON.stringify({ env }));
       this.d.registry.set(task);
       this.d.events.emit('queued', task);
     }
-    await this.d.registry.commit();
+    await this.persist();
     return this.get(id);
   }
 
@@ -156,11 +194,15 @@ export class TaskManager {
     const run: RunInfo = { wrapperPid: pid, wrapperStart: readStat(pid)?.startTicks ?? 0, bootId: bootId(), capBytes: this.d.config.outputCapBytes };
     const running: Task = { ...baseOf(task), status: 'running', pid, startedAt: now().toISOString() };
     this.d.registry.set(running, run);
-    void writeFile(join(dir, 'run.json'), JSON.stringify({ ...run, startedAt: running.startedAt }), { mode: 0o600 });
-    void unlink(join(dir, 'spawn.json')).catch(() => undefined);
+    writeRunInfo(dir, run, running.startedAt, this.d.log);
+    unlink(join(dir, 'spawn.json')).catch(() => undefined);
     this.stall.touch(task.id, 0);
-    void spawned.exited.then(() => this.onWrapperExit(task.id));
-    void this.resolveChild(task.id);
+    this.background(
+      spawned.exited.then((code) => this.onWrapperExit(task.id, code)),
+      task.id,
+      'recording the end of a task failed',
+    );
+    this.background(this.resolveChild(task.id), task.id, 'reading the pid of a task failed');
     this.d.log.info({ task: task.id, pid }, 'task started');
     this.d.events.emit('started', running);
   }
@@ -181,8 +223,8 @@ export class TaskManager {
         const childStart = readStat(childPid)?.startTicks;
         const run: RunInfo = { ...cur.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
         this.d.registry.set({ ...cur.task, pid: childPid }, run);
-        void writeFile(join(this.dir(id), 'run.json'), JSON.stringify({ ...run, startedAt: cur.task.startedAt }), { mode: 0o600 });
-        void this.d.registry.commit();
+        writeRunInfo(this.dir(id), run, cur.task.startedAt, this.d.log);
+        await this.persist();
         return childPid;
       }
       if (nowMs() > deadline) return undefined;
@@ -190,8 +232,11 @@ export class TaskManager {
     }
   }
 
-  private async onWrapperExit(id: string): Promise<void> {
-    const code = await readExitCode(this.dir(id));
+  /** `wrapperCode`: the wrapper's own exit code, the command's status when the exit file could not be written (a full disk). */
+  private async onWrapperExit(id: string, wrapperCode: number | null): Promise<void> {
+    const recorded = await readExitCode(this.dir(id));
+    if (recorded === null && wrapperCode !== null) this.d.log.warn({ task: id, code: wrapperCode }, 'the task wrapper could not write the exit status; took it from the wrapper');
+    const code = recorded ?? wrapperCode;
     if (code === null) await this.settleLost(id, 'the task wrapper ended without recording an exit status');
     else await this.settle(id, code);
   }
@@ -199,24 +244,20 @@ export class TaskManager {
   private async settle(id: string, code: number): Promise<void> {
     const e = this.d.registry.get(id);
     if (!e || e.task.status !== 'running' || !e.run) return;
-    const ending = interpretStatus(code, e.run.capBytes);
-    const ended = { ...baseOf(e.task), outputBytes: await outputSize(e.task.outputPath), stdin: closedStdin(e.task), pid: e.task.pid, startedAt: e.task.startedAt, endedAt: now().toISOString() };
-    const task: Task = ending.status === 'exited' ? { ...ended, ...ending } : { ...ended, ...ending };
-    await this.finish(task);
+    await this.finish(endedTask(e.task, interpretStatus(code, e.run.capBytes), await outputSize(e.task.outputPath)));
   }
 
   private async settleLost(id: string, reason: string): Promise<void> {
     const e = this.d.registry.get(id);
     if (!e || e.task.status !== 'running') return;
-    const task: Task = { ...baseOf(e.task), outputBytes: await outputSize(e.task.outputPath), stdin: closedStdin(e.task), status: 'lost', pid: e.task.pid, startedAt: e.task.startedAt, endedAt: now().toISOString(), reason };
-    await this.finish(task);
+    await this.finish(endedTask(e.task, { status: 'lost', reason }, await outputSize(e.task.outputPath)));
   }
 
   private async finish(task: Task): Promise<void> {
     this.d.registry.set(task);
-    this.adopted.delete(task.id);
+    this.adoption.forget(task.id);
     this.stall.forget(task.id);
-    await this.d.registry.commit();
+    await this.persist();
     this.d.log.info({ task: task.id, status: task.status }, 'task ended');
     this.d.events.emit('exited', task);
     await this.schedule();
@@ -241,80 +282,40 @@ export class TaskManager {
       }
       started = true;
     }
-    if (started) await this.d.registry.commit();
+    if (started) await this.persist();
   }
 
   // ---- control -------------------------------------------------------------------------------
 
   async kill(id: string, signal: SignalName): Promise<Task> {
-    const e = this.entry(id);
-    const t = e.task;
-    if (t.status === 'queued') {
-      const killed: Task = { ...baseOf(t), status: 'killed', signal, exitCode: 128 + signalNumber(signal), endedAt: now().toISOString(), reason: 'killed before it started' };
-      await unlink(join(this.dir(id), 'spawn.json')).catch(() => undefined);
-      await this.finish(killed);
-      return killed;
-    }
-    if (t.status !== 'running' || !e.run) {
-      throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
-    }
-    const child = await this.resolveChild(id);
-    const fresh = this.d.registry.get(id);
-    if (fresh?.run && fresh.task.status === 'running') {
-      this.d.registry.set(fresh.task, { ...fresh.run, killSignal: signal });
-    }
-    try {
-      // The whole process group: the command and everything it started, not the wrapper.
-      process.kill(-(child ?? e.run.wrapperPid), signal);
-    } catch (err) {
-      if (!isErrno(err, 'ESRCH')) throw err;
-      // Just started: the wrapper records the pid a moment before that process calls setsid, so
-      // its group may not exist yet. The process itself does, and has started nothing yet.
-      if (child !== undefined) signalIfAlive(child, signal);
-    }
-    this.d.log.info({ task: id, signal }, 'task signalled');
+    await killTask(this.control, id, signal);
     return this.get(id);
   }
 
   async input(id: string, text: string, eof: boolean): Promise<Task> {
-    const e = this.entry(id);
-    const t = e.task;
-    if (t.status !== 'running' && t.status !== 'queued') throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
-    if (t.stdin === 'none') throw new AppError('stdin_closed', `task ${id} was started with --no-stdin`);
-    if (t.stdin === 'closed') throw new AppError('stdin_closed', `stdin of task ${id} was already closed with --eof`);
-    if (t.status === 'queued') throw new AppError('conflict', `task ${id} is still queued; send input once it runs`);
-    await writeStdin(join(this.dir(id), 'stdin'), Buffer.from(text, 'utf8'), undefined, Date.parse(t.startedAt));
-    this.stall.touch(id);
-    const cur = this.entry(id);
-    if (cur.task.status === 'running') {
-      const { attention: _cleared, ...rest } = cur.task;
-      const updated: Task = { ...rest, stdin: eof ? 'closed' : rest.stdin };
-      this.d.registry.set(updated, cur.run);
-      if (eof && cur.run) {
-        await this.closeStdin(cur.run);
-      }
-      await this.d.registry.commit();
-    }
+    await sendInput(this.control, id, text, eof);
     return this.get(id);
   }
 
-  private async closeStdin(run: RunInfo): Promise<void> {
-    // SIGUSR1 tells the wrapper to drop its writer on the FIFO; with ours closed the task reads EOF.
-    const st = readStat(run.wrapperPid);
-    if (st && st.startTicks === run.wrapperStart) process.kill(run.wrapperPid, 'SIGUSR1');
-  }
-
+  /** Answers once the task has ended and that end is on disk (a daemon killed right after still knows it), or after `timeoutMs`. */
   async wait(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
     const e = this.entry(id);
-    if (isFinished(e.task)) return { task: e.task, timedOut: false };
-    return waitForEnd(this.d.events, e.task, timeoutMs, () => this.get(id));
+    const r = isFinished(e.task) ? { task: e.task, timedOut: false } : await waitForEnd(this.d.events, e.task, timeoutMs, () => this.get(id));
+    if (isFinished(r.task)) await endOnDisk(this.d.registry, r.task);
+    return r;
   }
 
   async remove(id: string): Promise<void> {
-    const { task } = this.entry(id);
+    const { task, run } = this.entry(id);
     if (!isFinished(task)) throw new AppError('conflict', `task ${id} is ${task.status}; kill it first (\`nightshift kill ${id}\`)`);
     this.d.registry.delete(id);
-    await this.d.registry.commit();
+    try {
+      await this.d.registry.commit();
+    } catch (err) {
+      // Still listed on disk: keep it listed here too (and its files), as if never asked.
+      this.d.registry.set(task, run);
+      throw err;
+    }
     await rm(this.dir(id), { recursive: true, force: true });
     this.d.events.emit('removed', task);
   }
@@ -325,7 +326,7 @@ export class TaskManager {
     const { attention: _old, ...rest } = e.task;
     const task: Task = attention ? { ...rest, attention } : rest;
     this.d.registry.set(task, e.run);
-    void this.d.registry.commit();
+    this.background(this.persist(), id, 'saving attention failed');
     if (attention) {
       this.d.log.info({ task: id, kind: attention.kind }, 'task needs attention');
       this.d.events.emit('attention', task);
@@ -336,57 +337,34 @@ export class TaskManager {
 
   /** Settles or re-adopts tasks left running by an earlier daemon, then starts the queue. */
   async startUp(): Promise<void> {
-    for (const e of this.d.registry.list()) {
-      if (e.task.status !== 'running') continue;
-      if (!e.run) {
-        await this.settleLost(e.task.id, 'no process information was saved for it');
-        continue;
-      }
-      const v = await judge(this.dir(e.task.id), e.run);
-      if (v.kind === 'finished') await this.settle(e.task.id, v.code);
-      else if (v.kind === 'lost') await this.settleLost(e.task.id, v.reason);
-      else {
-        this.adopted.add(e.task.id);
-        this.stall.touch(e.task.id, await outputSize(e.task.outputPath));
-      }
-    }
-    if (this.adopted.size > 0) this.d.log.info({ tasks: [...this.adopted] }, 're-adopted running tasks');
+    await this.adoption.start(this.d.registry.list().filter((e) => e.task.status === 'running'));
     await this.schedule();
-    this.timers.push(setInterval(() => void this.pollAdopted(), ADOPTED_POLL_MS));
-    const checkStalls = () => this.stall.checkEntries(this.d.registry.list(), (err) => this.d.log.warn({ err: err.message }, 'stall check failed'));
-    this.timers.push(setInterval(() => void checkStalls(), this.d.config.stallCheckSeconds * 1000));
-    for (const t of this.timers) t.unref();
+    this.startStallChecks();
   }
 
-  private async pollAdopted(): Promise<void> {
-    for (const id of [...this.adopted]) {
-      const e = this.d.registry.get(id);
-      if (!e?.run || e.task.status !== 'running') {
-        this.adopted.delete(id);
-        continue;
-      }
-      const v = await judge(this.dir(id), e.run);
-      if (v.kind === 'finished') await this.settle(id, v.code);
-      else if (v.kind === 'lost') await this.settleLost(id, v.reason);
-      // 'child-only': still running, but nobody is left to record how it ends; keep polling.
-    }
+  private startStallChecks(): void {
+    clearInterval(this.stallTimer);
+    const check = () => this.stall.checkEntries(this.d.registry.list(), (err) => this.d.log.warn({ err: err.message }, 'stall check failed'));
+    this.stallTimer = setInterval(() => this.background(check(), '-', 'stall check failed'), this.d.config.stallCheckSeconds * 1000);
+    this.stallTimer.unref();
+  }
+
+  /**
+   * A reloaded config: the queue limit, the output cap and stall time of new tasks, and the stall
+   * check interval apply from now on (running tasks keep their cap and stall time).
+   */
+  async reconfigure(config: Config): Promise<void> {
+    const old = this.d.config;
+    this.d.config = config;
+    if (config.stallCheckSeconds !== old.stallCheckSeconds && this.stallTimer) this.startStallChecks();
+    if (config.maxParallel > old.maxParallel) await this.schedule();
   }
 
   stop(): void {
-    for (const t of this.timers) clearInterval(t);
+    this.adoption.stop();
+    clearInterval(this.stallTimer);
+    this.d.registry.stop();
   }
-}
-
-function signalIfAlive(pid: number, signal: SignalName): void {
-  try {
-    process.kill(pid, signal);
-  } catch (err) {
-    if (!isErrno(err, 'ESRCH')) throw err;
-  }
-}
-
-function closedStdin(task: Task): Task['stdin'] {
-  return task.stdin === 'none' ? 'none' : 'closed';
 }
 
 function safeJson(text: string): unknown {

@@ -1,5 +1,6 @@
 import { constants } from 'node:os';
 import type { Task } from '../api/tasks.js';
+import { now } from '../clock.js';
 
 const byNumber = new Map<number, string>(
   Object.entries(constants.signals).map(([name, n]) => [n, name]),
@@ -39,4 +40,10 @@ export function baseOf(task: Task) {
     outputPath: task.outputPath,
     outputBytes: task.outputBytes,
   };
+}
+
+/** A running task once it has ended (exit status or a lost verdict known). */
+export function endedTask(task: Extract<Task, { status: 'running' }>, ending: Ending | { status: 'lost'; reason: string }, outputBytes: number): Task {
+  const ended = { ...baseOf(task), outputBytes, stdin: task.stdin === 'none' ? ('none' as const) : ('closed' as const), pid: task.pid, startedAt: task.startedAt, endedAt: now().toISOString() };
+  return { ...ended, ...ending };
 }

@@ -49,8 +49,11 @@ export interface SpawnSpec {
 
 export interface Spawned {
   wrapperPid: number;
-  /** Settles when the wrapper has exited (its status is in the task directory by then). */
-  exited: Promise<unknown>;
+  /**
+   * Resolves when the wrapper has exited, with its exit code (the command's status, which it has
+   * also written to the task directory unless that write failed), or null when a signal ended it.
+   */
+  exited: Promise<number | null>;
 }
 
 /** A single argument with shell syntax in it ("make && make test") runs through sh -c. */
@@ -139,7 +142,7 @@ export function spawnTask(spec: SpawnSpec): Spawned {
       throw new AppError('spawn_failed', `could not start the task wrapper: ${spawnError?.message ?? 'no pid'}`);
     }
     child.unref();
-    return { wrapperPid: child.pid, exited: new Promise((resolve) => child.once('exit', resolve)) };
+    return { wrapperPid: child.pid, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
   } finally {
     closeSync(out);
   }

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isErrno } from '../errors.js';
+import { diskFullError, isErrno } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { RunInfo } from './model.js';
 import type { TaskRegistry } from './registry.js';
 
 /**
@@ -21,4 +23,21 @@ export function claimTaskDir(registry: TaskRegistry, tasksDir: string, log: Logg
       log.warn({ task: id }, 'task id skipped: its directory exists (left by a daemon that died)');
     }
   }
+}
+
+/** A file of the task's directory (0600); on a full disk, an error naming ENOSPC and the file. */
+export async function writeTaskFile(dir: string, name: string, text: string): Promise<void> {
+  const path = join(dir, name);
+  try {
+    await writeFile(path, text, { mode: 0o600 });
+  } catch (err) {
+    throw diskFullError(err, path);
+  }
+}
+
+/** Beside the state file, what a rebuild after its loss needs to find the task's processes: best effort, a failure is logged. */
+export function writeRunInfo(dir: string, run: RunInfo, startedAt: string, log: Logger): void {
+  writeTaskFile(dir, 'run.json', JSON.stringify({ ...run, startedAt })).catch((err: unknown) =>
+    log.warn({ task: dir, err: (err as Error).message }, 'could not write run.json (used only to rebuild a lost state file)'),
+  );
 }

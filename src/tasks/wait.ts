@@ -1,5 +1,7 @@
 import type { Task } from '../api/tasks.js';
+import { AppError } from '../errors.js';
 import type { TaskEvents } from './events.js';
+import type { TaskRegistry } from './registry.js';
 
 /** Resolves when the task ends or is removed, or with its current state once `timeoutMs` pass. */
 export function waitForEnd(
@@ -23,4 +25,29 @@ export function waitForEnd(
       );
     }, timeoutMs);
   });
+}
+
+/**
+ * Resolves once the ended task's end is on disk, so an answer to `wait` survives a daemon killed
+ * right after it. When it cannot be saved (a full disk) the error says how the task ended.
+ */
+export async function endOnDisk(registry: TaskRegistry, task: Task): Promise<void> {
+  try {
+    await registry.durable(task.id);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'disk_full') throw err;
+    throw new AppError('disk_full', `task ${task.id} ended (${endOf(task)}), but that is not saved yet: ${err.message}; the daemon saves it by itself once there is room`, err);
+  }
+}
+
+/** How a task ended, in a few words. */
+function endOf(task: Task): string {
+  switch (task.status) {
+    case 'exited':
+      return `exit code ${task.exitCode}`;
+    case 'killed':
+      return `killed by ${task.signal}, exit code ${task.exitCode}`;
+    default:
+      return task.status.replace(/_/g, ' ');
+  }
 }

@@ -1,26 +1,21 @@
+import type { ServerResponse } from 'node:http';
+import type { DreamProgressLine } from '../../api/dream.js';
 import type { DreamService } from '../../dream/service.js';
 import { AppError } from '../../errors.js';
 import { writeWithBackpressure } from '../../sys/backpressure.js';
 import type { Handlers } from '../http.js';
 import type { Streams } from '../streams.js';
 
-export function dreamHandlers(dreams: DreamService, streams: Streams): Pick<Handlers, 'dream' | 'dreamProgress' | 'listDreams' | 'getDream'> {
+type DreamHandlers = Pick<Handlers, 'dream' | 'dreamProgress' | 'listDreams' | 'getDream' | 'followDream'>;
+
+export function dreamHandlers(dreams: DreamService, streams: Streams): DreamHandlers {
   return {
-    dream: async ({ body }) => ({ json: { report: await streams.hold(dreams.run({ dryRun: body.dryRun, trigger: 'manual' })) } }),
+    // The dream runs to its end even when the client goes away; `dream show ID` follows it.
+    dream: async ({ body }) => ({ json: { report: await streams.hold(dreams.run({ dryRun: body.dryRun, trigger: 'manual' }).job) } }),
     // Progress lines while it runs (NDJSON), then the report as the last line.
     dreamProgress: async ({ body, res }) => {
-      if (dreams.isRunning) throw new AppError('conflict', 'a dream is already running; see `nightshift status`');
-      // Headers first: the phases of a small dream may all end before run() returns.
-      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      const job = dreams.run({ dryRun: body.dryRun, trigger: 'manual' }, (phase, detail) => {
-        void writeWithBackpressure(res, `${JSON.stringify({ phase, detail })}\n`).catch(() => undefined);
-      });
-      try {
-        const report = await job;
-        res.end(`${JSON.stringify({ report })}\n`);
-      } catch (err) {
-        res.end(`${JSON.stringify({ error: { code: 'internal', message: (err as Error).message } })}\n`);
-      }
+      const { id } = dreams.run({ dryRun: body.dryRun, trigger: 'manual' });
+      await followDream(dreams, id, res, streams);
       return 'streamed';
     },
     listDreams: async () => ({
@@ -36,8 +31,41 @@ export function dreamHandlers(dreams: DreamService, streams: Streams): Pick<Hand
           superseded: r.phases.consolidate.superseded,
           archived: r.phases.prune.archived,
         })),
+        running: dreams.running,
       },
     }),
-    getDream: async ({ params }) => ({ json: { report: dreams.reports.get(params.id) } }),
+    getDream: async ({ params }) => ({ json: { report: dreams.report(params.id) } }),
+    followDream: async ({ params, res }) => {
+      await followDream(dreams, params.id, res, streams);
+      return 'streamed';
+    },
   };
+}
+
+/**
+ * Writes a dream's phases (those done, then those to come) and its report as NDJSON. A client that
+ * goes away, or a daemon shutting down, ends only this stream: the dream does not depend on anyone
+ * reading.
+ */
+async function followDream(dreams: DreamService, id: string, res: ServerResponse, streams: Streams): Promise<void> {
+  let queue: Promise<void> = Promise.resolve();
+  // Writes are queued (so they go out after the headers, in order) and dropped once the client is gone.
+  const send = (line: DreamProgressLine) => {
+    queue = queue.then(() => (res.destroyed ? undefined : writeWithBackpressure(res, `${JSON.stringify(line)}\n`))).catch(() => undefined);
+  };
+  // An unknown dream throws here, before any header: a 404 like any other.
+  const { job, stop } = dreams.follow(id, (phase, detail) => send({ phase, detail }));
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  await streams.run(res, async (signal) => {
+    const aborted = new Promise<null>((resolve) => signal.addEventListener('abort', () => resolve(null), { once: true }));
+    try {
+      const report = await Promise.race([job, aborted]);
+      if (report) send({ report });
+    } catch (err) {
+      send({ error: (err instanceof AppError ? err : new AppError('internal', (err as Error).message)).toJSON() });
+    } finally {
+      stop();
+    }
+    await queue;
+  });
 }

@@ -9,7 +9,7 @@ export function statusHandlers(
   tasks: TaskManager,
   memory: MemoryService,
   dreams: DreamService,
-  info: { socket: string; tcp: string | null; stateDir: string; startedAt: number; extractor: string },
+  info: { socket: string; tcp: () => string | null; stateDir: string; startedAt: number; extractor: string },
 ): Pick<Handlers, 'status'> {
   return {
     status: async () => {
@@ -19,7 +19,7 @@ export function statusHandlers(
         pid: process.pid,
         uptimeSeconds: Math.round((Date.now() - info.startedAt) / 1000),
         socket: info.socket,
-        tcp: info.tcp,
+        tcp: info.tcp(),
         stateDir: info.stateDir,
         tasks: { ...c, total: c.queued + c.running + c.exited + c.killed + c.failed_to_start + c.lost },
         memory: {

@@ -4,8 +4,8 @@
  * runs again and writes the episode whole). An append skips episodes the file already holds, so a
  * replayed ingest writes no line twice.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
-import { isErrno } from '../../errors.js';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { diskFullError, isErrno } from '../../errors.js';
 import { Episode } from './types.js';
 
 export interface Line {
@@ -112,9 +112,19 @@ export function appendEpisodes(path: string, episodes: readonly Episode[]): { be
     }
     if (chunks.length > 0) {
       const all = Buffer.concat(chunks);
-      let done = 0;
-      while (done < all.length) done += writeSync(fd, all, done, all.length - done);
-      fsyncSync(fd);
+      try {
+        let done = 0;
+        while (done < all.length) done += writeSync(fd, all, done, all.length - done);
+        fsyncSync(fd);
+      } catch (err) {
+        // A full disk: what was written is cut off here, as a torn line would be at the next append.
+        try {
+          ftruncateSync(fd, size);
+        } catch {
+          // left torn: cut off before the next append
+        }
+        throw diskFullError(err, path);
+      }
     }
     return { before, added, size: at };
   } finally {
@@ -131,8 +141,11 @@ export function writeSessionFile(path: string, episodes: readonly Episode[]): vo
     let done = 0;
     while (done < buf.length) done += writeSync(fd, buf, done, buf.length - done);
     fsyncSync(fd);
-  } finally {
+  } catch (err) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw diskFullError(err, path);
   }
+  closeSync(fd);
   renameSync(tmp, path);
 }

@@ -1,0 +1,88 @@
+/** Acting on a task from outside: signals (`kill`) and stdin (`send`). */
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SignalName, Task } from '../api/tasks.js';
+import { now } from '../clock.js';
+import { AppError, isErrno } from '../errors.js';
+import type { Logger } from '../log.js';
+import { readStat } from '../sys/proc.js';
+import type { Entry, RunInfo } from './model.js';
+import { baseOf, signalNumber } from './outcome.js';
+import type { TaskRegistry } from './registry.js';
+import { writeStdin } from './stdin.js';
+
+/** What control needs of the task manager. */
+export interface ControlContext {
+  registry: TaskRegistry;
+  log: Logger;
+  dir(id: string): string;
+  /** The entry, or a `not_found` error. */
+  entry(id: string): Entry;
+  /** The command's pid (its process group), once the wrapper has written it. */
+  resolveChild(id: string): Promise<number | undefined>;
+  /** Records a task's end: saved, announced, and the queue moved on. */
+  finish(task: Task): Promise<void>;
+  /** Input was sent: the task's silence clock starts again. */
+  touch(id: string): void;
+  /** Saves the registry; a failure is the registry's to report and retry, never the caller's. */
+  persist(): Promise<void>;
+}
+
+export async function killTask(c: ControlContext, id: string, signal: SignalName): Promise<void> {
+  const e = c.entry(id);
+  const t = e.task;
+  if (t.status === 'queued') {
+    const killed: Task = { ...baseOf(t), status: 'killed', signal, exitCode: 128 + signalNumber(signal), endedAt: now().toISOString(), reason: 'killed before it started' };
+    await unlink(join(c.dir(id), 'spawn.json')).catch(() => undefined);
+    await c.finish(killed);
+    return;
+  }
+  if (t.status !== 'running' || !e.run) {
+    throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
+  }
+  const child = await c.resolveChild(id);
+  const fresh = c.registry.get(id);
+  if (fresh?.run && fresh.task.status === 'running') {
+    c.registry.set(fresh.task, { ...fresh.run, killSignal: signal });
+  }
+  try {
+    // The whole process group: the command and everything it started, not the wrapper.
+    process.kill(-(child ?? e.run.wrapperPid), signal);
+  } catch (err) {
+    if (!isErrno(err, 'ESRCH')) throw err;
+    // Just started: the wrapper records the pid a moment before that process calls setsid, so
+    // its group may not exist yet. The process itself does, and has started nothing yet.
+    if (child !== undefined) signalIfAlive(child, signal);
+  }
+  c.log.info({ task: id, signal }, 'task signalled');
+}
+
+export async function sendInput(c: ControlContext, id: string, text: string, eof: boolean): Promise<void> {
+  const t = c.entry(id).task;
+  if (t.status !== 'running' && t.status !== 'queued') throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
+  if (t.stdin === 'none') throw new AppError('stdin_closed', `task ${id} was started with --no-stdin`);
+  if (t.stdin === 'closed') throw new AppError('stdin_closed', `stdin of task ${id} was already closed with --eof`);
+  if (t.status === 'queued') throw new AppError('conflict', `task ${id} is still queued; send input once it runs`);
+  await writeStdin(join(c.dir(id), 'stdin'), Buffer.from(text, 'utf8'), undefined, Date.parse(t.startedAt));
+  c.touch(id);
+  const cur = c.entry(id);
+  if (cur.task.status !== 'running') return;
+  const { attention: _cleared, ...rest } = cur.task;
+  c.registry.set({ ...rest, stdin: eof ? 'closed' : rest.stdin }, cur.run);
+  if (eof && cur.run) closeStdin(cur.run);
+  await c.persist();
+}
+
+function closeStdin(run: RunInfo): void {
+  // SIGUSR1 tells the wrapper to drop its writer on the FIFO; with ours closed the task reads EOF.
+  const st = readStat(run.wrapperPid);
+  if (st && st.startTicks === run.wrapperStart) process.kill(run.wrapperPid, 'SIGUSR1');
+}
+
+function signalIfAlive(pid: number, signal: SignalName): void {
+  try {
+    process.kill(pid, signal);
+  } catch (err) {
+    if (!isErrno(err, 'ESRCH')) throw err;
+  }
+}

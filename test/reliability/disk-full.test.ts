@@ -1,0 +1,137 @@
+/**
+ * A full disk, for real: the daemon's state directory is a 2 MiB tmpfs (root only; skipped with the
+ * reason otherwise). A task that fills it must not take the daemon down; the state file keeps its
+ * last good copy; requests that cannot save say ENOSPC and the file; nothing unsaved is served as
+ * if it were saved; once there is room again, what the daemon still holds is saved.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, type TestContext } from 'vitest';
+import type { Memory } from '../../src/api/memory.js';
+import type { Task } from '../../src/api/tasks.js';
+import { TestDaemon, until } from '../helpers/daemon.js';
+import { mountTmpfs, unmount } from '../helpers/tmpfs.js';
+
+const EXIT_DISK_FULL = 74;
+
+const daemons: TestDaemon[] = [];
+afterEach(async () => {
+  for (const d of daemons.splice(0)) {
+    await d.stop().catch(() => undefined);
+    // Tasks first (cleanup kills them by pid), then the mount, then the home.
+    const cleanup = d.cleanup();
+    await new Promise((r) => setTimeout(r, 20));
+    unmount(d.paths.stateDir);
+    await cleanup.catch(() => undefined);
+    unmount(d.paths.stateDir);
+    rmSync(d.home, { recursive: true, force: true });
+  }
+});
+
+async function fullDiskDaemon(ctx: TestContext, config: Record<string, unknown> = {}): Promise<TestDaemon> {
+  const d = new TestDaemon({ dream: { schedule: false }, ...config });
+  const why = mountTmpfs(d.paths.stateDir, '2m');
+  if (why) {
+    rmSync(d.home, { recursive: true, force: true });
+    ctx.skip(why);
+  }
+  daemons.push(d);
+  await d.start();
+  return d;
+}
+
+/** Fills what is left of the state directory's filesystem; returns the filler to delete later. */
+function fill(d: TestDaemon): string {
+  const filler = join(d.paths.stateDir, 'filler');
+  try {
+    writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024));
+  } catch {
+    // ENOSPC once the disk is full: what was written stays
+  }
+  return filler;
+}
+
+const stateOnDisk = (d: TestDaemon) => JSON.parse(readFileSync(d.paths.stateFile, 'utf8')) as { tasks: { task: Task }[] };
+const taskOnDisk = (d: TestDaemon, id: string) => stateOnDisk(d).tasks.find((e) => e.task.id === id)?.task;
+
+describe('a full disk', () => {
+  it('a task that fills it: the daemon lives on, wait says the end is not saved, the state file keeps its last copy, the save is retried', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, { stallCheckSeconds: 0.2 });
+    // Fills the disk, then sits at a prompt (an attention change to save on a full disk), then exits 3.
+    const run = await d.cli(['run', '--stall-after', '1', '--', 'sh', '-c', 'head -c 4000000 /dev/zero; printf "Continue? [y/N] "; read x; exit 3']);
+    expect(run.code).toBe(0);
+    const id = run.stdout.trim();
+    await until(async () => {
+      const t = (await d.client.get(id)) as Task;
+      return t.status === 'running' && t.attention?.kind === 'prompt';
+    }, 15_000);
+    const sent = await d.cli(['send', id, 'y']);
+    expect(sent.code, sent.stderr).toBe(0);
+
+    const waited = await d.cli(['wait', id]);
+    expect(waited.code, waited.stderr).toBe(EXIT_DISK_FULL);
+    expect(waited.stderr).toContain('ENOSPC');
+    expect(waited.stderr).toContain(d.paths.stateFile);
+    expect(waited.stderr).toMatch(/exit code 3/);
+
+    // Still serving; the task has its end, marked as not saved yet.
+    expect((await d.cli(['status'])).code).toBe(0);
+    const shown = JSON.parse((await d.cli(['show', id, '--json'])).stdout) as Task & { saveError?: string };
+    expect(shown).toMatchObject({ status: 'exited', exitCode: 3 });
+    expect(shown.saveError).toContain('ENOSPC');
+    expect((await d.cli(['show', id])).stdout).toMatch(/not saved.*ENOSPC/);
+
+    // The last good copy, whole, and no temp files left beside it.
+    expect(taskOnDisk(d, id)?.status).toBe('running');
+    expect(readdirSync(d.paths.stateDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    // Room again (the task's output is what filled it): saved without another request.
+    truncateSync(join(d.paths.tasksDir, id, 'output.log'), 0);
+    await until(() => taskOnDisk(d, id)?.status === 'exited', 20_000, 100);
+    const after = JSON.parse((await d.cli(['show', id, '--json'])).stdout) as Task & { saveError?: string };
+    expect(after.saveError).toBeUndefined();
+    expect((await d.cli(['wait', id])).code).toBe(3);
+    expect(d.log).not.toMatch(/unhandled|uncaught/i);
+  }, 60_000);
+
+  it('remember, run and ingest name ENOSPC and the file; a memory that was not saved is neither listed, recalled nor written later', async (ctx) => {
+    const d = await fullDiskDaemon(ctx);
+    expect((await d.cli(['remember', '--user', 'I prefer tabs over spaces'])).code).toBe(0);
+    const filler = fill(d);
+
+    const remembered = await d.cli(['remember', '--user', 'Deploys go out on Tuesdays only']);
+    expect(remembered.code, remembered.stderr).toBe(EXIT_DISK_FULL);
+    expect(remembered.stderr).toContain('ENOSPC');
+    expect(remembered.stderr).toContain(join(d.paths.memoryDir, 'user.json'));
+    const listed = JSON.parse((await d.cli(['memories', 'list', '--json'])).stdout) as Memory[];
+    expect(listed.map((m) => m.content)).toEqual(['I prefer tabs over spaces']);
+    expect((await d.cli(['recall', '--query', 'deploys tuesday'])).stdout).not.toContain('Tuesdays');
+
+    const ran = await d.cli(['run', '--', 'true']);
+    expect(ran.code, ran.stderr).toBe(EXIT_DISK_FULL);
+    expect(ran.stderr).toContain('ENOSPC');
+    expect(ran.stderr).toContain(d.paths.tasksDir);
+    expect(readdirSync(d.paths.tasksDir)).toEqual([]);
+
+    const transcript = join(d.home, 'session.jsonl');
+    writeFileSync(transcript, `${JSON.stringify({ role: 'user', content: 'Remember that the staging database is called orion.' })}\n`);
+    const ingested = await d.cli(['ingest', transcript, '--format', 'messages']);
+    expect(ingested.code, ingested.stderr).toBe(EXIT_DISK_FULL);
+    expect(ingested.stderr).toContain('ENOSPC');
+    expect(ingested.stderr).toContain(d.paths.stateDir);
+
+    // Room again: the next save writes what it saves, not the memory that failed.
+    rmSync(filler);
+    expect((await d.cli(['remember', '--user', 'Use pnpm, not npm'])).code).toBe(0);
+    const file = JSON.parse(readFileSync(join(d.paths.memoryDir, 'user.json'), 'utf8')) as { memories: Memory[] };
+    expect(file.memories.map((m) => m.content).sort()).toEqual(['I prefer tabs over spaces', 'Use pnpm, not npm']);
+    const now = JSON.parse((await d.cli(['memories', 'list', '--json'])).stdout) as Memory[];
+    expect(now.map((m) => m.content).sort()).toEqual(['I prefer tabs over spaces', 'Use pnpm, not npm']);
+    // A run works again, and the daemon restarts on what is on disk.
+    expect((await d.cli(['run', '--', 'true'])).code).toBe(0);
+    await d.restart();
+    const reloaded = JSON.parse((await d.cli(['memories', 'list', '--json'])).stdout) as Memory[];
+    expect(reloaded.map((m) => m.content).sort()).toEqual(['I prefer tabs over spaces', 'Use pnpm, not npm']);
+    expect(existsSync(d.paths.stateFile)).toBe(true);
+  }, 60_000);
+});
