@@ -14,6 +14,18 @@ export function registerDaemonCommands(program: Command): void {
     });
 
   program
+    .command('reload')
+    .description('read the config file again and apply it without a restart (as SIGHUP does); says what waits for a restart')
+    .option('--json', 'print JSON')
+    .action(async (o: { json?: boolean }) => {
+      const r = await withDaemon((c) => c.reload());
+      if (o.json) return printJson(r);
+      const lines = [r.applied.length > 0 ? `config reloaded; applied: ${r.applied.join(', ')}` : 'config reloaded; nothing to apply'];
+      if (r.needsRestart.length > 0) lines.push(`changed, but applied only when the daemon restarts: ${r.needsRestart.join(', ')}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+
+  program
     .command('status')
     .description('show whether the daemon runs, its version, pid, uptime, socket, task and memory counts')
     .option('--json', 'print JSON')
