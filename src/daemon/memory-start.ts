@@ -74,7 +74,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
       const dirs = config.transcripts.dirs ?? defaultTranscriptDirs();
       startTranscriptWatcher({ dirs, idleSeconds: config.transcripts.idleSeconds, ingestedBytes, ingest: (req) => service.ingest(req), log }).then(
         (stop) => {
-          if (stopped) void stop();
+          if (stopped) stop().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'stopping the transcript watcher failed'));
           else stopWatcher = stop;
         },
         (err: unknown) => log.warn({ err: (err as Error).message }, 'the transcript watcher could not start'),

@@ -25,13 +25,17 @@ export function drainSpool(dir: string, enqueue: (req: IngestRequest) => Promise
       unlinkSync(path);
       continue;
     }
-    enqueue(req).then(
-      () => unlinkSync(path),
-      (err: unknown) => {
-        log.warn({ path: req.path, err: (err as Error).message }, 'spooled ingest failed; removed');
+    const remove = () => {
+      try {
         unlinkSync(path);
-      },
-    );
+      } catch (err) {
+        log.warn({ file: path, err: (err as Error).message }, 'could not remove a spooled session end');
+      }
+    };
+    enqueue(req).then(remove, (err: unknown) => {
+      log.warn({ path: req.path, err: (err as Error).message }, 'spooled ingest failed; removed');
+      remove();
+    });
   }
   return files.length;
 }
