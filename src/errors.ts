@@ -84,7 +84,7 @@ export function diskFullError(err: unknown, path: string): unknown {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === undefined || !NO_ROOM.has(code)) return err;
   const what = code === 'EDQUOT' ? 'disk quota exceeded' : 'no space left on device';
-  return new AppError('disk_full', `${what} (${code}) writing ${path}; free some space on that filesystem and try again`, err);
+  return new AppError('disk_full', `${what} (${code}) writing ${path}: free some space on that filesystem`, err);
 }
 
 /**

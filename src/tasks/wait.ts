@@ -36,7 +36,7 @@ export async function endOnDisk(registry: TaskRegistry, task: Task): Promise<voi
     await registry.durable(task.id);
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'disk_full') throw err;
-    throw new AppError('disk_full', `task ${task.id} ended (${endOf(task)}), but that is not saved yet: ${err.message}; the daemon saves it by itself once there is room`, err);
+    throw new AppError('disk_full', `task ${task.id} ended (${endOf(task)}), but that is not saved yet: ${err.message} (the daemon saves it by itself once there is room)`, err);
   }
 }
 
