@@ -1,0 +1,60 @@
+/** The task list as the task directories tell it: for a lost state file, or tasks it never listed. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { now } from '../clock.js';
+import { PendingSpawn, RunInfo, TaskMeta, type Entry } from './model.js';
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One entry per task directory with a readable meta.json. A task that had started comes back as
+ * running with its run info (re-adoption then settles it); one that had not, as queued if its
+ * pending spec survived, else lost.
+ */
+export function rebuildEntries(tasksDir: string, skip: (id: string) => boolean = () => false): Entry[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(tasksDir);
+  } catch {
+    return [];
+  }
+  const entries: Entry[] = [];
+  for (const name of names) {
+    if (skip(name)) continue;
+    const dir = join(tasksDir, name);
+    const meta = TaskMeta.safeParse(readJson(join(dir, 'meta.json')));
+    if (!meta.success || meta.data.id !== name) continue;
+    const m = meta.data;
+    const base = {
+      id: m.id,
+      name: m.name,
+      command: m.command,
+      cwd: m.cwd,
+      createdAt: m.createdAt,
+      stallAfterSeconds: m.stallAfterSeconds,
+      stdin: m.stdin ? ('open' as const) : ('none' as const),
+      outputPath: join(dir, 'output.log'),
+      outputBytes: 0,
+    };
+    const runJson = readJson(join(dir, 'run.json'));
+    const run = RunInfo.safeParse(runJson);
+    if (run.success) {
+      const saved = (runJson as { startedAt?: unknown }).startedAt;
+      const startedAt = typeof saved === 'string' ? saved : m.createdAt;
+      entries.push({ task: { ...base, status: 'running', pid: run.data.childPid ?? run.data.wrapperPid, startedAt }, run: run.data });
+    } else if (PendingSpawn.safeParse(readJson(join(dir, 'spawn.json'))).success) {
+      entries.push({ task: { ...base, status: 'queued' } });
+    } else {
+      entries.push({
+        task: { ...base, status: 'lost', endedAt: now().toISOString(), reason: 'state rebuilt: the task never started and its spec is gone' },
+      });
+    }
+  }
+  return entries.sort((a, b) => Number(a.task.id) - Number(b.task.id));
+}
