@@ -1,18 +1,18 @@
 /**
- * The daemon's process-level handlers, in a real process (the built module, as the daemon installs
- * it): an unhandled I/O failure is logged and the process serves on; a programming error is logged
- * as fatal, with its stack on stderr, and the process exits 70.
+ * The daemon's process-level handlers, in a real process (the module the daemon installs them from,
+ * loaded through tsx: the build bundles it): an unhandled I/O failure is logged and the process
+ * serves on; a programming error is logged as fatal, with its stack on stderr, and the process exits 70.
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const DIST = resolve(import.meta.dirname, '../../dist');
+const SRC = resolve(import.meta.dirname, '../../src');
 
 const SCRIPT = `
-const { createLogger } = await import(${JSON.stringify(pathToFileURL(`${DIST}/log.js`).href)});
-const { installProcessErrorHandlers } = await import(${JSON.stringify(pathToFileURL(`${DIST}/daemon/process-errors.js`).href)});
+const { createLogger } = await import(${JSON.stringify(pathToFileURL(`${SRC}/log.ts`).href)});
+const { installProcessErrorHandlers } = await import(${JSON.stringify(pathToFileURL(`${SRC}/daemon/process-errors.ts`).href)});
 installProcessErrorHandlers(createLogger('info'));
 const io = (message, code) => Object.assign(new Error(message), { code, syscall: 'write' });
 switch (process.argv[1]) {
@@ -26,7 +26,7 @@ setTimeout(() => { process.stdout.write('still serving\\n'); process.exit(0); },
 
 function run(mode: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const p = spawn(process.execPath, ['--input-type=module', '-e', SCRIPT, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
