@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { claudePaths, installHooks, installMcp, uninstallHooks, uninstallMcp } from '../integrate/claude-code.js';
 import { codexConfigPath, installCodex, uninstallCodex } from '../integrate/codex.js';
 import { invocation, shellCommand } from '../integrate/command.js';
-import { parseJsonObject, readText, toJsonText, writeWithBackup } from '../integrate/files.js';
+import { parseJsonObject, readText, toJsonText, writeWithBackup, type JsonObject } from '../integrate/files.js';
+import { editJsonText, type JsonEdit } from '../integrate/json-edit.js';
 import { printJson } from './format.js';
 
 interface Options {
@@ -49,6 +50,12 @@ function apply(integration: IntegrateResult['integration'], o: Options, plans: P
   return { integration, action: o.uninstall ? 'uninstall' : 'install', dryRun: Boolean(o.dryRun), changed: files.some((f) => f.changed), files, notes };
 }
 
+/** The file's new text: its own bytes with only the edits applied; a new (or blank) file is written whole. */
+function jsonAfter(before: string | undefined, edit: { value: JsonObject; edits: JsonEdit[] }): string {
+  if (edit.edits.length === 0) return before ?? toJsonText(edit.value);
+  return before === undefined || before.trim() === '' ? toJsonText(edit.value) : editJsonText(before, edit.edits);
+}
+
 export function integrateClaudeCode(o: Options): IntegrateResult {
   const paths = claudePaths();
   const inv = invocation();
@@ -61,8 +68,8 @@ export function integrateClaudeCode(o: Options): IntegrateResult {
   const notes: string[] = [];
   if (mcp.skipped) notes.push(mcp.skipped);
   const plans: Plan[] = [
-    { file: paths.settings, before: settingsText, after: toJsonText(hooks.value), changes: hooks.changes },
-    { file: paths.state, before: stateText, after: toJsonText(mcp.value), changes: mcp.changes },
+    { file: paths.settings, before: settingsText, after: jsonAfter(settingsText, hooks), changes: hooks.changes },
+    { file: paths.state, before: stateText, after: jsonAfter(stateText, mcp), changes: mcp.changes },
   ];
   const r = apply('claude-code', o, plans, notes);
   if (r.changed && !o.uninstall) notes.push('start a new Claude Code session to load them; check with /hooks and /mcp inside it');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '../errors.js';
 import { shellCommand, type Invocation } from './command.js';
 import { isObject, type JsonObject } from './files.js';
+import { editJsonValue, type JsonEdit, type JsonPath } from './json-edit.js';
 
 /** The hooks nightshift installs: event, `nightshift hook` argument, timeout in seconds. */
 export const HOOKS = [
@@ -41,10 +42,17 @@ function hookCommandOf(h: unknown): string | undefined {
 }
 
 interface Edit {
+  /** The settings as they will be. */
   value: JsonObject;
+  /** What to change in the file's text, in order (see json-edit.ts). */
+  edits: JsonEdit[];
   changes: string[];
   /** Something nightshift did not touch, and why. */
   skipped?: string;
+}
+
+function edited(value: JsonObject, edits: JsonEdit[], changes: string[]): Edit {
+  return { value: edits.length > 0 ? editJsonValue(value, edits) : value, edits, changes };
 }
 
 function hooksTable(settings: JsonObject, file: string): JsonObject | undefined {
@@ -61,75 +69,88 @@ function hooksTable(settings: JsonObject, file: string): JsonObject | undefined 
   return hooks;
 }
 
+/** Where nightshift's hook commands are in one event's groups: [group, hook] pairs. */
+function ownHooks(groups: JsonObject[]): [number, number][] {
+  const found: [number, number][] = [];
+  groups.forEach((g, gi) =>
+    ((g.hooks as unknown[] | undefined) ?? []).forEach((h, hi) => {
+      const cmd = hookCommandOf(h);
+      if (cmd !== undefined && isNightshiftHook(cmd)) found.push([gi, hi]);
+    }),
+  );
+  return found;
+}
+
+/**
+ * Removes the given hooks of one event, last first (so the indices stay right), a group left empty
+ * with them; the event itself when no group is left. `event`: the path of the event's list.
+ */
+function removeHooks(path: JsonPath, groups: JsonObject[], remove: [number, number][]): JsonEdit[] {
+  const byGroup = new Map<number, number[]>();
+  for (const [gi, hi] of remove) byGroup.set(gi, [...(byGroup.get(gi) ?? []), hi]);
+  const emptied = [...byGroup].filter(([gi, his]) => his.length === ((groups[gi] as JsonObject).hooks as unknown[]).length).map(([gi]) => gi);
+  if (emptied.length === groups.length) return [{ path, remove: true }];
+  const edits: JsonEdit[] = [];
+  for (const [gi, his] of [...byGroup].sort((a, b) => b[0] - a[0])) {
+    if (emptied.includes(gi)) edits.push({ path: [...path, gi], remove: true });
+    else for (const hi of his.sort((a, b) => b - a)) edits.push({ path: [...path, gi, 'hooks', hi], remove: true });
+  }
+  return edits;
+}
+
 /** Adds (or brings up to date) the three command hooks; every other setting and hook stays as it is. */
 export function installHooks(settings: JsonObject, inv: Invocation, file: string): Edit {
-  const value = structuredClone(settings);
-  const hooks = hooksTable(value, file) ?? {};
+  const hooks = hooksTable(settings, file);
+  const edits: JsonEdit[] = [];
   const changes: string[] = [];
+  const fresh: JsonObject = {};
   for (const { event, arg, timeout } of HOOKS) {
     const command = shellCommand(inv, ['hook', arg]);
-    const groups = (hooks[event] as JsonObject[] | undefined) ?? [];
-    let found = false;
-    const emptied = new Set<JsonObject>();
-    for (const g of groups) {
-      const list = (g.hooks as unknown[] | undefined) ?? [];
-      for (let i = 0; i < list.length; i++) {
-        const cmd = hookCommandOf(list[i]);
-        if (cmd === undefined || !isNightshiftHook(cmd)) continue;
-        if (found) {
-          list.splice(i--, 1);
-          if (list.length === 0) emptied.add(g);
-          changes.push(`removed a duplicate ${event} hook`);
-        } else {
-          found = true;
-          if (cmd !== command) {
-            (list[i] as JsonObject).command = command;
-            changes.push(`updated the ${event} hook command`);
-          }
-        }
-      }
-    }
-    const kept = groups.filter((g) => !emptied.has(g));
-    if (!found) {
-      kept.push({ matcher: '', hooks: [{ type: 'command', command, timeout }] });
+    const group = { matcher: '', hooks: [{ type: 'command', command, timeout }] };
+    const groups = hooks?.[event] as JsonObject[] | undefined;
+    const own = groups ? ownHooks(groups) : [];
+    const [first, ...duplicates] = own;
+    if (!first) {
       changes.push(`added the ${event} hook`);
+      if (!hooks) fresh[event] = [group];
+      else if (!groups) edits.push({ path: ['hooks', event], value: [group] });
+      else edits.push({ path: ['hooks', event, groups.length], value: group });
+      continue;
     }
-    hooks[event] = kept;
+    const [gi, hi] = first;
+    const have = ((groups as JsonObject[])[gi]?.hooks as JsonObject[])[hi] as JsonObject;
+    if (have.command !== command) {
+      edits.push({ path: ['hooks', event, gi, 'hooks', hi, 'command'], value: command });
+      changes.push(`updated the ${event} hook command`);
+    }
+    if (duplicates.length > 0) {
+      edits.push(...removeHooks(['hooks', event], groups as JsonObject[], duplicates));
+      changes.push(...duplicates.map(() => `removed a duplicate ${event} hook`));
+    }
   }
-  if (changes.length > 0) value.hooks = hooks;
-  return changes.length > 0 ? { value, changes } : { value: settings, changes };
+  if (Object.keys(fresh).length > 0) edits.push({ path: ['hooks'], value: fresh });
+  return edited(settings, edits, changes);
 }
 
 /** Removes exactly the hooks nightshift added, and the groups and lists left empty by that. */
 export function uninstallHooks(settings: JsonObject, file: string): Edit {
-  const value = structuredClone(settings);
-  const hooks = hooksTable(value, file);
+  const hooks = hooksTable(settings, file);
+  if (!hooks) return edited(settings, [], []);
+  const edits: JsonEdit[] = [];
   const changes: string[] = [];
-  if (!hooks) return { value: settings, changes };
+  let emptiedEvents = 0;
   for (const { event } of HOOKS) {
     const groups = hooks[event] as JsonObject[] | undefined;
-    if (!groups) continue;
-    const kept: JsonObject[] = [];
-    for (const g of groups) {
-      if (!Array.isArray(g.hooks)) {
-        kept.push(g);
-        continue;
-      }
-      const before = g.hooks.length;
-      const rest = (g.hooks as unknown[]).filter((h) => {
-        const cmd = hookCommandOf(h);
-        return cmd === undefined || !isNightshiftHook(cmd);
-      });
-      g.hooks = rest;
-      if (rest.length < before) changes.push(`removed the ${event} hook`);
-      if (rest.length > 0 || before === 0) kept.push(g);
-    }
-    if (kept.length > 0) hooks[event] = kept;
-    else if (groups.length > 0) delete hooks[event];
+    const own = groups ? ownHooks(groups) : [];
+    if (!groups || own.length === 0) continue;
+    const removal = removeHooks(['hooks', event], groups, own);
+    if (removal.length === 1 && removal[0]?.path.length === 2) emptiedEvents++;
+    edits.push(...removal);
+    changes.push(`removed the ${event} hook`);
   }
-  if (changes.length === 0) return { value: settings, changes };
-  if (Object.keys(hooks).length === 0) delete value.hooks;
-  return { value, changes };
+  // Nothing but nightshift's hooks was there: the whole table goes, as it came.
+  if (edits.length > 0 && emptiedEvents === Object.keys(hooks).length) return edited(settings, [{ path: ['hooks'], remove: true }], changes);
+  return edited(settings, edits, changes);
 }
 
 export function mcpEntry(inv: Invocation): JsonObject {
@@ -156,31 +177,26 @@ export function installMcp(state: JsonObject, inv: Invocation, file: string): Ed
   const current = mcpServers(state, file);
   const want = mcpEntry(inv);
   const have = current?.[MCP_NAME];
-  if (have !== undefined && JSON.stringify(sortKeys(have)) === JSON.stringify(sortKeys(want))) return { value: state, changes: [] };
-  const value = structuredClone(state);
-  value.mcpServers = { ...(current ?? {}), [MCP_NAME]: want };
+  if (have !== undefined && JSON.stringify(sortKeys(have)) === JSON.stringify(sortKeys(want))) return edited(state, [], []);
+  const edit: JsonEdit = current ? { path: ['mcpServers', MCP_NAME], value: want } : { path: ['mcpServers'], value: { [MCP_NAME]: want } };
   const change =
     have === undefined
       ? `registered the MCP server "${MCP_NAME}"`
       : isNightshiftMcp(have)
         ? `updated the MCP server "${MCP_NAME}"`
         : `replaced an MCP server also named "${MCP_NAME}"`;
-  return { value, changes: [change] };
+  return edited(state, [edit], [change]);
 }
 
 export function uninstallMcp(state: JsonObject, file: string): Edit {
   const current = mcpServers(state, file);
   const have = current?.[MCP_NAME];
-  if (!current || have === undefined) return { value: state, changes: [] };
+  if (!current || have === undefined) return edited(state, [], []);
   if (!isNightshiftMcp(have)) {
-    return { value: state, changes: [], skipped: `left the MCP server "${MCP_NAME}" in ${file} alone: it does not run nightshift` };
+    return { ...edited(state, [], []), skipped: `left the MCP server "${MCP_NAME}" in ${file} alone: it does not run nightshift` };
   }
-  const value = structuredClone(state);
-  const servers = { ...current };
-  delete servers[MCP_NAME];
-  if (Object.keys(servers).length > 0) value.mcpServers = servers;
-  else delete value.mcpServers;
-  return { value, changes: [`removed the MCP server "${MCP_NAME}"`] };
+  const path = Object.keys(current).length > 1 ? ['mcpServers', MCP_NAME] : ['mcpServers'];
+  return edited(state, [{ path, remove: true }], [`removed the MCP server "${MCP_NAME}"`]);
 }
 
 function sortKeys(v: unknown): unknown {

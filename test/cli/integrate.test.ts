@@ -101,6 +101,34 @@ describe('nightshift integrate claude-code', () => {
     expect(JSON.parse(un2.stdout)).toMatchObject({ action: 'uninstall', changed: false });
   });
 
+  it('edits only what it adds: odd formatting and key order survive install, and uninstall gives back the very bytes', async () => {
+    const { dir, env } = home();
+    const settings = join(dir, '.claude', 'settings.json');
+    const state = join(dir, '.claude.json');
+    // Tabs, CRLF, a one-line hook list, keys in no particular order, a hook of another tool in an event nightshift uses.
+    const settingsText =
+      '{\r\n\t"permissions" : {"allow":["Bash(ls)"],  "deny":[]},\r\n\t"hooks": {\r\n\t\t"SessionEnd": [{"hooks":[{"type":"command","command":"echo bye"}]}],\r\n' +
+      '\t\t"PreToolUse": [ ]\r\n\t},\r\n\t"model":"opus"\r\n}';
+    const stateText = '{"numStartups":3,"zeta":{"b":1,"a":2},\n    "mcpServers":   {"other":{"command":"x","args":[]}}   }\n\n';
+    write(settings, settingsText);
+    write(state, stateText);
+
+    const r = await runCli(['integrate', 'claude-code'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(read(settings));
+    expect(s.hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: 'echo bye' }] }, { matcher: '', hooks: [{ type: 'command', command: hook('session-end'), timeout: 30 }] }]);
+    expect(Object.keys(s)).toEqual(['permissions', 'hooks', 'model']);
+    expect(read(settings)).toContain('\t"permissions" : {"allow":["Bash(ls)"],  "deny":[]},\r\n');
+    expect(read(settings)).not.toMatch(/[^\r]\n/);
+    expect(JSON.parse(read(state)).mcpServers.nightshift.args).toEqual([CLI, 'mcp']);
+    expect(read(state).startsWith('{"numStartups":3,"zeta":{"b":1,"a":2},')).toBe(true);
+
+    const un = await runCli(['integrate', 'claude-code', '--uninstall'], env);
+    expect(un.code, un.stderr).toBe(0);
+    expect(read(settings)).toBe(settingsText);
+    expect(read(state)).toBe(stateText);
+  });
+
   it('creates the files when there are none, and --dry-run writes nothing', async () => {
     const { dir, env } = home();
     const dry = await runCli(['integrate', 'claude-code', '--dry-run'], env);
