@@ -86,13 +86,3 @@ export function diskFullError(err: unknown, path: string): unknown {
   const what = code === 'EDQUOT' ? 'disk quota exceeded' : 'no space left on device';
   return new AppError('disk_full', `${what} (${code}) writing ${path}: free some space on that filesystem`, err);
 }
-
-/**
- * The CLI's exit code for a failed request (README § Exit codes): 2 bad input, 74 (EX_IOERR) the
- * daemon could not write its state, 1 anything else.
- */
-export function exitCodeFor(code: ErrorCode): number {
-  if (code === 'bad_request') return 2;
-  if (code === 'disk_full') return 74;
-  return 1;
-}

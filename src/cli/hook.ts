@@ -1,17 +1,19 @@
 /**
- * Claude Code hooks. They must never hold an agent up: session-start answers within a deadline
- * or prints nothing; session-end and pre-compact hand the transcript over and return at once
- * (spooled to disk when the daemon is down, so nothing is lost); user-prompt-submit adds what
- * matches the prompt, or nothing, and always exits 0 (an exit 2 would block the prompt).
+ * Claude Code hooks. They must never hold an agent up or fail it: session-start answers within a
+ * deadline or prints nothing; session-end and pre-compact hand the transcript over and return at
+ * once (spooled to disk when the daemon is down, so nothing is lost); user-prompt-submit adds what
+ * matches the prompt, or nothing, and always exits 0. Whatever goes wrong on nightshift's side is
+ * one line on stderr and exit 0; only hook input that is not what Claude Code sends exits 1, never
+ * 2 (Claude Code reads 2 as "block": the prompt, the compaction).
  * Zod-free and on the light client: the CLI's fast path runs these without commander.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Command } from 'commander';
 import { LightClient } from '../client/light-client.js';
 import { renderClaudeHook, renderPromptContext } from '../client/recall-format.js';
 import { spoolIngest } from '../client/spool.js';
-import { AppError } from '../errors.js';
+import { AppError, isErrno } from '../errors.js';
 import { resolvePaths } from '../paths.js';
 
 export const HOOK_NAMES = ['session-start', 'session-end', 'pre-compact', 'user-prompt-submit'] as const;
@@ -59,11 +61,25 @@ function text(input: HookInput, key: string, required = false): string | undefin
   return v;
 }
 
-/** Starts the daemon for next time without waiting for it (unless autostart is off). */
-async function wakeDaemon(): Promise<void> {
-  if (process.env.NIGHTSHIFT_NO_AUTOSTART === '1') return;
+/** Starts the daemon for next time without waiting for it (unless autostart is off), and says which. */
+async function wakeDaemon(): Promise<string> {
+  if (process.env.NIGHTSHIFT_NO_AUTOSTART === '1') return 'daemon not running (not starting it: NIGHTSHIFT_NO_AUTOSTART=1)';
   const { spawnDaemon } = await import('../client/spawn-daemon.js'); // child_process only on this cold path
-  spawnDaemon();
+  return `daemon not running; starting it in the background (pid ${spawnDaemon().pid ?? '?'})`;
+}
+
+function note(line: string): void {
+  process.stderr.write(`nightshift: ${line}\n`);
+}
+
+/** Not there at all (a path that exists but cannot be read is the daemon's to explain). */
+function absent(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (err) {
+    return isErrno(err, 'ENOENT');
+  }
 }
 
 async function sessionStart(): Promise<void> {
@@ -75,8 +91,8 @@ async function sessionStart(): Promise<void> {
     if (r.items.length > 0) process.stdout.write(`${renderClaudeHook(r)}\n`);
   } catch (err) {
     // No context is better than a held-up session: say why on stderr, print nothing, exit 0.
-    if (err instanceof AppError && err.code === 'daemon_unavailable') await wakeDaemon();
-    process.stderr.write(`nightshift: no memories injected: ${(err as Error).message}\n`);
+    if (err instanceof AppError && err.code === 'daemon_unavailable') note(`${await wakeDaemon()}; no memories for this session`);
+    else note(`no memories for this session: ${(err as Error).message}`);
   }
 }
 
@@ -85,8 +101,14 @@ async function sessionEnd(reason: string | undefined): Promise<void> {
   const sessionId = text(input, 'session_id');
   const cwd = text(input, 'cwd');
   const why = reason ?? text(input, 'reason');
+  const path = text(input, 'transcript_path');
+  // Sessions that never wrote a transcript end too (`claude mcp list`): nothing to ingest, nothing wrong.
+  if (path === undefined || absent(path)) {
+    note(`no transcript ${path ? `at ${path}` : 'in the hook input'}; nothing to ingest`);
+    return;
+  }
   const req = {
-    path: text(input, 'transcript_path', true) as string,
+    path,
     wait: false,
     ...(sessionId && { sessionId }),
     ...(cwd && { cwd }),
@@ -96,10 +118,12 @@ async function sessionEnd(reason: string | undefined): Promise<void> {
   try {
     await client.ingest(req);
   } catch (err) {
-    if (err instanceof AppError && err.code !== 'daemon_unavailable' && err.code !== 'timeout') throw err;
+    if (!(err instanceof AppError) || (err.code !== 'daemon_unavailable' && err.code !== 'timeout')) {
+      note(`the session was not ingested: ${(err as Error).message}`);
+      return;
+    }
     const file = spoolIngest(resolvePaths().spoolDir, { ...req, wait: true });
-    if (err instanceof AppError && err.code === 'daemon_unavailable') await wakeDaemon();
-    process.stderr.write(`nightshift: the daemon did not take the session now; it will be ingested from ${file}\n`);
+    note(`${err.code === 'daemon_unavailable' ? await wakeDaemon() : 'the daemon did not answer in time'}; the session will be ingested from ${file}`);
   }
 }
 
@@ -119,7 +143,17 @@ async function userPromptSubmit(): Promise<void> {
   }
 }
 
-export function runHook(name: HookName): Promise<void> {
+/** Runs a hook: never rejects; bad hook input is a line on stderr and exit 1 (never 2), anything else exit 0. */
+export async function runHook(name: HookName): Promise<void> {
+  try {
+    await hook(name);
+  } catch (err) {
+    note((err as Error).message);
+    process.exitCode = err instanceof AppError && err.code === 'bad_request' ? 1 : 0;
+  }
+}
+
+function hook(name: HookName): Promise<void> {
   switch (name) {
     case 'session-start':
       return sessionStart();

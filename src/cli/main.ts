@@ -1,6 +1,7 @@
 /** The whole CLI (commander): every command, its help and its errors. src/cli.ts loads it when the fast path does not answer. */
 import { Command, CommanderError } from 'commander';
 import { reportError } from './report.js';
+import { commanderExitCode, strictCommands } from './usage.js';
 import { VERSION } from '../version.js';
 import { registerDaemonCommands } from './daemon.js';
 import { registerServiceCommands } from './service.js';
@@ -20,6 +21,8 @@ export async function runCli(argv: string[]): Promise<void> {
     .description('Local companion daemon for coding agents: background tasks whose output lives on disk, and memories across sessions.')
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
+    // One voice for every error: commander's usage errors read like nightshift's own.
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'nightshift: ')) })
     .exitOverride()
     // Options after a subcommand belong to it (`dream log --json` is the log's --json, not the dream's).
     .enablePositionalOptions()
@@ -47,12 +50,13 @@ Examples:
   registerServiceCommands(program);
   registerMcpCommands(program);
   registerIntegrateCommands(program);
+  strictCommands(program);
 
   try {
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode;
+      process.exitCode = commanderExitCode(err);
     } else {
       reportError(err);
     }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../src/api/memory.js';
-import { daemonsPerTest, tempDirsPerTest, until } from '../helpers/daemon.js';
+import { daemonsPerTest, runCli, tempDirsPerTest, until } from '../helpers/daemon.js';
 import { writeClaudeTranscript } from '../helpers/transcripts.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -64,8 +64,47 @@ describe('Claude Code hooks', () => {
     const d = newDaemon();
     await d.start();
     const r = await d.cli(['hook', 'session-end'], { input: 'not json' });
-    expect(r.code).not.toBe(0);
+    // 1, never 2: Claude Code reads exit 2 as "block" (a compaction, for pre-compact).
+    expect(r.code).toBe(1);
     expect(r.stderr).toContain('not valid JSON');
+  });
+
+  it('session-end and pre-compact without a transcript (e.g. `claude mcp list`) exit 0 and ingest nothing', async () => {
+    const d = newDaemon();
+    await d.start();
+    const missing = join(tmp(), 'never-written.jsonl');
+    for (const [event, extra] of [['session-end', { reason: 'other' }], ['pre-compact', { trigger: 'manual' }]] as const) {
+      const r = await d.cli(['hook', event], { input: JSON.stringify({ session_id: 's-1', transcript_path: missing, cwd: '/', hook_event_name: 'x', ...extra }) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`no transcript at ${missing}; nothing to ingest`);
+    }
+    const none = await d.cli(['hook', 'session-end'], { input: JSON.stringify({ session_id: 's-2', hook_event_name: 'SessionEnd' }) });
+    expect(none.code, none.stderr).toBe(0);
+    expect(await d.client.sessions()).toEqual([]);
+    await d.stop();
+    // The daemon down: nothing is spooled for a transcript that does not exist.
+    const down = await d.cli(['hook', 'session-end'], { input: JSON.stringify({ session_id: 's-3', transcript_path: missing }) });
+    expect(down.code, down.stderr).toBe(0);
+    expect(existsSync(d.paths.spoolDir) ? readdirSync(d.paths.spoolDir) : []).toEqual([]);
+  });
+
+  it('session-start with no daemon says it starts one, in one line naming its pid, and exits 0', async () => {
+    const d = newDaemon();
+    const env = { ...d.env };
+    delete env.NIGHTSHIFT_NO_AUTOSTART;
+    const r = await runCli(['hook', 'session-start'], env, { input: JSON.stringify({ cwd: tmp(), source: 'startup' }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const m = /^nightshift: daemon not running; starting it in the background \(pid (\d+)\); no memories for this session\n$/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    const pid = Number(m?.[1]);
+    try {
+      const status = await until(() => d.client.status().catch(() => undefined));
+      expect(status.pid).toBe(pid);
+    } finally {
+      process.kill(pid, 'SIGTERM');
+      await until(() => !alive(pid));
+    }
   });
 });
 
@@ -215,3 +254,12 @@ describe('hook user-prompt-submit', () => {
     }
   });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
