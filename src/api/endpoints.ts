@@ -84,7 +84,7 @@ export const ENDPOINTS = {
   taskOutput: {
     method: 'GET',
     path: '/v1/tasks/:id/output',
-    doc: 'output bytes from `offset` (or the last `lines` lines), at most `limit`; where to read next in the `x-nightshift-output` header',
+    doc: 'output bytes from `offset` (or the last `lines` lines), at most `limit` (`text=1`: in whole UTF-8 characters, at least one); where to read next in the `x-nightshift-output` header',
     params: taskId,
     query: OutputQuery.describe('output query'),
     reply: { kind: 'bytes', meta: OutputMeta },

@@ -132,6 +132,8 @@ const NonNegInt = (what: string) =>
     .regex(/^[0-9]{1,16}$/, `${what} must be a non-negative integer`)
     .transform(Number);
 
+/** One output read: by default, at most. */
+export const DEFAULT_READ_BYTES = 1024 * 1024;
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 export const OutputQuery = z
@@ -139,6 +141,8 @@ export const OutputQuery = z
     offset: NonNegInt('offset').optional(),
     limit: NonNegInt('limit').pipe(z.number().min(1).max(MAX_READ_BYTES)).optional(),
     lines: NonNegInt('lines').pipe(z.number().max(100_000)).optional(),
+    /** 1: whole UTF-8 characters (for text): start on a character, at least one, never half of one at the end. */
+    text: z.enum(['0', '1']).optional(),
   })
   .strict();
 export type OutputQuery = z.infer<typeof OutputQuery>;

@@ -5,13 +5,7 @@ import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { callerEnv } from '../client/env.js';
 import { printJson } from './format.js';
-
-function positiveInt(what: string) {
-  return (v: string): number => {
-    if (!/^[1-9][0-9]*$/.test(v)) throw new AppError('bad_request', `${what} must be a positive integer, got "${v}"`);
-    return Number(v);
-  };
-}
+import { positiveInt } from './values.js';
 
 interface AgentOptions {
   cwd?: string;

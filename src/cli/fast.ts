@@ -10,7 +10,7 @@ import { resolvePaths } from '../paths.js';
 import { HOOK_NAMES, runHook, type HookName } from './hook.js';
 import { reportError } from './report.js';
 import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type TaskCaller, type WaitOptions } from './task-actions.js';
-import { envPair, nonNegInt, seconds } from './values.js';
+import { envPair, nonNegInt, positiveInt, seconds } from './values.js';
 
 interface Flag {
   key: string;
@@ -68,7 +68,7 @@ const RUN: Record<string, Flag> = {
   '--no-stdin': { key: 'stdin', negates: true },
   '--json': json,
 };
-const OUTPUT: Record<string, Flag> = { '--offset': { key: 'offset', parse: nonNegInt('--offset') }, '--limit': { key: 'limit', parse: nonNegInt('--limit') }, '--json': json };
+const OUTPUT: Record<string, Flag> = { '--offset': { key: 'offset', parse: nonNegInt('--offset') }, '--limit': { key: 'limit', parse: positiveInt('--limit') }, '--json': json };
 const WAIT: Record<string, Flag> = { '--timeout': { key: 'timeout', parse: seconds('--timeout') }, '--json': json };
 
 /** Not running: the full CLI takes over (and starts the daemon, unless that is off). */

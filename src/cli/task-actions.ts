@@ -5,7 +5,6 @@
 import { isFinished, shellExitCode } from '../api/task-status.js';
 import type { ApiClient } from '../client/api-client.js';
 import { callerEnv } from '../client/env.js';
-import { outputText } from '../client/output.js';
 import { waitUpTo } from '../client/wait.js';
 import { AppError } from '../errors.js';
 import { printJson } from './format.js';
@@ -49,14 +48,10 @@ export interface OutputOptions {
 }
 
 export async function printOutput(call: TaskCaller, id: string, o: OutputOptions): Promise<void> {
-  const { data, meta } = await call((c) => c.output(id, { offset: o.offset, ...(o.limit !== undefined ? { limit: o.limit } : {}) }), true);
-  if (!o.json) {
-    process.stdout.write(data);
-    return;
-  }
-  // JSON carries text: never half a character (nextOffset then points at its first byte).
-  const out = outputText(data, meta, meta.done);
-  printJson({ data: out.text, ...meta, nextOffset: out.nextOffset, done: out.done });
+  // JSON carries text: the daemon reads it in whole characters (raw bytes are written as they are).
+  const { data, meta } = await call((c) => c.output(id, { offset: o.offset, ...(o.limit !== undefined ? { limit: o.limit } : {}), text: Boolean(o.json) }), true);
+  if (o.json) printJson({ data: data.toString('utf8'), ...meta });
+  else process.stdout.write(data);
 }
 
 export interface WaitOptions {

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
+import { DEFAULT_READ_BYTES, MAX_READ_BYTES } from '../api/tasks.js';
 import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
-import { commandLine, humanBytes, statusLabel } from '../client/format.js';
+import { commandLine, humanBytes, readLimitWords, statusLabel } from '../client/format.js';
 import { age, describeTask, printJson, table } from './format.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
-import { envPair, nonNegInt, seconds } from './values.js';
+import { envPair, nonNegInt, positiveInt, seconds } from './values.js';
 
 export { nonNegInt } from './values.js';
 
@@ -62,7 +63,7 @@ export function registerTaskCommands(program: Command): void {
     .description('write the raw output bytes from an offset')
     .argument('<id>')
     .option('--offset <n>', 'byte offset to start at', nonNegInt('--offset'), 0)
-    .option('--limit <bytes>', 'read at most this many bytes (default 1 MiB, max 16 MiB)', nonNegInt('--limit'))
+    .option('--limit <bytes>', readLimitWords('BYTES', DEFAULT_READ_BYTES, MAX_READ_BYTES), positiveInt('--limit'))
     .option('--json', 'print {data, offset, nextOffset, size, status, done}')
     .action((id: string, o: { offset: number; limit?: number; json?: boolean }) => printOutput(withDaemon, id, o));
 
@@ -74,7 +75,7 @@ export function registerTaskCommands(program: Command): void {
     .option('-f, --follow', 'keep printing new output until the task ends and all of it was shown')
     .option('--json', 'print {data, offset, nextOffset, ...} for the last lines (not with -f)')
     .action(async (id: string, o: { lines: number; follow?: boolean; json?: boolean }) => {
-      const { data, meta } = await withDaemon((c) => c.output(id, { lines: o.lines, limit: 16 * 1024 * 1024 }));
+      const { data, meta } = await withDaemon((c) => c.output(id, { lines: o.lines, limit: MAX_READ_BYTES, text: Boolean(o.json) }));
       if (o.json) return printJson({ data: data.toString('utf8'), ...meta });
       process.stdout.write(data);
       if (o.follow) await followOutput(withDaemon, id, meta.nextOffset, (chunk) => process.stdout.write(chunk));

@@ -8,6 +8,13 @@ export function nonNegInt(what: string) {
   };
 }
 
+export function positiveInt(what: string) {
+  return (v: string): number => {
+    if (!/^[1-9][0-9]*$/.test(v)) throw new AppError('bad_request', `${what} must be a positive integer, got "${v}"`);
+    return Number(v);
+  };
+}
+
 export function seconds(what: string) {
   return (v: string): number => {
     if (!/^[0-9]+(\.[0-9]+)?$/.test(v)) throw new AppError('bad_request', `${what} must be a non-negative number of seconds, got "${v}"`);

@@ -89,9 +89,13 @@ export class ApiClient {
     return this.call('waitTask', { ...id(taskId), query: { timeout: timeoutSeconds } });
   }
 
-  /** Raw output bytes from an offset (or the last `lines` lines), with where to read next. */
-  async output(taskId: string, q: { offset?: number; limit?: number; lines?: number } = {}): Promise<{ data: Buffer; meta: OutputMeta }> {
-    const res = await this.open('taskOutput', { ...id(taskId), query: q });
+  /**
+   * Raw output bytes from an offset (or the last `lines` lines), with where to read next. `text`:
+   * in whole UTF-8 characters (starts on one, holds at least one, never ends in half of one).
+   */
+  async output(taskId: string, q: { offset?: number; limit?: number; lines?: number; text?: boolean } = {}): Promise<{ data: Buffer; meta: OutputMeta }> {
+    const { text, ...rest } = q;
+    const res = await this.open('taskOutput', { ...id(taskId), query: { ...rest, ...(text ? { text: '1' } : {}) } });
     await checkStatus(res);
     const data = await readAll(res);
     const meta = ENDPOINTS.taskOutput.reply.meta.parse(JSON.parse(String(res.headers['x-nightshift-output'] ?? '{}')));

@@ -52,6 +52,18 @@ export function humanSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** An exact size in binary units: `64 KiB`, `16 MiB`, `100 bytes`. */
+export function binarySize(bytes: number): string {
+  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** How a read limit is worded on every surface (CLI, MCP, the agent's tools, README). */
+export function readLimitWords(name: string, defaultBytes: number, maxBytes: number): string {
+  return `at most ${name} bytes (default ${binarySize(defaultBytes)}, max ${binarySize(maxBytes)})`;
+}
+
 /** argv as a shell would need it typed: words that need quoting are single-quoted. */
 export function commandLine(argv: string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');

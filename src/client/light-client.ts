@@ -69,8 +69,10 @@ export class LightClient {
     return task(json(await this.send('runTask', pathTo('runTask'), req), 'runTask').task, 'runTask');
   }
 
-  async output(taskId: string, q: { offset?: number; limit?: number; lines?: number } = {}): Promise<{ data: Buffer; meta: OutputMeta }> {
-    const a = await this.send('taskOutput', pathTo('taskOutput', taskId, q));
+  /** As ApiClient.output: `text` reads in whole UTF-8 characters. */
+  async output(taskId: string, q: { offset?: number; limit?: number; lines?: number; text?: boolean } = {}): Promise<{ data: Buffer; meta: OutputMeta }> {
+    const { text, ...rest } = q;
+    const a = await this.send('taskOutput', pathTo('taskOutput', taskId, { ...rest, ...(text ? { text: 1 } : {}) }));
     if (a.status >= 400) throw answerError(a);
     let meta: OutputMeta | undefined;
     try {

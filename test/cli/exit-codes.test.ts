@@ -89,7 +89,7 @@ describe('exit codes of every command', () => {
   it('a bad option value exits 2 and says what is wrong', async () => {
     const rows: [string[], RegExp][] = [
       [['output', '1', '--offset', 'x'], /--offset must be a non-negative integer/],
-      [['output', '1', '--limit', '-1'], /--limit must be a non-negative integer/],
+      [['output', '1', '--limit', '0'], /--limit must be a positive integer/],
       [['tail', '1', '-n', 'ten'], /--lines must be a non-negative integer/],
       [['run', '--stall-after', 'soon', '--', 'true'], /--stall-after must be/],
       [['run', '--env', 'NOEQUALS', '--', 'true'], /--env takes KEY=VALUE/],

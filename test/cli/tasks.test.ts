@@ -91,6 +91,29 @@ describe('run, show, ps, output, wait', () => {
     expect(rest.data.startsWith('€')).toBe(true);
   });
 
+  it('in JSON, a read always moves on by at least one whole character and starts on one; raw bytes stay raw', async () => {
+    const id = await run('--', 'printf', 'a\\360\\237\\230\\200b\\342\\202\\254'); // a😀b€: 1 + 4 + 1 + 3 bytes
+    await d.cli(['wait', id]);
+    const json = async (offset: number, limit: number) => JSON.parse((await d.cli(['output', id, '--offset', String(offset), '--limit', String(limit), '--json'])).stdout);
+    // A limit smaller than the character at the offset: that whole character, not nothing.
+    expect(await json(1, 1)).toMatchObject({ data: '😀', offset: 1, nextOffset: 5, done: false });
+    // An offset inside a character: the read starts on its first byte, never with a replacement character.
+    expect(await json(2, 1)).toMatchObject({ data: '😀', offset: 1, nextOffset: 5 });
+    expect(await json(7, 2)).toMatchObject({ data: '€', offset: 6, nextOffset: 9, done: true });
+    // A pager going on from nextOffset with the smallest limit reaches the end, one character a page.
+    const pages: string[] = [];
+    for (let offset = 0, done = false; !done && pages.length < 20; ) {
+      const page = await json(offset, 1);
+      expect(page.nextOffset).toBeGreaterThan(offset);
+      pages.push(page.data);
+      ({ nextOffset: offset, done } = page);
+    }
+    expect(pages).toEqual(['a', '😀', 'b', '€']);
+    const raw = await d.cli(['output', id, '--offset', '2', '--limit', '1']);
+    expect(Buffer.from(raw.stdout, 'latin1').length).toBeGreaterThan(0);
+    expect((await d.client.output(id, { offset: 2, limit: 1 })).data).toEqual(Buffer.from([0x9f]));
+  });
+
   it('rejects negative and non-numeric offsets', async () => {
     for (const bad of ['-1', 'abc', '1.5']) {
       const r = await d.cli(['output', '1', `--offset=${bad}`]);

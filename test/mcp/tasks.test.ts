@@ -112,6 +112,22 @@ describe('nightshift mcp: task tools over stdio', () => {
     expect(pages.some((p) => p.next_offset - p.offset < 17 && !p.done)).toBe(true);
   });
 
+  it('always moves on by at least one whole character and starts on one: a limit of 1 byte, an offset inside a character', async () => {
+    const id = await run({ command: `printf 'a\\360\\237\\230\\200b\\342\\202\\254'` }); // a😀b€: 1 + 4 + 1 + 3 bytes
+    const { data, pages } = await readAll(id, 1);
+    expect(data).toBe('a😀b€');
+    expect(pages.map((p) => [p.offset, p.next_offset])).toEqual([
+      [0, 1],
+      [1, 5],
+      [5, 6],
+      [6, 9],
+    ]);
+    const inside = structured<Output>(await mcp.call('task_output', { task_id: id, offset: 3, limit: 1 }));
+    expect(inside).toMatchObject({ data: '😀', offset: 1, next_offset: 5, done: false });
+    const last = structured<Output>(await mcp.call('task_output', { task_id: id, offset: 8, limit: 1 }));
+    expect(last).toMatchObject({ data: '€', offset: 6, next_offset: 9, done: true });
+  });
+
   it('sends input to a task started with stdin, and says so when a task has none', async () => {
     const id = await run({ command: 'read x; echo "got $x"', stdin: true });
     const sent = await mcp.call('send_input', { task_id: id, text: 'hi there' });

@@ -41,11 +41,11 @@ export function outputPage(t: Task, page: { data: string; offset: number; nextOf
 
 /** A task's output for a model: whole when it is at most `max` bytes, else its last `tail` bytes and how to read the rest. */
 export async function outputForModel(call: Caller, id: string, outputTool: string | undefined, max: number, tail: number): Promise<{ text: string; size: number; note?: string }> {
-  const first = await call((c) => c.output(id, { offset: 0, limit: max }), true);
+  const first = await call((c) => c.output(id, { offset: 0, limit: max, text: true }), true);
   const size = first.meta.size;
   if (size <= max) return { text: plainText(first.data), size };
   const from = Math.max(0, size - tail);
-  const last = await call((c) => c.output(id, { offset: from, limit: tail }), true);
+  const last = await call((c) => c.output(id, { offset: from, limit: tail, text: true }), true);
   return {
     text: plainText(last.data),
     size,

@@ -1,11 +1,11 @@
 /** The task tools' inputs and answers, and the one set of defaults and limits both adapters offer. */
 import { z } from 'zod';
 import { Attention, shellExitCode, TaskId, type Task } from '../../api/tasks.js';
+import { readLimitWords } from '../format.js';
 
 export const TASK_TOOL_LIMITS = {
-  /** task_output: bytes per read by default, at least, at most. */
+  /** task_output: bytes per read by default, at most (a read always holds at least one whole character). */
   outputDefault: 64 * 1024,
-  outputMin: 16,
   outputMax: 1024 * 1024,
   /** Stopping a task: how long to wait for it to end after the signal. */
   killWaitSeconds: 5,
@@ -43,7 +43,7 @@ export const RunInput = {
 export const OutputInput = {
   task_id: TaskRef.describe('the task id'),
   offset: z.number().int().min(0).optional().describe('byte offset to start at (default 0)'),
-  limit: z.number().int().min(L.outputMin).max(L.outputMax).optional().describe(`bytes to read at most (default ${L.outputDefault})`),
+  limit: z.number().int().min(1).max(L.outputMax).optional().describe(readLimitWords('limit', L.outputDefault, L.outputMax)),
   tail_lines: z.number().int().min(1).max(100_000).optional().describe('read the last N lines instead (not with offset)'),
 };
 

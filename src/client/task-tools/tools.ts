@@ -9,8 +9,7 @@ import { z, type ZodRawShape } from 'zod';
 import { isFinished, SIGNALS, SignalSchema } from '../../api/tasks.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../caller.js';
-import { commandLine, humanSize, statusText } from '../format.js';
-import { outputText } from '../output.js';
+import { commandLine, humanSize, readLimitWords, statusText } from '../format.js';
 import { waitUpTo } from '../wait.js';
 import { outputForModel, outputPage, type ToolNames } from './render.js';
 import { InputInput, KillInput, ListInput, OutputAnswer, OutputInput, RunInput, summary, TASK_TOOL_LIMITS as L, TaskSummary, WaitInput } from './schemas.js';
@@ -98,7 +97,7 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
     ...tool(n.output, {
       title: 'Read task output',
       description:
-        `Read a task's output (stdout and stderr together) from a byte offset, at most limit bytes (default ${L.outputDefault}, max ${L.outputMax}), ` +
+        `Read a task's output (stdout and stderr together) from a byte offset, ${readLimitWords('limit', L.outputDefault, L.outputMax)}, in whole characters, ` +
         'plus its status. When next_offset < size there is more: call again with offset = next_offset. done is true once the task has ended ' +
         'and everything was read. tail_lines reads the last N lines instead of from an offset.',
       input: OutputInput,
@@ -110,25 +109,25 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
         // The status first: when it says the task has ended, the read that follows saw all of its output.
         const { task, data, meta } = await host.call(async (c) => {
           const t = await c.get(i.task_id);
-          const q = i.tail_lines !== undefined ? { lines: i.tail_lines, limit } : { offset: i.offset ?? 0, limit };
+          const q = i.tail_lines !== undefined ? { lines: i.tail_lines, limit, text: true } : { offset: i.offset ?? 0, limit, text: true };
           return { task: t, ...(await c.output(i.task_id, q)) };
         }, true);
-        const page = outputText(data, meta, isFinished(task));
+        const page = { data: data.toString('utf8'), offset: meta.offset, nextOffset: meta.nextOffset, size: meta.size, done: meta.done };
         const s = summary(task);
         const structured = {
           task_id: task.id,
-          data: page.text,
+          data: page.data,
           offset: meta.offset,
-          next_offset: page.nextOffset,
+          next_offset: meta.nextOffset,
           size: meta.size,
           status: task.status,
-          done: page.done,
+          done: meta.done,
           ...(s.exit_code !== undefined ? { exit_code: s.exit_code } : {}),
           ...(s.signal !== undefined ? { signal: s.signal } : {}),
           ...(s.error !== undefined ? { error: s.error } : {}),
           ...(s.attention ? { attention: s.attention } : {}),
         };
-        return { text: outputPage(task, { data: page.text, offset: meta.offset, nextOffset: page.nextOffset, size: meta.size, done: page.done }, n), structured };
+        return { text: outputPage(task, page, n), structured };
       },
     }),
 

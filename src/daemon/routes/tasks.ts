@@ -1,14 +1,14 @@
-import { isFinished } from '../../api/tasks.js';
+import { DEFAULT_READ_BYTES, isFinished } from '../../api/tasks.js';
 import { withAgentInfo } from '../../agent/info.js';
 import { writeWithBackpressure } from '../../sys/backpressure.js';
 import type { TaskEvents } from '../../tasks/events.js';
 import { follow } from '../../tasks/follow.js';
 import type { TaskManager } from '../../tasks/manager.js';
 import { readRange, tailOffset } from '../../tasks/output.js';
+import { readTextRange } from '../../tasks/output-text.js';
 import type { Handlers } from '../http.js';
 import type { Streams } from '../streams.js';
 
-const DEFAULT_READ = 1024 * 1024;
 /** Long polls end after this long at most; the client asks again, so no request waits forever. */
 const MAX_WAIT_MS = 300_000;
 
@@ -26,7 +26,8 @@ export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: St
     taskOutput: async ({ params: { id }, query: q }) => {
       const before = await tasks.get(id);
       const offset = q.lines !== undefined ? await tailOffset(before.outputPath, q.lines) : (q.offset ?? 0);
-      const chunk = await readRange(before.outputPath, offset, q.limit ?? DEFAULT_READ);
+      const limit = q.limit ?? DEFAULT_READ_BYTES;
+      const chunk = q.text === '1' ? await readTextRange(before.outputPath, offset, limit, isFinished(before)) : await readRange(before.outputPath, offset, limit);
       const after = await tasks.get(id);
       const meta = {
         offset: chunk.offset,
