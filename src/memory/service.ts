@@ -79,11 +79,19 @@ export class MemoryService {
     return dir === undefined ? undefined : projectKey(dir);
   }
 
+  /** A team named in a request must be one of the configured teams: a typo is an error, never an empty answer. */
+  team(name: string): Namespace {
+    const known = Object.keys(this.config.teams);
+    if (known.includes(name)) return { scope: 'team', team: name };
+    const fix = `add "teams": {"${name}": "/path/to/dir"} to the config file`;
+    throw new AppError('bad_request', known.length > 0 ? `no team "${name}"; the teams are: ${known.join(', ')} (or ${fix})` : `no team "${name}": no teams are configured; ${fix}`);
+  }
+
   namespace(req: { scope?: Memory['scope'] | undefined; project?: string | undefined; team?: string | undefined }): Namespace {
     const scope = req.scope ?? (req.team ? 'team' : req.project ? 'project' : 'user');
     if (scope === 'team') {
       if (!req.team) throw new AppError('bad_request', 'a team memory needs a team name (--team NAME)');
-      return { scope: 'team', team: req.team };
+      return this.team(req.team);
     }
     if (scope === 'project') {
       const project = this.project(req.project);
@@ -114,7 +122,7 @@ export class MemoryService {
     const namespaces: Namespace[] = [{ scope: 'user' }];
     const project = this.project(q.project);
     if (project) namespaces.push({ scope: 'project', project });
-    if (q.team) namespaces.push({ scope: 'team', team: q.team });
+    if (q.team) namespaces.push(this.team(q.team));
     return namespaces.flatMap((ns) => this.store.list(ns).filter((m) => (q.archived ? !isActive(m) : isActive(m))));
   }
 
@@ -168,7 +176,7 @@ export class MemoryService {
     const project = this.project(req.project) ?? null;
     const namespaces: Namespace[] = [{ scope: 'user' }];
     if (project) namespaces.push({ scope: 'project', project });
-    if (req.team) namespaces.push({ scope: 'team', team: req.team });
+    if (req.team) namespaces.push(this.team(req.team));
     return recall(this.store, {
       namespaces,
       project,

@@ -40,13 +40,29 @@ describe('team memory', () => {
     const d = newDaemon();
     await d.start();
     const unknown = await d.cli(['remember', '--team', 'ghost', 'x y z']);
-    expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toContain('team "ghost" is not configured');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no team "ghost": no teams are configured; add "teams": {"ghost": "/path/to/dir"}');
     const bad = await d.cli(['remember', '--team', '../etc', 'x y z']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('team names');
     const badConfig = newDaemon({ teams: { '../x': '/tmp' } });
     await expect(badConfig.start()).rejects.toThrow(/team names/);
+  });
+
+  it('memories list, recall and remember name the known teams when --team names none of them (exit 2), never answer as if it did', async () => {
+    const d = newDaemon({ teams: { core: tmp(), web: tmp() } });
+    await d.start();
+    for (const args of [
+      ['memories', 'list', '--team', 'cor'],
+      ['recall', '--team', 'cor'],
+      ['remember', '--team', 'cor', 'x y z'],
+    ]) {
+      const r = await d.cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr, args.join(' ')).toContain('no team "cor"; the teams are: core, web');
+    }
+    expect((await d.cli(['memories', 'list', '--team', 'core'])).code).toBe(0);
   });
 
   it('is consolidated by the dream, which writes its changes back as file edits', async () => {
