@@ -34,14 +34,15 @@ export const Task = z.discriminatedUnion('status', [
   z.object({
     ...common,
     status: z.literal('running'),
-    pid: z.number(),
+    /** The command's pid (the leader of its process group), once the wrapper has started it. */
+    pid: z.number().optional(),
     startedAt: z.string(),
     attention: Attention.optional(),
   }),
   z.object({
     ...common,
     status: z.literal('exited'),
-    pid: z.number(),
+    pid: z.number().optional(),
     startedAt: z.string(),
     endedAt: z.string(),
     exitCode: z.number(),

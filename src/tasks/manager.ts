@@ -160,7 +160,7 @@ export class TaskManager {
     });
     await writeOrUndo('meta.json', JSON.stringify(meta));
     if (this.counts().running < this.d.config.maxParallel) {
-      this.start(task, env);
+      await this.start(task, env);
     } else {
       await writeOrUndo('spawn.json', JSON.stringify({ env }));
       this.d.registry.set(task);
@@ -170,7 +170,12 @@ export class TaskManager {
     return this.get(id);
   }
 
-  private start(task: Task, env: Record<string, string>): void {
+  /**
+   * Starts the wrapper, then waits for it to name the command's pid (a fork away): the task is
+   * reported started, to the caller of `run` and in the `started` event, with that pid, the one
+   * `show` and `ps` print. The wrapper's own pid is internal (run.json).
+   */
+  private async start(task: Task, env: Record<string, string>): Promise<void> {
     const dir = this.dir(task.id);
     let spawned;
     try {
@@ -190,30 +195,46 @@ export class TaskManager {
       this.d.events.emit('exited', failed);
       return;
     }
-    const pid = spawned.wrapperPid;
-    const run: RunInfo = { wrapperPid: pid, wrapperStart: readStat(pid)?.startTicks ?? 0, bootId: bootId(), capBytes: this.d.config.outputCapBytes };
-    const running: Task = { ...baseOf(task), status: 'running', pid, startedAt: now().toISOString() };
-    this.d.registry.set(running, run);
-    writeRunInfo(dir, run, running.startedAt, this.d.log);
+    const wrapperPid = spawned.wrapperPid;
+    const run: RunInfo = { wrapperPid, wrapperStart: readStat(wrapperPid)?.startTicks ?? 0, bootId: bootId(), capBytes: this.d.config.outputCapBytes };
+    const startedAt = now().toISOString();
+    // Registered at once, so a daemon that dies right now still takes it back; its pid (the command's) is a fork away.
+    this.d.registry.set({ ...baseOf(task), status: 'running', startedAt }, run);
+    writeRunInfo(dir, run, startedAt, this.d.log);
     unlink(join(dir, 'spawn.json')).catch(() => undefined);
     this.stall.touch(task.id, 0);
+    let wrapperGone = false;
+    const exited = spawned.exited.then((code) => {
+      wrapperGone = true;
+      return code;
+    });
+    let pid: number | undefined;
+    try {
+      pid = await this.resolveChild(task.id, () => wrapperGone);
+    } catch (err) {
+      this.d.log.error({ task: task.id, err }, 'reading the pid of a task failed');
+    }
     this.background(
-      spawned.exited.then((code) => this.onWrapperExit(task.id, code)),
+      exited.then((code) => this.onWrapperExit(task.id, code)),
       task.id,
       'recording the end of a task failed',
     );
-    this.background(this.resolveChild(task.id), task.id, 'reading the pid of a task failed');
-    this.d.log.info({ task: task.id, pid }, 'task started');
+    const running = this.d.registry.get(task.id)?.task ?? task;
+    this.d.log.info({ task: task.id, commandPid: pid }, 'task started');
     this.d.events.emit('started', running);
   }
 
-  /** The command's pid (its process group) is written by the wrapper a moment after it starts. */
-  private async resolveChild(id: string): Promise<number | undefined> {
+  /**
+   * The command's pid (its process group), which the wrapper writes a moment after it starts.
+   * `wrapperGone`: the wrapper has ended, so no pid will come that is not there now.
+   */
+  private async resolveChild(id: string, wrapperGone: () => boolean = () => false): Promise<number | undefined> {
     const deadline = nowMs() + 3000;
     for (;;) {
       const e = this.d.registry.get(id);
       if (!e || e.task.status !== 'running' || !e.run) return undefined;
       if (e.run.childPid !== undefined) return e.run.childPid;
+      const gone = wrapperGone();
       const text = await readFile(join(this.dir(id), 'child.pid'), 'utf8').catch(() => '');
       // A short task may have ended (and been settled) during that read: never write its old state back.
       const cur = this.d.registry.get(id);
@@ -227,7 +248,7 @@ export class TaskManager {
         await this.persist();
         return childPid;
       }
-      if (nowMs() > deadline) return undefined;
+      if (gone || nowMs() > deadline) return undefined;
       await sleep(5);
     }
   }
@@ -278,7 +299,7 @@ export class TaskManager {
         this.d.registry.set(failed);
         this.d.events.emit('exited', failed);
       } else {
-        this.start(task, spec.data.env);
+        await this.start(task, spec.data.env);
       }
       started = true;
     }

@@ -47,7 +47,7 @@ export function rebuildEntries(tasksDir: string, skip: (id: string) => boolean =
     if (run.success) {
       const saved = (runJson as { startedAt?: unknown }).startedAt;
       const startedAt = typeof saved === 'string' ? saved : m.createdAt;
-      entries.push({ task: { ...base, status: 'running', pid: run.data.childPid ?? run.data.wrapperPid, startedAt }, run: run.data });
+      entries.push({ task: { ...base, status: 'running', ...(run.data.childPid !== undefined ? { pid: run.data.childPid } : {}), startedAt }, run: run.data });
     } else if (PendingSpawn.safeParse(readJson(join(dir, 'spawn.json'))).success) {
       entries.push({ task: { ...base, status: 'queued' } });
     } else {

@@ -249,6 +249,30 @@ describe('events and status', () => {
     expect(await stream).toMatch(/^(aborted|ended)$/);
   });
 
+  it('pid means the command\'s pid everywhere: run, the started event, show, ps; the log line has one pid key', async () => {
+    const started: { id: string; pid?: number }[] = [];
+    const ac = new AbortController();
+    const stream = d.client.events((e) => e.type === 'started' && started.push({ id: e.task.id, pid: 'pid' in e.task ? e.task.pid : undefined }), ac.signal).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    const r = await d.cli(['run', '--json', '--no-stdin', '--', 'sleep', '30']);
+    const task = JSON.parse(r.stdout) as { id: string; pid: number };
+    try {
+      expect(readFileSync(`/proc/${task.pid}/cmdline`, 'utf8')).toBe('sleep\u000030\u0000');
+      const shown = JSON.parse((await d.cli(['show', task.id, '--json'])).stdout) as { pid: number };
+      expect(shown.pid).toBe(task.pid);
+      expect((await d.cli(['ps'])).stdout).toMatch(new RegExp(`^${task.id} .* ${task.pid} `, 'm'));
+      await until(() => started.some((e) => e.id === task.id));
+      expect(started.find((e) => e.id === task.id)?.pid).toBe(task.pid);
+      const line = d.log.split('\n').find((l) => l.includes('"task started"') && l.includes(`"task":"${task.id}"`)) ?? '';
+      expect(line.match(/"pid":/g)).toHaveLength(1);
+      expect(JSON.parse(line)).toMatchObject({ pid: d.proc?.pid, commandPid: task.pid });
+    } finally {
+      ac.abort();
+      await stream;
+      await d.cli(['kill', task.id, '--signal', 'KILL']);
+    }
+  });
+
   it('reports version, pid, uptime, socket and task counts', async () => {
     const sleeper = await run('--', 'sleep', '30');
     const s = JSON.parse((await d.cli(['status', '--json'])).stdout);
