@@ -11,7 +11,8 @@ import { AppError } from '../errors.js';
  * The read end is opened here, before any SIGUSR1 could close the writer, so the command's open of
  * its stdin never blocks. The trap is a command, not '' (ignored), so the command itself gets the
  * default SIGUSR1 back at exec. A SIGUSR1 that interrupts `wait` makes wait return 138 without
- * reaping the child, so it waits again.
+ * reaping the child, so it waits again. Its own files (child.pid, exit) are 0600: the umask is
+ * tightened only once the command has been forked, so the command keeps the caller's.
  */
 const WRAPPER = `d=$1; cap=$2; mode=$3; setsid=$4; mkfifo=$5; mv=$6; shift 6
 t=0
@@ -26,6 +27,7 @@ else
   (ulimit -f "$cap" && exec "$setsid" "$@" </dev/null) &
 fi
 pid=$!
+umask 077
 echo "$pid" >"$d/child.pid.tmp" && "$mv" -f "$d/child.pid.tmp" "$d/child.pid"
 exec >/dev/null 2>&1
 while :; do

@@ -14,8 +14,7 @@ const mode = (p: string) => statSync(p).mode & 0o777;
 
 /**
  * What under the state directory others could reach: every directory must be private; so must every
- * file the daemon writes. (The task wrapper's own small files, child.pid and exit, follow the umask
- * like the task's; the 0700 task directory is what keeps them private.)
+ * file the daemon and the task wrapper write (child.pid and exit included).
  */
 function notPrivate(dir: string): string[] {
   const out: string[] = [];
@@ -23,7 +22,7 @@ function notPrivate(dir: string): string[] {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       const m = lstatSync(p).mode & 0o777;
-      if (m & 0o077 && !['child.pid', 'exit'].includes(e.name)) out.push(`${p} ${m.toString(8)}`);
+      if (m & 0o077) out.push(`${p} ${m.toString(8)}`);
       if (e.isDirectory()) walk(p);
     }
   };
@@ -59,10 +58,11 @@ describe('socket and state permissions', () => {
     };
     check();
 
-    // Task directories, output, state and token files are private too.
-    const t = await d.client.run({ command: ['echo', 'private'], cwd: d.home, env: { PATH } });
+    // Task directories, output, state and token files are private too; the task itself keeps the umask it was given.
+    const t = await d.client.run({ command: ['/bin/sh', '-c', 'umask; echo private'], cwd: d.home, env: { PATH } });
     await until(async () => (await d.client.wait(t.id, 5)).task.status === 'exited');
     expect(notPrivate(d.paths.stateDir)).toEqual([]);
+    expect((await d.client.output(t.id)).data.toString()).toBe('0000\nprivate\n');
 
     // A daemon killed with -9 leaves its socket; a widened one is replaced by a private one.
     await d.stop('SIGKILL');
