@@ -47,6 +47,15 @@ export const Memory = z.object({
 });
 export type Memory = z.infer<typeof Memory>;
 
+/**
+ * A project directory (or any directory inside one): absolute, because only the client knows the
+ * directory a relative path means (its own cwd); the daemon's would be another.
+ */
+export const ProjectDir = z
+  .string()
+  .min(1)
+  .refine((p) => p.startsWith('/'), { message: 'project must be an absolute path (clients resolve a relative one against their own cwd)' });
+
 /** Team names and anything that becomes part of a file name: no separators, no dots first. */
 export const TeamName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'team names are letters, digits, - and _ (at most 64)');
 
@@ -54,7 +63,7 @@ export const RememberRequest = z
   .object({
     content: z.string().trim().min(1, 'content is empty').max(4000, 'a memory is at most 4,000 characters'),
     scope: MemoryScope.default('project'),
-    project: z.string().min(1).optional(),
+    project: ProjectDir.optional(),
     team: TeamName.optional(),
     stable: z.boolean().default(false),
     type: MemoryType.default('note'),
@@ -68,7 +77,7 @@ export const MemoryListResponse = z.object({ memories: z.array(Memory) });
 
 export const ListMemoriesQuery = z
   .object({
-    project: z.string().optional(),
+    project: ProjectDir.optional(),
     team: TeamName.optional(),
     /** '1': archived and superseded ones only. */
     archived: z.enum(['0', '1']).optional(),
@@ -79,7 +88,7 @@ export const ListMemoriesQuery = z
 
 export const RecallRequest = z
   .object({
-    project: z.string().min(1).optional(),
+    project: ProjectDir.optional(),
     team: TeamName.optional(),
     query: z.string().max(2000).optional(),
     /** Tokens; the daemon's configured default (2,000) when absent. */
@@ -141,7 +150,7 @@ export type PromptRecallResponse = z.infer<typeof PromptRecallResponse>;
 export const SearchQuery = z
   .object({
     q: z.string().min(1, 'the query is empty').max(2000),
-    project: z.string().optional(),
+    project: ProjectDir.optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(10),
   })
   .strict();
@@ -192,7 +201,7 @@ export const IngestRequest = z
   .object({
     path: z.string().min(1),
     format: TranscriptFormatName.optional(),
-    project: z.string().min(1).optional(),
+    project: ProjectDir.optional(),
     /** The session's working directory when the transcript does not say (hooks pass it). */
     cwd: z.string().min(1).optional(),
     sessionId: z.string().min(1).max(200).optional(),

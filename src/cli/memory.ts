@@ -46,7 +46,7 @@ export function registerMemoryCommands(program: Command): void {
     .command('remember')
     .description('store a memory (default: about the project of the current directory)')
     .argument('<text...>', 'what to remember')
-    .option('--project <dir>', 'the project it is about (default: the current directory’s git root)')
+    .option('--project <dir>', 'the project it is about: a directory in it, relative to the current one (default: the current directory’s git root)')
     .option('--user', 'about you, recalled in every project')
     .option('--team <name>', 'a team memory')
     .option('--stable', 'never decays (a standing instruction or lasting fact)')
@@ -73,7 +73,7 @@ export function registerMemoryCommands(program: Command): void {
   memories
     .command('list', { isDefault: true })
     .description('active memories of you and the current project (--archived: archived and superseded ones)')
-    .option('--project <dir>', 'project directory (default: the current one)')
+    .option('--project <dir>', 'project directory, relative to the current one (default: the current one)')
     .option('--team <name>', 'include a team’s memories')
     .option('--archived', 'show archived and superseded memories instead')
     .option('--json', 'print JSON')

@@ -17,7 +17,7 @@ export function registerRecallCommands(program: Command): void {
   program
     .command('recall')
     .description('the memories that matter for a project, ranked and cut to a token budget')
-    .option('--project <dir>', 'project directory (default: the current one)')
+    .option('--project <dir>', 'project directory, relative to the current one (default: the current one)')
     .option('--team <name>', 'include a team’s memories')
     .option('--query <text>', 'rank what matches this text first (and add matching excerpts of past sessions)')
     .option('--budget <tokens>', 'token budget of the block (default 2,000)', nonNegInt('--budget'))
@@ -44,7 +44,7 @@ export function registerRecallCommands(program: Command): void {
     .command('search')
     .description('search what was said and done in past sessions ("what did we do about X")')
     .argument('<query...>')
-    .option('--project <dir>', 'only sessions of this project')
+    .option('--project <dir>', 'only sessions of this project (a directory, relative to the current one)')
     .option('--limit <n>', 'at most this many hits (default 10)', nonNegInt('--limit'))
     .option('--json', 'print JSON')
     .action(async (query: string[], o: { project?: string; limit?: number; json?: boolean }) => {

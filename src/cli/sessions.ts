@@ -41,7 +41,7 @@ export function registerSessionCommands(program: Command): void {
     .description('mine a transcript for memories (only what was appended since the last ingest)')
     .argument('<file>', 'Claude Code JSONL, Codex rollout JSONL, or plain messages (JSONL or a JSON array)')
     .option('--format <format>', 'claude-code, codex or messages (default: detected)', transcriptFormat)
-    .option('--project <dir>', 'the project it belongs to (default: the session’s cwd, else the current directory)')
+    .option('--project <dir>', 'the project it belongs to, a directory (relative to the current one; default: the session’s cwd, else the current directory)')
     .option('--session <id>', 'session id (default: from the transcript, else the file name)')
     .option('--reingest', 'read the whole transcript again with the current extractor, replacing what it gave before')
     .option('--async', 'hand it to the daemon and return at once')

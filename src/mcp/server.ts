@@ -32,6 +32,6 @@ export function createMcpServer(client: ApiClient | WithClient, opts: McpServerO
   const cwd = opts.cwd ?? process.cwd();
   const server = new McpServer({ name: 'nightshift', version: VERSION }, { instructions: INSTRUCTIONS });
   registerTaskTools(server, api, { cwd, env: opts.env ?? (() => callerEnv()) });
-  registerMemoryTools(server, api, { project: opts.project ?? projectKey(cwd) });
+  registerMemoryTools(server, api, { project: opts.project ?? projectKey(cwd), cwd });
   return server;
 }

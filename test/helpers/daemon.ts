@@ -69,7 +69,7 @@ export class TestDaemon {
     await this.start();
   }
 
-  cli(args: string[], opts: { input?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
+  cli(args: string[], opts: { input?: string; timeoutMs?: number; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
     return runCli(args, { ...this.env, ...(opts.env ?? {}) }, opts);
   }
 
@@ -95,9 +95,9 @@ export class TestDaemon {
   }
 }
 
-export function runCli(args: string[], env: Record<string, string>, opts: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string>, opts: { input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

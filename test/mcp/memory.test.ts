@@ -145,6 +145,13 @@ describe('MCP memory tools against a real daemon (stdio)', () => {
     await daemon?.cleanup();
   });
 
+  it('resolves a relative project against the server cwd, never the daemon\'s', async () => {
+    const m = structured<{ project: string }>(await mcp.call('remember', { content: 'The sub project builds with make.', project: 'sub' }));
+    expect(m.project).toBe(join(daemon.home, 'sub'));
+    const r = structured<{ project: string }>(await mcp.call('recall', { project: 'sub' }));
+    expect(r.project).toBe(join(daemon.home, 'sub'));
+  });
+
   it('remembers, recalls, forgets, and searches ingested sessions', async () => {
     const m = structured<{ id: string }>(
       await mcp.call('remember', { content: 'Deploys go through the staging cluster first', project, type: 'procedure', stable: true }),

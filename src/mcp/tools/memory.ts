@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MemoryId, MemoryType, type Memory } from '../../api/memory.js';
@@ -6,6 +7,8 @@ import { clip, guarded, ok, type WithClient } from '../result.js';
 export interface MemoryToolOptions {
   /** The project memories are recalled for and remembered in when the call names none. */
   project: string;
+  /** Where a relative `project` resolves (the server's cwd). */
+  cwd: string;
 }
 
 /** Longest excerpt of a past session one search hit carries. */
@@ -47,7 +50,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
         'Recall the memories relevant to a project (preferences, facts, decisions, procedures, learnings) within a token ' +
         `budget, best first. With a query, ranks by it and adds matching excerpts of past sessions. project defaults to ${opts.project}.`,
       inputSchema: {
-        project: z.string().min(1).optional().describe('project key: its git root or directory'),
+        project: z.string().min(1).optional().describe('project directory (its git root or any directory in it; a relative one resolves against the server\'s cwd)'),
         query: z.string().max(2000).optional().describe('what you are looking for'),
         budget: z.number().int().min(50).max(200_000).optional().describe('token budget of the block (default 2000)'),
       },
@@ -64,7 +67,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
     },
     guarded(async (a) => {
       const r = await api((c) =>
-        c.recall({ project: a.project ?? opts.project, ...(a.query ? { query: a.query } : {}), ...(a.budget !== undefined ? { budget: a.budget } : {}) }),
+        c.recall({ project: a.project ? resolve(opts.cwd, a.project) : opts.project, ...(a.query ? { query: a.query } : {}), ...(a.budget !== undefined ? { budget: a.budget } : {}) }),
       );
       const items = r.items.map((i) => ({ kind: i.kind, id: i.id, text: i.text, type: i.type, scope: i.scope, score: i.score, ...(i.at ? { at: i.at } : {}) }));
       const where = r.project ?? 'no project';
@@ -89,7 +92,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
         'stable memories do not fade with time.',
       inputSchema: {
         content: z.string().trim().min(1, 'content is empty').max(4000, 'a memory is at most 4,000 characters'),
-        project: z.string().min(1).optional(),
+        project: z.string().min(1).optional().describe('project directory (a relative one resolves against the server\'s cwd)'),
         scope: z.enum(['project', 'user']).optional(),
         stable: z.boolean().optional(),
         type: MemoryType.optional(),
@@ -102,7 +105,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
         c.remember({
           content: a.content,
           scope,
-          ...(scope === 'project' ? { project: a.project ?? opts.project } : {}),
+          ...(scope === 'project' ? { project: a.project ? resolve(opts.cwd, a.project) : opts.project } : {}),
           ...(a.stable !== undefined ? { stable: a.stable } : {}),
           ...(a.type ? { type: a.type } : {}),
         }),
@@ -152,7 +155,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
       },
     },
     guarded(async (a) => {
-      const found = await api((c) => c.search({ q: a.query, ...(a.project ? { project: a.project } : {}), limit: a.limit ?? 10 }));
+      const found = await api((c) => c.search({ q: a.query, ...(a.project ? { project: resolve(opts.cwd, a.project) } : {}), limit: a.limit ?? 10 }));
       const hits = found.map((h) => ({
         session_id: h.sessionId,
         message_id: h.messageId,
