@@ -80,7 +80,8 @@ describe('TCP listener', () => {
 
     // With the token, the typed client works over TCP: status, run, wait, output.
     const tcp = new ApiClient({ url: status.tcp ?? '', token });
-    expect((await tcp.status()).pid).toBe(status.pid);
+    // Over TCP as over the socket, status names the TCP address it is listening on.
+    expect(await tcp.status()).toMatchObject({ pid: status.pid, tcp: status.tcp });
     const t = await tcp.run({ command: ['echo', 'over tcp'], cwd: d.home, env: { PATH }, stdin: false });
     const done = await until(async () => {
       const r = await tcp.wait(t.id, 5);
