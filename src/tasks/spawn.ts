@@ -1,4 +1,5 @@
 import { accessSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
+import { statPath } from '../sys/path-error.js';
 import { delimiter, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { AppError } from '../errors.js';
@@ -68,13 +69,9 @@ export function toArgv(command: string[]): string[] {
 
 /** Checks what would otherwise only fail inside the wrapper, so `run` can say what is wrong. */
 export function preflight(argv: string[], cwd: string, env: Record<string, string>): void {
-  let st;
-  try {
-    st = statSync(cwd);
-  } catch {
-    throw new AppError('invalid_cwd', `working directory ${cwd} does not exist`);
-  }
-  if (!st.isDirectory()) throw new AppError('invalid_cwd', `working directory ${cwd} is not a directory`);
+  const dir = statPath(cwd);
+  if (!dir.ok) throw new AppError('invalid_cwd', `working directory ${cwd} ${dir.why}`);
+  if (!dir.stat.isDirectory()) throw new AppError('invalid_cwd', `working directory ${cwd} is not a directory`);
   const cmd = argv[0] ?? '';
   if (cmd === '') throw new AppError('command_not_found', 'command is empty');
   const candidates = cmd.includes('/')
@@ -89,10 +86,9 @@ export function preflight(argv: string[], cwd: string, env: Record<string, strin
       // try the next PATH entry
     }
   }
-  throw new AppError(
-    'command_not_found',
-    cmd.includes('/') ? `${cmd} is not an executable file` : `command not found: ${cmd} (searched the task's PATH)`,
-  );
+  if (!cmd.includes('/')) throw new AppError('command_not_found', `command not found: ${cmd} (searched the task's PATH)`);
+  const file = statPath(resolve(cwd, cmd));
+  throw new AppError('command_not_found', file.ok || file.errno === 'ENOENT' ? `${cmd} is not an executable file` : `${cmd} ${file.why}`);
 }
 
 /** Absolute paths of the helpers the wrapper uses, so a task's own PATH cannot break the wrapper. */

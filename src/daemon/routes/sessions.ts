@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { statPath } from '../../sys/path-error.js';
 import { isAbsolute } from 'node:path';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -10,7 +10,8 @@ export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handle
     ingest: async ({ body: req }) => {
       // Refused now, not later in the log: a path that cannot be a transcript.
       if (!isAbsolute(req.path)) throw new AppError('bad_request', `transcript path must be absolute, got ${req.path}`);
-      if (!existsSync(req.path)) throw new AppError('not_found', `transcript not found: ${req.path}`);
+      const file = statPath(req.path);
+      if (!file.ok) throw new AppError(file.errno === 'ENOENT' ? 'not_found' : 'bad_request', file.errno === 'ENOENT' ? `transcript not found: ${req.path}` : `transcript ${req.path} ${file.why}`);
       const job = memory.ingest(req);
       if (req.wait) return { json: { queued: false, summary: await job } };
       // Handed over: the caller (a hook) returns at once; failures are the log's to tell.
