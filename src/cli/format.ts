@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import type { Task } from '../api/tasks.js';
 import { commandLine, humanBytes, statusLabel } from '../client/format.js';
 
@@ -14,15 +15,35 @@ export function age(iso: string | undefined, nowMs = Date.now()): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
-/** Left-aligned columns; the last column is not padded. */
+/**
+ * Left-aligned columns; the last column is not padded. Widths are terminal columns, not string
+ * lengths: CJK characters and most emoji take two (string-width).
+ */
 export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = header.map((h, i) => Math.max(stringWidth(h), ...rows.map((r) => stringWidth(r[i] ?? ''))));
+  const pad = (c: string, w: number) => c + ' '.repeat(Math.max(0, w - stringWidth(c)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i] ?? 0)))
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** At most `columns` terminal columns of `text`, cut between whole characters (an emoji is never halved). */
+export function clipColumns(text: string, columns: number): string {
+  if (stringWidth(text) <= columns) return text;
+  let out = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > columns - 1) break;
+    out += segment;
+    used += w;
+  }
+  return `${out}…`;
 }
 
 export function describeTask(t: Task): string {

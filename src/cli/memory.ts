@@ -7,7 +7,7 @@ import { resolveDir } from '../project.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { escapeControls } from '../client/recall-format.js';
-import { age, printJson, table } from './format.js';
+import { age, clipColumns, printJson, table } from './format.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;
 
@@ -37,7 +37,7 @@ function describeMemory(m: Memory): string {
 }
 
 export function memoryTable(memories: Memory[]): string {
-  const rows = memories.map((m) => [m.id, m.type, m.scope, m.pinned ? 'pin' : m.stable ? 'yes' : 'no', age(m.lastSeenAt), escapeControls(m.content.replace(/\s+/g, ' ')).slice(0, 90)]);
+  const rows = memories.map((m) => [m.id, m.type, m.scope, m.pinned ? 'pin' : m.stable ? 'yes' : 'no', age(m.lastSeenAt), clipColumns(escapeControls(m.content.replace(/\s+/g, ' ')), 90)]);
   return table(['ID', 'TYPE', 'SCOPE', 'STABLE', 'SEEN', 'CONTENT'], rows);
 }
 

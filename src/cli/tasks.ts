@@ -3,7 +3,7 @@ import { DEFAULT_READ_BYTES, MAX_READ_BYTES } from '../api/tasks.js';
 import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
 import { commandLine, humanBytes, readLimitWords, statusLabel } from '../client/format.js';
-import { age, describeTask, printJson, table } from './format.js';
+import { age, clipColumns, describeTask, printJson, table } from './format.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
 import { envPair, nonNegInt, positiveInt, seconds } from './values.js';
 
@@ -37,12 +37,12 @@ export function registerTaskCommands(program: Command): void {
       }
       const rows = tasks.map((t) => [
         t.id,
-        t.name ?? '-',
+        clipColumns(t.name ?? '-', 40),
         statusLabel(t),
         'pid' in t && t.pid !== undefined ? String(t.pid) : '-',
         age('startedAt' in t ? t.startedAt : t.createdAt),
         humanBytes(t.outputBytes),
-        commandLine(t.command).slice(0, 60),
+        clipColumns(commandLine(t.command), 60),
       ]);
       process.stdout.write(`${table(['ID', 'NAME', 'STATUS', 'PID', 'AGE', 'OUTPUT', 'COMMAND'], rows)}\n`);
     });
@@ -130,7 +130,7 @@ export function registerTaskCommands(program: Command): void {
       await withDaemon((c) =>
         c.events((e) => {
           if (o.json) process.stdout.write(`${JSON.stringify(e)}\n`);
-          else process.stdout.write(`${e.at}  ${e.type.padEnd(9)} ${e.task.id.padEnd(5)} ${statusLabel(e.task).padEnd(18)} ${e.task.name ?? commandLine(e.task.command).slice(0, 50)}\n`);
+          else process.stdout.write(`${e.at}  ${e.type.padEnd(9)} ${e.task.id.padEnd(5)} ${statusLabel(e.task).padEnd(18)} ${clipColumns(e.task.name ?? commandLine(e.task.command), 50)}\n`);
         }),
       );
     });

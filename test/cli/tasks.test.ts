@@ -273,6 +273,26 @@ describe('events and status', () => {
     }
   });
 
+  it('ps keeps its columns aligned with CJK and emoji names (terminal columns, not string length)', async () => {
+    const names = ['日本語のビルド', '🚀 deploy', 'plain', 'ab😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀'];
+    const ids = [];
+    for (const name of names) ids.push(await run('--name', name, '--no-stdin', '--', 'sleep', '30'));
+    try {
+      const out = (await d.cli(['ps'])).stdout;
+      // Columns as a terminal shows them, counted here without the library under test: ASCII and the ellipsis of a
+      // clipped name are one column, the CJK characters and emoji used here two.
+      const cols = (s: string) => [...s].reduce((n, ch) => n + (ch.charCodeAt(0) < 0x80 || ch === '…' ? 1 : 2), 0);
+      const lines = out.split('\n').filter((l) => ids.some((id) => l.startsWith(`${id} `)));
+      expect(lines).toHaveLength(names.length);
+      const statusAt = lines.map((l) => cols(l.slice(0, l.indexOf('running'))));
+      expect(new Set(statusAt).size, out).toBe(1);
+      expect(cols(out.split('\n')[0]?.slice(0, out.indexOf('STATUS')) ?? '')).toBe(statusAt[0]);
+      expect(out).not.toMatch(/[\uD800-\uDFFF](?![\uDC00-\uDFFF])/u); // no emoji cut in half
+    } finally {
+      for (const id of ids) await d.cli(['kill', id, '--signal', 'KILL']);
+    }
+  });
+
   it('reports version, pid, uptime, socket and task counts', async () => {
     const sleeper = await run('--', 'sleep', '30');
     const s = JSON.parse((await d.cli(['status', '--json'])).stdout);
