@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { INSTALL } from '../paths.js';
 import { printJson } from './format.js';
@@ -16,7 +17,11 @@ function unitDir(): string {
 export function renderUnit(): string {
   const template = readFileSync(join(INSTALL.root, 'systemd', 'nightshift.service'), 'utf8');
   const home = process.env.NIGHTSHIFT_HOME ? `Environment=NIGHTSHIFT_HOME=${process.env.NIGHTSHIFT_HOME}\n` : '';
-  return template.replace('@NODE@', process.execPath).replace('@CLI@', INSTALL.cli).replace('Environment=NODE_ENV=production\n', `Environment=NODE_ENV=production\n${home}`);
+  return template
+    .replace('@NODE@', process.execPath)
+    .replace('@CLI@', INSTALL.cli)
+    .replace('@README@', pathToFileURL(join(INSTALL.root, 'README.md')).href)
+    .replace('Environment=NODE_ENV=production\n', `Environment=NODE_ENV=production\n${home}`);
 }
 
 /** True when a user systemd instance answers (not the case in containers or over plain ssh without a session bus). */
