@@ -20,7 +20,12 @@ export interface WatcherOptions {
   log: Logger;
 }
 
+/**
+ * Claude Code's and Codex's transcript directories; none under NIGHTSHIFT_HOME, which keeps an
+ * instance to itself (tests, a second instance side by side): there only `transcripts.dirs` counts.
+ */
 export function defaultTranscriptDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (env.NIGHTSHIFT_HOME) return [];
   const home = env.HOME ?? homedir();
   return [join(home, '.claude', 'projects'), join(env.CODEX_HOME ?? join(home, '.codex'), 'sessions')];
 }
@@ -28,7 +33,7 @@ export function defaultTranscriptDirs(env: NodeJS.ProcessEnv = process.env): str
 export async function startTranscriptWatcher(opts: WatcherOptions): Promise<() => Promise<void>> {
   const dirs = opts.dirs.filter((d) => existsSync(d));
   if (dirs.length === 0) {
-    opts.log.info({ dirs: opts.dirs }, 'no transcript directory exists; the watcher is idle');
+    opts.log.info({ dirs: opts.dirs }, opts.dirs.length === 0 ? 'no transcript directory to watch (NIGHTSHIFT_HOME is set and transcripts.dirs names none); the watcher is idle' : 'no transcript directory exists; the watcher is idle');
     return async () => undefined;
   }
   const { watch } = await import('chokidar');

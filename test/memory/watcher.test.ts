@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { daemonsPerTest, until } from '../helpers/daemon.js';
+import { daemonsPerTest, TestDaemon, until } from '../helpers/daemon.js';
 import { appendClaudeTranscript, writeClaudeTranscript } from '../helpers/transcripts.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -37,5 +37,26 @@ describe('transcript watcher', () => {
     writeClaudeTranscript(join(root, 'x.jsonl'), [{ role: 'user', text: 'Always use tabs.' }], { sessionId: 'x', cwd: root });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await d.client.sessions()).toHaveLength(0);
+  });
+
+  it('watches nothing outside NIGHTSHIFT_HOME unless transcripts.dirs says so', async () => {
+    const home = mkdtempSync('/tmp/ns-watch-home-');
+    dirs.push(home);
+    const projects = join(home, '.claude', 'projects', '-home-alice-app');
+    mkdirSync(projects, { recursive: true });
+    mkdirSync(join(home, '.codex', 'sessions'), { recursive: true });
+    writeClaudeTranscript(join(projects, 'h1.jsonl'), [{ role: 'user', text: 'Always use tabs for indentation in this project.' }], { sessionId: 'h1', cwd: home });
+    const isolated = new TestDaemon({ transcripts: { watch: true, idleSeconds: 0.2 } }, { HOME: home });
+    const configured = new TestDaemon({ transcripts: { watch: true, idleSeconds: 0.2, dirs: [join(home, '.claude', 'projects')] } }, { HOME: home });
+    try {
+      await isolated.start();
+      await until(() => isolated.log.includes('no transcript directory to watch (NIGHTSHIFT_HOME is set'), 10_000, 50);
+      // The same HOME, the directory named in the config: the transcript is there to be found.
+      await configured.start();
+      await until(async () => (await configured.client.sessions()).some((s) => s.sessionId === 'h1' && s.state === 'ingested'), 15_000, 100);
+      expect(await isolated.client.sessions()).toEqual([]);
+    } finally {
+      await Promise.all([isolated.cleanup(), configured.cleanup()]);
+    }
   });
 });
