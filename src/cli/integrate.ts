@@ -144,7 +144,8 @@ and registers the MCP server "nightshift" at user scope in ~/.claude.json (mcpSe
 Adds a [mcp_servers.nightshift] table to ~/.codex/config.toml (or $CODEX_HOME/config.toml) that runs
   ${shellCommand(inv(), ['mcp'])}
 Only that table is written; every other line of the file stays byte for byte. Codex sessions are
-picked up for memories by the daemon's transcript watcher; no hook is needed.`,
+picked up for memories by the daemon's transcript watcher. Codex hooks (~/.codex/hooks.json) are not
+written: \`nightshift hook session-end\` reads Codex's SessionEnd input too (see the README).`,
     )
     .action((o: Options) => report(integrateCodex(o), o.json));
 }
