@@ -6,6 +6,12 @@
  */
 import { runFast } from './cli/fast.js';
 
+// A reader that stops early (`nightshift ps | head -1`) is not an error: end quietly, keeping the exit code.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit();
+});
+
 void (async () => {
   if (await runFast(process.argv.slice(2))) return;
   const { runCli } = await import('./cli/main.js');

@@ -2,8 +2,9 @@
  * Exit codes as README § Exit codes documents them, for every command: the commands are read from
  * `--help`, so a new command gets its rows without anyone writing them.
  */
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, stringEnv, TestDaemon, type CliResult } from '../helpers/daemon.js';
+import { CLI, runCli, stringEnv, TestDaemon, type CliResult } from '../helpers/daemon.js';
 
 const env = { ...stringEnv(), NIGHTSHIFT_HOME: '/nonexistent/nightshift-exit-codes', NIGHTSHIFT_NO_AUTOSTART: '1' };
 
@@ -117,6 +118,18 @@ describe('exit codes of every command', () => {
     const rows = [['--version'], ['help'], ['help', 'run'], ['run', '--help'], ['hook', 'session-end', '--help'], ...all.filter((c) => c.subcommands.length > 0).map((c) => [...c.path, '--help'])];
     expectCodes(rows, await runAll(rows), 0);
   }, 120_000);
+});
+
+describe('a reader that stops early', () => {
+  it('ends the command quietly (no EPIPE stack trace)', async () => {
+    const p = spawn(process.execPath, [CLI, 'integrate', '--help'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    p.stdout.destroy(); // like `| head -0`: the read end is closed before anything is written
+    let stderr = '';
+    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((r) => p.on('exit', (c) => r(c)));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
+  });
 });
 
 describe('exit codes against a daemon', () => {
