@@ -32,7 +32,7 @@ async function processes(client: ApiClient, daemonPid: number): Promise<{ wrappe
     const wrappers: number[] = [];
     const commands: number[] = [];
     for (const t of await client.list()) {
-      if (t.status !== 'running') continue;
+      if (t.status !== 'running' || t.pid === undefined) continue;
       const parent = readStat(t.pid)?.ppid;
       if (parent === undefined || parent === daemonPid || readStat(parent)?.ppid !== daemonPid) continue;
       wrappers.push(parent);

@@ -275,7 +275,7 @@ describe('events and status', () => {
 
   it('ps keeps its columns aligned with CJK and emoji names (terminal columns, not string length)', async () => {
     const names = ['日本語のビルド', '🚀 deploy', 'plain', 'ab😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀'];
-    const ids = [];
+    const ids: string[] = [];
     for (const name of names) ids.push(await run('--name', name, '--no-stdin', '--', 'sleep', '30'));
     try {
       const out = (await d.cli(['ps'])).stdout;

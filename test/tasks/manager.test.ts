@@ -35,7 +35,7 @@ afterEach(async () => {
     // Anything still running: its whole process group, by the pid the manager reports.
     for (const t of await rig.manager.list(false)) {
       if (t.status === 'queued') await rig.manager.kill(t.id, 'SIGKILL');
-      if (t.status !== 'running') continue;
+      if (t.status !== 'running' || t.pid === undefined) continue;
       try {
         process.kill(-t.pid, 'SIGKILL');
       } catch {
@@ -126,7 +126,7 @@ describe('TaskManager', () => {
       // Once the wrapper has written the command's pid, the task reports it (not the wrapper's).
       return cur.status === 'running' && cur.outputBytes > 0 && childPid > 0 && cur.pid === childPid && cur;
     });
-    const pgid = running.pid;
+    const pgid = Number(running.pid);
     expect(() => process.kill(-pgid, 0)).not.toThrow();
     await r.manager.kill(t.id, 'SIGKILL');
     const { task } = await r.manager.wait(t.id, 10_000);

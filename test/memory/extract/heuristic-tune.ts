@@ -8,7 +8,7 @@
 import { extractHeuristic } from '../../../src/memory/extract/heuristic.js';
 import { NEGATIVE, POSITIVE, type Positive } from './heuristic-corpus-tuning.js';
 
-const extract = (text: string) => extractHeuristic({ sessionId: 'tune', project: '/repo', messages: [{ id: 'm1', role: 'user', kind: 'text', text }], maxMemories: 20 }).candidates;
+const extract = (text: string) => extractHeuristic({ sessionId: 'tune', project: '/repo', messages: [{ id: 'm1', role: 'user', kind: 'text', origin: 'typed', text }], maxMemories: 20 }).candidates;
 
 function miss(p: Positive): string | undefined {
   const got = extract(p.text);
