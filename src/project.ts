@@ -16,9 +16,9 @@ export function isWindowsPath(path: string): boolean {
   return process.platform !== 'win32' && (/^[A-Za-z]:[\\/]/.test(path) || /^\\\\[^\\]/.test(path));
 }
 
-/** A directory argument resolved against the current directory, unless it is a Windows path. */
-export function resolveDir(dir: string): string {
-  return isWindowsPath(dir) ? dir : resolve(dir);
+/** A directory argument resolved against `base` (the current directory), unless it is a Windows path. */
+export function resolveDir(dir: string, base = process.cwd()): string {
+  return isWindowsPath(dir) ? dir : resolve(base, dir);
 }
 
 function gitEntry(dir: string): 'dir' | 'file' | undefined {

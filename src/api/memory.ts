@@ -1,3 +1,4 @@
+import { posix, win32 } from 'node:path';
 import { z } from 'zod';
 
 /** Memory ids: `m` + 12 hex digits. Anything else is refused at the boundary. */
@@ -48,13 +49,14 @@ export const Memory = z.object({
 export type Memory = z.infer<typeof Memory>;
 
 /**
- * A project directory (or any directory inside one): absolute, because only the client knows the
- * directory a relative path means (its own cwd); the daemon's would be another.
+ * A project directory (or any directory inside one): absolute (a Windows path from a transcript
+ * counts), because only the client knows the directory a relative path means (its own cwd); the
+ * daemon's would be another.
  */
 export const ProjectDir = z
   .string()
   .min(1)
-  .refine((p) => p.startsWith('/'), { message: 'project must be an absolute path (clients resolve a relative one against their own cwd)' });
+  .refine((p) => posix.isAbsolute(p) || win32.isAbsolute(p), { message: 'project must be an absolute path (clients resolve a relative one against their own cwd)' });
 
 /** Team names and anything that becomes part of a file name: no separators, no dots first. */
 export const TeamName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'team names are letters, digits, - and _ (at most 64)');
@@ -348,7 +350,7 @@ export const SessionShowResponse = z.object({
 });
 export type SessionShowResponse = z.infer<typeof SessionShowResponse>;
 
-export const ReextractRequest = z.object({ project: z.string().min(1) }).strict();
+export const ReextractRequest = z.object({ project: ProjectDir }).strict();
 export const ReextractResponse = z.object({
   project: z.string(),
   sessions: z.array(IngestSummary),

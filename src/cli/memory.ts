@@ -1,5 +1,4 @@
 import { createReadStream, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { ImportLine, MEMORY_TYPES, type Memory, type MemoryType } from '../api/memory.js';
@@ -59,7 +58,7 @@ export function registerMemoryCommands(program: Command): void {
         c.remember({
           content: text.join(' '),
           scope,
-          ...(scope === 'project' && { project: resolve(o.project ?? '.') }),
+          ...(scope === 'project' && { project: resolveDir(o.project ?? '.') }),
           ...(o.team && { team: o.team }),
           stable: Boolean(o.stable),
           ...(o.type && { type: o.type }),
@@ -78,7 +77,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('--archived', 'show archived and superseded memories instead')
     .option('--json', 'print JSON')
     .action(async (o: { project?: string; team?: string; archived?: boolean; json?: boolean }) => {
-      const list = await withDaemon((c) => c.memories({ project: resolve(o.project ?? '.'), ...(o.team && { team: o.team }), archived: Boolean(o.archived) }));
+      const list = await withDaemon((c) => c.memories({ project: resolveDir(o.project ?? '.'), ...(o.team && { team: o.team }), archived: Boolean(o.archived) }));
       if (o.json) return printJson(list);
       process.stdout.write(list.length === 0 ? (o.archived ? 'no archived memories\n' : 'no memories yet\n') : `${memoryTable(list)}\n`);
     });

@@ -59,8 +59,9 @@ export async function killTask(c: ControlContext, id: string, signal: SignalName
 
 export async function sendInput(c: ControlContext, id: string, text: string, eof: boolean): Promise<void> {
   const t = c.entry(id).task;
-  if (t.status !== 'running' && t.status !== 'queued') throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
+  // --no-stdin first: it holds whatever the task's state, and it is what to change next time.
   if (t.stdin === 'none') throw new AppError('stdin_closed', `task ${id} was started with --no-stdin`);
+  if (t.status !== 'running' && t.status !== 'queued') throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
   if (t.stdin === 'closed') throw new AppError('stdin_closed', `stdin of task ${id} was already closed with --eof`);
   if (t.status === 'queued') throw new AppError('conflict', `task ${id} is still queued; send input once it runs`);
   await writeStdin(join(c.dir(id), 'stdin'), Buffer.from(text, 'utf8'), undefined, Date.parse(t.startedAt));

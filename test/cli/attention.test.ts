@@ -87,15 +87,17 @@ describe('limits', () => {
   });
 
   it('queues tasks beyond the parallel limit and starts them as others end', async () => {
-    const a = await run('--', 'sleep', '2');
-    const b = await run('--', 'sleep', '2');
+    // The slots are held until the queued task has been seen queued: no timing to race on a loaded machine.
+    const a = await run('--', 'sleep', '60');
+    const b = await run('--', 'sleep', '60');
     const c = await run('--', 'sh', '-c', 'echo third');
     expect((await d.client.get(c)).status).toBe('queued');
     const ps = await d.cli(['ps']);
     expect(ps.stdout).toMatch(new RegExp(`^${c}\\s+-\\s+queued`, 'm'));
+    await d.cli(['kill', a]);
     expect((await d.cli(['wait', c])).code).toBe(0);
     expect((await d.cli(['output', c])).stdout).toBe('third\n');
-    await d.cli(['wait', a]);
+    await d.cli(['kill', b]);
     await d.cli(['wait', b]);
   });
 

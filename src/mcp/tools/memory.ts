@@ -1,7 +1,7 @@
-import { resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MemoryId, MemoryType, type Memory } from '../../api/memory.js';
+import { resolveDir } from '../../project.js';
 import { clip, guarded, ok, type WithClient } from '../result.js';
 
 export interface MemoryToolOptions {
@@ -67,7 +67,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
     },
     guarded(async (a) => {
       const r = await api((c) =>
-        c.recall({ project: a.project ? resolve(opts.cwd, a.project) : opts.project, ...(a.query ? { query: a.query } : {}), ...(a.budget !== undefined ? { budget: a.budget } : {}) }),
+        c.recall({ project: a.project ? resolveDir(a.project, opts.cwd) : opts.project, ...(a.query ? { query: a.query } : {}), ...(a.budget !== undefined ? { budget: a.budget } : {}) }),
       );
       const items = r.items.map((i) => ({ kind: i.kind, id: i.id, text: i.text, type: i.type, scope: i.scope, score: i.score, ...(i.at ? { at: i.at } : {}) }));
       const where = r.project ?? 'no project';
@@ -105,7 +105,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
         c.remember({
           content: a.content,
           scope,
-          ...(scope === 'project' ? { project: a.project ? resolve(opts.cwd, a.project) : opts.project } : {}),
+          ...(scope === 'project' ? { project: a.project ? resolveDir(a.project, opts.cwd) : opts.project } : {}),
           ...(a.stable !== undefined ? { stable: a.stable } : {}),
           ...(a.type ? { type: a.type } : {}),
         }),
@@ -155,7 +155,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
       },
     },
     guarded(async (a) => {
-      const found = await api((c) => c.search({ q: a.query, ...(a.project ? { project: resolve(opts.cwd, a.project) } : {}), limit: a.limit ?? 10 }));
+      const found = await api((c) => c.search({ q: a.query, ...(a.project ? { project: resolveDir(a.project, opts.cwd) } : {}), limit: a.limit ?? 10 }));
       const hits = found.map((h) => ({
         session_id: h.sessionId,
         message_id: h.messageId,
