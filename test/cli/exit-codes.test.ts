@@ -13,24 +13,38 @@ interface Cmd {
   /** The arguments of the usage line: `<id>`, `[text]`, `<command...>`. */
   args: string[];
   subcommands: string[];
+  /** Its --help printed a usage line (a row built from an empty help would test nothing). */
+  usage: boolean;
+}
+
+/** At most 4 CLI processes at a time: each is a Node start on a shared machine. */
+let running = 0;
+const waiting: (() => void)[] = [];
+async function limited<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= 4) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
 }
 
 /** Every command, from the help of the program and of each group. */
 async function commands(path: string[] = []): Promise<Cmd[]> {
-  const help = (await runCli([...path, '--help'], env)).stdout;
+  const help = (await limited(() => runCli([...path, '--help'], env))).stdout;
   const usage = /^Usage: nightshift(?: [\w-]+)*? (?:\[options\] )?(.*)$/m.exec(help)?.[1] ?? '';
   const section = /\nCommands:\n([\s\S]*?)(?:\n\n|$)/.exec(help)?.[1] ?? '';
   const subcommands = [...section.matchAll(/^ {2}([\w-]+)/gm)].map((m) => m[1] as string).filter((n) => n !== 'help');
-  const self: Cmd = { path, args: usage.split(' ').filter((a) => /^[<[]/.test(a) && a !== '[command]'), subcommands };
+  const self: Cmd = { path, args: usage.split(' ').filter((a) => /^[<[]/.test(a) && a !== '[command]'), subcommands, usage: help.startsWith('Usage: nightshift') };
   const below = await Promise.all(subcommands.map((s) => commands([...path, s])));
   return [self, ...below.flat()];
 }
 
 /** Runs the rows a few at a time: each is a process. */
-async function runAll(rows: string[][], e = env): Promise<CliResult[]> {
-  const out: CliResult[] = [];
-  for (let i = 0; i < rows.length; i += 4) out.push(...(await Promise.all(rows.slice(i, i + 4).map((r) => runCli(r, e)))));
-  return out;
+function runAll(rows: string[][], e = env): Promise<CliResult[]> {
+  return Promise.all(rows.map((r) => limited(() => runCli(r, e))));
 }
 
 function expectCodes(rows: string[][], results: CliResult[], code: number, stderr?: (row: string[]) => RegExp): void {
@@ -51,6 +65,7 @@ describe('exit codes of every command', () => {
     const names = all.map((c) => c.path.join(' '));
     for (const n of ['run', 'output', 'memories list', 'memories import', 'dream show', 'hook session-end', 'service install', 'integrate codex']) expect(names).toContain(n);
     expect(all.length).toBeGreaterThan(35);
+    expect(all.filter((c) => !c.usage).map((c) => c.path.join(' '))).toEqual([]);
   });
 
   it('usage errors exit 2: an unknown option, a missing or extra argument, anywhere', async () => {

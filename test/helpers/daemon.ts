@@ -106,7 +106,8 @@ export function runCli(args: string[], env: Record<string, string>, opts: { inpu
       p.kill('SIGKILL');
       reject(new Error(`nightshift ${args.join(' ')} timed out; stderr: ${stderr}`));
     }, opts.timeoutMs ?? 30_000);
-    p.on('exit', (code, signal) => {
+    // 'close', not 'exit': the process may end before all of its output has been read from the pipes.
+    p.on('close', (code, signal) => {
       clearTimeout(timer);
       resolvePromise({ code: code ?? 128 + (signal ? 9 : 0), stdout, stderr });
     });
