@@ -4,12 +4,12 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveWindow } from '../../src/agent/context/window.js';
 import { AGENT_DEFAULT_MODEL } from '../../src/agent/model-env.js';
-import { EXIT } from '../../src/cli/usage.js';
+import { EXIT } from '../../src/cli/report.js';
 
 const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 
 describe('README', () => {
-  it('documents every exit code the CLI defines, once', () => {
+  it('documents every exit code the CLI defines (cli/report.ts), once', () => {
     const section = readme.slice(readme.indexOf('### Exit codes'), readme.indexOf('Details worth knowing'));
     for (const code of Object.values(EXIT)) expect(section).toMatch(new RegExp(`^\\| ${code} \\|`, 'm'));
     expect(readme.match(/### Exit codes/g)).toHaveLength(1);
