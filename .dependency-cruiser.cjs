@@ -13,14 +13,44 @@ const SERVICES = '^src/(tasks|memory|dream|llm|agent|integrate)/';
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'Modules that import each other cannot be understood (or layered) one at a time.', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other cannot be understood (or layered) one at a time.',
+      from: {},
+      to: { circular: true },
+    },
     { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
     { name: 'no-binary-import', severity: 'error', comment: 'src/cli.ts is the entry point; nothing imports it.', from: {}, to: { path: '^src/cli[.]ts$' } },
 
-    { name: 'leaves-are-leaves', severity: 'error', comment: 'The root modules import only each other.', from: { path: LEAVES }, to: { path: '^src/', pathNot: LEAVES } },
-    { name: 'sys-is-the-floor', severity: 'error', comment: 'sys/ knows nothing of tasks, memories or the API: only errors, paths, the clock.', from: { path: '^src/sys/' }, to: { path: '^src/', pathNot: '^src/(sys/|(errors|paths|clock)[.]ts$)' } },
-    { name: 'api-is-schemas', severity: 'error', comment: 'api/ holds the endpoint table and its zod schemas, nothing that runs.', from: { path: '^src/api/' }, to: { path: '^src/', pathNot: '^src/(api/|errors[.]ts$)' } },
-    { name: 'client-over-api', severity: 'error', comment: 'client/ talks to the daemon through api/; it knows no service and no surface.', from: { path: '^src/client/' }, to: { path: '^src/', pathNot: `^src/(client|api|sys)/|${LEAVES}` } },
+    {
+      name: 'leaves-are-leaves',
+      severity: 'error',
+      comment: 'The root modules import only each other.',
+      from: { path: LEAVES },
+      to: { path: '^src/', pathNot: LEAVES },
+    },
+    {
+      name: 'sys-is-the-floor',
+      severity: 'error',
+      comment: 'sys/ knows nothing of tasks, memories or the API: only errors, paths, the clock.',
+      from: { path: '^src/sys/' },
+      to: { path: '^src/', pathNot: '^src/(sys/|(errors|paths|clock)[.]ts$)' },
+    },
+    {
+      name: 'api-is-schemas',
+      severity: 'error',
+      comment: 'api/ holds the endpoint table and its zod schemas, nothing that runs.',
+      from: { path: '^src/api/' },
+      to: { path: '^src/', pathNot: '^src/(api/|errors[.]ts$)' },
+    },
+    {
+      name: 'client-over-api',
+      severity: 'error',
+      comment: 'client/ talks to the daemon through api/; it knows no service and no surface.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: `^src/(client|api|sys)/|${LEAVES}` },
+    },
 
     {
       name: 'surfaces-through-client',
@@ -36,17 +66,40 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/cli/(daemon|agent|mcp)[.]ts$' },
       to: { path: '^src/(daemon/main|agent/run|mcp/stdio)[.]ts$' },
     },
-    { name: 'program-entries-dynamic', severity: 'error', from: { path: '^src/cli/' }, to: { path: '^src/(daemon/main|agent/run|mcp/stdio)[.]ts$', dynamic: false } },
+    {
+      name: 'program-entries-dynamic',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/(daemon/main|agent/run|mcp/stdio)[.]ts$', dynamic: false },
+    },
     { name: 'no-mcp-to-cli', severity: 'error', comment: 'Surfaces do not import each other.', from: { path: '^src/mcp/' }, to: { path: '^src/cli/' } },
     { name: 'no-cli-to-mcp', severity: 'error', from: { path: '^src/cli/' }, to: { path: '^src/mcp/', pathNot: '^src/mcp/stdio[.]ts$' } },
 
-    { name: 'daemon-serves', severity: 'error', comment: 'The daemon answers clients; it is none.', from: { path: '^src/daemon/' }, to: { path: '^src/(cli|mcp|client)/' } },
+    {
+      name: 'daemon-serves',
+      severity: 'error',
+      comment: 'The daemon answers clients; it is none.',
+      from: { path: '^src/daemon/' },
+      to: { path: '^src/(cli|mcp|client)/' },
+    },
     { name: 'services-below-the-daemon', severity: 'error', from: { path: SERVICES }, to: { path: '^src/(cli|mcp|daemon)/' } },
-    { name: 'only-agent-is-a-client', severity: 'error', comment: 'Services run in the daemon; only an agent run talks to it as a client.', from: { path: '^src/(tasks|memory|dream|llm|integrate)/' }, to: { path: '^src/client/' } },
+    {
+      name: 'only-agent-is-a-client',
+      severity: 'error',
+      comment: 'Services run in the daemon; only an agent run talks to it as a client.',
+      from: { path: '^src/(tasks|memory|dream|llm|integrate)/' },
+      to: { path: '^src/client/' },
+    },
     { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(memory|dream|agent|llm|integrate)/' } },
     { name: 'memory-below-dream', severity: 'error', from: { path: '^src/memory/' }, to: { path: '^src/(tasks|dream|agent|integrate)/' } },
     { name: 'dream-over-memory', severity: 'error', from: { path: '^src/dream/' }, to: { path: '^src/(tasks|agent|integrate)/' } },
-    { name: 'agent-through-the-daemon', severity: 'error', comment: 'An agent run reaches tasks and memories through the daemon (client/), never directly.', from: { path: '^src/agent/' }, to: { path: '^src/(tasks|memory|dream|integrate)/' } },
+    {
+      name: 'agent-through-the-daemon',
+      severity: 'error',
+      comment: 'An agent run reaches tasks and memories through the daemon (client/), never directly.',
+      from: { path: '^src/agent/' },
+      to: { path: '^src/(tasks|memory|dream|integrate)/' },
+    },
     { name: 'llm-is-a-library', severity: 'error', from: { path: '^src/llm/' }, to: { path: '^src/(tasks|memory|dream|agent|integrate)/' } },
     { name: 'integrate-edits-files', severity: 'error', from: { path: '^src/integrate/' }, to: { path: '^src/', pathNot: `^src/integrate/|${LEAVES}` } },
 

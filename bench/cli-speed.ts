@@ -33,7 +33,10 @@ function findTsp(env: Record<string, string>): { bin: string } | { missing: stri
       if (`${v.stdout}${v.stderr}`.includes('Task Spooler')) return { bin };
     }
   }
-  return { missing: 'task-spooler not found (neither tsp nor ts on PATH says "Task Spooler" to -V); install it with `apt-get install task-spooler` to measure the peer' };
+  return {
+    missing:
+      'task-spooler not found (neither tsp nor ts on PATH says "Task Spooler" to -V); install it with `apt-get install task-spooler` to measure the peer',
+  };
 }
 
 const ok = (r: Spawned, what: string): Spawned => {
@@ -62,7 +65,10 @@ export const cliSpeed: Bench = {
         const stopTsp = () => 'bin' in tsp && spawnSync(tsp.bin, ['-K'], { env: tspEnv, timeout: 5000 });
         const dropTsp = defer(stopTsp);
         if ('missing' in tsp) say(`SKIPPED the tsp figures: ${tsp.missing}`);
-        else say(`peer: ${tsp.bin} (${spawnSync(tsp.bin, ['-V'], { env: tspEnv, encoding: 'utf8' }).stdout.split('\n')[0] ?? ''}), its own server on ${tspEnv.TS_SOCKET}`);
+        else
+          say(
+            `peer: ${tsp.bin} (${spawnSync(tsp.bin, ['-V'], { env: tspEnv, encoding: 'utf8' }).stdout.split('\n')[0] ?? ''}), its own server on ${tspEnv.TS_SOCKET}`,
+          );
 
         const runWait = async (cmd: string[]): Promise<{ ms: number; id: string }> => {
           const t0 = performance.now();
@@ -97,7 +103,9 @@ export const cliSpeed: Bench = {
           if (i < 0) for (const xs of Object.values(t)) xs.length = 0; // warm-up round
         }
         for (const task of await client.list(true)) await client.remove(task.id);
-        say(`run -- true: ${fmt(median(t.run))} ms; node -e 0: ${fmt(median(t.node))} ms; run + wait: ${fmt(median(t.runWait))} ms${t.tsp.length ? `; tsp true + tsp -w: ${fmt(median(t.tsp))} ms` : ''} (medians of ${small})`);
+        say(
+          `run -- true: ${fmt(median(t.run))} ms; node -e 0: ${fmt(median(t.node))} ms; run + wait: ${fmt(median(t.runWait))} ms${t.tsp.length ? `; tsp true + tsp -w: ${fmt(median(t.tsp))} ms` : ''} (medians of ${small})`,
+        );
 
         // ── 256 MiB captured end to end ──
         const b = { ns: [] as number[], tsp: [] as number[], shell: [] as number[] };
@@ -129,7 +137,9 @@ export const cliSpeed: Bench = {
           ];
           for (const step of i % 2 === 0 ? steps : [...steps].reverse()) await step();
         }
-        say(`256 MiB: run + wait ${fmt(median(b.ns))} ms${b.tsp.length ? `; tsp + tsp -w ${fmt(median(b.tsp))} ms` : ''}; sh -c 'head … > file' ${fmt(median(b.shell))} ms (medians of ${big})`);
+        say(
+          `256 MiB: run + wait ${fmt(median(b.ns))} ms${b.tsp.length ? `; tsp + tsp -w ${fmt(median(b.tsp))} ms` : ''}; sh -c 'head … > file' ${fmt(median(b.shell))} ms (medians of ${big})`,
+        );
         stopTsp();
         dropTsp();
 

@@ -20,7 +20,16 @@
 import { performance } from 'node:perf_hooks';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsBase, MessageParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
-import { COMPACT_SYSTEM, ContextManager, inputBudget, loadCheckpoint, NOTES_TOOL, NOTES_TOOL_NAME, type Checkpoint, type ContextEvent } from '../src/agent/context/index.js';
+import {
+  COMPACT_SYSTEM,
+  ContextManager,
+  inputBudget,
+  loadCheckpoint,
+  NOTES_TOOL,
+  NOTES_TOOL_NAME,
+  type Checkpoint,
+  type ContextEvent,
+} from '../src/agent/context/index.js';
 import { fakeEstimate, promptTooLong, reply, startFakeAnthropic, text, toolUse, type FakeStep, type RecordedRequest } from '../test/fakes/anthropic.js';
 import { defer, tempDir } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
@@ -28,7 +37,8 @@ import { atLeast, atMost, info, type Bench, type Figure } from './lib/types.js';
 
 const WINDOW = { contextWindow: 64_000, maxOutputTokens: 8_192 };
 const SYSTEM = 'You are nightshift, a coding agent. Work in small steps; use the tools; keep notes of decisions.';
-const TASK = 'Migrate the order importer in src/orders/ from loading whole CSV files to streaming them. Constraints: keep Node 20 support; add no new runtime dependency except csv-parse; every existing test must still pass.';
+const TASK =
+  'Migrate the order importer in src/orders/ from loading whole CSV files to streaming them. Constraints: keep Node 20 support; add no new runtime dependency except csv-parse; every existing test must still pass.';
 const DECISION = 'stream rows with csv-parse instead of reading the file whole, because the fixtures reach 2 GB';
 const ERROR = "Error: ENOENT: no such file or directory, open '/srv/data/fixtures/orders-2024-03.csv'";
 const PATH = 'src/orders/stream-import.ts';
@@ -40,9 +50,16 @@ const PATH = 'src/orders/stream-import.ts';
  */
 const REPLAY_RATIO_TARGET = 0.065;
 
-const schema = (props: Record<string, string>) => ({ type: 'object' as const, properties: Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }])) });
+const schema = (props: Record<string, string>) => ({
+  type: 'object' as const,
+  properties: Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }])),
+});
 const TOOLS: ToolUnion[] = [
-  { name: 'read_file', description: 'Read a file (offset/limit in lines for large ones)', input_schema: schema({ path: 'file path', offset: 'first line', limit: 'lines' }) },
+  {
+    name: 'read_file',
+    description: 'Read a file (offset/limit in lines for large ones)',
+    input_schema: schema({ path: 'file path', offset: 'first line', limit: 'lines' }),
+  },
   { name: 'grep', description: 'Search the repository', input_schema: schema({ pattern: 'regex' }) },
   { name: 'bash', description: 'Run a shell command', input_schema: schema({ command: 'command' }) },
   { name: 'edit_file', description: 'Replace text in a file', input_schema: schema({ path: 'file path', old: 'old text', new: 'new text' }) },
@@ -67,7 +84,8 @@ function scriptedCall(turn: number, r: () => number): Call {
   if (turn === 1) return { name: 'read_file', input: { path: 'src/orders/import.ts' }, say: 'Reading the importer.' };
   if (turn === 2) return { name: 'grep', input: { pattern: 'readFileSync' }, say: 'Looking for whole-file reads.' };
   if (turn === 3) return { name: NOTES_TOOL_NAME, input: { action: 'add', section: 'decisions', text: DECISION }, say: `Decision: ${DECISION}.` };
-  if (turn === 4) return { name: 'edit_file', input: { path: PATH, old: '', new: 'export async function* rows() {}' }, say: 'Creating the streaming importer.' };
+  if (turn === 4)
+    return { name: 'edit_file', input: { path: PATH, old: '', new: 'export async function* rows() {}' }, say: 'Creating the streaming importer.' };
   if (turn === 5) return { name: 'bash', input: { command: 'npm test -- orders' }, say: 'Running the order tests.' };
   const k = r();
   if (k < 0.45) return { name: 'read_file', input: { path: `src/orders/m${Math.floor(r() * 40)}.ts` }, say: 'Reading another module.' };
@@ -78,11 +96,14 @@ function scriptedCall(turn: number, r: () => number): Call {
 
 /** Tool output of `bytes` bytes that looks like what the tool would print. */
 function output(call: Call, turn: number, bytes: number): string {
-  if (turn === 5) return `${'  ✓ orders/parse.test.ts > parses a row\n'.repeat(150)}  ✗ orders/import.test.ts > imports March\n${ERROR}\n    at open (node:fs/promises:639:25)\n`;
+  if (turn === 5)
+    return `${'  ✓ orders/parse.test.ts > parses a row\n'.repeat(150)}  ✗ orders/import.test.ts > imports March\n${ERROR}\n    at open (node:fs/promises:639:25)\n`;
   const line =
-    call.name === 'read_file' ? `export function step${turn}(row: Row): Row { return normalise(row, ${turn}); }\n`
-    : call.name === 'grep' ? `src/orders/m${turn % 40}.ts:${turn}: const data = readFileSync(path, 'utf8');\n`
-    : `  ✓ orders/m${turn % 40}.test.ts > case ${turn} passes in ${turn % 97} ms\n`;
+    call.name === 'read_file'
+      ? `export function step${turn}(row: Row): Row { return normalise(row, ${turn}); }\n`
+      : call.name === 'grep'
+        ? `src/orders/m${turn % 40}.ts:${turn}: const data = readFileSync(path, 'utf8');\n`
+        : `  ✓ orders/m${turn % 40}.test.ts > case ${turn} passes in ${turn % 97} ms\n`;
   return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
 }
 
@@ -127,7 +148,12 @@ export function lossySummary(body: MessageCreateParamsBase): string {
     '<analysis>Lossy fake summariser: first sentences and first lines, the newest 30 bullets.</analysis>',
     '<summary>',
     `## Goal\n${goal}`,
-    `## Done\n${bullets.slice(-30).map((x) => `- ${x}`).join('\n') || '- (nothing yet)'}`,
+    `## Done\n${
+      bullets
+        .slice(-30)
+        .map((x) => `- ${x}`)
+        .join('\n') || '- (nothing yet)'
+    }`,
     '## Next step\nContinue.',
     '</summary>',
   ].join('\n');
@@ -204,7 +230,17 @@ async function session(turns: number, density: number, anchored = true): Promise
       return { text: m.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), usage: m.usage };
     },
     ...(anchored
-      ? { countTokens: async (q) => (await client.messages.countTokens({ model: 'fake', messages: q.messages, ...(q.system ? { system: q.system } : {}), ...(q.tools ? { tools: q.tools } : {}) })).input_tokens }
+      ? {
+          countTokens: async (q) =>
+            (
+              await client.messages.countTokens({
+                model: 'fake',
+                messages: q.messages,
+                ...(q.system ? { system: q.system } : {}),
+                ...(q.tools ? { tools: q.tools } : {}),
+              })
+            ).input_tokens,
+        }
       : {}),
   });
   // Baseline: the same session replayed in full (raw outputs, nothing cleared) on every turn.
@@ -293,7 +329,9 @@ async function session(turns: number, density: number, anchored = true): Promise
     carried: { error: has(ERROR), path: has(PATH) },
     where: `decision in <notes> ${yes(notesPart.includes(DECISION))}, in <summary> ${yes(summaryPart.includes(DECISION))}; error in the request ${yes(has(ERROR) === 1)}; path in the request ${yes(has(PATH) === 1)}; checkpoint v${checkpoint?.version ?? 0}`,
     windowFilling: (main * Math.ceil(inputBudget(WINDOW) * density)) / baseline,
-    tiers: Object.entries(h.tiers).map(([k, v]) => `${k} ${v}`).join(', '),
+    tiers: Object.entries(h.tiers)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
     persisted: events.filter((e) => e.type === 'persisted').length,
     managerMs: (prepareMs - summarizeMs) / Math.max(1, main),
   };
@@ -309,7 +347,12 @@ export const contextBench: Bench = {
     for (const density of [1, 1.3]) {
       const s = await session(turns, density);
       const tag = density === 1 ? '' : ` [model counts ${density}× chars/4]`;
-      say(`density ${density}: ${s.outcome} after ${s.turns} scripted turns; ${s.requests} requests, ${s.countCalls} count_tokens calls; ${s.compactions.length} compactions (${s.compactions.slice(0, 4).map((c) => `${fmt(c.before / 1000)}K→${fmt(c.after / 1000)}K`).join(' ')} …)`);
+      say(
+        `density ${density}: ${s.outcome} after ${s.turns} scripted turns; ${s.requests} requests, ${s.countCalls} count_tokens calls; ${s.compactions.length} compactions (${s.compactions
+          .slice(0, 4)
+          .map((c) => `${fmt(c.before / 1000)}K→${fmt(c.after / 1000)}K`)
+          .join(' ')} …)`,
+      );
       say(`  tier blocks over the task: ${s.tiers}; outputs saved to disk ${s.persisted}; last request: ${s.where}`);
       const k = s.kept;
       figures.push(
@@ -317,16 +360,35 @@ export const contextBench: Bench = {
         info(`largest request, input + max_tokens${tag}`, s.largest * 100, '% of window'),
         atMost(`input tokens sent / full-history replay${tag}`, s.sent / s.baseline, '', REPLAY_RATIO_TARGET),
         info(`  a manager that only kept within the window (every request at the budget) / replay${tag}`, s.windowFilling, '', 'for scale'),
-        info(`input tokens sent: main, retries, summaries${tag}`, s.sent / 1e6, 'M tokens', `summaries ${fmt(s.summarySent / 1e6)} M; replay ${fmt(s.baseline / 1e6)} M`),
+        info(
+          `input tokens sent: main, retries, summaries${tag}`,
+          s.sent / 1e6,
+          'M tokens',
+          `summaries ${fmt(s.summarySent / 1e6)} M; replay ${fmt(s.baseline / 1e6)} M`,
+        ),
         info(`compactions${tag}`, s.compactions.length, '', `${s.retried} overflow(s) retried`),
-        atLeast(`kept by the manager: task, noted decision in the last request; checkpoint goal, decision${tag}`, k.task + k.notedDecision + k.checkpointGoal + k.checkpointDecision, 'of 4', 4),
+        atLeast(
+          `kept by the manager: task, noted decision in the last request; checkpoint goal, decision${tag}`,
+          k.task + k.notedDecision + k.checkpointGoal + k.checkpointDecision,
+          'of 4',
+          4,
+        ),
         info(`left to the lossy summariser: exact error, edited path in the last request${tag}`, s.carried.error + s.carried.path, 'of 2'),
       );
       if (density === 1) figures.push(info('manager time per request (prepareRequest, excl. summary calls)', s.managerMs, 'ms'));
     }
     const control = await session(turns, 1.3, false);
-    say(`control, 1.3× without usage or count_tokens (chars/4 alone): ${control.outcome}; ${control.overWindow} requests refused as too long, ${control.retried} retried after a reactive compaction`);
-    figures.push(info('control [1.3×, no usage anchoring, no count_tokens]: requests refused', control.overWindow, '', `${control.retried} retried; outcome ${control.outcome.slice(0, 40)}`));
+    say(
+      `control, 1.3× without usage or count_tokens (chars/4 alone): ${control.outcome}; ${control.overWindow} requests refused as too long, ${control.retried} retried after a reactive compaction`,
+    );
+    figures.push(
+      info(
+        'control [1.3×, no usage anchoring, no count_tokens]: requests refused',
+        control.overWindow,
+        '',
+        `${control.retried} retried; outcome ${control.outcome.slice(0, 40)}`,
+      ),
+    );
     say('fake model: scripted calls; fake summariser: lossy (first sentences, first lines, tool names and first arguments; newest 30 bullets)');
     return figures;
   },

@@ -80,11 +80,16 @@ async function run(pairs: BenchPair[], withModel: boolean, say: (l: string) => v
   });
   await service.store.save();
   const fake = withModel ? await startFakeAnthropic({ defaultStep: verdicts }) : undefined;
-  const review = fake ? createModelReview({ client: createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), model: 'fake', budget: 2_000_000, log }) : undefined;
+  const review = fake
+    ? createModelReview({ client: createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), model: 'fake', budget: 2_000_000, log })
+    : undefined;
   const t0 = performance.now();
   let report;
   try {
-    report = await dream({ memory: service, reports: new DreamReports(paths.dreamsDir), lockFile: paths.dreamLock, cap: 1_000_000, log, review }, { dryRun: false, trigger: 'manual' });
+    report = await dream(
+      { memory: service, reports: new DreamReports(paths.dreamsDir), lockFile: paths.dreamLock, cap: 1_000_000, log, review },
+      { dryRun: false, trigger: 'manual' },
+    );
   } finally {
     await fake?.close();
   }
@@ -116,7 +121,8 @@ async function run(pairs: BenchPair[], withModel: boolean, say: (l: string) => v
       `near-miss pairs merged ${out.nearMissesMerged}/${out.nearMisses}, superseded ${out.superseded}, dream ${fmt(ms)} ms${withModel ? `, ${out.tokens} input tokens` : ''}`,
   );
   if (process.env.BENCH_VERBOSE) {
-    for (const x of report.supersessions) say(`  superseded: "${service.store.get(x.id)?.content}" by "${service.store.get(x.by)?.content}" (${x.reason.slice(0, 40)})`);
+    for (const x of report.supersessions)
+      say(`  superseded: "${service.store.get(x.id)?.content}" by "${service.store.get(x.by)?.content}" (${x.reason.slice(0, 40)})`);
     pairs.forEach((p, i) => {
       const ok = p.kind === 'paraphrase' ? merged.has(i) : !merged.has(i);
       if (!ok) say(`  ${p.kind} ${merged.has(i) ? 'MERGED' : 'apart'}: "${p.a}" / "${p.b}"`);
@@ -136,7 +142,12 @@ export const dreamParaphraseBench: Bench = {
     const offline = await run(pairs, false, say);
     const model = await run(pairs, true, say);
     const figures: Figure[] = [
-      info('offline: paraphrase pairs merged', offline.paraphrasesMerged / offline.paraphrases, 'ratio', `${offline.paraphrasesMerged} of ${offline.paraphrases}`),
+      info(
+        'offline: paraphrase pairs merged',
+        offline.paraphrasesMerged / offline.paraphrases,
+        'ratio',
+        `${offline.paraphrasesMerged} of ${offline.paraphrases}`,
+      ),
       atMost('offline: near-miss pairs merged', offline.nearMissesMerged, '', 0),
       atLeast('with model review: paraphrase pairs merged', model.paraphrasesMerged / model.paraphrases, 'ratio', 0.9),
       atMost('with model review: near-miss pairs merged', model.nearMissesMerged, '', 0),

@@ -64,7 +64,11 @@ function verdicts(req: RecordedRequest) {
   return reply([toolUse('record_verdicts', { pairs })]);
 }
 
-async function run(n: number, say: (l: string) => void, budget?: number): Promise<{ ms: number; merged: number; expected: number; wrong: number; superseded: number; planted: number; tokens: number }> {
+async function run(
+  n: number,
+  say: (l: string) => void,
+  budget?: number,
+): Promise<{ ms: number; merged: number; expected: number; wrong: number; superseded: number; planted: number; tokens: number }> {
   const home = tempDir('ns-bench-dream-');
   const paths = resolvePaths({ NIGHTSHIFT_HOME: home.dir });
   const config = ConfigSchema.parse({ transcripts: { watch: false }, dream: { schedule: false } });
@@ -115,15 +119,24 @@ async function run(n: number, say: (l: string) => void, budget?: number): Promis
   const expected = n - distinct - planted;
   const t0 = performance.now();
   const fake = budget === undefined ? undefined : await startFakeAnthropic({ defaultStep: verdicts });
-  const review = fake && budget !== undefined ? createModelReview({ client: createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), model: 'fake', budget, log }) : undefined;
+  const review =
+    fake && budget !== undefined
+      ? createModelReview({ client: createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), model: 'fake', budget, log })
+      : undefined;
   let report;
   try {
-    report = await dream({ memory, reports: new DreamReports(paths.dreamsDir), lockFile: paths.dreamLock, cap: 1_000_000, log, review }, { dryRun: false, trigger: 'manual' });
+    report = await dream(
+      { memory, reports: new DreamReports(paths.dreamsDir), lockFile: paths.dreamLock, cap: 1_000_000, log, review },
+      { dryRun: false, trigger: 'manual' },
+    );
   } finally {
     await fake?.close();
   }
   const ms = performance.now() - t0;
-  if (report.tokens) say(`model review: ${report.phases.consolidate.modelBatches} batches, ${report.tokens.input} input + ${report.tokens.output} output tokens (budget ${report.tokens.budget}), as counted by the fake (JSON length / 4)`);
+  if (report.tokens)
+    say(
+      `model review: ${report.phases.consolidate.modelBatches} batches, ${report.tokens.input} input + ${report.tokens.output} output tokens (budget ${report.tokens.budget}), as counted by the fake (JSON length / 4)`,
+    );
   let merged = 0;
   let wrong = 0;
   for (const m of report.merges) {
@@ -133,7 +146,9 @@ async function run(n: number, say: (l: string) => void, budget?: number): Promis
       else wrong++;
     }
   }
-  say(`${n} memories: dream ${fmt(ms)} ms (orient ${report.phases.orient.ms}, gather ${report.phases.gather.ms}, consolidate ${report.phases.consolidate.ms}, prune ${report.phases.prune.ms} ms); merged ${merged}/${expected}, wrongly merged ${wrong}, superseded ${report.phases.consolidate.superseded} (planted changes ${planted})`);
+  say(
+    `${n} memories: dream ${fmt(ms)} ms (orient ${report.phases.orient.ms}, gather ${report.phases.gather.ms}, consolidate ${report.phases.consolidate.ms}, prune ${report.phases.prune.ms} ms); merged ${merged}/${expected}, wrongly merged ${wrong}, superseded ${report.phases.consolidate.superseded} (planted changes ${planted})`,
+  );
   home.remove();
   return { ms, merged, expected, wrong, superseded: report.phases.consolidate.superseded, planted, tokens: report.tokens?.input ?? 0 };
 }

@@ -48,7 +48,11 @@ function stampReader(): { onData: (chunk: Buffer) => void; latencies: number[] }
 }
 
 /** A follower process whose stdout is read as it comes; killed by its pid when done with (or on interrupt). */
-function follower(cmd: string, args: string[], env: Record<string, string>): { latencies: number[]; stop: () => void; ended: Promise<number | null>; stderr: () => string } {
+function follower(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+): { latencies: number[]; stop: () => void; ended: Promise<number | null>; stderr: () => string } {
   const reader = stampReader();
   const p = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const pid = p.pid;
@@ -98,7 +102,11 @@ export const followLatency: Bench = {
           tailF.stop();
           await tailF.ended;
           if (code !== 0) throw new Error(`nightshift tail -f exited ${code}: ${nsTail.stderr()}`);
-          for (const [name, got] of [['nightshift tail -f', nsTail.latencies], ['tail -F', tailF.latencies], ['ApiClient.follow', inProcess.latencies]] as const) {
+          for (const [name, got] of [
+            ['nightshift tail -f', nsTail.latencies],
+            ['tail -F', tailF.latencies],
+            ['ApiClient.follow', inProcess.latencies],
+          ] as const) {
             if (got.length !== lines) throw new Error(`${name} received ${got.length} lines of ${lines}`);
           }
           await client.remove(task.id);
@@ -132,7 +140,12 @@ export const followLatency: Bench = {
             target: `p50 ≤ max(${RATIO_TARGET} × tail -F, tail -F + ${SLACK_MS} ms) = ${fmt(allowed)} ms`,
             ok: nsP50 <= allowed,
           },
-          info('all lines pooled: nightshift tail -f p50 / p99 / max', percentile(ns.all, 50), 'ms', `p99 ${fmt(percentile(ns.all, 99))}, max ${fmt(Math.max(...ns.all))}; tail -F p99 ${fmt(percentile(peer.all, 99))}, max ${fmt(Math.max(...peer.all))}`),
+          info(
+            'all lines pooled: nightshift tail -f p50 / p99 / max',
+            percentile(ns.all, 50),
+            'ms',
+            `p99 ${fmt(percentile(ns.all, 99))}, max ${fmt(Math.max(...ns.all))}; tail -F p99 ${fmt(percentile(peer.all, 99))}, max ${fmt(Math.max(...peer.all))}`,
+          ),
           info('ApiClient.follow in the bench process, p50 (median over runs)', median(api.p50), 'ms', `p99 ${fmt(median(api.p99))} ms`),
         ];
         return figures;

@@ -51,14 +51,26 @@ export const hooksBench: Bench = {
         say(`project with 40 memories; transcript ${fmt(t.bytes / 1024 / 1024)} MiB (${t.lines} lines); ${rounds} rounds, order rotated each round`);
         const input: Record<Name, string | undefined> = {
           'node -e 0': undefined,
-          'session-start': JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: 'SessionStart', source: 'startup' }),
+          'session-start': JSON.stringify({
+            session_id: sessionId,
+            transcript_path: transcript,
+            cwd: project,
+            hook_event_name: 'SessionStart',
+            source: 'startup',
+          }),
           'session-end': JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: 'SessionEnd', reason: 'exit' }),
           'pre-compact': JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: project, hook_event_name: 'PreCompact', trigger: 'auto' }),
           'user-prompt-submit': undefined,
         };
         const inputOf = (n: Name) =>
           n === 'user-prompt-submit'
-            ? JSON.stringify({ session_id: `${sessionId}-${++promptSession}`, transcript_path: transcript, cwd: project, hook_event_name: 'UserPromptSubmit', prompt })
+            ? JSON.stringify({
+                session_id: `${sessionId}-${++promptSession}`,
+                transcript_path: transcript,
+                cwd: project,
+                hook_event_name: 'UserPromptSubmit',
+                prompt,
+              })
             : input[n];
         const args = (n: Name) => (n === 'node -e 0' ? ['-e', '0'] : [CLI, 'hook', n]);
         const ms: Record<Name, number[]> = { 'node -e 0': [], 'session-start': [], 'session-end': [], 'pre-compact': [], 'user-prompt-submit': [] };
@@ -71,8 +83,10 @@ export const hooksBench: Bench = {
             const res = await timeNode(args(n), cliEnv, 30_000, inputOf(n));
             if (res.code !== 0) throw new Error(`${n} exited ${res.code}: ${res.stderr.slice(0, 500)}`);
             // Each hook must have done its real job, not bailed out early.
-            if ((n === 'session-start' || n === 'user-prompt-submit') && !res.stdout.includes('additionalContext')) throw new Error(`${n} printed no context: ${res.stdout.slice(0, 200)} ${res.stderr.slice(0, 200)}`);
-            if ((n === 'session-end' || n === 'pre-compact') && res.stderr !== '') throw new Error(`${n} did not hand the transcript over: ${res.stderr.slice(0, 300)}`);
+            if ((n === 'session-start' || n === 'user-prompt-submit') && !res.stdout.includes('additionalContext'))
+              throw new Error(`${n} printed no context: ${res.stdout.slice(0, 200)} ${res.stderr.slice(0, 200)}`);
+            if ((n === 'session-end' || n === 'pre-compact') && res.stderr !== '')
+              throw new Error(`${n} did not hand the transcript over: ${res.stderr.slice(0, 300)}`);
             took[n] = res.ms;
           }
           if (round < 0) continue;
@@ -85,8 +99,13 @@ export const hooksBench: Bench = {
         if (!sessions.some((s) => s.path === transcript && s.state === 'ingested')) throw new Error('the hooks never got the transcript ingested');
         const spooled = existsSync(paths.spoolDir) ? readdirSync(paths.spoolDir).length : 0;
         if (spooled > 0) throw new Error(`${spooled} session ends were spooled: the daemon did not take them`);
-        for (const n of NAMES) say(`${n.padEnd(14)} p50 ${fmt(median(ms[n]))} ms, p90 ${fmt(percentile(ms[n], 90))} ms, min ${fmt(Math.min(...ms[n]))} ms; ratio to node -e 0 (per round) median ${fmt(median(ratios[n]))}`);
-        const figures: Figure[] = [info('node -e 0 (floor, same rounds), p50', median(ms['node -e 0']), 'ms', `p90 ${fmt(percentile(ms['node -e 0'], 90))} ms`)];
+        for (const n of NAMES)
+          say(
+            `${n.padEnd(14)} p50 ${fmt(median(ms[n]))} ms, p90 ${fmt(percentile(ms[n], 90))} ms, min ${fmt(Math.min(...ms[n]))} ms; ratio to node -e 0 (per round) median ${fmt(median(ratios[n]))}`,
+          );
+        const figures: Figure[] = [
+          info('node -e 0 (floor, same rounds), p50', median(ms['node -e 0']), 'ms', `p90 ${fmt(percentile(ms['node -e 0'], 90))} ms`),
+        ];
         for (const n of NAMES.slice(1)) {
           figures.push(atMost(`hook ${n} / node -e 0 (median of per-round ratios)`, median(ratios[n]), '×', RATIO_TARGET));
           figures.push(info(`hook ${n}, p50`, median(ms[n]), 'ms', `p90 ${fmt(percentile(ms[n], 90))} ms`));

@@ -92,7 +92,7 @@ export const idleTasks: Bench = {
           const i0 = cpu(pid);
           const t0 = performance.now();
           const steps: number[] = [];
-          for (let at = i0; steps.length < idleSeconds / 5; ) {
+          for (let at = i0; steps.length < idleSeconds / 5;) {
             await sleep(t0 + (steps.length + 1) * 5000 - performance.now());
             const c = cpu(pid);
             steps.push(c.schedMs - at.schedMs);
@@ -102,8 +102,12 @@ export const idleTasks: Bench = {
           const elapsed = performance.now() - t0;
           const rssAfterIdle = statusKiB(pid, 'VmRSS');
           const counts = (await client.status()).tasks;
-          say(`daemon VmRSS: ${fmt(rssBefore / 1024)} MiB before, ${fmt(rssAfterSpawn / 1024)} after spawning, ${fmt(rssAfterIdle / 1024)} after ${idleSeconds} s idle`);
-          say(`idle ${fmt(elapsed / 1000)} s: daemon CPU ${fmt(idle.schedMs)} ms (stat ticks: ${fmt(idle.statMs)} ms); ${counts.running} running, ${counts.attention} flagged silent/prompt by the stall check`);
+          say(
+            `daemon VmRSS: ${fmt(rssBefore / 1024)} MiB before, ${fmt(rssAfterSpawn / 1024)} after spawning, ${fmt(rssAfterIdle / 1024)} after ${idleSeconds} s idle`,
+          );
+          say(
+            `idle ${fmt(elapsed / 1000)} s: daemon CPU ${fmt(idle.schedMs)} ms (stat ticks: ${fmt(idle.statMs)} ms); ${counts.running} running, ${counts.attention} flagged silent/prompt by the stall check`,
+          );
           say(`daemon CPU ms per 5 s of the idle period: ${list(steps)}`);
           // More spawn rounds for a median rate; each starts from an empty task list like the first.
           for (let r = 1; r < rounds; r++) {

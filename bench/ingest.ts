@@ -69,8 +69,11 @@ export const ingestBench: Bench = {
             `added ${summary.added.length}, reinforced ${summary.reinforced.length}, superseded ${summary.superseded.length}; store ${st.memories} memories, ${st.episodes} episodes`,
         );
         for (const m of summary.added.slice(0, 5)) say(`  added [${m.type}/${m.scope}] ${m.content.slice(0, 110)}`);
-        say(`daemon VmRSS: before ${fmt(kibToMB(before))} MB, peak ${fmt(kibToMB(peakKiB))} MB (${samples} samples every 20 ms), after ${fmt(kibToMB(after))} MB; VmHWM ${fmt(kibToMB(hwmBefore))} → ${fmt(kibToMB(hwmAfter))} MB`);
-        if (summary.unchanged || summary.toOffset !== gen.bytes) throw new Error(`ingest stopped at ${summary.toOffset} of ${gen.bytes} bytes (unchanged: ${summary.unchanged})`);
+        say(
+          `daemon VmRSS: before ${fmt(kibToMB(before))} MB, peak ${fmt(kibToMB(peakKiB))} MB (${samples} samples every 20 ms), after ${fmt(kibToMB(after))} MB; VmHWM ${fmt(kibToMB(hwmBefore))} → ${fmt(kibToMB(hwmAfter))} MB`,
+        );
+        if (summary.unchanged || summary.toOffset !== gen.bytes)
+          throw new Error(`ingest stopped at ${summary.toOffset} of ${gen.bytes} bytes (unchanged: ${summary.unchanged})`);
 
         // The unchanged file again: the typed client's round trip (what a hook pays), then the CLI.
         for (let i = 0; i < 3; i++) await client.ingest({ path: file });
@@ -83,7 +86,9 @@ export const ingestBench: Bench = {
         }
         const cliAgain: number[] = [];
         for (let i = 0; i < 5; i++) cliAgain.push((await cli(['ingest', file, '--json'], cliEnv)).ms);
-        say(`re-ingest unchanged: client round trip ${again.map(fmt).join(' ')} ms; \`nightshift ingest\` (process included) median ${fmt(median(cliAgain))} ms`);
+        say(
+          `re-ingest unchanged: client round trip ${again.map(fmt).join(' ')} ms; \`nightshift ingest\` (process included) median ${fmt(median(cliAgain))} ms`,
+        );
         return [
           atMost(`ingest ${Math.round(gen.bytes / MiB)} MiB: \`nightshift ingest --json\` wall time`, run.ms / 1000, 's', 5),
           info('ingest: time inside the daemon (summary.durationMs)', summary.durationMs / 1000, 's'),

@@ -105,7 +105,10 @@ const turnContent = (t: Turn) => (t.blip_caption ? `${t.text} [image: ${t.blip_c
 /** One plain-messages JSONL line per turn: speaker_a is the user, speaker_b the assistant. */
 function sessionJsonl(s: Sample, turns: Turn[], date: string): string {
   return turns
-    .map((t) => `${JSON.stringify({ role: t.speaker === s.conversation.speaker_a ? 'user' : 'assistant', name: t.speaker, content: turnContent(t), id: t.dia_id, timestamp: date })}\n`)
+    .map(
+      (t) =>
+        `${JSON.stringify({ role: t.speaker === s.conversation.speaker_a ? 'user' : 'assistant', name: t.speaker, content: turnContent(t), id: t.dia_id, timestamp: date })}\n`,
+    )
     .join('');
 }
 
@@ -225,16 +228,37 @@ export const locomo: Bench = {
         const q0 = performance.now();
         for (const q of questions) {
           const b = (bm25.get(q.sample) as Index).search(q.question).slice(0, 20);
-          base.add(q.category, recallAtK(q.evidence, b.map((h) => [String(h.id)])));
+          base.add(
+            q.category,
+            recallAtK(
+              q.evidence,
+              b.map((h) => [String(h.id)]),
+            ),
+          );
           const part = q.heldOut ? split.heldOut : split.tuned;
-          part.base.add(q.category, recallAtK(q.evidence, b.map((h) => [String(h.id)])));
+          part.base.add(
+            q.category,
+            recallAtK(
+              q.evidence,
+              b.map((h) => [String(h.id)]),
+            ),
+          );
           const bs = (bm25Speaker.get(q.sample) as Index).search(q.question).slice(0, 20);
-          baseSpeaker.add(q.category, recallAtK(q.evidence, bs.map((h) => [String(h.id)])));
+          baseSpeaker.add(
+            q.category,
+            recallAtK(
+              q.evidence,
+              bs.map((h) => [String(h.id)]),
+            ),
+          );
 
           let t = performance.now();
           const hits = await client.search({ q: q.question, project: q.project, limit: 20 });
           searchMs.push(performance.now() - t);
-          const found = recallAtK(q.evidence, hits.filter((h) => h.project === q.project).map((h) => [h.messageId]));
+          const found = recallAtK(
+            q.evidence,
+            hits.filter((h) => h.project === q.project).map((h) => [h.messageId]),
+          );
           search.add(q.category, found);
           part.search.add(q.category, found);
 
@@ -248,13 +272,29 @@ export const locomo: Bench = {
             if (it.kind === 'memory') memoryItems++;
             if (it.sources.length > 0 && !it.sources.some((s) => s.sessionId.startsWith(own))) foreign++;
           }
-          rec.add(q.category, recallAtK(q.evidence, top.map((it) => it.sources.filter((s) => s.sessionId.startsWith(own)).flatMap((s) => s.messageIds))));
+          rec.add(
+            q.category,
+            recallAtK(
+              q.evidence,
+              top.map((it) => it.sources.filter((s) => s.sessionId.startsWith(own)).flatMap((s) => s.messageIds)),
+            ),
+          );
           // Diagnostic: the same answer with the memory lines skipped (episode excerpts in their order).
           const episodes = r.items.filter((it) => it.kind === 'episode').slice(0, 20);
-          recEpisodes.add(q.category, recallAtK(q.evidence, episodes.map((it) => it.sources.flatMap((s) => s.messageIds))));
+          recEpisodes.add(
+            q.category,
+            recallAtK(
+              q.evidence,
+              episodes.map((it) => it.sources.flatMap((s) => s.messageIds)),
+            ),
+          );
         }
-        say(`${questions.length} questions in ${fmt((performance.now() - q0) / 1000)} s; search round trip median ${fmt(median(searchMs))} ms, recall --query median ${fmt(median(recallMs))} ms`);
-        say(`recall --query top 20: ${fmt((100 * memoryItems) / Math.max(1, topItems))} % memories, ${fmt((100 * foreign) / Math.max(1, topItems))} % items whose sources are all in other conversations`);
+        say(
+          `${questions.length} questions in ${fmt((performance.now() - q0) / 1000)} s; search round trip median ${fmt(median(searchMs))} ms, recall --query median ${fmt(median(recallMs))} ms`,
+        );
+        say(
+          `recall --query top 20: ${fmt((100 * memoryItems) / Math.max(1, topItems))} % memories, ${fmt((100 * foreign) / Math.max(1, topItems))} % items whose sources are all in other conversations`,
+        );
 
         const cols: [string, Scores][] = [
           ['BM25 (raw turns)', base],
@@ -270,7 +310,10 @@ export const locomo: Bench = {
         line('all');
         for (const c of Object.keys(CATEGORIES).map(Number)) line(`${c} ${CATEGORIES[c]}`, c);
         say(`quoted BM25 baseline: ${QUOTED_BASELINE.join(' / ')}`);
-        for (const [label, sc] of [['conversations 0–4 (tuning set)', split.tuned], ['conversations 5–9 (held out)', split.heldOut]] as const) {
+        for (const [label, sc] of [
+          ['conversations 0–4 (tuning set)', split.tuned],
+          ['conversations 5–9 (held out)', split.heldOut],
+        ] as const) {
           if (sc.search.count() > 0) say(`${label.padEnd(32)}BM25 ${triple(sc.base.mean())}   search ${triple(sc.search.mean())}   n ${sc.search.count()}`);
         }
 
@@ -286,11 +329,25 @@ export const locomo: Bench = {
           KS.forEach((k, i) => {
             const v = m[i] as number;
             const measured = b[i] as number;
-            figures.push({ name: `${name}, recall@${k}`, value: v, unit: '', target: `> BM25 ${measured.toFixed(3)} (quoted ${QUOTED_BASELINE[i]})`, ok: v > measured });
+            figures.push({
+              name: `${name}, recall@${k}`,
+              value: v,
+              unit: '',
+              target: `> BM25 ${measured.toFixed(3)} (quoted ${QUOTED_BASELINE[i]})`,
+              ok: v > measured,
+            });
           });
         }
         figures.push(atLeast('search, recall@10 (categories 1–4)', search.mean()[1] as number, '', 0.7));
-        if (split.heldOut.search.count() > 0) figures.push(info('search, recall@10, held-out conversations 5–9', split.heldOut.search.mean()[1] as number, '', `BM25 ${(split.heldOut.base.mean()[1] as number).toFixed(3)}`));
+        if (split.heldOut.search.count() > 0)
+          figures.push(
+            info(
+              'search, recall@10, held-out conversations 5–9',
+              split.heldOut.search.mean()[1] as number,
+              '',
+              `BM25 ${(split.heldOut.base.mean()[1] as number).toFixed(3)}`,
+            ),
+          );
         KS.forEach((k, i) => figures.push(info(`recall --query, episode lines only (diagnostic), recall@${k}`, recEpisodes.mean()[i] as number, '')));
         // Per category, each method against BM25 over the same questions (recall@10 carries the target).
         for (const c of Object.keys(CATEGORIES).map(Number)) {
@@ -302,7 +359,13 @@ export const locomo: Bench = {
             ['recall --query', rec],
           ] as const) {
             const m = sc.mean(c);
-            figures.push({ name: `${tag}: ${name} recall@10`, value: m[1] as number, unit: '', target: `> BM25 ${(bc[1] as number).toFixed(3)}; @5 / @10 / @20 ${triple(m)}`, ok: (m[1] as number) > (bc[1] as number) });
+            figures.push({
+              name: `${tag}: ${name} recall@10`,
+              value: m[1] as number,
+              unit: '',
+              target: `> BM25 ${(bc[1] as number).toFixed(3)}; @5 / @10 / @20 ${triple(m)}`,
+              ok: (m[1] as number) > (bc[1] as number),
+            });
           }
         }
         figures.push(

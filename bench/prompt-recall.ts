@@ -30,11 +30,18 @@ export const promptRecallBench: Bench = {
         const project = join(work.dir, 'app');
         mkdirSync(project);
         const ids: string[] = [];
-        for (const m of MEMORIES) ids.push((await client.remember({ content: m.content, type: m.type, ...(m.user ? { scope: 'user' as const } : { project }) })).id);
+        for (const m of MEMORIES)
+          ids.push((await client.remember({ content: m.content, type: m.type, ...(m.user ? { scope: 'user' as const } : { project }) })).id);
         let session = 0;
         const hook = (prompt: string, sessionId = `bench-${++session}`) =>
-          timeNode([CLI, 'hook', 'user-prompt-submit'], cliEnv, 30_000, JSON.stringify({ session_id: sessionId, transcript_path: join(work.dir, 'none.jsonl'), cwd: project, hook_event_name: 'UserPromptSubmit', prompt }));
-        const injected = (stdout: string): string => (stdout.trim() ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '');
+          timeNode(
+            [CLI, 'hook', 'user-prompt-submit'],
+            cliEnv,
+            30_000,
+            JSON.stringify({ session_id: sessionId, transcript_path: join(work.dir, 'none.jsonl'), cwd: project, hook_event_name: 'UserPromptSubmit', prompt }),
+          );
+        const injected = (stdout: string): string =>
+          stdout.trim() ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '';
         const topScore = async (prompt: string, id?: string) => {
           const r = await client.recall({ project, query: prompt });
           const own = id === undefined ? undefined : r.items.find((i) => i.id === id);
@@ -61,7 +68,9 @@ export const promptRecallBench: Bench = {
           if (got) falsePositives++;
           const s = await topScore(p);
           unrelated.push(s.top);
-          say(`unrelated ${got ? 'INJECTED' : 'nothing '} top score ${fmt(s.top).padStart(5)}  ${p}${got ? ` → ${got.replace(/\n/g, ' | ').slice(0, 120)}` : ''}`);
+          say(
+            `unrelated ${got ? 'INJECTED' : 'nothing '} top score ${fmt(s.top).padStart(5)}  ${p}${got ? ` → ${got.replace(/\n/g, ' | ').slice(0, 120)}` : ''}`,
+          );
         }
         const again = await hook(RELATED[1]?.prompt ?? '', 'bench-repeat');
         const repeat = await hook(RELATED[1]?.prompt ?? '', 'bench-repeat');
@@ -83,7 +92,9 @@ export const promptRecallBench: Bench = {
           floor.push(n.ms);
           ratios.push(h.ms / n.ms);
         }
-        say(`latency over ${rounds} rounds: hook p50 ${fmt(median(ms))} ms, p95 ${fmt(percentile(ms, 95))} ms; node -e 0 p50 ${fmt(median(floor))} ms, p95 ${fmt(percentile(floor, 95))} ms`);
+        say(
+          `latency over ${rounds} rounds: hook p50 ${fmt(median(ms))} ms, p95 ${fmt(percentile(ms, 95))} ms; node -e 0 p50 ${fmt(median(floor))} ms, p95 ${fmt(percentile(floor, 95))} ms`,
+        );
         const figures: Figure[] = [
           atMost('unrelated prompts that injected anything', falsePositives, `of ${UNRELATED.length}`, 0),
           atLeast('related prompts that injected their memory (share)', hits / RELATED.length, '', 0.8),

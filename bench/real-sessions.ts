@@ -68,7 +68,8 @@ export const realSessionsBench: Bench = {
     const timed = await withDaemon({ transcripts: { watch: false } }, async (d) => {
       const t0 = performance.now();
       let daemonMs = 0;
-      for (const l of labels) daemonMs += (await d.client.ingest({ path: join(dir, l.file), format: l.format as 'claude-code' | 'codex' })).summary?.durationMs ?? 0;
+      for (const l of labels)
+        daemonMs += (await d.client.ingest({ path: join(dir, l.file), format: l.format as 'claude-code' | 'codex' })).summary?.durationMs ?? 0;
       return { wall: (performance.now() - t0) / 1000, daemon: daemonMs / 1000 };
     });
     const viaCli = await withDaemon({ transcripts: { watch: false } }, async (d) => {
@@ -76,7 +77,9 @@ export const realSessionsBench: Bench = {
       for (const l of labels) await cli(['ingest', join(dir, l.file), '--format', l.format, '--json'], d.cliEnv, 60_000);
       return (performance.now() - t0) / 1000;
     });
-    say(`ingest of all ${labels.length} files: ${fmt(timed.wall)} s through the API (${fmt(timed.daemon)} s of it in the daemon's ingest), ${fmt(viaCli)} s through ${labels.length} CLI processes`);
+    say(
+      `ingest of all ${labels.length} files: ${fmt(timed.wall)} s through the API (${fmt(timed.daemon)} s of it in the daemon's ingest), ${fmt(viaCli)} s through ${labels.length} CLI processes`,
+    );
     figures.push(atMost('ingest of the whole dev half (API)', timed.wall, 's', 10));
     figures.push(info('the same through one CLI process per file', viaCli, 's'));
     return figures;

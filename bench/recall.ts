@@ -244,7 +244,9 @@ export const recallBench: Bench = {
         CONFIG,
         async (d) => {
           const st = await memoryCounts(d.client);
-          say(`${big} memories written to the home's memory files; daemon up in ${fmt(d.startMs)} ms with ${st.memories} memories; VmRSS ${fmt(statusKiB(d.pid, 'VmRSS') / 1024)} MiB`);
+          say(
+            `${big} memories written to the home's memory files; daemon up in ${fmt(d.startMs)} ms with ${st.memories} memories; VmRSS ${fmt(statusKiB(d.pid, 'VmRSS') / 1024)} MiB`,
+          );
           if (st.memories !== big) throw new Error(`the daemon loaded ${st.memories} memories, expected ${big}`);
           figures.push(info(`${labelOf(big)}: daemon start with the store on disk`, d.startMs, 'ms'));
           figures.push(info(`${labelOf(big)}: daemon VmRSS after start`, statusKiB(d.pid, 'VmRSS') / 1024, 'MiB'));

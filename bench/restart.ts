@@ -48,7 +48,9 @@ export const restartBench: Bench = {
       }
       writeEpisodes(homePaths(homes.now), episodes, 100, projects, 20261202);
       cpSync(homes.now, homes.base, { recursive: true });
-      say(`wrote ${memories} memories and ${episodes} episodes (${episodes / 100} sessions over ${projects.length} projects) in ${fmt((performance.now() - t) / 1000)} s`);
+      say(
+        `wrote ${memories} memories and ${episodes} episodes (${episodes / 100} sessions over ${projects.length} projects) in ${fmt((performance.now() - t) / 1000)} s`,
+      );
 
       // This build indexes session files it does not know once, in the background; restarts then read the index.
       t = performance.now();
@@ -77,7 +79,11 @@ export const restartBench: Bench = {
       };
       const results: Record<keyof typeof homes, Run[]> = { now: [], base: [], none: [] };
       for (let i = 0; i < runs; i++) {
-        for (const [key, cli] of [['now', CLI], ['base', base.cli], ['none', CLI]] as const) {
+        for (const [key, cli] of [
+          ['now', CLI],
+          ['base', base.cli],
+          ['none', CLI],
+        ] as const) {
           const r = await measure(cli, homes[key]);
           results[key].push(r);
           say(
@@ -90,14 +96,29 @@ export const restartBench: Bench = {
       const label = `${memories / 1000}k memories + ${episodes / 1000}k episodes`;
       const figures: Figure[] = [
         atMost(`${label}: first status answer after spawn, this build`, med('now', 'firstAnswerMs'), 'ms', 1000),
-        info(`${label}: first status answer, baseline ${base.ref}`, med('base', 'firstAnswerMs'), 'ms', `${fmt(med('base', 'firstAnswerMs') / med('now', 'firstAnswerMs'))} × this build`),
+        info(
+          `${label}: first status answer, baseline ${base.ref}`,
+          med('base', 'firstAnswerMs'),
+          'ms',
+          `${fmt(med('base', 'firstAnswerMs') / med('now', 'firstAnswerMs'))} × this build`,
+        ),
         info(`${label}: memories loaded and indexed, this build`, med('now', 'loadedMs'), 'ms', `baseline ${fmt(med('base', 'loadedMs'))} ms`),
         info(`${label}: first search of a project after that`, med('now', 'firstSearchMs'), 'ms', `baseline ${fmt(med('base', 'firstSearchMs'))} ms`),
         info(`${label}: VmRSS at the first answer, this build`, med('now', 'rssAtAnswerMiB'), 'MiB', `baseline ${fmt(med('base', 'rssAtAnswerMiB'))} MiB`),
         info(`${label}: VmRSS loaded + one search, this build`, med('now', 'rssMiB'), 'MiB', `baseline ${fmt(med('base', 'rssMiB'))} MiB`),
         info(`${memories / 1000}k memories, no episodes: VmRSS loaded + one search`, med('none', 'rssMiB'), 'MiB'),
-        atMost(`VmRSS that ${episodes / 1000}k episodes add (vs none), this build`, med('now', 'rssMiB') - med('none', 'rssMiB'), 'MiB', Math.round(0.1 * med('none', 'rssMiB'))),
-        info(`VmRSS that ${episodes / 1000}k episodes add, baseline`, med('base', 'rssMiB') - med('none', 'rssMiB'), 'MiB', 'against this build without episodes'),
+        atMost(
+          `VmRSS that ${episodes / 1000}k episodes add (vs none), this build`,
+          med('now', 'rssMiB') - med('none', 'rssMiB'),
+          'MiB',
+          Math.round(0.1 * med('none', 'rssMiB')),
+        ),
+        info(
+          `VmRSS that ${episodes / 1000}k episodes add, baseline`,
+          med('base', 'rssMiB') - med('none', 'rssMiB'),
+          'MiB',
+          'against this build without episodes',
+        ),
         info(`first start of this build: all episodes indexed`, indexS, 's'),
       ];
       return figures;

@@ -24,7 +24,23 @@ import { recallBench } from './recall.js';
 import { restartBench } from './restart.js';
 import { tailRead } from './tail-read.js';
 
-const BENCHES: Bench[] = [capture, followLatency, tailRead, idleTasks, recallBench, promptRecallBench, restartBench, ingestBench, locomo, realSessionsBench, dreamBench, dreamParaphraseBench, contextBench, hooksBench, cliSpeed];
+const BENCHES: Bench[] = [
+  capture,
+  followLatency,
+  tailRead,
+  idleTasks,
+  recallBench,
+  promptRecallBench,
+  restartBench,
+  ingestBench,
+  locomo,
+  realSessionsBench,
+  dreamBench,
+  dreamParaphraseBench,
+  contextBench,
+  hooksBench,
+  cliSpeed,
+];
 const OUT = join(import.meta.dirname, '.out');
 
 function usage(): string {
@@ -79,7 +95,9 @@ async function main(): Promise<number> {
     }
   }
   await undoAll();
-  process.stdout.write(`\n${failed ? `${failed} benchmark(s) failed; ` : ''}${missed ? `${missed} figure(s) missed their target` : failed ? '' : 'every figure met its target'}\n`);
+  process.stdout.write(
+    `\n${failed ? `${failed} benchmark(s) failed; ` : ''}${missed ? `${missed} figure(s) missed their target` : failed ? '' : 'every figure met its target'}\n`,
+  );
   return failed || missed ? 1 : 0;
 }
 

@@ -56,7 +56,9 @@ export const tailRead: Bench = {
             bigMs.push(await timeTailRead(client, big, bigSize));
             smallMs.push(await timeTailRead(client, small, MiB));
           }
-          say(`${reads} reads each; 4 GiB: p10 ${fmt(percentile(bigMs, 10))} p90 ${fmt(percentile(bigMs, 90))} ms; 1 MiB: p10 ${fmt(percentile(smallMs, 10))} p90 ${fmt(percentile(smallMs, 90))} ms`);
+          say(
+            `${reads} reads each; 4 GiB: p10 ${fmt(percentile(bigMs, 10))} p90 ${fmt(percentile(bigMs, 90))} ms; 1 MiB: p10 ${fmt(percentile(smallMs, 10))} p90 ${fmt(percentile(smallMs, 90))} ms`,
+          );
           return [
             atMost('last 64 KiB of 4 GiB (median)', median(bigMs), 'ms', 5),
             info('last 64 KiB of 1 MiB (median)', median(smallMs), 'ms', 'baseline'),

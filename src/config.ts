@@ -10,7 +10,11 @@ export const ConfigSchema = z
     /** Tasks running at once; the rest wait in the queue. */
     maxParallel: z.number().int().min(1).max(10_000).default(64),
     /** Per-task output cap in bytes (enforced with RLIMIT_FSIZE on the task). */
-    outputCapBytes: z.number().int().min(4096).default(4 * GiB),
+    outputCapBytes: z
+      .number()
+      .int()
+      .min(4096)
+      .default(4 * GiB),
     /** Finished tasks' directories are removed this many days after they end. */
     retentionDays: z.number().min(0).default(14),
     /** Seconds without output before a running task is checked for a prompt. */
@@ -20,7 +24,11 @@ export const ConfigSchema = z
     /** Shell command run (sh -c) on attention and exit; task details arrive in its environment. */
     notifyCommand: z.string().min(1).optional(),
     /** Largest accepted request body. */
-    maxRequestBytes: z.number().int().min(1024).default(1024 * 1024),
+    maxRequestBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
     /** Optional TCP listener: loopback only, bearer token from the state dir's 0600 token file. */
     tcp: z
       .object({
@@ -44,7 +52,13 @@ export const ConfigSchema = z
       .default({}),
     /** Team memory directories by team name, e.g. {"core": "/home/me/src/team-notes/memory"}. */
     teams: z
-      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'team names are letters, digits, - and _'), z.string().min(1).refine((p) => p.startsWith('/'), 'must be an absolute path'))
+      .record(
+        z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'team names are letters, digits, - and _'),
+        z
+          .string()
+          .min(1)
+          .refine((p) => p.startsWith('/'), 'must be an absolute path'),
+      )
       .default({}),
     dream: z
       .object({

@@ -23,8 +23,44 @@ const uuid = (n: number) => {
 };
 
 function ident(r: Rand): string {
-  const a = pick(r, ['get', 'set', 'load', 'save', 'parse', 'render', 'compute', 'build', 'apply', 'resolve', 'handle', 'fetch', 'sync', 'merge', 'format', 'check']);
-  const b = pick(r, ['Invoice', 'User', 'Session', 'Order', 'Price', 'Tax', 'Token', 'Config', 'Route', 'Cache', 'Queue', 'Job', 'Report', 'Account', 'Payment', 'Ledger', 'Event', 'Flag']);
+  const a = pick(r, [
+    'get',
+    'set',
+    'load',
+    'save',
+    'parse',
+    'render',
+    'compute',
+    'build',
+    'apply',
+    'resolve',
+    'handle',
+    'fetch',
+    'sync',
+    'merge',
+    'format',
+    'check',
+  ]);
+  const b = pick(r, [
+    'Invoice',
+    'User',
+    'Session',
+    'Order',
+    'Price',
+    'Tax',
+    'Token',
+    'Config',
+    'Route',
+    'Cache',
+    'Queue',
+    'Job',
+    'Report',
+    'Account',
+    'Payment',
+    'Ledger',
+    'Event',
+    'Flag',
+  ]);
   const c = pick(r, ['', 'ById', 'Batch', 'Async', 'Safe', 'Total', 'Items', 'State', 'Options', 'Result']);
   return a + b + c;
 }
@@ -34,8 +70,21 @@ function sourceFile(r: Rand, size: number): string {
   const py = r() < 0.3;
   const lines: string[] = [];
   let n = 0;
-  if (py) lines.push('from __future__ import annotations', 'import logging', `from ${pick(r, V.file)} import ${ident(r)}`, '', 'log = logging.getLogger(__name__)', '');
-  else lines.push(`import { ${ident(r)}, ${ident(r)} } from './${pick(r, V.file)}.js';`, `import type { ${pick(r, ['Options', 'Config', 'Context'])} } from '../types.js';`, '');
+  if (py)
+    lines.push(
+      'from __future__ import annotations',
+      'import logging',
+      `from ${pick(r, V.file)} import ${ident(r)}`,
+      '',
+      'log = logging.getLogger(__name__)',
+      '',
+    );
+  else
+    lines.push(
+      `import { ${ident(r)}, ${ident(r)} } from './${pick(r, V.file)}.js';`,
+      `import type { ${pick(r, ['Options', 'Config', 'Context'])} } from '../types.js';`,
+      '',
+    );
   while (n < size) {
     const name = ident(r);
     const body: string[] = [];
@@ -44,11 +93,23 @@ function sourceFile(r: Rand, size: number): string {
       const v = pick(r, ['total', 'items', 'row', 'result', 'cents', 'rate', 'user', 'key', 'entry', 'attempt']);
       body.push(
         py
-          ? pick(r, [`    ${v} = ${ident(r)}(${v}, ${int(r, 0, 100)})`, `    if not ${v}:\n        return None`, `    log.debug("${name}: %s", ${v})`, `    for ${v} in ${ident(r)}():\n        yield ${v}`])
-          : pick(r, [`  const ${v}${i} = await ${ident(r)}(${v}, ${int(r, 0, 100)});`, `  if (!${v}) return undefined;`, `  // ${pick(r, V.cause)}: keep ${pick(r, V.fix)}`, `  for (const ${v} of ${ident(r)}()) total += ${v}.amount;`]),
+          ? pick(r, [
+              `    ${v} = ${ident(r)}(${v}, ${int(r, 0, 100)})`,
+              `    if not ${v}:\n        return None`,
+              `    log.debug("${name}: %s", ${v})`,
+              `    for ${v} in ${ident(r)}():\n        yield ${v}`,
+            ])
+          : pick(r, [
+              `  const ${v}${i} = await ${ident(r)}(${v}, ${int(r, 0, 100)});`,
+              `  if (!${v}) return undefined;`,
+              `  // ${pick(r, V.cause)}: keep ${pick(r, V.fix)}`,
+              `  for (const ${v} of ${ident(r)}()) total += ${v}.amount;`,
+            ]),
       );
     }
-    const fn = py ? `def ${name}(${pick(r, ['self, ', ''])}ctx, *args):\n    """${pick(r, V.component)} helper."""\n${body.join('\n')}\n` : `export async function ${name}(ctx: Context, opts: Options = {}): Promise<number> {\n${body.join('\n')}\n  return ${int(r, 0, 9)};\n}\n`;
+    const fn = py
+      ? `def ${name}(${pick(r, ['self, ', ''])}ctx, *args):\n    """${pick(r, V.component)} helper."""\n${body.join('\n')}\n`
+      : `export async function ${name}(ctx: Context, opts: Options = {}): Promise<number> {\n${body.join('\n')}\n  return ${int(r, 0, 9)};\n}\n`;
     lines.push(fn);
     n += fn.length;
   }
@@ -69,7 +130,9 @@ function testLog(r: Rand, size: number): string {
   while (n < size) {
     const file = `${pick(r, V.dir)}/${pick(r, V.file)}.test.${pick(r, ['ts', 'py', 'go'])}`;
     const ok = r() > 0.08;
-    const line = ok ? ` ✓ ${file} (${int(r, 2, 60)} tests) ${int(r, 5, 2000)}ms` : ` ✗ ${file} > ${ident(r)} > ${pick(r, ['rounds', 'retries', 'parses', 'renders', 'rejects'])} ${pick(r, ['cents', 'dates', 'tokens', 'rows'])}`;
+    const line = ok
+      ? ` ✓ ${file} (${int(r, 2, 60)} tests) ${int(r, 5, 2000)}ms`
+      : ` ✗ ${file} > ${ident(r)} > ${pick(r, ['rounds', 'retries', 'parses', 'renders', 'rejects'])} ${pick(r, ['cents', 'dates', 'tokens', 'rows'])}`;
     out.push(line);
     n += line.length;
     if (!ok) {
@@ -79,7 +142,12 @@ function testLog(r: Rand, size: number): string {
       n += trace.length;
     }
   }
-  out.push('', ` Test Files  ${failed} failed | ${int(r, 20, 300)} passed`, `      Tests  ${failed} failed | ${int(r, 200, 3000)} passed`, `   Duration  ${int(r, 2, 90)}.${int(r, 0, 99)}s`);
+  out.push(
+    '',
+    ` Test Files  ${failed} failed | ${int(r, 20, 300)} passed`,
+    `      Tests  ${failed} failed | ${int(r, 200, 3000)} passed`,
+    `   Duration  ${int(r, 2, 90)}.${int(r, 0, 99)}s`,
+  );
   return out.join('\n');
 }
 
@@ -130,7 +198,11 @@ function prompt(r: Rand): string {
  * Writes a transcript of at least `targetBytes` to `file`; about one user prompt in five also states
  * a preference or project fact (from the memory sentence templates), as people do mid-session.
  */
-export async function writeClaudeTranscript(file: string, targetBytes: number, opts: { cwd: string; sessionId: string; seed?: number }): Promise<TranscriptStats> {
+export async function writeClaudeTranscript(
+  file: string,
+  targetBytes: number,
+  opts: { cwd: string; sessionId: string; seed?: number },
+): Promise<TranscriptStats> {
   const r = rng(opts.seed ?? 7);
   const stats: TranscriptStats = { bytes: 0, lines: 0, userPrompts: 0, statements: 0, toolResults: 0, toolResultBytes: 0 };
   const out = createWriteStream(file);
@@ -180,7 +252,16 @@ export async function writeClaudeTranscript(file: string, targetBytes: number, o
     await emit({
       ...line,
       requestId: `req_${messageId.slice(4)}`,
-      message: { id: messageId, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [block], stop_reason: null, stop_sequence: null, usage: { input_tokens: int(r, 3, 40), output_tokens: int(r, 20, 900), cache_read_input_tokens: int(r, 5000, 90000) } },
+      message: {
+        id: messageId,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [block],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: int(r, 3, 40), output_tokens: int(r, 20, 900), cache_read_input_tokens: int(r, 5000, 90000) },
+      },
       uuid: id,
       timestamp: ts,
     });
@@ -196,10 +277,26 @@ export async function writeClaudeTranscript(file: string, targetBytes: number, o
     }
     stats.userPrompts++;
     await user(text);
-    if (r() < 0.3) await emit({ type: 'file-history-snapshot', messageId: uuid(seq), snapshot: { messageId: uuid(seq), trackedFileBackups: {}, timestamp: new Date(t).toISOString() }, isSnapshotUpdate: false });
+    if (r() < 0.3)
+      await emit({
+        type: 'file-history-snapshot',
+        messageId: uuid(seq),
+        snapshot: { messageId: uuid(seq), trackedFileBackups: {}, timestamp: new Date(t).toISOString() },
+        isSnapshotUpdate: false,
+      });
     const mid = () => `msg_01${(++msg).toString(36).padStart(14, 'x')}`;
     let m = mid();
-    await assistant({ type: 'thinking', thinking: Array.from({ length: int(r, 2, 12) }, () => `The ${pick(r, V.component)} probably fails because of ${pick(r, V.cause)}; ${pick(r, V.fix)} would help.`).join(' '), signature: 'EqMBCkgIBxABGAIiQ' + 'x'.repeat(int(r, 100, 400)) }, m);
+    await assistant(
+      {
+        type: 'thinking',
+        thinking: Array.from(
+          { length: int(r, 2, 12) },
+          () => `The ${pick(r, V.component)} probably fails because of ${pick(r, V.cause)}; ${pick(r, V.fix)} would help.`,
+        ).join(' '),
+        signature: 'EqMBCkgIBxABGAIiQ' + 'x'.repeat(int(r, 100, 400)),
+      },
+      m,
+    );
     await assistant({ type: 'text', text: `Let me look at the ${pick(r, V.component)} first.` }, m);
     const calls = int(r, 2, 7);
     for (let c = 0; c < calls; c++) {
@@ -214,7 +311,12 @@ export async function writeClaudeTranscript(file: string, targetBytes: number, o
         input = { file_path: path };
         const content = sourceFile(r, int(r, 2_000, 30_000));
         output = numbered(content);
-        extra = { toolUseResult: { type: 'text', file: { filePath: path, content, numLines: content.split('\n').length, startLine: 1, totalLines: content.split('\n').length } } };
+        extra = {
+          toolUseResult: {
+            type: 'text',
+            file: { filePath: path, content, numLines: content.split('\n').length, startLine: 1, totalLines: content.split('\n').length },
+          },
+        };
       } else if (tool === 'Bash') {
         const test = r() < 0.6;
         input = { command: test ? `${pick(r, V.pkg)} test` : `${pick(r, V.pkg)} install`, description: test ? 'Run the tests' : 'Install dependencies' };
@@ -233,7 +335,13 @@ export async function writeClaudeTranscript(file: string, targetBytes: number, o
       stats.toolResultBytes += Buffer.byteLength(output);
     }
     m = mid();
-    await assistant({ type: 'text', text: `Done: the ${pick(r, V.component)} failure came from ${pick(r, V.cause)}, and ${pick(r, V.fix)} fixed it. All ${pick(r, V.runner)} tests pass now.` }, m);
+    await assistant(
+      {
+        type: 'text',
+        text: `Done: the ${pick(r, V.component)} failure came from ${pick(r, V.cause)}, and ${pick(r, V.fix)} fixed it. All ${pick(r, V.runner)} tests pass now.`,
+      },
+      m,
+    );
   }
   await flushChunk();
   await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));

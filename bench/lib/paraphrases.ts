@@ -19,7 +19,18 @@ interface Family {
   flip?: (text: string) => string | undefined;
 }
 
-const SERVICES = ['acme-billing', 'acme-ledger', 'orbit-search', 'orbit-mailer', 'nova-gateway', 'nova-reports', 'atlas-uploads', 'atlas-auth', 'zen-catalog', 'zen-checkout'];
+const SERVICES = [
+  'acme-billing',
+  'acme-ledger',
+  'orbit-search',
+  'orbit-mailer',
+  'nova-gateway',
+  'nova-reports',
+  'atlas-uploads',
+  'atlas-auth',
+  'zen-catalog',
+  'zen-checkout',
+];
 const PMS = ['pnpm', 'yarn', 'npm', 'bun'];
 const HOSTS = ['Fly.io', 'Render', 'Vercel', 'Netlify', 'Railway'];
 const DBS = ['Postgres', 'SQLite', 'MySQL', 'MongoDB', 'Redis'];
@@ -60,7 +71,11 @@ const FAMILIES: Family[] = [
     otherSubject: otherService,
   },
   {
-    phrasings: [(v) => `${cap(v.svc ?? '')} stores its data in ${v.db}.`, (v) => `The database behind ${v.svc} is ${v.db}.`, (v) => `We keep ${v.svc}'s records in ${v.db}.`],
+    phrasings: [
+      (v) => `${cap(v.svc ?? '')} stores its data in ${v.db}.`,
+      (v) => `The database behind ${v.svc} is ${v.db}.`,
+      (v) => `We keep ${v.svc}'s records in ${v.db}.`,
+    ],
     otherSubject: otherService,
   },
   {
@@ -89,7 +104,11 @@ const FAMILIES: Family[] = [
     otherSubject: (v) => ({ ...v, part: v.part === 'frontend' ? 'backend' : 'frontend' }),
   },
   {
-    phrasings: [(v) => `${cap(v.svc ?? '')} is written in ${v.lang}.`, (v) => `The codebase of ${v.svc} is ${v.lang}.`, (v) => `We build ${v.svc} with ${v.lang}.`],
+    phrasings: [
+      (v) => `${cap(v.svc ?? '')} is written in ${v.lang}.`,
+      (v) => `The codebase of ${v.svc} is ${v.lang}.`,
+      (v) => `We build ${v.svc} with ${v.lang}.`,
+    ],
     otherSubject: otherService,
   },
   {
@@ -101,7 +120,11 @@ const FAMILIES: Family[] = [
     otherSubject: otherService,
   },
   {
-    phrasings: [(v) => `Format ${v.svc} code with ${v.fmt}.`, (v) => `${cap(v.svc ?? '')} uses ${v.fmt} for formatting.`, (v) => `Code style in ${v.svc} is enforced by ${v.fmt}.`],
+    phrasings: [
+      (v) => `Format ${v.svc} code with ${v.fmt}.`,
+      (v) => `${cap(v.svc ?? '')} uses ${v.fmt} for formatting.`,
+      (v) => `Code style in ${v.svc} is enforced by ${v.fmt}.`,
+    ],
     otherSubject: otherService,
     flip: (t) => (t.startsWith('Format ') ? t.replace(/^Format (\S+) code/, 'Never format $1 code') : undefined),
   },

@@ -23,8 +23,10 @@ const indent = (text: string): string => text.replace(/\n/g, '\n  ');
 export function contextLine(e: ContextEvent): string | undefined {
   switch (e.type) {
     case 'iteration':
-      return `context: turn ${e.iteration} · ${n(e.tokens)} tokens${e.exact ? ' (counted)' : ''} · ${pct(e.pctOfWindow)} of window · ${e.zone}` +
-        (e.turnsUntilRed !== null ? ` · ~${e.turnsUntilRed} turns until red` : '');
+      return (
+        `context: turn ${e.iteration} · ${n(e.tokens)} tokens${e.exact ? ' (counted)' : ''} · ${pct(e.pctOfWindow)} of window · ${e.zone}` +
+        (e.turnsUntilRed !== null ? ` · ~${e.turnsUntilRed} turns until red` : '')
+      );
     case 'zone_change':
       return `context: zone ${e.from} → ${e.to} (${n(e.tokens)} tokens)`;
     case 'tier':
@@ -46,7 +48,9 @@ export function contextLine(e: ContextEvent): string | undefined {
     case 'breaker_open':
       return `context: compaction switched off after ${e.failures} failures in a row (eviction only from now on)`;
     case 'overflow':
-      return e.action === 'retry' ? `context: overflow (${e.code}) → compacted, retrying: ${e.message}` : `context: overflow (${e.code}) again → giving up: ${e.message}`;
+      return e.action === 'retry'
+        ? `context: overflow (${e.code}) → compacted, retrying: ${e.message}`
+        : `context: overflow (${e.code}) again → giving up: ${e.message}`;
     case 'checkpoint':
       return `context: checkpoint v${e.version} saved${e.mdPath ? ` (${e.mdPath})` : ''}`;
     case 'memory_extraction_failed':

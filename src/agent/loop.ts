@@ -121,7 +121,8 @@ export async function runLoop(o: LoopOptions): Promise<LoopOutcome> {
 
     if (msg.stop_reason === 'refusal') return end(false, 'refusal', 'the model declined to continue (stop_reason refusal)');
     if (msg.stop_reason === 'max_tokens') {
-      if (++cutoffs > MAX_CUTOFFS) return end(false, 'max_tokens', `${cutoffs} responses in a row were cut off at max_tokens (${req.maxTokens}); raise --max-output-tokens`);
+      if (++cutoffs > MAX_CUTOFFS)
+        return end(false, 'max_tokens', `${cutoffs} responses in a row were cut off at max_tokens (${req.maxTokens}); raise --max-output-tokens`);
       log.line('◆', `response cut off at max_tokens (${req.maxTokens})`);
       if (uses.length > 0) {
         const cut = `[Your response hit the max_tokens limit (${req.maxTokens}) before this call was complete, so it was not run. Make it again, smaller: write big files in parts.]`;

@@ -87,7 +87,9 @@ async function buildContext(spec: AgentSpec, dir: string, opts: ContextManagerOp
     r = ContextManager.resume(undefined, earlier.messages, opts);
   }
   if (!r.ok) throw new Error(`cannot resume: ${r.error.message}`);
-  log.info(`resumed from task ${spec.resumedFrom}: ${earlier.messages.length} earlier messages${checkpoint ? `, checkpoint v${checkpoint.version} (${checkpoint.compactions} compactions)` : ', no checkpoint'}`);
+  log.info(
+    `resumed from task ${spec.resumedFrom}: ${earlier.messages.length} earlier messages${checkpoint ? `, checkpoint v${checkpoint.version} (${checkpoint.compactions} compactions)` : ', no checkpoint'}`,
+  );
   return { ctx: r.value, prior: earlier.messages.length };
 }
 
@@ -113,7 +115,15 @@ export async function runAgentTask(specPath: string, deps: RunDeps = {}): Promis
     return 2;
   }
   const writeResult = (o: LoopOutcome) =>
-    writeJsonAtomic(agentFile(dir, 'result'), { ok: o.ok, code: o.code, message: o.message, summary: o.summary, turns: o.turns, endedAt: new Date().toISOString(), usage: o.usage } satisfies AgentResult);
+    writeJsonAtomic(agentFile(dir, 'result'), {
+      ok: o.ok,
+      code: o.code,
+      message: o.message,
+      summary: o.summary,
+      turns: o.turns,
+      endedAt: new Date().toISOString(),
+      usage: o.usage,
+    } satisfies AgentResult);
   const client = modelClient(spec, env);
   if (!client) {
     const message = 'no model: the run has neither ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN nor ANTHROPIC_BASE_URL in its environment';
@@ -131,7 +141,10 @@ export async function runAgentTask(specPath: string, deps: RunDeps = {}): Promis
   const transcriptPath = agentFile(dir, 'transcript');
   const sessionId = `nightshift-agent-${spec.taskId}`;
   const ingest = (reason?: string) =>
-    daemonCall(() => api.ingest({ path: transcriptPath, format: 'messages', project: spec.cwd, cwd: spec.cwd, sessionId, wait: false, ...(reason ? { reason } : {}) }), true);
+    daemonCall(
+      () => api.ingest({ path: transcriptPath, format: 'messages', project: spec.cwd, cwd: spec.cwd, sessionId, wait: false, ...(reason ? { reason } : {}) }),
+      true,
+    );
 
   const opts: ContextManagerOptions = {
     window: { contextWindow: spec.contextWindow, maxOutputTokens: spec.maxOutputTokens },
@@ -145,7 +158,14 @@ export async function runAgentTask(specPath: string, deps: RunDeps = {}): Promis
       return { text: m.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), usage: m.usage };
     },
     countTokens: async (r) =>
-      (await client.messages.countTokens({ model: spec.model, messages: r.messages, ...(r.system !== undefined ? { system: r.system } : {}), ...(r.tools ? { tools: r.tools } : {}) })).input_tokens,
+      (
+        await client.messages.countTokens({
+          model: spec.model,
+          messages: r.messages,
+          ...(r.system !== undefined ? { system: r.system } : {}),
+          ...(r.tools ? { tools: r.tools } : {}),
+        })
+      ).input_tokens,
     // The compacted part is already in the transcript: ingesting it now (incrementally) keeps its memories.
     extractMemories: async () => {
       await ingest('compaction');
@@ -238,7 +258,10 @@ export async function runAgentTask(specPath: string, deps: RunDeps = {}): Promis
   } catch (err) {
     log.info(`the session could not be handed to the memory ingest: ${(err as Error).message}`);
   }
-  if (outcome.ok) log.done(`done after ${outcome.turns} turn${outcome.turns === 1 ? '' : 's'} (${outcome.usage.input.toLocaleString('en-US')} input, ${outcome.usage.output.toLocaleString('en-US')} output tokens)`);
+  if (outcome.ok)
+    log.done(
+      `done after ${outcome.turns} turn${outcome.turns === 1 ? '' : 's'} (${outcome.usage.input.toLocaleString('en-US')} input, ${outcome.usage.output.toLocaleString('en-US')} output tokens)`,
+    );
   else log.failed(`gave up after ${outcome.turns} turn${outcome.turns === 1 ? '' : 's'}: ${outcome.code}: ${outcome.message}`);
   return outcome.ok ? 0 : 1;
 }

@@ -15,7 +15,12 @@ export const AgentRequest = z
     prompt: z.string().max(200_000, 'the prompt is at most 200,000 characters').regex(NoNul, 'the prompt cannot contain NUL bytes').optional(),
     /** Required unless resuming (then the resumed task's). */
     cwd: z.string().min(1).max(4096).startsWith('/', 'cwd must be an absolute path').regex(NoNul, 'cwd cannot contain NUL bytes').optional(),
-    model: z.string().min(1).max(200).regex(/^[A-Za-z0-9._:@/-]+$/, 'model names are letters, digits and . _ : @ / -').optional(),
+    model: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[A-Za-z0-9._:@/-]+$/, 'model names are letters, digits and . _ : @ / -')
+      .optional(),
     contextWindow: z.number().int().min(1000).max(10_000_000).optional(),
     maxOutputTokens: z.number().int().min(16).max(1_000_000).optional(),
     /** Model requests at most (a safety net; the context never fills). Default 200. */
@@ -24,16 +29,31 @@ export const AgentRequest = z
     resume: TaskRef.optional(),
     /** Set by the `delegate` tool: the agent task this sub-agent reports to. */
     parent: TaskRef.optional(),
-    name: z.string().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'name has control characters').optional(),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^\u0000-\u001f\u007f]*$/, 'name has control characters')
+      .optional(),
     env: z
       .record(
-        z.string().min(1).max(1024).regex(/^[^=\u0000]+$/, 'bad variable name'),
-        z.string().max(128 * 1024).regex(NoNul, 'environment values cannot contain NUL bytes'),
+        z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^[^=\u0000]+$/, 'bad variable name'),
+        z
+          .string()
+          .max(128 * 1024)
+          .regex(NoNul, 'environment values cannot contain NUL bytes'),
       )
       .optional(),
   })
   .strict()
-  .refine((r) => r.resume !== undefined || (r.prompt !== undefined && r.prompt.trim() !== ''), { message: 'the prompt is empty (give a task, or --resume ID)', path: ['prompt'] });
+  .refine((r) => r.resume !== undefined || (r.prompt !== undefined && r.prompt.trim() !== ''), {
+    message: 'the prompt is empty (give a task, or --resume ID)',
+    path: ['prompt'],
+  });
 export type AgentRequest = z.infer<typeof AgentRequest>;
 
 /** The latest context health of a running agent (ContextManager.health() and when it was taken). */

@@ -77,9 +77,27 @@ const json = <S extends z.ZodTypeAny, N extends number = 200>(schema: S, status?
 export const ENDPOINTS = {
   status: { method: 'GET', path: '/v1/status', doc: 'version, pid, uptime, socket, task counts, memory and dream state', reply: json(StatusResponse) },
 
-  listTasks: { method: 'GET', path: '/v1/tasks', doc: 'running and queued tasks (`all=1`: finished ones too)', query: ListQuery.describe('query'), reply: json(TaskListResponse) },
-  runTask: { method: 'POST', path: '/v1/tasks', doc: 'start a task: command, cwd, env, name, stall time, stdin', body: RunRequest.describe('run request'), reply: json(TaskResponse, 201) },
-  getTask: { method: 'GET', path: '/v1/tasks/:id', doc: 'one task; an agent task with its model, context health and result', params: taskId, reply: json(TaskResponse) },
+  listTasks: {
+    method: 'GET',
+    path: '/v1/tasks',
+    doc: 'running and queued tasks (`all=1`: finished ones too)',
+    query: ListQuery.describe('query'),
+    reply: json(TaskListResponse),
+  },
+  runTask: {
+    method: 'POST',
+    path: '/v1/tasks',
+    doc: 'start a task: command, cwd, env, name, stall time, stdin',
+    body: RunRequest.describe('run request'),
+    reply: json(TaskResponse, 201),
+  },
+  getTask: {
+    method: 'GET',
+    path: '/v1/tasks/:id',
+    doc: 'one task; an agent task with its model, context health and result',
+    params: taskId,
+    reply: json(TaskResponse),
+  },
   removeTask: { method: 'DELETE', path: '/v1/tasks/:id', doc: 'remove a finished task and its files', params: taskId, reply: json(OkResponse) },
   taskOutput: {
     method: 'GET',
@@ -97,8 +115,22 @@ export const ENDPOINTS = {
     query: FollowQuery.describe('follow query'),
     reply: { kind: 'stream' },
   },
-  sendInput: { method: 'POST', path: '/v1/tasks/:id/input', doc: "write `text` to the task's stdin (`eof`: then close it)", params: taskId, body: InputRequest.describe('input request'), reply: json(TaskResponse) },
-  killTask: { method: 'POST', path: '/v1/tasks/:id/kill', doc: "signal the task's process group (default SIGTERM)", params: taskId, body: KillRequest.describe('kill request'), reply: json(TaskResponse) },
+  sendInput: {
+    method: 'POST',
+    path: '/v1/tasks/:id/input',
+    doc: "write `text` to the task's stdin (`eof`: then close it)",
+    params: taskId,
+    body: InputRequest.describe('input request'),
+    reply: json(TaskResponse),
+  },
+  killTask: {
+    method: 'POST',
+    path: '/v1/tasks/:id/kill',
+    doc: "signal the task's process group (default SIGTERM)",
+    params: taskId,
+    body: KillRequest.describe('kill request'),
+    reply: json(TaskResponse),
+  },
   waitTask: {
     method: 'GET',
     path: '/v1/tasks/:id/wait',
@@ -107,12 +139,35 @@ export const ENDPOINTS = {
     query: WaitQuery.describe('wait query'),
     reply: json(WaitResponse),
   },
-  events: { method: 'GET', path: '/v1/events', doc: 'task events as they happen: queued, started, attention, exited, removed', reply: { kind: 'ndjson', schema: TaskEvent } },
+  events: {
+    method: 'GET',
+    path: '/v1/events',
+    doc: 'task events as they happen: queued, started, attention, exited, removed',
+    reply: { kind: 'ndjson', schema: TaskEvent },
+  },
 
-  startAgent: { method: 'POST', path: '/v1/agents', doc: 'start an agent task, or continue a stopped one in a new task (`resume`)', body: AgentRequest.describe('agent request'), reply: json(TaskResponse, 201) },
-  compactAgent: { method: 'POST', path: '/v1/agents/:id/compact', doc: 'ask a running agent task to compact its context at its next turn boundary', params: taskId, reply: json(TaskResponse) },
+  startAgent: {
+    method: 'POST',
+    path: '/v1/agents',
+    doc: 'start an agent task, or continue a stopped one in a new task (`resume`)',
+    body: AgentRequest.describe('agent request'),
+    reply: json(TaskResponse, 201),
+  },
+  compactAgent: {
+    method: 'POST',
+    path: '/v1/agents/:id/compact',
+    doc: 'ask a running agent task to compact its context at its next turn boundary',
+    params: taskId,
+    reply: json(TaskResponse),
+  },
 
-  remember: { method: 'POST', path: '/v1/memories', doc: 'store a memory', body: RememberRequest.describe('remember request'), reply: json(MemoryResponse, 201) },
+  remember: {
+    method: 'POST',
+    path: '/v1/memories',
+    doc: 'store a memory',
+    body: RememberRequest.describe('remember request'),
+    reply: json(MemoryResponse, 201),
+  },
   listMemories: {
     method: 'GET',
     path: '/v1/memories',
@@ -120,22 +175,58 @@ export const ENDPOINTS = {
     query: ListMemoriesQuery.describe('query'),
     reply: json(MemoryListResponse),
   },
-  importMemories: { method: 'POST', path: '/v1/memories/import', doc: 'add memories (duplicates are skipped)', body: ImportRequest.describe('import request'), reply: json(ImportResponse) },
+  importMemories: {
+    method: 'POST',
+    path: '/v1/memories/import',
+    doc: 'add memories (duplicates are skipped)',
+    body: ImportRequest.describe('import request'),
+    reply: json(ImportResponse),
+  },
   getMemory: { method: 'GET', path: '/v1/memories/:id', doc: 'one memory', params: memoryId, reply: json(MemoryResponse) },
   forgetMemory: { method: 'POST', path: '/v1/memories/:id/forget', doc: 'archive a memory (kept, restorable)', params: memoryId, reply: json(MemoryResponse) },
-  restoreMemory: { method: 'POST', path: '/v1/memories/:id/restore', doc: 'bring back an archived or superseded memory', params: memoryId, reply: json(MemoryResponse) },
-  pinMemory: { method: 'POST', path: '/v1/memories/:id/pin', doc: 'make a memory stable and important, never pruned', params: memoryId, reply: json(MemoryResponse) },
-  recall: { method: 'POST', path: '/v1/recall', doc: 'the memories (and, with a query, past-session excerpts) that matter, within a token budget', body: RecallRequest.describe('recall request'), reply: json(RecallResponse) },
+  restoreMemory: {
+    method: 'POST',
+    path: '/v1/memories/:id/restore',
+    doc: 'bring back an archived or superseded memory',
+    params: memoryId,
+    reply: json(MemoryResponse),
+  },
+  pinMemory: {
+    method: 'POST',
+    path: '/v1/memories/:id/pin',
+    doc: 'make a memory stable and important, never pruned',
+    params: memoryId,
+    reply: json(MemoryResponse),
+  },
+  recall: {
+    method: 'POST',
+    path: '/v1/recall',
+    doc: 'the memories (and, with a query, past-session excerpts) that matter, within a token budget',
+    body: RecallRequest.describe('recall request'),
+    reply: json(RecallResponse),
+  },
   recallPrompt: {
     method: 'POST',
     path: '/v1/recall/prompt',
-    doc: "what matches one prompt of a session well enough and was not injected into the session before (the UserPromptSubmit hook)",
+    doc: 'what matches one prompt of a session well enough and was not injected into the session before (the UserPromptSubmit hook)',
     body: PromptRecallRequest.describe('prompt recall request'),
     reply: json(PromptRecallResponse),
   },
-  search: { method: 'GET', path: '/v1/search', doc: 'search what was said and done in past sessions', query: SearchQuery.describe('search query'), reply: json(SearchResponse) },
+  search: {
+    method: 'GET',
+    path: '/v1/search',
+    doc: 'search what was said and done in past sessions',
+    query: SearchQuery.describe('search query'),
+    reply: json(SearchResponse),
+  },
 
-  ingest: { method: 'POST', path: '/v1/ingest', doc: 'mine a transcript for memories (`wait: false`: 202 at once, ingested in the background)', body: IngestRequest.describe('ingest request'), reply: json(IngestResponse) },
+  ingest: {
+    method: 'POST',
+    path: '/v1/ingest',
+    doc: 'mine a transcript for memories (`wait: false`: 202 at once, ingested in the background)',
+    body: IngestRequest.describe('ingest request'),
+    reply: json(IngestResponse),
+  },
   sessions: { method: 'GET', path: '/v1/sessions', doc: 'known sessions and how far each transcript was ingested', reply: json(SessionListResponse) },
   getSession: {
     method: 'GET',
@@ -147,12 +238,18 @@ export const ENDPOINTS = {
   reextract: {
     method: 'POST',
     path: '/v1/memories/reextract',
-    doc: "extract every session of a project again with the current extractor (what only a session gave and nobody touched is archived as replaced)",
+    doc: 'extract every session of a project again with the current extractor (what only a session gave and nobody touched is archived as replaced)',
     body: ReextractRequest.describe('reextract request'),
     reply: json(ReextractResponse),
   },
 
-  dream: { method: 'POST', path: '/v1/dreams', doc: 'dream now (`dryRun`: change nothing); the report', body: DreamRequest.describe('dream request'), reply: json(DreamResponse, 201) },
+  dream: {
+    method: 'POST',
+    path: '/v1/dreams',
+    doc: 'dream now (`dryRun`: change nothing); the report',
+    body: DreamRequest.describe('dream request'),
+    reply: json(DreamResponse, 201),
+  },
   dreamProgress: {
     method: 'POST',
     path: '/v1/dreams/progress',
@@ -161,7 +258,13 @@ export const ENDPOINTS = {
     reply: { kind: 'ndjson', schema: DreamProgressLine },
   },
   listDreams: { method: 'GET', path: '/v1/dreams', doc: 'past dreams, newest first', reply: json(DreamListResponse) },
-  getDream: { method: 'GET', path: '/v1/dreams/:id', doc: "one dream's report: every merge, supersession and archive (409 while it runs)", params: dreamId, reply: json(DreamResponse) },
+  getDream: {
+    method: 'GET',
+    path: '/v1/dreams/:id',
+    doc: "one dream's report: every merge, supersession and archive (409 while it runs)",
+    params: dreamId,
+    reply: json(DreamResponse),
+  },
   followDream: {
     method: 'GET',
     path: '/v1/dreams/:id/follow',
@@ -170,14 +273,23 @@ export const ENDPOINTS = {
     reply: { kind: 'ndjson', schema: DreamProgressLine },
   },
 
-  reload: { method: 'POST', path: '/v1/reload', doc: 'read the config file again and apply it (as SIGHUP does); what changed, and what waits for a restart', reply: json(ReloadResponse) },
+  reload: {
+    method: 'POST',
+    path: '/v1/reload',
+    doc: 'read the config file again and apply it (as SIGHUP does); what changed, and what waits for a restart',
+    reply: json(ReloadResponse),
+  },
 } as const satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof ENDPOINTS;
 export type EndpointName = keyof Endpoints;
 
 /** The names in a path template: `/v1/tasks/:id/output` → `'id'`. */
-export type PathParams<P extends string> = P extends `${string}:${infer K}/${infer Rest}` ? K | PathParams<`/${Rest}`> : P extends `${string}:${infer K}` ? K : never;
+export type PathParams<P extends string> = P extends `${string}:${infer K}/${infer Rest}`
+  ? K | PathParams<`/${Rest}`>
+  : P extends `${string}:${infer K}`
+    ? K
+    : never;
 
 /** Endpoints by how they answer. */
 export type EndpointsReplying<K extends Reply['kind']> = { [N in EndpointName]: Endpoints[N]['reply']['kind'] extends K ? N : never }[EndpointName];

@@ -56,7 +56,9 @@ export type Memory = z.infer<typeof Memory>;
 export const ProjectDir = z
   .string()
   .min(1)
-  .refine((p) => posix.isAbsolute(p) || win32.isAbsolute(p), { message: 'project must be an absolute path (clients resolve a relative one against their own cwd)' });
+  .refine((p) => posix.isAbsolute(p) || win32.isAbsolute(p), {
+    message: 'project must be an absolute path (clients resolve a relative one against their own cwd)',
+  });
 
 /** Team names and anything that becomes part of a file name: no separators, no dots first. */
 export const TeamName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'team names are letters, digits, - and _ (at most 64)');

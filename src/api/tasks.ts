@@ -103,7 +103,15 @@ const notTraversal = (s: string) => !/(^|[/\\])\.\.([/\\]|$)/.test(decoded(s));
 
 export const RunRequest = z
   .object({
-    command: z.array(z.string().max(64 * 1024).regex(NoNul, 'command arguments cannot contain NUL bytes')).min(1, 'command is empty').max(4096),
+    command: z
+      .array(
+        z
+          .string()
+          .max(64 * 1024)
+          .regex(NoNul, 'command arguments cannot contain NUL bytes'),
+      )
+      .min(1, 'command is empty')
+      .max(4096),
     name: z
       .string()
       .min(1)
@@ -115,11 +123,22 @@ export const RunRequest = z
     // Values are never quoted in errors: they may be secrets.
     env: z
       .record(
-        z.string().min(1).max(1024).regex(/^[^=\u0000]+$/, 'bad variable name'),
-        z.string().max(128 * 1024).regex(NoNul, 'environment values cannot contain NUL bytes'),
+        z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^[^=\u0000]+$/, 'bad variable name'),
+        z
+          .string()
+          .max(128 * 1024)
+          .regex(NoNul, 'environment values cannot contain NUL bytes'),
       )
       .optional(),
-    stallAfterSeconds: z.number().min(1).max(7 * 24 * 3600).optional(),
+    stallAfterSeconds: z
+      .number()
+      .min(1)
+      .max(7 * 24 * 3600)
+      .optional(),
     stdin: z.boolean().default(true),
   })
   .strict();
@@ -161,12 +180,30 @@ export type OutputMeta = z.infer<typeof OutputMeta>;
 export const FollowQuery = z.object({ offset: NonNegInt('offset').optional() }).strict();
 
 export const InputRequest = z
-  .object({ text: z.string().max(1024 * 1024).default(''), eof: z.boolean().default(false) })
+  .object({
+    text: z
+      .string()
+      .max(1024 * 1024)
+      .default(''),
+    eof: z.boolean().default(false),
+  })
   .strict();
 
 export const SIGNALS = [
-  'SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2',
-  'SIGSTOP', 'SIGCONT', 'SIGTSTP', 'SIGALRM', 'SIGPIPE', 'SIGABRT', 'SIGWINCH',
+  'SIGTERM',
+  'SIGKILL',
+  'SIGINT',
+  'SIGHUP',
+  'SIGQUIT',
+  'SIGUSR1',
+  'SIGUSR2',
+  'SIGSTOP',
+  'SIGCONT',
+  'SIGTSTP',
+  'SIGALRM',
+  'SIGPIPE',
+  'SIGABRT',
+  'SIGWINCH',
 ] as const;
 export type SignalName = (typeof SIGNALS)[number];
 

@@ -23,17 +23,21 @@ export function registerAgentCommands(program: Command): void {
     .command('agent')
     .description('start an agent task: a coding agent on a Claude model, in the background like any task; prints its id')
     .argument('[prompt...]', 'the task (after --); "-" reads it from stdin')
-    .option('--cwd <dir>', 'working directory (default: the current one; with --resume: the resumed task\'s)')
+    .option('--cwd <dir>', "working directory (default: the current one; with --resume: the resumed task's)")
     .option('--model <model>', 'model name (default: NIGHTSHIFT_AGENT_MODEL or ANTHROPIC_MODEL of the daemon, else claude-sonnet-4-6)')
-    .option('--context-window <tokens>', 'context window in tokens (default: the model\'s)', positiveInt('--context-window'))
-    .option('--max-output-tokens <n>', 'max_tokens of each request, reserved out of the window (default: the model\'s, at most 32,000)', positiveInt('--max-output-tokens'))
+    .option('--context-window <tokens>', "context window in tokens (default: the model's)", positiveInt('--context-window'))
+    .option(
+      '--max-output-tokens <n>',
+      "max_tokens of each request, reserved out of the window (default: the model's, at most 32,000)",
+      positiveInt('--max-output-tokens'),
+    )
     .option('--max-turns <n>', 'model requests at most (default 200)', positiveInt('--max-turns'))
     .option('--resume <id>', 'continue a stopped or lost agent task in a new task (a prompt, if given, is added to it)')
     .option('--name <name>', 'a label for the task')
     .option('--json', 'print the task as JSON')
     .addHelpText(
       'after',
-      '\nThe model comes from the daemon\'s environment (ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for a compatible endpoint).\n' +
+      "\nThe model comes from the daemon's environment (ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for a compatible endpoint).\n" +
         'Examples:\n  id=$(nightshift agent -- "make the failing test in test/api.test.ts pass")\n  nightshift tail -f $id\n' +
         '  nightshift compact $id          # compact its context at the next turn\n  nightshift agent --resume $id   # continue it after a kill or a crash',
     )

@@ -28,7 +28,10 @@ export function registerDreamCommands(program: Command): void {
     .option('--json', 'print the report as JSON')
     // `dream log --json`: options after a subcommand are the subcommand's.
     .enablePositionalOptions()
-    .addHelpText('after', '\nNothing a dream does is irreversible: merged, superseded and archived memories are kept\n(`nightshift memories list --archived`) and `nightshift memories restore ID` brings one back.')
+    .addHelpText(
+      'after',
+      '\nNothing a dream does is irreversible: merged, superseded and archived memories are kept\n(`nightshift memories list --archived`) and `nightshift memories restore ID` brings one back.',
+    )
     .action(async (o: { dryRun?: boolean; json?: boolean }) => {
       const tty = process.stdout.isTTY && !o.json;
       const report = await withDaemon((c) =>
@@ -49,8 +52,25 @@ export function registerDreamCommands(program: Command): void {
         process.stdout.write('no dreams yet\n');
         return;
       }
-      const rows = list.map((d) => [d.id, d.trigger + (d.dryRun ? ' (dry)' : ''), age(d.startedAt), `${d.durationMs}ms`, String(d.merged), String(d.superseded), String(d.archived)]);
-      if (running) rows.unshift([running.id, running.trigger + (running.dryRun ? ' (dry)' : ''), age(running.startedAt), `running (${running.phases.at(-1)?.phase ?? 'starting'})`, '-', '-', '-']);
+      const rows = list.map((d) => [
+        d.id,
+        d.trigger + (d.dryRun ? ' (dry)' : ''),
+        age(d.startedAt),
+        `${d.durationMs}ms`,
+        String(d.merged),
+        String(d.superseded),
+        String(d.archived),
+      ]);
+      if (running)
+        rows.unshift([
+          running.id,
+          running.trigger + (running.dryRun ? ' (dry)' : ''),
+          age(running.startedAt),
+          `running (${running.phases.at(-1)?.phase ?? 'starting'})`,
+          '-',
+          '-',
+          '-',
+        ]);
       process.stdout.write(`${table(['ID', 'TRIGGER', 'AGO', 'TOOK', 'MERGED', 'SUPERSEDED', 'ARCHIVED'], rows)}\n`);
     });
   dream

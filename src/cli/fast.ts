@@ -24,7 +24,12 @@ interface Flag {
  * Options first, then positionals; `--` ends the options. Null for anything commander would treat
  * differently or complain about: the full CLI then parses it and says what is wrong.
  */
-export function parseArgs<O extends object>(argv: string[], flags: Record<string, Flag>, defaults: O, arity: { min: number; max: number }): { opts: O; args: string[] } | null {
+export function parseArgs<O extends object>(
+  argv: string[],
+  flags: Record<string, Flag>,
+  defaults: O,
+  arity: { min: number; max: number },
+): { opts: O; args: string[] } | null {
   const opts: Record<string, unknown> = { ...(defaults as Record<string, unknown>) };
   const args: string[] = [];
   let i = 0;
@@ -68,7 +73,11 @@ const RUN: Record<string, Flag> = {
   '--no-stdin': { key: 'stdin', negates: true },
   '--json': json,
 };
-const OUTPUT: Record<string, Flag> = { '--offset': { key: 'offset', parse: nonNegInt('--offset') }, '--limit': { key: 'limit', parse: positiveInt('--limit') }, '--json': json };
+const OUTPUT: Record<string, Flag> = {
+  '--offset': { key: 'offset', parse: nonNegInt('--offset') },
+  '--limit': { key: 'limit', parse: positiveInt('--limit') },
+  '--json': json,
+};
 const WAIT: Record<string, Flag> = { '--timeout': { key: 'timeout', parse: seconds('--timeout') }, '--json': json };
 
 /** Not running: the full CLI takes over (and starts the daemon, unless that is off). */

@@ -67,8 +67,15 @@ export function describeTask(t: Task): string {
   rows.push(['stdin', t.stdin]);
   if (t.agent) {
     const a = t.agent;
-    rows.push(['agent', `${a.model} · window ${a.contextWindow} (max output ${a.maxOutputTokens})${a.parent ? ` · sub-agent of ${a.parent}` : ''}${a.resumedFrom ? ` · resumes ${a.resumedFrom}` : ''}`]);
-    if (a.health) rows.push(['context', `${a.health.tokens} tokens, ${Math.round(a.health.utilisation * 100)}% of the input budget (${a.health.zone}) at turn ${a.health.iteration}`]);
+    rows.push([
+      'agent',
+      `${a.model} · window ${a.contextWindow} (max output ${a.maxOutputTokens})${a.parent ? ` · sub-agent of ${a.parent}` : ''}${a.resumedFrom ? ` · resumes ${a.resumedFrom}` : ''}`,
+    ]);
+    if (a.health)
+      rows.push([
+        'context',
+        `${a.health.tokens} tokens, ${Math.round(a.health.utilisation * 100)}% of the input budget (${a.health.zone}) at turn ${a.health.iteration}`,
+      ]);
     if (a.compactRequested) rows.push(['compaction', 'requested, at the next turn']);
     if (a.result) rows.push(['result', `${a.result.ok ? 'done' : a.result.code} after ${a.result.turns} turns: ${a.result.message}`]);
   }

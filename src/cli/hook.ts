@@ -137,7 +137,10 @@ async function userPromptSubmit(): Promise<void> {
     const cwd = text(input, 'cwd');
     const client = new LightClient(resolvePaths().socket, promptTimeoutMs());
     const r = await client.recallPrompt({ prompt, ...(sessionId && { sessionId }), project: cwd ?? process.cwd() });
-    if (r.items.length > 0) process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: renderPromptContext(r.items) } })}\n`);
+    if (r.items.length > 0)
+      process.stdout.write(
+        `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: renderPromptContext(r.items) } })}\n`,
+      );
   } catch {
     // Down, slow or refusing: the prompt must not wait for nightshift, nor show its errors.
   }
@@ -172,7 +175,12 @@ export function registerHookCommands(program: Command): void {
     'session-start': 'print the recalled memories as SessionStart additionalContext (nothing if the daemon is slow)',
     'session-end': 'hand the ended session’s transcript to the daemon for ingest and return at once',
     'pre-compact': 'ingest the transcript before Claude Code compacts it',
-    'user-prompt-submit': 'print what matches the prompt, new to the session, as UserPromptSubmit additionalContext (nothing if none, or the daemon is slow or down)',
+    'user-prompt-submit':
+      'print what matches the prompt, new to the session, as UserPromptSubmit additionalContext (nothing if none, or the daemon is slow or down)',
   };
-  for (const name of HOOK_NAMES) hook.command(name).description(about[name]).action(() => runHook(name));
+  for (const name of HOOK_NAMES)
+    hook
+      .command(name)
+      .description(about[name])
+      .action(() => runHook(name));
 }

@@ -36,7 +36,14 @@ function describeMemory(m: Memory): string {
 }
 
 export function memoryTable(memories: Memory[]): string {
-  const rows = memories.map((m) => [m.id, m.type, m.scope, m.pinned ? 'pin' : m.stable ? 'yes' : 'no', age(m.lastSeenAt), clipColumns(escapeControls(m.content.replace(/\s+/g, ' ')), 90)]);
+  const rows = memories.map((m) => [
+    m.id,
+    m.type,
+    m.scope,
+    m.pinned ? 'pin' : m.stable ? 'yes' : 'no',
+    age(m.lastSeenAt),
+    clipColumns(escapeControls(m.content.replace(/\s+/g, ' ')), 90),
+  ]);
   return table(['ID', 'TYPE', 'SCOPE', 'STABLE', 'SEEN', 'CONTENT'], rows);
 }
 
@@ -77,7 +84,9 @@ export function registerMemoryCommands(program: Command): void {
     .option('--archived', 'show archived and superseded memories instead')
     .option('--json', 'print JSON')
     .action(async (o: { project?: string; team?: string; archived?: boolean; json?: boolean }) => {
-      const list = await withDaemon((c) => c.memories({ project: resolveDir(o.project ?? '.'), ...(o.team && { team: o.team }), archived: Boolean(o.archived) }));
+      const list = await withDaemon((c) =>
+        c.memories({ project: resolveDir(o.project ?? '.'), ...(o.team && { team: o.team }), archived: Boolean(o.archived) }),
+      );
       if (o.json) return printJson(list);
       process.stdout.write(list.length === 0 ? (o.archived ? 'no archived memories\n' : 'no memories yet\n') : `${memoryTable(list)}\n`);
     });
@@ -104,12 +113,17 @@ export function registerMemoryCommands(program: Command): void {
       .action(async (id: string, o: { json?: boolean }) => {
         const m = await withDaemon((c) => c.memoryAction(id, name));
         if (o.json) printJson(m);
-        else process.stdout.write(`${name === 'forget' ? 'archived' : name === 'restore' ? 'restored' : 'pinned'} ${m.id}: ${escapeControls(m.content.slice(0, 80))}\n`);
+        else
+          process.stdout.write(
+            `${name === 'forget' ? 'archived' : name === 'restore' ? 'restored' : 'pinned'} ${m.id}: ${escapeControls(m.content.slice(0, 80))}\n`,
+          );
       });
   }
   memories
     .command('reextract')
-    .description('extract every session of the project again with the current extractor: what only a session gave (and you never touched) is archived as replaced, the new extraction merged in')
+    .description(
+      'extract every session of the project again with the current extractor: what only a session gave (and you never touched) is archived as replaced, the new extraction merged in',
+    )
     .option('--project <dir>', 'project directory (default: the current one)')
     .option('--json', 'print each session’s ingest summary as JSON')
     .action(async (o: { project?: string; json?: boolean }) => {
@@ -160,7 +174,8 @@ export function registerMemoryCommands(program: Command): void {
             throw new AppError('bad_request', `${file}:${lineNo}: not valid JSON`);
           }
           const r = ImportLine.safeParse(value);
-          if (!r.success) throw new AppError('bad_request', `${file}:${lineNo}: ${r.error.issues.map((i) => `${i.path.join('.') || 'line'}: ${i.message}`).join('; ')}`);
+          if (!r.success)
+            throw new AppError('bad_request', `${file}:${lineNo}: ${r.error.issues.map((i) => `${i.path.join('.') || 'line'}: ${i.message}`).join('; ')}`);
           parsed.push(r.data);
         }
       } catch (err) {

@@ -24,7 +24,10 @@ export function registerRecallCommands(program: Command): void {
     .option('--no-episodes', 'memories only, never excerpts of past sessions')
     .option('--format <format>', 'text, markdown or claude-hook (default text)', format, 'text' as RecallFormat)
     .option('--json', 'print the ranked items as JSON')
-    .addHelpText('after', '\nRecall never resets decay: only a fact reappearing in a session does.\n\nExamples:\n  nightshift recall --format markdown\n  nightshift recall --query "database migrations" --budget 500')
+    .addHelpText(
+      'after',
+      '\nRecall never resets decay: only a fact reappearing in a session does.\n\nExamples:\n  nightshift recall --format markdown\n  nightshift recall --query "database migrations" --budget 500',
+    )
     .action(async (o: { project?: string; team?: string; query?: string; budget?: number; episodes: boolean; format: RecallFormat; json?: boolean }) => {
       const r = await withDaemon((c) =>
         c.recall({
@@ -56,7 +59,12 @@ export function registerRecallCommands(program: Command): void {
         process.stdout.write('no matches\n');
         return;
       }
-      const rows = hits.map((h) => [(h.at ?? '').slice(0, 16).replace('T', ' ') || '-', h.sessionId.slice(0, 12), escapeControls(h.speaker ?? h.role), clipColumns(escapeControls(h.text.replace(/\s+/g, ' ')), 100)]);
+      const rows = hits.map((h) => [
+        (h.at ?? '').slice(0, 16).replace('T', ' ') || '-',
+        h.sessionId.slice(0, 12),
+        escapeControls(h.speaker ?? h.role),
+        clipColumns(escapeControls(h.text.replace(/\s+/g, ' ')), 100),
+      ]);
       process.stdout.write(`${table(['WHEN', 'SESSION', 'WHO', 'TEXT'], rows)}\n`);
     });
 }

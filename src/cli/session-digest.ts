@@ -19,20 +19,43 @@ function digest(d: SessionDigest): string[] {
     if (lines.length === 0) return;
     out.push('', `${title}:`, ...lines.map((l) => `  ${l}`));
   };
-  section('asked', d.asked.map((a) => `${a.text}  [${a.messageId}]`));
+  section(
+    'asked',
+    d.asked.map((a) => `${a.text}  [${a.messageId}]`),
+  );
   section(
     'files changed',
     d.files.map((f) => `${f.path}${f.edits > 1 ? ` (${f.edits} edits)` : ''}`),
   );
   section(
     'commands',
-    d.commands.map((c) => `${c.command}: ${c.runs} run${c.runs === 1 ? '' : 's'}, ${c.failures} failed, last ${c.ok ? 'passed' : `failed${c.exitCode !== undefined ? ` (exit ${c.exitCode})` : ''}`}  [${c.messageIds.at(-1) ?? ''}]`),
+    d.commands.map(
+      (c) =>
+        `${c.command}: ${c.runs} run${c.runs === 1 ? '' : 's'}, ${c.failures} failed, last ${c.ok ? 'passed' : `failed${c.exitCode !== undefined ? ` (exit ${c.exitCode})` : ''}`}  [${c.messageIds.at(-1) ?? ''}]`,
+    ),
   );
-  section('errors', d.errors.map((e) => `${e.command}: ${e.text}${e.count > 1 ? ` (×${e.count})` : ''} — ${e.fixed ? `fixed [${e.fixedBy ?? ''}]` : 'not fixed'}  [${e.messageId}]`));
-  section('commits', d.commits.map((c) => `${c.message ?? '(no message)'}  [${c.messageId}]`));
-  section('pushes', d.pushes.map((p) => `${p.command}  [${p.messageId}]`));
+  section(
+    'errors',
+    d.errors.map(
+      (e) => `${e.command}: ${e.text}${e.count > 1 ? ` (×${e.count})` : ''} — ${e.fixed ? `fixed [${e.fixedBy ?? ''}]` : 'not fixed'}  [${e.messageId}]`,
+    ),
+  );
+  section(
+    'commits',
+    d.commits.map((c) => `${c.message ?? '(no message)'}  [${c.messageId}]`),
+  );
+  section(
+    'pushes',
+    d.pushes.map((p) => `${p.command}  [${p.messageId}]`),
+  );
   section('outcome', d.outcome.length > 0 ? [d.outcome.join(', ')] : []);
-  section('left open', d.open.map((o) => `${o.source === 'question' ? 'unanswered: ' : o.source === 'plan' ? 'plan awaiting approval: ' : 'pending at the last compaction: '}${o.text}  [${o.messageId}]`));
+  section(
+    'left open',
+    d.open.map(
+      (o) =>
+        `${o.source === 'question' ? 'unanswered: ' : o.source === 'plan' ? 'plan awaiting approval: ' : 'pending at the last compaction: '}${o.text}  [${o.messageId}]`,
+    ),
+  );
   return out;
 }
 

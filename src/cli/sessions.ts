@@ -23,7 +23,8 @@ function describeSummary(s: IngestSummary): string {
     `extractor: ${s.extractor}${s.fallback ? ` (fell back: ${s.fallback})` : ''}${s.tokens ? `, ${s.tokens.input} input + ${s.tokens.output} output tokens` : ''}`,
   ];
   if (s.malformedLines > 0) lines.push(`skipped ${s.malformedLines} malformed line(s)`);
-  if (s.replaced) lines.push(`re-extracted: ${s.replaced.length} earlier memories archived as replaced, ${s.detached?.length ?? 0} kept with their other sources`);
+  if (s.replaced)
+    lines.push(`re-extracted: ${s.replaced.length} earlier memories archived as replaced, ${s.detached?.length ?? 0} kept with their other sources`);
   if (s.secretsMasked > 0) lines.push(`masked ${s.secretsMasked} secret(s)`);
   const list = (title: string, ms: { id: string; type: string; content: string }[]) => {
     lines.push(`${title}: ${ms.length}`);

@@ -49,7 +49,10 @@ export interface OutputOptions {
 
 export async function printOutput(call: TaskCaller, id: string, o: OutputOptions): Promise<void> {
   // JSON carries text: the daemon reads it in whole characters (raw bytes are written as they are).
-  const { data, meta } = await call((c) => c.output(id, { offset: o.offset, ...(o.limit !== undefined ? { limit: o.limit } : {}), text: Boolean(o.json) }), true);
+  const { data, meta } = await call(
+    (c) => c.output(id, { offset: o.offset, ...(o.limit !== undefined ? { limit: o.limit } : {}), text: Boolean(o.json) }),
+    true,
+  );
   if (o.json) printJson({ data: data.toString('utf8'), ...meta });
   else process.stdout.write(data);
 }

@@ -108,7 +108,7 @@ export function registerTaskCommands(program: Command): void {
 
   program
     .command('wait')
-    .description("wait for the task to end; exits with its exit code (128+signal when killed)")
+    .description('wait for the task to end; exits with its exit code (128+signal when killed)')
     .argument('<id>')
     .option('--timeout <seconds>', 'give up after this long (exit 124)', seconds('--timeout'))
     .option('--json', 'print the task as JSON when it ends')
@@ -130,7 +130,10 @@ export function registerTaskCommands(program: Command): void {
       await withDaemon((c) =>
         c.events((e) => {
           if (o.json) process.stdout.write(`${JSON.stringify(e)}\n`);
-          else process.stdout.write(`${e.at}  ${e.type.padEnd(9)} ${e.task.id.padEnd(5)} ${statusLabel(e.task).padEnd(18)} ${clipColumns(e.task.name ?? commandLine(e.task.command), 50)}\n`);
+          else
+            process.stdout.write(
+              `${e.at}  ${e.type.padEnd(9)} ${e.task.id.padEnd(5)} ${statusLabel(e.task).padEnd(18)} ${clipColumns(e.task.name ?? commandLine(e.task.command), 50)}\n`,
+            );
         }),
       );
     });

@@ -14,8 +14,15 @@ function fullName(cmd: Command): string {
 }
 
 function unknownCommand(group: Command, name: string): never {
-  const visible = group.createHelp().visibleCommands(group).map((c) => c.name()).filter((n) => n !== 'help');
-  group.error(`error: unknown command '${name}' for '${fullName(group)}'; the commands are: ${visible.join(', ')}`, { exitCode: EXIT.usage, code: 'commander.unknownCommand' });
+  const visible = group
+    .createHelp()
+    .visibleCommands(group)
+    .map((c) => c.name())
+    .filter((n) => n !== 'help');
+  group.error(`error: unknown command '${name}' for '${fullName(group)}'; the commands are: ${visible.join(', ')}`, {
+    exitCode: EXIT.usage,
+    code: 'commander.unknownCommand',
+  });
 }
 
 /**

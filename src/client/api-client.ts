@@ -23,7 +23,9 @@ export interface ClientOptions {
 type Input<S> = S extends z.ZodTypeAny ? z.input<S> : never;
 
 /** What a call to endpoint N takes: its path parameters, query and body, as the table declares them. */
-export type CallInput<N extends EndpointName> = ([PathParams<Endpoints[N]['path']>] extends [never] ? unknown : { params: Record<PathParams<Endpoints[N]['path']>, string> }) &
+export type CallInput<N extends EndpointName> = ([PathParams<Endpoints[N]['path']>] extends [never]
+  ? unknown
+  : { params: Record<PathParams<Endpoints[N]['path']>, string> }) &
   (Endpoints[N] extends { query: z.ZodTypeAny } ? { query?: { [K in keyof Input<Endpoints[N]['query']>]?: string | number | undefined } } : unknown) &
   (Endpoints[N] extends { body: z.ZodTypeAny } ? { body: Input<Endpoints[N]['body']> } : unknown);
 
@@ -198,7 +200,11 @@ export class ApiClient {
       else failure = new AppError(line.error.code as ErrorCode, line.error.message);
     });
     if (failure) throw failure;
-    if (!report) throw new AppError('connection_lost', 'the daemon ended the dream stream without a report (it may be shutting down; the dream goes on: `nightshift dream log`)');
+    if (!report)
+      throw new AppError(
+        'connection_lost',
+        'the daemon ended the dream stream without a report (it may be shutting down; the dream goes on: `nightshift dream log`)',
+      );
     return report;
   }
 

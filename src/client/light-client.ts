@@ -80,7 +80,8 @@ export class LightClient {
     } catch {
       meta = undefined;
     }
-    if (typeof meta?.offset !== 'number' || typeof meta.size !== 'number') throw new AppError('internal', 'unexpected response from the daemon for taskOutput: no output metadata');
+    if (typeof meta?.offset !== 'number' || typeof meta.size !== 'number')
+      throw new AppError('internal', 'unexpected response from the daemon for taskOutput: no output metadata');
     return { data: a.body, meta };
   }
 

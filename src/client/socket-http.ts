@@ -39,7 +39,10 @@ export function exchange(socket: string, req: RawRequest): Promise<RawAnswer> {
       s.destroy();
       reject(err);
     };
-    const timer = req.timeoutMs === undefined ? undefined : setTimeout(() => fail(new AppError('timeout', `the daemon did not answer within ${req.timeoutMs} ms`)), req.timeoutMs);
+    const timer =
+      req.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => fail(new AppError('timeout', `the daemon did not answer within ${req.timeoutMs} ms`)), req.timeoutMs);
     s.on('connect', () => {
       connected = true;
       s.write(`${head}\r\n${body}`);

@@ -36,7 +36,10 @@ export const EXIT_CONFIG = 78;
 function acquireDaemonLock(file: string): Promise<PidLock> {
   return acquirePidLock(file, {
     held: (h) =>
-      new AppError('daemon_running', h ? `nightshift daemon is already running (pid ${h.pid}; lock ${file})` : `could not take the lock ${file}; another daemon is starting`),
+      new AppError(
+        'daemon_running',
+        h ? `nightshift daemon is already running (pid ${h.pid}; lock ${file})` : `could not take the lock ${file}; another daemon is starting`,
+      ),
   });
 }
 
@@ -108,10 +111,19 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   let maxRequestBytes = config.maxRequestBytes;
 
   const streams = new Streams();
+  // Assigned once below; the request handlers close over them before then.
+  // eslint-disable-next-line prefer-const
   let listeners: Listeners | undefined;
+  // eslint-disable-next-line prefer-const
   let reloader: ConfigReloader | undefined;
   const handlers = (): Handlers => ({
-    ...statusHandlers(tasks, memory.service, memory.dreams, { socket: paths.socket, tcp: () => listeners?.tcpAddress ?? null, stateDir: paths.stateDir, startedAt, extractor: memory.extractor }),
+    ...statusHandlers(tasks, memory.service, memory.dreams, {
+      socket: paths.socket,
+      tcp: () => listeners?.tcpAddress ?? null,
+      stateDir: paths.stateDir,
+      startedAt,
+      extractor: memory.extractor,
+    }),
     ...taskHandlers(tasks, events, streams),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
@@ -123,7 +135,8 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
       return { json: await reloader.reload() };
     },
   });
-  const make = (token?: string) => createApiServer({ handlers: handlers(), maxRequestBytes: () => maxRequestBytes, log, ...(token !== undefined && { token }) });
+  const make = (token?: string) =>
+    createApiServer({ handlers: handlers(), maxRequestBytes: () => maxRequestBytes, log, ...(token !== undefined && { token }) });
   listeners = new Listeners(paths.socket, paths.tokenFile, make);
   // TCP first: when it cannot listen, start-up fails before anything is served.
   await listeners.setTcp(config.tcp);
@@ -168,7 +181,9 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   tasks.stop();
   stopRetention();
   await memory.stop();
-  await registry.commit().catch((err: unknown) => log.error({ err: (err as Error).message }, 'the last task state could not be saved; the last saved copy stays'));
+  await registry
+    .commit()
+    .catch((err: unknown) => log.error({ err: (err as Error).message }, 'the last task state could not be saved; the last saved copy stays'));
   listeners.removeSocket();
   lock.release();
   log.info('stopped');

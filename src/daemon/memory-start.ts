@@ -31,15 +31,32 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
   const started = Date.now();
   const extractor = await chooseExtractor(config, process.env, log);
   const service = await MemoryService.open(paths, config, log, extractor.extract);
-  if (service.sessions.setAside) log.error({ movedTo: service.sessions.setAside }, 'the session registry could not be read; it was moved aside and transcripts will be read again from the start');
+  if (service.sessions.setAside)
+    log.error(
+      { movedTo: service.sessions.setAside },
+      'the session registry could not be read; it was moved aside and transcripts will be read again from the start',
+    );
   const dreams = await DreamService.open(paths, config, service, log, process.env);
   // A large store finishes loading in the background while the daemon already answers; team
   // directories are read once it is done.
   let stopTeams: () => Promise<void> = async () => undefined;
   let stopped = false;
   const loaded = service.store.whenLoaded().then(async () => {
-    for (const a of service.store.setAside) log.error({ file: a.file, movedTo: a.movedTo, problem: a.error }, 'a memory file could not be read; it was moved aside and the daemon runs without it (to bring it back: stop the daemon, fix the file, move it back)');
-    log.info({ memories: service.store.size, episodes: service.episodes.size, sessions: service.sessions.list().length, extractor: extractor.describe, ms: Date.now() - started }, 'memory loaded');
+    for (const a of service.store.setAside)
+      log.error(
+        { file: a.file, movedTo: a.movedTo, problem: a.error },
+        'a memory file could not be read; it was moved aside and the daemon runs without it (to bring it back: stop the daemon, fix the file, move it back)',
+      );
+    log.info(
+      {
+        memories: service.store.size,
+        episodes: service.episodes.size,
+        sessions: service.sessions.list().length,
+        extractor: extractor.describe,
+        ms: Date.now() - started,
+      },
+      'memory loaded',
+    );
     if (stopped) return;
     const stop = await attachTeams(service.store, config.teams, log, true);
     if (stopped) await stop();

@@ -12,7 +12,11 @@ interface Route {
   match: (p: string) => Record<string, string> | null;
 }
 
-const ROUTES: Route[] = (Object.entries(ENDPOINTS) as [EndpointName, Endpoint][]).map(([name, endpoint]) => ({ name, endpoint, match: compile(endpoint.path) }));
+const ROUTES: Route[] = (Object.entries(ENDPOINTS) as [EndpointName, Endpoint][]).map(([name, endpoint]) => ({
+  name,
+  endpoint,
+  match: compile(endpoint.path),
+}));
 
 export interface ServerOptions {
   handlers: Handlers;

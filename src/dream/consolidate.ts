@@ -31,7 +31,12 @@ export function planSlotGroups(items: Shaped[], groups: number[][], plan: Plan, 
       const merged = same.filter((m) => m.id !== into.id && !m.pinned);
       if (merged.length === 0) continue;
       for (const m of merged) taken.add(m.id);
-      plan.merges.push({ into: into.id, merged: merged.map((m) => m.id), text: into.content, reason: `the same statement (${same.length} times, one slot and value)` });
+      plan.merges.push({
+        into: into.id,
+        merged: merged.map((m) => m.id),
+        text: into.content,
+        reason: `the same statement (${same.length} times, one slot and value)`,
+      });
     }
     const slot = members[0]?.slot;
     if (kept.length < 2 || slot === undefined) continue;

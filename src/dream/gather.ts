@@ -57,10 +57,12 @@ export function gather(store: MemoryStore, episodes: Episode[], plan: Plan): voi
   for (const [topic, sessions] of frequent) {
     if (plan.proposals.length >= MAX_PROPOSALS) break;
     const anyEpisode = firstOf.get([...sessions][0] ?? '');
-    const covered = anyEpisode ? store.search(topic, namespacesOf(anyEpisode), 5, true).some((h) => {
-      const have = new Set(terms(h.memory.content));
-      return topic.split(' ').every((w) => have.has(w));
-    }) : true;
+    const covered = anyEpisode
+      ? store.search(topic, namespacesOf(anyEpisode), 5, true).some((h) => {
+          const have = new Set(terms(h.memory.content));
+          return topic.split(' ').every((w) => have.has(w));
+        })
+      : true;
     if (!covered) plan.proposals.push({ topic, sessions: sessions.size });
   }
 }

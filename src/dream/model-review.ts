@@ -14,7 +14,12 @@ import type { Plan } from './plan.js';
 import type { Pair, Shaped } from './similarity.js';
 
 export interface ModelReview {
-  review(items: Shaped[], pairs: Pair[], plan: Plan, removed: Set<string>): Promise<{ batches: number; tokens: { input: number; output: number; budget: number } }>;
+  review(
+    items: Shaped[],
+    pairs: Pair[],
+    plan: Plan,
+    removed: Set<string>,
+  ): Promise<{ batches: number; tokens: { input: number; output: number; budget: number } }>;
 }
 
 interface Task {
@@ -35,7 +40,14 @@ const TOOL_DEF: Anthropic.Messages.Tool = {
   input_schema: {
     type: 'object',
     properties: {
-      pairs: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, verdict: { type: 'string', enum: ['same', 'contradiction', 'distinct'] } }, required: ['key', 'verdict'] } },
+      pairs: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { key: { type: 'string' }, verdict: { type: 'string', enum: ['same', 'contradiction', 'distinct'] } },
+          required: ['key', 'verdict'],
+        },
+      },
     },
     required: ['pairs'],
   },
@@ -53,11 +65,13 @@ export function createModelReview(opts: { client: Anthropic; model: string; budg
       const tokens = { input: 0, output: 0, budget: opts.budget };
       const tasks: Task[] = [];
       // Most alike first: if the budget runs out, the likeliest paraphrases were asked about.
-      [...pairs].sort((x, y) => y.similarity - x.similarity).forEach((p, i) => {
-        const [a, b] = [items[p.a], items[p.b]].sort((x, y) => (x?.memory.lastSeenAt ?? '').localeCompare(y?.memory.lastSeenAt ?? ''));
-        if (!a || !b || removed.has(a.memory.id) || removed.has(b.memory.id)) return;
-        tasks.push({ key: `p${i}`, a, b });
-      });
+      [...pairs]
+        .sort((x, y) => y.similarity - x.similarity)
+        .forEach((p, i) => {
+          const [a, b] = [items[p.a], items[p.b]].sort((x, y) => (x?.memory.lastSeenAt ?? '').localeCompare(y?.memory.lastSeenAt ?? ''));
+          if (!a || !b || removed.has(a.memory.id) || removed.has(b.memory.id)) return;
+          tasks.push({ key: `p${i}`, a, b });
+        });
       const item = (s: Shaped) => `${s.memory.content} (${s.memory.lastSeenAt.slice(0, 10)})`;
       let batches = 0;
       let at = 0;
@@ -80,7 +94,14 @@ export function createModelReview(opts: { client: Anthropic; model: string; budg
         let msg: Anthropic.Messages.Message;
         try {
           msg = await opts.client.messages
-            .stream({ model: opts.model, max_tokens: MAX_OUTPUT, system: SYSTEM, tools: [TOOL_DEF], tool_choice: { type: 'tool', name: TOOL }, messages: [{ role: 'user', content: batch.map((t) => render(t, item)).join('\n\n') }] })
+            .stream({
+              model: opts.model,
+              max_tokens: MAX_OUTPUT,
+              system: SYSTEM,
+              tools: [TOOL_DEF],
+              tool_choice: { type: 'tool', name: TOOL },
+              messages: [{ role: 'user', content: batch.map((t) => render(t, item)).join('\n\n') }],
+            })
             .finalMessage();
         } catch (err) {
           opts.log.warn({ code: classifyModelError(err).code }, 'dream model review failed; the heuristics decide');

@@ -33,7 +33,10 @@ export class DreamReports {
   /** Newest first; unreadable files are skipped. */
   list(): DreamReport[] {
     const out: DreamReport[] = [];
-    for (const f of readdirSync(this.dir).filter((x) => x.endsWith('.json')).sort().reverse()) {
+    for (const f of readdirSync(this.dir)
+      .filter((x) => x.endsWith('.json'))
+      .sort()
+      .reverse()) {
       try {
         out.push(DreamReport.parse(JSON.parse(readFileSync(join(this.dir, f), 'utf8'))));
       } catch {

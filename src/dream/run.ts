@@ -38,7 +38,10 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
   const lock = await acquirePidLock(deps.lockFile, {
     info: { dream: id, since: started.toISOString() },
     held: (h) =>
-      new AppError('conflict', h ? `a dream is already running (${String(h.dream)}, pid ${h.pid}, since ${String(h.since)})` : 'another dream took the lock first'),
+      new AppError(
+        'conflict',
+        h ? `a dream is already running (${String(h.dream)}, pid ${h.pid}, since ${String(h.since)})` : 'another dream took the lock first',
+      ),
   });
   if (lock.stale) deps.log.warn({ stale: lock.stale }, 'took over a dream lock left by a holder that died');
   const t0 = Date.now();
@@ -71,7 +74,10 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     // Alike in wording, different in slot: only a model may call them the same; without one they stay apart.
     const usage = deps.review ? await deps.review.review(items, uncertainPairs(items), plan, removedBy(plan)) : undefined;
     const gone = removedBy(plan);
-    const secretsMasked = planSecrets(active.filter((m) => !gone.has(m.id)), plan);
+    const secretsMasked = planSecrets(
+      active.filter((m) => !gone.has(m.id)),
+      plan,
+    );
     const merged = plan.merges.reduce((n, m) => n + m.merged.length, 0);
     const consolidated = { ms: lap(), merged, superseded: plan.supersede.length, secretsMasked, modelBatches: usage?.batches ?? 0 };
     deps.onPhase?.('consolidate', `${merged} merged, ${plan.supersede.length} superseded, ${secretsMasked} secrets masked`);
@@ -101,7 +107,10 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
       ...(usage && { tokens: usage.tokens }),
     };
     await deps.reports.save(report);
-    deps.log.info({ dream: id, dryRun: opts.dryRun, merged, superseded: plan.supersede.length, archived: plan.archive.length, ms: report.durationMs }, 'dream done');
+    deps.log.info(
+      { dream: id, dryRun: opts.dryRun, merged, superseded: plan.supersede.length, archived: plan.archive.length, ms: report.durationMs },
+      'dream done',
+    );
     return report;
   } finally {
     lock.release();

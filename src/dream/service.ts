@@ -138,7 +138,10 @@ export class DreamService {
   /** A dream's report; a dream still running has none yet. */
   report(id: string): DreamReport {
     if (this.current?.info.id === id) {
-      throw new AppError('conflict', `dream ${id} is still running (${this.current.info.phases.at(-1)?.phase ?? 'starting'}); \`nightshift dream show ${id}\` follows it to its end`);
+      throw new AppError(
+        'conflict',
+        `dream ${id} is still running (${this.current.info.phases.at(-1)?.phase ?? 'starting'}); \`nightshift dream show ${id}\` follows it to its end`,
+      );
     }
     return this.reports.get(id);
   }

@@ -39,7 +39,12 @@ export function shape(memories: Memory[]): { items: Shaped[]; computed: Map<stri
       slot = slotOf(memory.content);
       if (slot !== undefined) computed.set(memory.id, slot);
     }
-    return { memory, ns: namespaceKey(namespaceOf(memory)), ...(slot !== undefined && { slot }), words: new Set(terms(memory.content.replace(/['’]s\b/g, ''))) };
+    return {
+      memory,
+      ns: namespaceKey(namespaceOf(memory)),
+      ...(slot !== undefined && { slot }),
+      words: new Set(terms(memory.content.replace(/['’]s\b/g, ''))),
+    };
   });
   return { items, computed };
 }

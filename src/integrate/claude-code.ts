@@ -26,7 +26,9 @@ export interface ClaudePaths {
 export function claudePaths(env: NodeJS.ProcessEnv = process.env): ClaudePaths {
   const dir = env.CLAUDE_CONFIG_DIR;
   const home = env.HOME || homedir();
-  return dir ? { settings: join(dir, 'settings.json'), state: join(dir, '.claude.json') } : { settings: join(home, '.claude', 'settings.json'), state: join(home, '.claude.json') };
+  return dir
+    ? { settings: join(dir, 'settings.json'), state: join(dir, '.claude.json') }
+    : { settings: join(home, '.claude', 'settings.json'), state: join(home, '.claude.json') };
 }
 
 /**

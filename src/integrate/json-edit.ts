@@ -13,7 +13,8 @@ export type JsonEdit = { path: JsonPath; value: unknown } | { path: JsonPath; re
 export function editJsonValue<T>(value: T, edits: readonly JsonEdit[]): T {
   const out = structuredClone(value);
   for (const e of edits) {
-    const parent = e.path.slice(0, -1).reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], out) as Record<string | number, unknown> | unknown[];
+    const parent = e.path.slice(0, -1).reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], out) as
+      Record<string | number, unknown> | unknown[];
     const key = e.path[e.path.length - 1] as string | number;
     if (!('remove' in e)) (parent as Record<string | number, unknown>)[key] = structuredClone(e.value);
     else if (Array.isArray(parent)) parent.splice(key as number, 1);
@@ -30,7 +31,8 @@ export function editJsonText(text: string, edits: readonly JsonEdit[]): string {
 function applyEdit(text: string, edit: JsonEdit): string {
   const root = parseTree(text);
   const container = root && findNodeAtLocation(root, [...edit.path.slice(0, -1)]);
-  if (!container || (container.type !== 'object' && container.type !== 'array')) throw new Error(`json edit: no object or array at ${JSON.stringify(edit.path.slice(0, -1))}`);
+  if (!container || (container.type !== 'object' && container.type !== 'array'))
+    throw new Error(`json edit: no object or array at ${JSON.stringify(edit.path.slice(0, -1))}`);
   const key = edit.path[edit.path.length - 1];
   const items = container.children ?? [];
   const index = container.type === 'object' ? items.findIndex((p) => p.children?.[0]?.value === key) : typeof key === 'number' && key < items.length ? key : -1;
@@ -106,6 +108,8 @@ class Style {
   /** A value as JSON: indented like the file from `indent` on, or on one line when the entry is. */
   value(v: unknown, indent: string | undefined): string {
     if (indent === undefined) return JSON.stringify(v);
-    return JSON.stringify(v, null, this.unit).split('\n').join(this.nl + indent);
+    return JSON.stringify(v, null, this.unit)
+      .split('\n')
+      .join(this.nl + indent);
   }
 }

@@ -107,7 +107,7 @@ export function jsonCandidates(text: string): { values: unknown[]; sawJsonish: b
   if (consider(text)) return { values, sawJsonish };
   for (const block of fencedBlocks(text)) consider(block);
   let attempts = 0;
-  for (let i = 0; i < text.length && attempts < MAX_SPAN_ATTEMPTS; ) {
+  for (let i = 0; i < text.length && attempts < MAX_SPAN_ATTEMPTS;) {
     const open = text.slice(i).search(/[{[]/);
     if (open < 0) break;
     const start = i + open;

@@ -15,7 +15,25 @@ export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined 
   if (m.kind === 'thinking' || m.kind === 'boundary') return undefined;
   const max = m.kind === 'tool_result' ? EXTRACT_TOOL_RESULT_MAX : LONG_ORIGINS.has(m.origin) ? TOOL_RESULT_MAX : EXTRACT_TEXT_MAX;
   const { id, role, kind, origin, toolName, isError, timestamp, meta, sidechain, compactSummary, speaker, answers, plan, agentId, command, exitCode } = m;
-  const x: ExtractMessage = { id, role, kind, origin, text: clip(m.text, max), toolName, isError, timestamp, meta, sidechain, compactSummary, speaker, answers, plan, agentId, command, exitCode };
+  const x: ExtractMessage = {
+    id,
+    role,
+    kind,
+    origin,
+    text: clip(m.text, max),
+    toolName,
+    isError,
+    timestamp,
+    meta,
+    sidechain,
+    compactSummary,
+    speaker,
+    answers,
+    plan,
+    agentId,
+    command,
+    exitCode,
+  };
   for (const k of Object.keys(x) as (keyof ExtractMessage)[]) if (x[k] === undefined) delete x[k];
   return x;
 }

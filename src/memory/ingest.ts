@@ -37,7 +37,11 @@ export interface IngestDeps {
   log: Logger;
 }
 
-function unchangedSummary(req: { path: string }, s: { sessionId: string; format?: IngestSummary['format']; project: string | null; offset: number }, started: number): IngestSummary {
+function unchangedSummary(
+  req: { path: string },
+  s: { sessionId: string; format?: IngestSummary['format']; project: string | null; offset: number },
+  started: number,
+): IngestSummary {
   return {
     sessionId: s.sessionId,
     path: req.path,
@@ -60,7 +64,12 @@ function unchangedSummary(req: { path: string }, s: { sessionId: string; format?
 /** `--format` that reads nothing from a transcript is a mistake to name, not an empty session. */
 async function formatMismatch(path: string, format: string): Promise<AppError> {
   const detected = await detectTranscriptFormat(path).catch(() => undefined);
-  const hint = detected === undefined ? 'its format could not be detected either' : detected === format ? 'check that it is a complete transcript' : `it looks like ${detected}: pass --format ${detected} or leave --format out`;
+  const hint =
+    detected === undefined
+      ? 'its format could not be detected either'
+      : detected === format
+        ? 'check that it is a complete transcript'
+        : `it looks like ${detected}: pass --format ${detected} or leave --format out`;
   return new AppError('bad_request', `--format ${format} read no messages from ${path}; ${hint}`);
 }
 
@@ -174,7 +183,11 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   const finished: SessionDigest = digest.result(nowIso, project);
   Object.assign(finished, { sessionId, project, ...(agentId !== undefined && { agentId }) });
   // Independent files: written side by side; the cursor moves only once all of them are on disk.
-  await Promise.all([reingest ? deps.episodes.replaceSession(key, episodes) : deps.episodes.append(key, episodes), deps.store.save(), deps.digests.put(finished)]);
+  await Promise.all([
+    reingest ? deps.episodes.replaceSession(key, episodes) : deps.episodes.append(key, episodes),
+    deps.store.save(),
+    deps.digests.put(finished),
+  ]);
   const restart = reingest || fromOffset === 0;
   Object.assign(session, {
     sessionId,

@@ -26,7 +26,12 @@ export function fileFor(dir: string, ns: Namespace): string {
     case 'team':
       throw new Error('team memories live in their team directory, not in a JSON file');
     case 'project': {
-      const slug = basename(ns.project).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'root';
+      const slug =
+        basename(ns.project)
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, '')
+          .slice(0, 40) || 'root';
       const hash = createHash('sha256').update(ns.project).digest('hex').slice(0, 12);
       return join(dir, 'projects', `${slug}-${hash}.json`);
     }

@@ -56,8 +56,7 @@ export function sameStatement(m: Memory, content: string, slot: Slot | undefined
   return slot !== undefined && theirs !== undefined && slotKey(theirs) === slotKey(slot) && sameValue(theirs, slot);
 }
 
-const hasSource = (m: Memory, s: Source) =>
-  m.sources.some((x) => x.sessionId === s.sessionId && s.messageIds.every((id) => x.messageIds.includes(id)));
+const hasSource = (m: Memory, s: Source) => m.sources.some((x) => x.sessionId === s.sessionId && s.messageIds.every((id) => x.messageIds.includes(id)));
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -130,7 +129,8 @@ export function merge(store: MemoryStore, inc: Incoming): MergeResult {
       if (older(m) && m.slot !== undefined && (changeable(slot) || numberChanged(m.slot, slot))) retire.set(m.id, m);
     }
   }
-  for (const old of inc.replaces ?? []) for (const m of aboutOld(store, inc.namespace, old, memory.id, slot)) if (m.createdAt <= inc.at && !m.pinned) retire.set(m.id, m);
+  for (const old of inc.replaces ?? [])
+    for (const m of aboutOld(store, inc.namespace, old, memory.id, slot)) if (m.createdAt <= inc.at && !m.pinned) retire.set(m.id, m);
   store.add(memory);
   const superseded = [...retire.values()].map((m) => supersede(store, m, memory, inc.at));
   return { kind: 'added', memory, superseded };

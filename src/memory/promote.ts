@@ -12,7 +12,8 @@ import type { MemoryStore } from './store.js';
 const PROMOTABLE = new Set<Memory['type']>(['preference', 'instruction']);
 
 function sameStatement(a: Memory, b: Memory): boolean {
-  if (a.slot !== undefined && b.slot !== undefined) return a.slot.subject === b.slot.subject && a.slot.attribute === b.slot.attribute && sameValue(a.slot, b.slot);
+  if (a.slot !== undefined && b.slot !== undefined)
+    return a.slot.subject === b.slot.subject && a.slot.attribute === b.slot.attribute && sameValue(a.slot, b.slot);
   return false;
 }
 
@@ -26,10 +27,21 @@ export function promoteIfShared(store: MemoryStore, m: Memory, at: string): Memo
   }
   if (others.length === 0) return undefined;
   const user: Namespace = { scope: 'user' };
-  const out = merge(store, { content: m.content, type: m.type, namespace: user, stable: true, importance: Math.max(m.importance, ...others.map((x) => x.importance)), at, origin: m.origin, slot: m.slot });
+  const out = merge(store, {
+    content: m.content,
+    type: m.type,
+    namespace: user,
+    stable: true,
+    importance: Math.max(m.importance, ...others.map((x) => x.importance)),
+    at,
+    origin: m.origin,
+    slot: m.slot,
+  });
   const promoted = out.memory;
   for (const x of [m, ...others]) {
-    for (const s of x.sources) if (!promoted.sources.some((p) => p.sessionId === s.sessionId)) store.update(promoted.id, (p) => p.sources.push({ sessionId: s.sessionId, messageIds: [...s.messageIds] }));
+    for (const s of x.sources)
+      if (!promoted.sources.some((p) => p.sessionId === s.sessionId))
+        store.update(promoted.id, (p) => p.sources.push({ sessionId: s.sessionId, messageIds: [...s.messageIds] }));
     store.update(x.id, (y) => {
       y.supersededBy = promoted.id;
       y.supersededAt = at;

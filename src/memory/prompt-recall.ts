@@ -99,7 +99,11 @@ export class PromptRecall {
       items.push(item);
       room -= item.text.length + LINE_FRAME;
     }
-    if (req.sessionId && items.length > 0) this.remember(req.sessionId, items.map((i) => i.id));
+    if (req.sessionId && items.length > 0)
+      this.remember(
+        req.sessionId,
+        items.map((i) => i.id),
+      );
     return { items, repeated };
   }
 

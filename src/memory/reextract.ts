@@ -80,6 +80,8 @@ export function repeatsForgotten(forgotten: Memory[], ns: Namespace, content: st
   const slot = slotOf(content);
   return forgotten.some((m) => {
     const where = namespaceOf(m);
-    return where.scope === ns.scope && (where.scope !== 'project' || (ns.scope === 'project' && where.project === ns.project)) && sameStatement(m, content, slot);
+    return (
+      where.scope === ns.scope && (where.scope !== 'project' || (ns.scope === 'project' && where.project === ns.project)) && sameStatement(m, content, slot)
+    );
   });
 }

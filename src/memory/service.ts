@@ -54,7 +54,15 @@ export class MemoryService {
       const summary = await ingestTranscript(deps, req);
       if (!summary.unchanged) {
         log.info(
-          { session: summary.sessionId, messages: summary.messages, added: summary.added.length, reinforced: summary.reinforced.length, superseded: summary.superseded.length, extractor: summary.extractor, ms: summary.durationMs },
+          {
+            session: summary.sessionId,
+            messages: summary.messages,
+            added: summary.added.length,
+            reinforced: summary.reinforced.length,
+            superseded: summary.superseded.length,
+            extractor: summary.extractor,
+            ms: summary.durationMs,
+          },
           'session ingested',
         );
       }
@@ -84,7 +92,10 @@ export class MemoryService {
     const known = Object.keys(this.config.teams);
     if (known.includes(name)) return { scope: 'team', team: name };
     const fix = `add "teams": {"${name}": "/path/to/dir"} to the config file`;
-    throw new AppError('bad_request', known.length > 0 ? `no team "${name}"; the teams are: ${known.join(', ')} (or ${fix})` : `no team "${name}": no teams are configured; ${fix}`);
+    throw new AppError(
+      'bad_request',
+      known.length > 0 ? `no team "${name}"; the teams are: ${known.join(', ')} (or ${fix})` : `no team "${name}": no teams are configured; ${fix}`,
+    );
   }
 
   namespace(req: { scope?: Memory['scope'] | undefined; project?: string | undefined; team?: string | undefined }): Namespace {

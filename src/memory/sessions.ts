@@ -78,7 +78,11 @@ export class SessionRegistry {
   find(id: string): SessionRecord | undefined {
     const exact = this.byKey.get(id) ?? this.main(id) ?? this.list().find((s) => s.sessionId === id);
     if (exact !== undefined || id.length < 8) return exact;
-    const ids = new Set(this.list().filter((s) => s.sessionId.startsWith(id)).map((s) => s.sessionId));
+    const ids = new Set(
+      this.list()
+        .filter((s) => s.sessionId.startsWith(id))
+        .map((s) => s.sessionId),
+    );
     const [only] = ids;
     return ids.size === 1 && only !== undefined ? (this.main(only) ?? this.list().find((s) => s.sessionId === only)) : undefined;
   }

@@ -17,10 +17,32 @@ import { tidy } from './extract/tidy.js';
 const PROJECT = new Set(['project', 'repo', 'repository', 'codebase', 'app', 'application', 'code', 'we', 'our', 'us', 'here', 'this']);
 /** One spelling per concept. */
 const SYNONYMS: Record<string, string> = {
-  db: 'database', prod: 'production', stg: 'staging', k8s: 'kubernetes', postgresql: 'postgres', pg: 'postgres', js: 'javascript',
-  ts: 'typescript', py: 'python', repo: 'repository', env: 'environment', config: 'configuration', cfg: 'configuration', deps: 'dependency',
-  dependencies: 'dependency', pkg: 'package', pm: 'package manager', ci: 'ci', gh: 'github', nodejs: 'node', 'next.js': 'next',
-  nextjs: 'next', tailwindcss: 'tailwind', 'golang': 'go', dialyxir: 'dialyzer', mongo: 'mongodb',
+  db: 'database',
+  prod: 'production',
+  stg: 'staging',
+  k8s: 'kubernetes',
+  postgresql: 'postgres',
+  pg: 'postgres',
+  js: 'javascript',
+  ts: 'typescript',
+  py: 'python',
+  repo: 'repository',
+  env: 'environment',
+  config: 'configuration',
+  cfg: 'configuration',
+  deps: 'dependency',
+  dependencies: 'dependency',
+  pkg: 'package',
+  pm: 'package manager',
+  ci: 'ci',
+  gh: 'github',
+  nodejs: 'node',
+  'next.js': 'next',
+  nextjs: 'next',
+  tailwindcss: 'tailwind',
+  golang: 'go',
+  dialyxir: 'dialyzer',
+  mongo: 'mongodb',
 };
 /** Words that make the property concrete but are not part of it. */
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'without', 'nothing', 'none', 'neither', 'nor', 'nobody', 'noone']);
@@ -68,7 +90,8 @@ function split(tokens: Token[]): { subject: Token[]; predicate: Token[]; verb?: 
   }
   // The main verb: "don't commit" is about committing, "is" only when there is no other.
   const main = body.findIndex((t) => t.pos === 'VERB');
-  const v = main >= 0 && !body.slice(0, main).some((t) => t.pos === 'AUX' && t.lemma === 'be') ? main : body.findIndex((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  const v =
+    main >= 0 && !body.slice(0, main).some((t) => t.pos === 'AUX' && t.lemma === 'be') ? main : body.findIndex((t) => t.pos === 'VERB' || t.pos === 'AUX');
   if (v < 0) return { subject: [], predicate: body };
   return { subject: body.slice(0, v), predicate: body.slice(v + 1), verb: body[v] as Token };
 }
@@ -85,7 +108,9 @@ function subjectName(subject: Token[]): string {
 
 export function slotOf(text: string): Slot | undefined {
   // Fillers ("Note:", "FYI,") and asides in parentheses do not change what a statement is about.
-  const core = tidy(text).text.replace(/\s*\([^()]*\)/g, '').trim();
+  const core = tidy(text)
+    .text.replace(/\s*\([^()]*\)/g, '')
+    .trim();
   const sentences = analyze(core);
   const tokens = sentences.flatMap((s) => s.tokens);
   if (tokens.length === 0 || sentences.some((s) => !s.english)) return undefined;
@@ -98,7 +123,9 @@ export function slotOf(text: string): Slot | undefined {
     const rest = words(tokens).filter((w) => !TOOL_CATEGORY.has(w) && !first.category.split(' ').includes(w) && !PROJECT.has(w));
     // Numbers are values ("port 5432"), not names; identifiers and proper names say what it is about.
     const number = (w: string) => /^\d+(?:\.\d+)*$/.test(w);
-    const named = rest.filter((w) => !number(w) && (/[-_.\d]/.test(w) || tokens.some((t) => t.pos === 'PROPN' && canon(t.lemma) === w && !TOOL_CATEGORY.has(w))));
+    const named = rest.filter(
+      (w) => !number(w) && (/[-_.\d]/.test(w) || tokens.some((t) => t.pos === 'PROPN' && canon(t.lemma) === w && !TOOL_CATEGORY.has(w))),
+    );
     const values = [...new Set(tools.map((t) => t.tool))].sort().concat(rest.filter(number));
     return { subject: named.length > 0 ? named.join(' ') : 'project', attribute: first.category, value: `${sign}${values.join(' ')}` };
   }
@@ -135,5 +162,9 @@ export function numberChanged(a: Slot, b: Slot): boolean {
   const number = /^\d+(?:\.\d+)*$/;
   const x = a.value.split(' ');
   const y = b.value.split(' ');
-  return x.length === y.length && x.some((w) => number.test(w.replace(/^[+-]/, ''))) && x.every((w, i) => w === y[i] || (number.test(w.replace(/^[+-]/, '')) && number.test((y[i] ?? '').replace(/^[+-]/, ''))));
+  return (
+    x.length === y.length &&
+    x.some((w) => number.test(w.replace(/^[+-]/, ''))) &&
+    x.every((w, i) => w === y[i] || (number.test(w.replace(/^[+-]/, '')) && number.test((y[i] ?? '').replace(/^[+-]/, ''))))
+  );
 }

@@ -11,7 +11,9 @@ import type { Logger } from '../log.js';
 export function drainSpool(dir: string, enqueue: (req: IngestRequest) => Promise<unknown>, log: Logger): number {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
   } catch {
     return 0;
   }

@@ -200,7 +200,10 @@ export class MemoryStore {
     if (size >= PRUNE_QUERY_FROM) {
       const df = new Map([...new Set(terms(query))].map((t) => [t, this.terms.frequency(t, keys)]));
       const common = new Set([...df].filter(([, n]) => n > size / 50).map(([t]) => t));
-      if (common.size > 0 && [...df.values()].some((n) => n > 0 && n <= size / 50)) query = words(query).filter((w) => !common.has(stem(w))).join(' ');
+      if (common.size > 0 && [...df.values()].some((n) => n > 0 && n <= size / 50))
+        query = words(query)
+          .filter((w) => !common.has(stem(w)))
+          .join(' ');
     }
     const files = new Set(namespaces.flatMap((ns) => this.files.get(namespaceKey(ns)) ?? []));
     const accept = (id: string) => {

@@ -10,7 +10,22 @@ import { Memory, MemoryId } from '../api/memory.js';
 import { diskFullError, isErrno } from '../errors.js';
 import type { Namespace } from './model.js';
 
-const FIELDS = ['id', 'type', 'stable', 'pinned', 'importance', 'createdAt', 'lastSeenAt', 'reinforcements', 'origin', 'supersededBy', 'supersededAt', 'archivedAt', 'archiveReason', 'sources'] as const;
+const FIELDS = [
+  'id',
+  'type',
+  'stable',
+  'pinned',
+  'importance',
+  'createdAt',
+  'lastSeenAt',
+  'reinforcements',
+  'origin',
+  'supersededBy',
+  'supersededAt',
+  'archivedAt',
+  'archiveReason',
+  'sources',
+] as const;
 const PLAIN = /^[^\s"'[{][^\n]*[^\s]$|^[^\s"'[{]$/;
 
 function value(v: unknown): string {
@@ -45,7 +60,11 @@ export function fromMarkdown(text: string, file: string, team: string, mtime: st
   }
   const content = (fm ? (fm[2] ?? '') : text).trim();
   const base = file.replace(/\.md$/, '');
-  const id = MemoryId.safeParse(meta.id).success ? meta.id : MemoryId.safeParse(base).success ? base : `m${createHash('sha256').update(`${team}/${file}`).digest('hex').slice(0, 12)}`;
+  const id = MemoryId.safeParse(meta.id).success
+    ? meta.id
+    : MemoryId.safeParse(base).success
+      ? base
+      : `m${createHash('sha256').update(`${team}/${file}`).digest('hex').slice(0, 12)}`;
   const parsed = Memory.safeParse({
     type: 'note',
     stable: true,

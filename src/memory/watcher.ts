@@ -33,7 +33,12 @@ export function defaultTranscriptDirs(env: NodeJS.ProcessEnv = process.env): str
 export async function startTranscriptWatcher(opts: WatcherOptions): Promise<() => Promise<void>> {
   const dirs = opts.dirs.filter((d) => existsSync(d));
   if (dirs.length === 0) {
-    opts.log.info({ dirs: opts.dirs }, opts.dirs.length === 0 ? 'no transcript directory to watch (NIGHTSHIFT_HOME is set and transcripts.dirs names none); the watcher is idle' : 'no transcript directory exists; the watcher is idle');
+    opts.log.info(
+      { dirs: opts.dirs },
+      opts.dirs.length === 0
+        ? 'no transcript directory to watch (NIGHTSHIFT_HOME is set and transcripts.dirs names none); the watcher is idle'
+        : 'no transcript directory exists; the watcher is idle',
+    );
     return async () => undefined;
   }
   const { watch } = await import('chokidar');
@@ -51,7 +56,10 @@ export async function startTranscriptWatcher(opts: WatcherOptions): Promise<() =
     ignored: (path, stats) => stats?.isFile() === true && !path.endsWith('.jsonl'),
   });
   const note = (path: string) => seen.add(path);
-  watcher.on('add', note).on('change', note).on('unlink', (p) => seen.delete(p));
+  watcher
+    .on('add', note)
+    .on('change', note)
+    .on('unlink', (p) => seen.delete(p));
   watcher.on('error', (err) => opts.log.warn({ err: (err as Error).message }, 'transcript watcher error'));
 
   const idleMs = opts.idleSeconds * 1000;

@@ -3,11 +3,7 @@ import { join } from 'node:path';
 import type { RunInfo } from './model.js';
 import { bootId, isSameProcessAlive } from '../sys/proc.js';
 
-export type Verdict =
-  | { kind: 'finished'; code: number }
-  | { kind: 'wrapper-alive' }
-  | { kind: 'child-only' }
-  | { kind: 'lost'; reason: string };
+export type Verdict = { kind: 'finished'; code: number } | { kind: 'wrapper-alive' } | { kind: 'child-only' } | { kind: 'lost'; reason: string };
 
 export async function readExitCode(dir: string): Promise<number | null> {
   try {

@@ -32,7 +32,14 @@ export async function killTask(c: ControlContext, id: string, signal: SignalName
   const e = c.entry(id);
   const t = e.task;
   if (t.status === 'queued') {
-    const killed: Task = { ...baseOf(t), status: 'killed', signal, exitCode: 128 + signalNumber(signal), endedAt: now().toISOString(), reason: 'killed before it started' };
+    const killed: Task = {
+      ...baseOf(t),
+      status: 'killed',
+      signal,
+      exitCode: 128 + signalNumber(signal),
+      endedAt: now().toISOString(),
+      reason: 'killed before it started',
+    };
     await unlink(join(c.dir(id), 'spawn.json')).catch(() => undefined);
     await c.finish(killed);
     return;

@@ -154,10 +154,11 @@ export class TaskManager {
       status: 'queued',
     };
     // On a full disk these fail naming the file: nothing started, nothing left behind.
-    const writeOrUndo = (name: string, text: string) => writeTaskFile(dir, name, text).catch(async (err: unknown) => {
-      await rm(dir, { recursive: true, force: true });
-      throw err;
-    });
+    const writeOrUndo = (name: string, text: string) =>
+      writeTaskFile(dir, name, text).catch(async (err: unknown) => {
+        await rm(dir, { recursive: true, force: true });
+        throw err;
+      });
     await writeOrUndo('meta.json', JSON.stringify(meta));
     if (this.counts().running < this.d.config.maxParallel) {
       await this.start(task, env);
@@ -256,7 +257,8 @@ export class TaskManager {
   /** `wrapperCode`: the wrapper's own exit code, the command's status when the exit file could not be written (a full disk). */
   private async onWrapperExit(id: string, wrapperCode: number | null): Promise<void> {
     const recorded = await readExitCode(this.dir(id));
-    if (recorded === null && wrapperCode !== null) this.d.log.warn({ task: id, code: wrapperCode }, 'the task wrapper could not write the exit status; took it from the wrapper');
+    if (recorded === null && wrapperCode !== null)
+      this.d.log.warn({ task: id, code: wrapperCode }, 'the task wrapper could not write the exit status; took it from the wrapper');
     const code = recorded ?? wrapperCode;
     if (code === null) await this.settleLost(id, 'the task wrapper ended without recording an exit status');
     else await this.settle(id, code);
@@ -286,7 +288,10 @@ export class TaskManager {
 
   /** Starts queued tasks, oldest first, while there is room. */
   private async schedule(): Promise<void> {
-    const queued = this.d.registry.list().filter((e) => e.task.status === 'queued').sort((a, b) => Number(a.task.id) - Number(b.task.id));
+    const queued = this.d.registry
+      .list()
+      .filter((e) => e.task.status === 'queued')
+      .sort((a, b) => Number(a.task.id) - Number(b.task.id));
     let started = false;
     for (const { task } of queued) {
       if (this.counts().running >= this.d.config.maxParallel) break;
@@ -295,7 +300,12 @@ export class TaskManager {
       if (this.d.registry.get(task.id)?.task.status !== 'queued') continue;
       const spec = raw === null ? null : PendingSpawn.safeParse(safeJson(raw));
       if (!spec?.success) {
-        const failed: Task = { ...baseOf(task), status: 'failed_to_start', endedAt: now().toISOString(), error: 'its saved start spec is missing or unreadable' };
+        const failed: Task = {
+          ...baseOf(task),
+          status: 'failed_to_start',
+          endedAt: now().toISOString(),
+          error: 'its saved start spec is missing or unreadable',
+        };
         this.d.registry.set(failed);
         this.d.events.emit('exited', failed);
       } else {

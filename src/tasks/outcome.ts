@@ -2,17 +2,13 @@ import { constants } from 'node:os';
 import type { Task } from '../api/tasks.js';
 import { now } from '../clock.js';
 
-const byNumber = new Map<number, string>(
-  Object.entries(constants.signals).map(([name, n]) => [n, name]),
-);
+const byNumber = new Map<number, string>(Object.entries(constants.signals).map(([name, n]) => [n, name]));
 
 export function signalNumber(name: string): number {
   return (constants.signals as Record<string, number | undefined>)[name] ?? 0;
 }
 
-type Ending =
-  | { status: 'exited'; exitCode: number; reason?: string }
-  | { status: 'killed'; signal: string; exitCode: number; reason?: string };
+type Ending = { status: 'exited'; exitCode: number; reason?: string } | { status: 'killed'; signal: string; exitCode: number; reason?: string };
 
 /**
  * Turns the wrapper's recorded status into an outcome. Like a shell, the wrapper reports a command
@@ -44,6 +40,13 @@ export function baseOf(task: Task) {
 
 /** A running task once it has ended (exit status or a lost verdict known). */
 export function endedTask(task: Extract<Task, { status: 'running' }>, ending: Ending | { status: 'lost'; reason: string }, outputBytes: number): Task {
-  const ended = { ...baseOf(task), outputBytes, stdin: task.stdin === 'none' ? ('none' as const) : ('closed' as const), pid: task.pid, startedAt: task.startedAt, endedAt: now().toISOString() };
+  const ended = {
+    ...baseOf(task),
+    outputBytes,
+    stdin: task.stdin === 'none' ? ('none' as const) : ('closed' as const),
+    pid: task.pid,
+    startedAt: task.startedAt,
+    endedAt: now().toISOString(),
+  };
   return { ...ended, ...ending };
 }

@@ -76,7 +76,10 @@ export function preflight(argv: string[], cwd: string, env: Record<string, strin
   if (cmd === '') throw new AppError('command_not_found', 'command is empty');
   const candidates = cmd.includes('/')
     ? [resolve(cwd, cmd)]
-    : (env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter).filter(Boolean).map((d) => resolve(cwd, d, cmd));
+    : (env.PATH ?? '/usr/local/bin:/usr/bin:/bin')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => resolve(cwd, d, cmd));
   for (const file of candidates) {
     try {
       if (!statSync(file).isFile()) continue;
@@ -122,8 +125,16 @@ export function spawnTask(spec: SpawnSpec): Spawned {
     const child = spawn(
       '/bin/sh',
       [
-        '-c', WRAPPER, 'nightshift-task', spec.dir, String(capBlocks), spec.stdin ? 'fifo' : 'none',
-        tools.setsid, tools.mkfifo, tools.mv, ...toArgv(spec.command),
+        '-c',
+        WRAPPER,
+        'nightshift-task',
+        spec.dir,
+        String(capBlocks),
+        spec.stdin ? 'fifo' : 'none',
+        tools.setsid,
+        tools.mkfifo,
+        tools.mv,
+        ...toArgv(spec.command),
       ],
       {
         cwd: spec.cwd,

@@ -76,7 +76,9 @@ export class StallMonitor {
     this.checking = true;
     try {
       const watched = entries.flatMap(({ task, run }) =>
-        task.status === 'running' ? [{ id: task.id, outputPath: task.outputPath, stallAfterSeconds: task.stallAfterSeconds, attention: task.attention, pgid: run?.childPid }] : [],
+        task.status === 'running'
+          ? [{ id: task.id, outputPath: task.outputPath, stallAfterSeconds: task.stallAfterSeconds, attention: task.attention, pgid: run?.childPid }]
+          : [],
       );
       await this.check(watched);
     } catch (err) {

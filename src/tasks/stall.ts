@@ -22,7 +22,11 @@ export function lastLine(tail: string): { line: string; endsWithNewline: boolean
   const endsWithNewline = /\n\s*$/.test(clean);
   const lines = clean.split('\n').filter((l) => l.trim() !== '');
   const last = lines.at(-1) ?? '';
-  const afterCr = last.split('\r').filter((s) => s.trim() !== '').at(-1) ?? '';
+  const afterCr =
+    last
+      .split('\r')
+      .filter((s) => s.trim() !== '')
+      .at(-1) ?? '';
   return { line: afterCr, endsWithNewline };
 }
 

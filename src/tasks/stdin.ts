@@ -42,10 +42,7 @@ export async function writeStdin(fifo: string, data: Buffer, patienceMs = 2000, 
           continue;
         }
         if (isErrno(err, 'EAGAIN')) {
-          throw new AppError(
-            'stdin_full',
-            `the task is not reading its stdin: ${written} of ${data.length} bytes were delivered before its pipe filled`,
-          );
+          throw new AppError('stdin_full', `the task is not reading its stdin: ${written} of ${data.length} bytes were delivered before its pipe filled`);
         }
         if (isErrno(err, 'EPIPE')) throw new AppError('stdin_closed', 'the task closed its stdin');
         throw err;

@@ -4,12 +4,7 @@ import type { TaskEvents } from './events.js';
 import type { TaskRegistry } from './registry.js';
 
 /** Resolves when the task ends or is removed, or with its current state once `timeoutMs` pass. */
-export function waitForEnd(
-  events: TaskEvents,
-  task: Task,
-  timeoutMs: number,
-  current: () => Promise<Task>,
-): Promise<{ task: Task; timedOut: boolean }> {
+export function waitForEnd(events: TaskEvents, task: Task, timeoutMs: number, current: () => Promise<Task>): Promise<{ task: Task; timedOut: boolean }> {
   return new Promise((resolve) => {
     const off = events.on((ev) => {
       if (ev.task.id !== task.id || (ev.type !== 'exited' && ev.type !== 'removed')) return;
@@ -36,7 +31,11 @@ export async function endOnDisk(registry: TaskRegistry, task: Task): Promise<voi
     await registry.durable(task.id);
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'disk_full') throw err;
-    throw new AppError('disk_full', `task ${task.id} ended (${endOf(task)}), but that is not saved yet: ${err.message} (the daemon saves it by itself once there is room)`, err);
+    throw new AppError(
+      'disk_full',
+      `task ${task.id} ended (${endOf(task)}), but that is not saved yet: ${err.message} (the daemon saves it by itself once there is room)`,
+      err,
+    );
   }
 }
 

@@ -73,7 +73,9 @@ describe('agent loop', () => {
 
   it('runs tools until end_turn and records every message the manager was given', async () => {
     let n = 0;
-    const { fake, ctx, recorded, opts, log } = await setup(() => (++n === 1 ? reply([text('Echoing.'), toolUse('echo', { text: 'hi' }), toolUse('nope', {})]) : reply('Finished.')));
+    const { fake, ctx, recorded, opts, log } = await setup(() =>
+      ++n === 1 ? reply([text('Echoing.'), toolUse('echo', { text: 'hi' }), toolUse('nope', {})]) : reply('Finished.'),
+    );
     const out = await runLoop(opts);
     expect(out).toMatchObject({ ok: true, code: 'done', summary: 'Finished.', turns: 2 });
     expect(recorded.length).toBe(ctx.messageCount);
@@ -89,7 +91,11 @@ describe('agent loop', () => {
   });
 
   it('does not run a tool call cut off at max_tokens, asks to continue a cut-off text, and gives up after 4 cut-offs in a row', async () => {
-    const steps: FakeStep[] = [reply([toolUse('echo', { text: 'par' })], { stop_reason: 'max_tokens' }), reply('Half a sent', { stop_reason: 'max_tokens' }), reply('ence. Done.')];
+    const steps: FakeStep[] = [
+      reply([toolUse('echo', { text: 'par' })], { stop_reason: 'max_tokens' }),
+      reply('Half a sent', { stop_reason: 'max_tokens' }),
+      reply('ence. Done.'),
+    ];
     const a = await setup(() => steps.shift() ?? reply('?'));
     const out = await runLoop(a.opts);
     expect(out).toMatchObject({ ok: true, code: 'done', turns: 3 });

@@ -103,7 +103,9 @@ describe('write_file and edit_file', () => {
     const many = await run('edit_file', { path: 'm.ts', old_string: 'a();', new_string: 'c();' });
     expect(many).toEqual({ is_error: true, content: expect.stringMatching(/old_string occurs 2 times in m.ts \(lines 1, 3\)/) });
     expect(readFileSync(join(work, 'm.ts'), 'utf8')).toBe('a();\nb();\na();\n');
-    expect(await run('edit_file', { path: 'm.ts', old_string: 'a();', new_string: 'c();', replace_all: true })).toEqual({ content: 'edited m.ts: replaced 2 occurrences' });
+    expect(await run('edit_file', { path: 'm.ts', old_string: 'a();', new_string: 'c();', replace_all: true })).toEqual({
+      content: 'edited m.ts: replaced 2 occurrences',
+    });
     expect(readFileSync(join(work, 'm.ts'), 'utf8')).toBe('c();\nb();\nc();\n');
     expect((await run('edit_file', { path: 'm.ts', old_string: 'b();', new_string: 'b();' })).content).toMatch(/the same/);
     expect(await run('edit_file', { path: 'gone.ts', old_string: 'x', new_string: 'y' })).toEqual({ is_error: true, content: 'no such file: gone.ts' });
@@ -132,7 +134,13 @@ describe('grep and glob', () => {
 
   it('bounds what it returns and says so', async () => {
     const r = await run('grep', { pattern: '^hit', path: 'proj/many.txt', max_results: 5 });
-    expect(r.content.split('\n').slice(0, 5)).toEqual(['proj/many.txt:1: hit 0', 'proj/many.txt:2: hit 1', 'proj/many.txt:3: hit 2', 'proj/many.txt:4: hit 3', 'proj/many.txt:5: hit 4']);
+    expect(r.content.split('\n').slice(0, 5)).toEqual([
+      'proj/many.txt:1: hit 0',
+      'proj/many.txt:2: hit 1',
+      'proj/many.txt:3: hit 2',
+      'proj/many.txt:4: hit 3',
+      'proj/many.txt:5: hit 4',
+    ]);
     expect(r.content).toMatch(/\[300 matching lines in 1 file \(1 searched\); only the first 5 matches are shown: narrow the pattern, path or glob\]$/);
     const bad = await run('grep', { pattern: '(' });
     expect(bad.is_error).toBe(true);

@@ -9,7 +9,18 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/api/tasks.js';
 import { COMPACT_SYSTEM } from '../../src/agent/context/index.js';
-import { apiError, fakeEstimate, promptTooLong, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type FakeStep, type RecordedRequest } from '../fakes/anthropic.js';
+import {
+  apiError,
+  fakeEstimate,
+  promptTooLong,
+  reply,
+  startFakeAnthropic,
+  text,
+  toolUse,
+  type FakeAnthropic,
+  type FakeStep,
+  type RecordedRequest,
+} from '../fakes/anthropic.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 
 const WINDOW = 8000;
@@ -114,16 +125,34 @@ describe('nightshift agent (fake Messages server, real daemon)', () => {
     expect(systemText(mains[0] as RecordedRequest)).toContain(`task ${id}`);
     expect(systemText(mains[0] as RecordedRequest)).toMatch(new RegExp(`<memories>\\n[^]*${memory.content}[^]*</memories>`));
     expect(log).toMatch(/● memories: 1 recalled for the project \(\d+ tokens\)/);
-    expect(mains[0]?.body.tools?.map((t) => ('name' in t ? t.name : t.type))).toEqual(expect.arrayContaining(['bash', 'read_file', 'write_file', 'edit_file', 'grep', 'glob', 'task_output', 'recall', 'remember', 'delegate', 'notes']));
+    expect(mains[0]?.body.tools?.map((t) => ('name' in t ? t.name : t.type))).toEqual(
+      expect.arrayContaining(['bash', 'read_file', 'write_file', 'edit_file', 'grep', 'glob', 'task_output', 'recall', 'remember', 'delegate', 'notes']),
+    );
     expect(fake.requests.some((r) => r.raw.includes('sk-test-not-a-real-key'))).toBe(false);
     expect(mains[0]?.headers['x-api-key']).toBe('sk-test-not-a-real-key'); // the daemon's key
     expect(JSON.stringify(mains[1]?.body.messages)).toContain('hello from bash, key=none'); // never the commands'
 
     // Files in the task directory.
     const dir = join(d.paths.tasksDir, id);
-    const lines = readFileSync(join(dir, 'transcript.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { role: string; id: string; timestamp: string; content: unknown });
+    const lines = readFileSync(join(dir, 'transcript.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { role: string; id: string; timestamp: string; content: unknown });
     expect(lines[0]).toMatchObject({ role: 'user', content: TASK, id: `${id}-1` });
-    expect(lines.map((l) => l.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    expect(lines.map((l) => l.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
     expect(lines.every((l) => !Number.isNaN(Date.parse(l.timestamp)))).toBe(true);
     expect(existsSync(join(dir, 'context', 'checkpoint.json'))).toBe(true);
     expect(existsSync(join(dir, 'context', 'checkpoint.md'))).toBe(true);
@@ -138,7 +167,11 @@ describe('nightshift agent (fake Messages server, real daemon)', () => {
     const shown = await d.cli(['show', id, '--json']);
     const t = JSON.parse(shown.stdout) as Task;
     expect(t.agent).toMatchObject({ model: 'claude-sonnet-4-6', contextWindow: WINDOW, maxOutputTokens: MAX_OUT, prompt: TASK, compactRequested: false });
-    expect(t.agent?.health).toMatchObject({ contextWindow: WINDOW, inputBudget: WINDOW - MAX_OUT, compaction: expect.objectContaining({ count: expect.any(Number) }) });
+    expect(t.agent?.health).toMatchObject({
+      contextWindow: WINDOW,
+      inputBudget: WINDOW - MAX_OUT,
+      compaction: expect.objectContaining({ count: expect.any(Number) }),
+    });
     expect(t.agent?.health?.tokens).toBeLessThanOrEqual(WINDOW - MAX_OUT);
     expect(t.agent?.result).toMatchObject({ ok: true, code: 'done', turns: 6, summary: 'All done: notes.txt holds the greeting and the count ran to 20000.' });
     expect((await d.cli(['show', id])).stdout).toMatch(/agent:\s+claude-sonnet-4-6 · window 8000/);
@@ -220,7 +253,9 @@ describe('nightshift agent (fake Messages server, real daemon)', () => {
     expect(shown.cwd).toBe(work);
     expect(existsSync(join(d.paths.tasksDir, next, 'resumed.jsonl'))).toBe(true);
     // Only the new messages are in the new transcript (the old ones were ingested with the old task).
-    const own = readFileSync(join(d.paths.tasksDir, next, 'transcript.jsonl'), 'utf8').trim().split('\n');
+    const own = readFileSync(join(d.paths.tasksDir, next, 'transcript.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(own.length).toBe(2);
     // A running or non-agent task cannot be resumed.
     const plain = await d.cli(['run', '--', 'sleep', '5']);
@@ -319,4 +354,3 @@ describe('nightshift agent (fake Messages server, real daemon)', () => {
     expect(empty.stderr).toMatch(/no task given/);
   });
 });
-

@@ -37,7 +37,12 @@ async function commands(path: string[] = []): Promise<Cmd[]> {
   const usage = /^Usage: nightshift(?: [\w-]+)*? (?:\[options\] )?(.*)$/m.exec(help)?.[1] ?? '';
   const section = /\nCommands:\n([\s\S]*?)(?:\n\n|$)/.exec(help)?.[1] ?? '';
   const subcommands = [...section.matchAll(/^ {2}([\w-]+)/gm)].map((m) => m[1] as string).filter((n) => n !== 'help');
-  const self: Cmd = { path, args: usage.split(' ').filter((a) => /^[<[]/.test(a) && a !== '[command]'), subcommands, usage: help.startsWith('Usage: nightshift') };
+  const self: Cmd = {
+    path,
+    args: usage.split(' ').filter((a) => /^[<[]/.test(a) && a !== '[command]'),
+    subcommands,
+    usage: help.startsWith('Usage: nightshift'),
+  };
   const below = await Promise.all(subcommands.map((s) => commands([...path, s])));
   return [self, ...below.flat()];
 }
@@ -63,7 +68,8 @@ describe('exit codes of every command', () => {
 
   it('finds the commands (the table below is built from them)', () => {
     const names = all.map((c) => c.path.join(' '));
-    for (const n of ['run', 'output', 'memories list', 'memories import', 'dream show', 'hook session-end', 'service install', 'integrate codex']) expect(names).toContain(n);
+    for (const n of ['run', 'output', 'memories list', 'memories import', 'dream show', 'hook session-end', 'service install', 'integrate codex'])
+      expect(names).toContain(n);
     expect(all.length).toBeGreaterThan(35);
     expect(all.filter((c) => !c.usage).map((c) => c.path.join(' '))).toEqual([]);
   });
@@ -86,7 +92,9 @@ describe('exit codes of every command', () => {
       }
     }
     const results = await runAll(rows);
-    const wrong = rows.map((row, i) => ({ row, r: results[i] as CliResult, why: why[i] as RegExp })).filter(({ r, why }) => r.code !== 2 || !why.test(r.stderr));
+    const wrong = rows
+      .map((row, i) => ({ row, r: results[i] as CliResult, why: why[i] as RegExp }))
+      .filter(({ r, why }) => r.code !== 2 || !why.test(r.stderr));
     expect(wrong.map(({ row, r }) => `nightshift ${row.join(' ')} → ${r.code}: ${r.stderr.trim().split('\n')[0]}`)).toEqual([]);
   }, 120_000);
 
@@ -98,7 +106,9 @@ describe('exit codes of every command', () => {
     groups.forEach((g, i) => {
       const r = results[i] as CliResult;
       expect(r.code, `${g.path.join(' ')} bogus`).toBe(2);
-      expect(r.stderr).toContain(`unknown command 'bogus' for 'nightshift${g.path.length ? ` ${g.path.join(' ')}` : ''}'; the commands are: ${g.subcommands.join(', ')}`);
+      expect(r.stderr).toContain(
+        `unknown command 'bogus' for 'nightshift${g.path.length ? ` ${g.path.join(' ')}` : ''}'; the commands are: ${g.subcommands.join(', ')}`,
+      );
     });
   }, 60_000);
 
@@ -130,7 +140,14 @@ describe('exit codes of every command', () => {
 
   it('help and version exit 0', async () => {
     // The groups' help was read above already (exit 0 asserted here for them and a few leaves).
-    const rows = [['--version'], ['help'], ['help', 'run'], ['run', '--help'], ['hook', 'session-end', '--help'], ...all.filter((c) => c.subcommands.length > 0).map((c) => [...c.path, '--help'])];
+    const rows = [
+      ['--version'],
+      ['help'],
+      ['help', 'run'],
+      ['run', '--help'],
+      ['hook', 'session-end', '--help'],
+      ...all.filter((c) => c.subcommands.length > 0).map((c) => [...c.path, '--help']),
+    ];
     expectCodes(rows, await runAll(rows), 0);
   }, 120_000);
 });

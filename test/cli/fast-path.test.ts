@@ -79,7 +79,10 @@ describe('parseArgs (the fast path)', () => {
   const any = { min: 1, max: Infinity };
 
   it('reads plain options, then the command after -- or the first word', () => {
-    expect(parseArgs(['--name', 'x', '--no-stdin', '--', 'ls', '-la'], flags, { stdin: true }, any)).toEqual({ opts: { name: 'x', stdin: false }, args: ['ls', '-la'] });
+    expect(parseArgs(['--name', 'x', '--no-stdin', '--', 'ls', '-la'], flags, { stdin: true }, any)).toEqual({
+      opts: { name: 'x', stdin: false },
+      args: ['ls', '-la'],
+    });
     expect(parseArgs(['--json', 'make', 'all'], flags, {}, any)).toEqual({ opts: { json: true }, args: ['make', 'all'] });
   });
 

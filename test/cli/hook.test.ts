@@ -15,7 +15,9 @@ describe('Claude Code hooks', () => {
     await d.start();
     const project = tmp();
     await d.cli(['remember', '--project', project, '--stable', '--type', 'instruction', 'Use pnpm, never npm, in this repository.']);
-    const r = await d.cli(['hook', 'session-start'], { input: JSON.stringify({ session_id: 'x', cwd: project, source: 'startup', hook_event_name: 'SessionStart' }) });
+    const r = await d.cli(['hook', 'session-start'], {
+      input: JSON.stringify({ session_id: 'x', cwd: project, source: 'startup', hook_event_name: 'SessionStart' }),
+    });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
@@ -36,8 +38,13 @@ describe('Claude Code hooks', () => {
     await d.start();
     const dir = tmp();
     const file = join(dir, 'end.jsonl');
-    writeClaudeTranscript(file, [{ role: 'user', text: 'From now on, always write commit messages in the imperative mood.' }], { sessionId: 'end-1', cwd: dir });
-    const r = await d.cli(['hook', 'session-end'], { input: JSON.stringify({ session_id: 'end-1', transcript_path: file, cwd: dir, reason: 'exit', hook_event_name: 'SessionEnd' }) });
+    writeClaudeTranscript(file, [{ role: 'user', text: 'From now on, always write commit messages in the imperative mood.' }], {
+      sessionId: 'end-1',
+      cwd: dir,
+    });
+    const r = await d.cli(['hook', 'session-end'], {
+      input: JSON.stringify({ session_id: 'end-1', transcript_path: file, cwd: dir, reason: 'exit', hook_event_name: 'SessionEnd' }),
+    });
     expect(r.code, r.stderr).toBe(0);
     const sessions = await until(async () => {
       const s = await d.client.sessions();
@@ -73,8 +80,13 @@ describe('Claude Code hooks', () => {
     const d = newDaemon();
     await d.start();
     const missing = join(tmp(), 'never-written.jsonl');
-    for (const [event, extra] of [['session-end', { reason: 'other' }], ['pre-compact', { trigger: 'manual' }]] as const) {
-      const r = await d.cli(['hook', event], { input: JSON.stringify({ session_id: 's-1', transcript_path: missing, cwd: '/', hook_event_name: 'x', ...extra }) });
+    for (const [event, extra] of [
+      ['session-end', { reason: 'other' }],
+      ['pre-compact', { trigger: 'manual' }],
+    ] as const) {
+      const r = await d.cli(['hook', event], {
+        input: JSON.stringify({ session_id: 's-1', transcript_path: missing, cwd: '/', hook_event_name: 'x', ...extra }),
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(`no transcript at ${missing}; nothing to ingest`);
     }
@@ -136,7 +148,10 @@ describe('hook user-prompt-submit', () => {
 
   it('adds the memories that match the prompt, and only those', async () => {
     const { d, project } = await withMemories();
-    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s1', project, 'connect to the staging database and list the tables'), env: patient });
+    const r = await d.cli(['hook', 'user-prompt-submit'], {
+      input: promptInput('s1', project, 'connect to the staging database and list the tables'),
+      env: patient,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const text = context(r.stdout);
@@ -166,14 +181,22 @@ describe('hook user-prompt-submit', () => {
     // Another session gets it; the first does not, even from a restarted daemon.
     expect(context((await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s4', project, prompt), env: patient })).stdout)).toContain('deploy.yml');
     await d.restart();
-    for (const session of ['s3', 's4']) expect((await d.cli(['hook', 'user-prompt-submit'], { input: promptInput(session, project, prompt), env: patient })).stdout, session).toBe('');
+    for (const session of ['s3', 's4'])
+      expect((await d.cli(['hook', 'user-prompt-submit'], { input: promptInput(session, project, prompt), env: patient })).stdout, session).toBe('');
   });
 
   it('adds a match from a store of one memory too (BM25 scores little there)', async () => {
     const d = newDaemon();
     await d.start();
     const project = tmp();
-    await d.cli(['remember', '--project', project, '--type', 'procedure', 'Deploys to production go through the GitHub Actions workflow deploy.yml, never by hand.']);
+    await d.cli([
+      'remember',
+      '--project',
+      project,
+      '--type',
+      'procedure',
+      'Deploys to production go through the GitHub Actions workflow deploy.yml, never by hand.',
+    ]);
     const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s8', project, 'deploy this branch to production'), env: patient });
     expect(context(r.stdout)).toContain('deploy.yml');
   });
@@ -187,7 +210,10 @@ describe('hook user-prompt-submit', () => {
       file,
       [
         { role: 'user', text: 'the nightly export job to the warehouse keeps timing out after the vacuum step' },
-        { role: 'assistant', text: 'The nightly export job times out because the warehouse vacuum step holds a lock; I moved the export job after the vacuum step finishes.' },
+        {
+          role: 'assistant',
+          text: 'The nightly export job times out because the warehouse vacuum step holds a lock; I moved the export job after the vacuum step finishes.',
+        },
       ],
       { sessionId: 'past-1', cwd: project },
     );
@@ -207,13 +233,20 @@ describe('hook user-prompt-submit', () => {
     const project = tmp();
     // Many long matches among other memories (words every memory shares would weigh nothing).
     const lines = [
-      ...Array.from({ length: 15 }, (_, i) => `Release train ${i}: the release checklist for the payments gateway requires a canary deploy, a smoke test and sign-off from the payments team before the gateway release goes out.`),
+      ...Array.from(
+        { length: 15 },
+        (_, i) =>
+          `Release train ${i}: the release checklist for the payments gateway requires a canary deploy, a smoke test and sign-off from the payments team before the gateway release goes out.`,
+      ),
       ...Array.from({ length: 40 }, (_, i) => `Dashboard ${i} shows the weekly signup charts for the marketing site in colour ${i}.`),
     ];
     const file = join(project, 'memories.jsonl');
     writeFileSync(file, lines.map((content) => JSON.stringify({ content, project, type: 'procedure' })).join('\n'));
     expect((await d.cli(['memories', 'import', file])).code).toBe(0);
-    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s5', project, 'prepare the payments gateway release checklist'), env: patient });
+    const r = await d.cli(['hook', 'user-prompt-submit'], {
+      input: promptInput('s5', project, 'prepare the payments gateway release checklist'),
+      env: patient,
+    });
     const text = context(r.stdout);
     expect(text).toContain('payments gateway');
     expect(text).not.toContain('Dashboard');
@@ -224,7 +257,10 @@ describe('hook user-prompt-submit', () => {
   it('exits 0 silently when no daemon runs, and does not start one', async () => {
     const d = newDaemon(); // never started
     const project = tmp();
-    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s6', project, 'deploy this branch to production'), env: { NIGHTSHIFT_NO_AUTOSTART: '' } });
+    const r = await d.cli(['hook', 'user-prompt-submit'], {
+      input: promptInput('s6', project, 'deploy this branch to production'),
+      env: { NIGHTSHIFT_NO_AUTOSTART: '' },
+    });
     expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
     await new Promise((res) => setTimeout(res, 300));
     expect(existsSync(d.paths.socket)).toBe(false);

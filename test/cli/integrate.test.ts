@@ -61,7 +61,12 @@ describe('nightshift integrate claude-code', () => {
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ integration: 'claude-code', action: 'install', changed: true });
     expect(out.files.map((f: { file: string }) => f.file)).toEqual([settings, state]);
-    expect(out.files[0].changes).toEqual(['added the SessionStart hook', 'added the SessionEnd hook', 'added the PreCompact hook', 'added the UserPromptSubmit hook']);
+    expect(out.files[0].changes).toEqual([
+      'added the SessionStart hook',
+      'added the SessionEnd hook',
+      'added the PreCompact hook',
+      'added the UserPromptSubmit hook',
+    ]);
     expect(out.files[1].changes).toEqual(['registered the MCP server "nightshift"']);
     expect(read(out.files[0].backup)).toBe(json(settingsBefore));
     expect(read(out.files[1].backup)).toBe(json(stateBefore));
@@ -116,7 +121,10 @@ describe('nightshift integrate claude-code', () => {
     const r = await runCli(['integrate', 'claude-code'], env);
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(read(settings));
-    expect(s.hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: 'echo bye' }] }, { matcher: '', hooks: [{ type: 'command', command: hook('session-end'), timeout: 30 }] }]);
+    expect(s.hooks.SessionEnd).toEqual([
+      { hooks: [{ type: 'command', command: 'echo bye' }] },
+      { matcher: '', hooks: [{ type: 'command', command: hook('session-end'), timeout: 30 }] },
+    ]);
     expect(Object.keys(s)).toEqual(['permissions', 'hooks', 'model']);
     expect(read(settings)).toContain('\t"permissions" : {"allow":["Bash(ls)"],  "deny":[]},\r\n');
     expect(read(settings)).not.toMatch(/[^\r]\n/);
@@ -138,7 +146,12 @@ describe('nightshift integrate claude-code', () => {
     expect(existsSync(join(dir, '.claude.json'))).toBe(false);
 
     expect((await runCli(['integrate', 'claude-code'], env)).code).toBe(0);
-    expect(Object.keys(JSON.parse(read(join(dir, '.claude', 'settings.json'))).hooks)).toEqual(['SessionStart', 'SessionEnd', 'PreCompact', 'UserPromptSubmit']);
+    expect(Object.keys(JSON.parse(read(join(dir, '.claude', 'settings.json'))).hooks)).toEqual([
+      'SessionStart',
+      'SessionEnd',
+      'PreCompact',
+      'UserPromptSubmit',
+    ]);
     expect((await runCli(['integrate', 'claude-code', '--uninstall'], env)).code).toBe(0);
     expect(JSON.parse(read(join(dir, '.claude', 'settings.json')))).toEqual({});
     expect(JSON.parse(read(join(dir, '.claude.json')))).toEqual({});
@@ -165,11 +178,19 @@ describe('nightshift integrate claude-code', () => {
     const { dir, env } = home();
     const real = join(dir, 'dotfiles', 'claude-settings.json');
     const settings = join(dir, '.claude', 'settings.json');
-    write(real, json({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: "/old/node '/opt/old nightshift/dist/cli.js' hook session-end", timeout: 99 }] }] } }));
+    write(
+      real,
+      json({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: "/old/node '/opt/old nightshift/dist/cli.js' hook session-end", timeout: 99 }] }] } }),
+    );
     mkdirSync(dirname(settings), { recursive: true });
     symlinkSync(real, settings);
     const r = JSON.parse((await runCli(['integrate', 'claude-code', '--json'], env)).stdout);
-    expect(r.files[0].changes).toEqual(['added the SessionStart hook', 'updated the SessionEnd hook command', 'added the PreCompact hook', 'added the UserPromptSubmit hook']);
+    expect(r.files[0].changes).toEqual([
+      'added the SessionStart hook',
+      'updated the SessionEnd hook command',
+      'added the PreCompact hook',
+      'added the UserPromptSubmit hook',
+    ]);
     const s = JSON.parse(read(real));
     expect(s.hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: hook('session-end'), timeout: 99 }] }]);
     expect(readdirSync(join(dir, '.claude')).some((n) => n.startsWith('settings.json.bak-'))).toBe(true);
@@ -213,7 +234,14 @@ describe('claude-code entries nightshift owns', () => {
     ]) {
       expect(isNightshiftHook(c), c).toBe(true);
     }
-    for (const c of ['echo nightshift hook session-start done', 'other hook session-start', 'nightshift hook session-starts', 'nightshift hook user-prompt-submitted', 'mynightshift hook session-end', 'nightshift run -- x']) {
+    for (const c of [
+      'echo nightshift hook session-start done',
+      'other hook session-start',
+      'nightshift hook session-starts',
+      'nightshift hook user-prompt-submitted',
+      'mynightshift hook session-end',
+      'nightshift run -- x',
+    ]) {
       expect(isNightshiftHook(c), c).toBe(false);
     }
   });

@@ -8,7 +8,7 @@ const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-projpath-');
 
 describe('paths', () => {
-  it('a relative --project is the caller\'s: resolved against its cwd, and --help says so; the API takes absolute ones only', async () => {
+  it("a relative --project is the caller's: resolved against its cwd, and --help says so; the API takes absolute ones only", async () => {
     const d = newDaemon();
     await d.start();
     const base = tmp();
@@ -21,7 +21,9 @@ describe('paths', () => {
     expect(list.map((m) => m.content)).toEqual(['The etc dir holds config.']);
 
     // A client that sends a relative path is refused: the daemon's cwd is not the caller's.
-    await expect(d.client.remember({ content: 'x y z', scope: 'project', project: '../../etc', stable: false, type: 'note' })).rejects.toThrow(/project must be an absolute path/);
+    await expect(d.client.remember({ content: 'x y z', scope: 'project', project: '../../etc', stable: false, type: 'note' })).rejects.toThrow(
+      /project must be an absolute path/,
+    );
     await expect(d.client.recall({ project: 'etc', episodes: true })).rejects.toThrow(/absolute path/);
 
     for (const cmd of [['remember'], ['recall'], ['memories', 'list'], ['search'], ['ingest']]) {

@@ -42,14 +42,38 @@ describe('nightshift service', () => {
  * mounted nosuid: with either, sudo and every setuid program fail inside the tasks.
  */
 const BREAK_SETUID = [
-  'NoNewPrivileges', 'DynamicUser', 'LockPersonality', 'MemoryDenyWriteExecute', 'PrivateDevices', 'ProtectClock', 'ProtectHostname',
-  'ProtectKernelLogs', 'ProtectKernelModules', 'ProtectKernelTunables', 'RestrictAddressFamilies', 'RestrictNamespaces', 'RestrictRealtime',
-  'RestrictSUIDSGID', 'SystemCallArchitectures', 'SystemCallFilter', 'SystemCallLog',
-  'ProtectSystem', 'ProtectHome', 'PrivateTmp', 'ReadOnlyPaths', 'InaccessiblePaths', 'TemporaryFileSystem', 'PrivateMounts', 'ProtectProc',
+  'NoNewPrivileges',
+  'DynamicUser',
+  'LockPersonality',
+  'MemoryDenyWriteExecute',
+  'PrivateDevices',
+  'ProtectClock',
+  'ProtectHostname',
+  'ProtectKernelLogs',
+  'ProtectKernelModules',
+  'ProtectKernelTunables',
+  'RestrictAddressFamilies',
+  'RestrictNamespaces',
+  'RestrictRealtime',
+  'RestrictSUIDSGID',
+  'SystemCallArchitectures',
+  'SystemCallFilter',
+  'SystemCallLog',
+  'ProtectSystem',
+  'ProtectHome',
+  'PrivateTmp',
+  'ReadOnlyPaths',
+  'InaccessiblePaths',
+  'TemporaryFileSystem',
+  'PrivateMounts',
+  'ProtectProc',
 ];
 
 function directives(unitText: string): string[] {
-  return unitText.split('\n').filter((l) => /^[A-Za-z]+=/.test(l)).map((l) => l.slice(0, l.indexOf('=')));
+  return unitText
+    .split('\n')
+    .filter((l) => /^[A-Za-z]+=/.test(l))
+    .map((l) => l.slice(0, l.indexOf('=')));
 }
 
 function available(cmd: string, args: string[]): boolean {
@@ -75,7 +99,10 @@ describe('the systemd unit', () => {
     await runCli(['service', 'install', '--no-enable'], env);
     const runtime = mkdtempSync('/tmp/ns-sdrun-');
     try {
-      const r = spawnSync('systemd-analyze', ['--user', 'verify', unit], { encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: config } });
+      const r = spawnSync('systemd-analyze', ['--user', 'verify', unit], {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: config },
+      });
       expect(r.status, r.stderr).toBe(0);
       // verify exits 0 on unknown keys and bad values too: it only warns. None of its lines may be about our unit.
       expect(r.stderr.split('\n').filter((l) => l.includes('nightshift.service'))).toEqual([]);
@@ -86,7 +113,8 @@ describe('the systemd unit', () => {
 
   it('runs tasks that can gain privileges through setuid (under a real user systemd)', async (ctx) => {
     const up = spawnSync('systemctl', ['--user', 'is-system-running'], { encoding: 'utf8', timeout: 5000 });
-    if (up.error || !['running', 'degraded'].includes(up.stdout.trim())) ctx.skip(true, 'no systemd user instance here (systemctl --user is-system-running does not answer): nothing can start the unit');
+    if (up.error || !['running', 'degraded'].includes(up.stdout.trim()))
+      ctx.skip(true, 'no systemd user instance here (systemctl --user is-system-running does not answer): nothing can start the unit');
     // The unit's own [Service] settings, on a transient unit running the daemon in a temporary home.
     const text = (await runCli(['service', 'install', '--no-enable'], env), readFileSync(unit, 'utf8'));
     const service = text.slice(text.indexOf('[Service]'), text.indexOf('[Install]'));
@@ -94,7 +122,11 @@ describe('the systemd unit', () => {
     const home = mkdtempSync('/tmp/ns-sd-');
     const name = `nightshift-test-${process.pid}`;
     try {
-      const started = spawnSync('systemd-run', ['--user', `--unit=${name}`, ...props.flatMap((p) => ['-p', p]), `--setenv=NIGHTSHIFT_HOME=${home}`, process.execPath, CLI, 'daemon'], { encoding: 'utf8' });
+      const started = spawnSync(
+        'systemd-run',
+        ['--user', `--unit=${name}`, ...props.flatMap((p) => ['-p', p]), `--setenv=NIGHTSHIFT_HOME=${home}`, process.execPath, CLI, 'daemon'],
+        { encoding: 'utf8' },
+      );
       expect(started.status, started.stderr).toBe(0);
       const nsEnv = { ...stringEnv(), NIGHTSHIFT_HOME: home, NIGHTSHIFT_NO_AUTOSTART: '1' };
       let id = '';

@@ -94,7 +94,8 @@ describe('run, show, ps, output, wait', () => {
   it('in JSON, a read always moves on by at least one whole character and starts on one; raw bytes stay raw', async () => {
     const id = await run('--', 'printf', 'a\\360\\237\\230\\200b\\342\\202\\254'); // a😀b€: 1 + 4 + 1 + 3 bytes
     await d.cli(['wait', id]);
-    const json = async (offset: number, limit: number) => JSON.parse((await d.cli(['output', id, '--offset', String(offset), '--limit', String(limit), '--json'])).stdout);
+    const json = async (offset: number, limit: number) =>
+      JSON.parse((await d.cli(['output', id, '--offset', String(offset), '--limit', String(limit), '--json'])).stdout);
     // A limit smaller than the character at the offset: that whole character, not nothing.
     expect(await json(1, 1)).toMatchObject({ data: '😀', offset: 1, nextOffset: 5, done: false });
     // An offset inside a character: the read starts on its first byte, never with a replacement character.
@@ -102,7 +103,7 @@ describe('run, show, ps, output, wait', () => {
     expect(await json(7, 2)).toMatchObject({ data: '€', offset: 6, nextOffset: 9, done: true });
     // A pager going on from nextOffset with the smallest limit reaches the end, one character a page.
     const pages: string[] = [];
-    for (let offset = 0, done = false; !done && pages.length < 20; ) {
+    for (let offset = 0, done = false; !done && pages.length < 20;) {
       const page = await json(offset, 1);
       expect(page.nextOffset).toBeGreaterThan(offset);
       pages.push(page.data);
@@ -237,10 +238,12 @@ describe('events and status', () => {
   it('streams started and exited events as they happen', async () => {
     const seen: string[] = [];
     const ac = new AbortController();
-    const stream = d.client.events((e) => seen.push(`${e.type}:${e.task.id}`), ac.signal).then(
-      () => 'ended',
-      (err: Error) => (ac.signal.aborted ? 'aborted' : `failed: ${err.message}`),
-    );
+    const stream = d.client
+      .events((e) => seen.push(`${e.type}:${e.task.id}`), ac.signal)
+      .then(
+        () => 'ended',
+        (err: Error) => (ac.signal.aborted ? 'aborted' : `failed: ${err.message}`),
+      );
     await new Promise((r) => setTimeout(r, 100));
     const id = await run('--', 'true');
     await until(() => seen.includes(`exited:${id}`));
@@ -249,10 +252,12 @@ describe('events and status', () => {
     expect(await stream).toMatch(/^(aborted|ended)$/);
   });
 
-  it('pid means the command\'s pid everywhere: run, the started event, show, ps; the log line has one pid key', async () => {
+  it("pid means the command's pid everywhere: run, the started event, show, ps; the log line has one pid key", async () => {
     const started: { id: string; pid?: number }[] = [];
     const ac = new AbortController();
-    const stream = d.client.events((e) => e.type === 'started' && started.push({ id: e.task.id, pid: 'pid' in e.task ? e.task.pid : undefined }), ac.signal).catch(() => undefined);
+    const stream = d.client
+      .events((e) => e.type === 'started' && started.push({ id: e.task.id, pid: 'pid' in e.task ? e.task.pid : undefined }), ac.signal)
+      .catch(() => undefined);
     await new Promise((r) => setTimeout(r, 100));
     const r = await d.cli(['run', '--json', '--no-stdin', '--', 'sleep', '30']);
     const task = JSON.parse(r.stdout) as { id: string; pid: number };

@@ -40,7 +40,11 @@ describe('process-level error handlers', () => {
     const r = await run(mode);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('still serving');
-    const line = JSON.parse(r.stdout.split('\n').find((l) => l.includes('keeps serving')) ?? '{}') as { level?: number; kind?: string; err?: { code?: string } };
+    const line = JSON.parse(r.stdout.split('\n').find((l) => l.includes('keeps serving')) ?? '{}') as {
+      level?: number;
+      kind?: string;
+      err?: { code?: string };
+    };
     expect(line.level).toBe(50);
     expect(line.kind).toBe(mode === 'io-rejection' ? 'unhandled rejection' : 'uncaught exception');
     expect(line.err?.code).toBe(mode === 'io-rejection' ? 'ENOSPC' : 'EPIPE');

@@ -38,9 +38,25 @@ async function seeded(): Promise<TestDaemon> {
   daemon = new TestDaemon({ dream: { schedule: false } }, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-test-0000' });
   const project = dir;
   const at = new Date(Date.now() - 3 * 86_400_000).toISOString();
-  const base = { type: 'fact', scope: 'project', project, stable: true, pinned: false, importance: 0.6, reinforcements: 0, sources: [], origin: 'import', createdAt: at, lastSeenAt: at };
+  const base = {
+    type: 'fact',
+    scope: 'project',
+    project,
+    stable: true,
+    pinned: false,
+    importance: 0.6,
+    reinforcements: 0,
+    sources: [],
+    origin: 'import',
+    createdAt: at,
+    lastSeenAt: at,
+  };
   // A paraphrase the analysis cannot tell is one: the model is asked, and merges them.
-  const memories = ['The API server listens on port 8080.', 'Port 8080 is where the API server accepts connections.'].map((content, i) => ({ ...base, id: `m${String(i + 1).padStart(12, '0')}`, content }));
+  const memories = ['The API server listens on port 8080.', 'Port 8080 is where the API server accepts connections.'].map((content, i) => ({
+    ...base,
+    id: `m${String(i + 1).padStart(12, '0')}`,
+    content,
+  }));
   const file = fileFor(daemon.paths.memoryDir, { scope: 'project', project });
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ version: 1, namespace: { scope: 'project', project }, memories }));
@@ -83,7 +99,10 @@ describe('a dream whose client goes away', () => {
     const after = JSON.parse((await d.cli(['dream', 'log', '--json'])).stdout) as { id: string; running?: boolean; merged: number }[];
     expect(after[0]).toMatchObject({ id: running?.id, merged: 1 });
     expect(after[0]?.running).toBeUndefined();
-    const all = (await d.cli(['memories', 'export'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as Memory);
+    const all = (await d.cli(['memories', 'export'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Memory);
     // The dream applied its report: the paraphrase is merged into the older statement.
     expect(all.find((m) => m.id === 'm000000000002')?.supersededBy).toBe('m000000000001');
     // A finished dream: show answers at once, from its saved report.

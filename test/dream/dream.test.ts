@@ -30,14 +30,26 @@ async function seed(d: TestDaemon): Promise<{ project: string; byContent: (c: st
   ].map((l) => ({ stable: true, importance: 0.6, ...l, scope: 'project', project }));
   // Written as the store's own file: import and remember would already fold the repeats together.
   await d.stop();
-  const memories = lines.map((l, i) => ({ id: `m${String(i).padStart(12, '0')}`, createdAt: daysAgo(30), lastSeenAt: daysAgo(30), reinforcements: 0, sources: [], origin: 'import', pinned: false, ...l }));
+  const memories = lines.map((l, i) => ({
+    id: `m${String(i).padStart(12, '0')}`,
+    createdAt: daysAgo(30),
+    lastSeenAt: daysAgo(30),
+    reinforcements: 0,
+    sources: [],
+    origin: 'import',
+    pinned: false,
+    ...l,
+  }));
   const file = fileFor(d.paths.memoryDir, { scope: 'project', project });
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ version: 1, namespace: { scope: 'project', project }, memories }));
   await d.start();
   let cache: Memory[] = [];
   const all = async () => {
-    cache = (await d.cli(['memories', 'export'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as Memory);
+    cache = (await d.cli(['memories', 'export'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Memory);
     return cache;
   };
   await all();
@@ -117,7 +129,10 @@ describe('nightshift dream', () => {
     expect(phases).toEqual(['orient', 'gather', 'consolidate', 'prune']);
     expect(streamed.dryRun).toBe(true);
     // A live holder (this test process) refuses.
-    writeFileSync(d.paths.dreamLock, JSON.stringify({ pid: process.pid, startTicks: readStat(process.pid)?.startTicks, boot: bootId(), since: daysAgo(0), dream: 'other' }));
+    writeFileSync(
+      d.paths.dreamLock,
+      JSON.stringify({ pid: process.pid, startTicks: readStat(process.pid)?.startTicks, boot: bootId(), since: daysAgo(0), dream: 'other' }),
+    );
     const refused = await d.cli(['dream']);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('already running');
@@ -136,10 +151,14 @@ describe('nightshift dream', () => {
 
     const open = newDaemon({ dream: { schedule: '* * * * * *', minHours: 0, minSessions: 0 } });
     await open.start();
-    const log = await until(async () => {
-      const l = JSON.parse((await open.cli(['dream', 'log', '--json'])).stdout) as { trigger: string }[];
-      return l.length > 0 ? l : undefined;
-    }, 10_000, 200);
+    const log = await until(
+      async () => {
+        const l = JSON.parse((await open.cli(['dream', 'log', '--json'])).stdout) as { trigger: string }[];
+        return l.length > 0 ? l : undefined;
+      },
+      10_000,
+      200,
+    );
     expect(log[0]?.trigger).toBe('schedule');
   });
 

@@ -61,7 +61,10 @@ describe('dream with a model (fake Messages API through the real SDK)', () => {
     // The older statement keeps its own words and takes the paraphrase in.
     expect(r.merges).toEqual([expect.objectContaining({ into: 'm000000000001', merged: ['m000000000002'], text: 'The API server listens on port 8080.' })]);
     expect(r.supersessions).toHaveLength(0);
-    const all = (await d.cli(['memories', 'export'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as Memory);
+    const all = (await d.cli(['memories', 'export'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Memory);
     expect(all.find((m) => m.id === 'm000000000001')?.content).toBe('The API server listens on port 8080.');
     // The frontend and the backend rule differ in one word: both stand.
     for (const id of ['m000000000003', 'm000000000004']) expect(all.find((m) => m.id === id)?.supersededBy).toBeUndefined();

@@ -16,9 +16,7 @@ import type { AddressInfo } from 'node:net';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 
 export type FakeBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id?: string; name: string; input: unknown }
-  | { type: 'thinking'; thinking: string; signature?: string };
+  { type: 'text'; text: string } | { type: 'tool_use'; id?: string; name: string; input: unknown } | { type: 'thinking'; thinking: string; signature?: string };
 
 export interface FakeUsage {
   input_tokens: number;

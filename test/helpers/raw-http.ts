@@ -19,11 +19,7 @@ export interface RawResponse {
  * One HTTP request over a unix socket (or TCP), with no client-side validation beyond node:http's
  * own: bodies, paths and headers go out exactly as given. A transport error rejects.
  */
-export function rawRequest(
-  target: { socketPath: string } | { host: string; port: number },
-  r: RawRequest,
-  timeoutMs = 10_000,
-): Promise<RawResponse> {
+export function rawRequest(target: { socketPath: string } | { host: string; port: number }, r: RawRequest, timeoutMs = 10_000): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...(r.headers ?? {}) };
     if (r.body !== undefined && !r.chunked && headers['content-length'] === undefined) {

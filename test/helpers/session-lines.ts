@@ -79,7 +79,9 @@ export function codexRollout(opts: { id: string; cwd: string }, items: ({ role: 
     if ('compacted' in it) lines.push(JSON.stringify({ timestamp: at(i + 1), type: 'compacted', payload: { message: it.compacted } }));
     else {
       const part = it.role === 'user' ? 'input_text' : 'output_text';
-      lines.push(JSON.stringify({ timestamp: at(i + 1), type: 'response_item', payload: { type: 'message', role: it.role, content: [{ type: part, text: it.text }] } }));
+      lines.push(
+        JSON.stringify({ timestamp: at(i + 1), type: 'response_item', payload: { type: 'message', role: it.role, content: [{ type: part, text: it.text }] } }),
+      );
     }
   });
   return `${lines.join('\n')}\n`;

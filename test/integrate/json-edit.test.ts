@@ -40,7 +40,15 @@ describe('JSON text edits', () => {
     expect(editJsonText(text, [{ path: ['s'], value: 'new' }])).toBe(text.replace('"old"', '"new"'));
     expect(JSON.parse(editJsonText(text, [{ path: ['k', 0], remove: true }])).k).toEqual(['b', 'c']);
     expect(JSON.parse(editJsonText(text, [{ path: ['k', 1], remove: true }])).k).toEqual(['a', 'c']);
-    expect(JSON.parse(editJsonText(text, [{ path: ['k', 2], remove: true }, { path: ['k', 1], remove: true }, { path: ['k', 0], remove: true }])).k).toEqual([]);
+    expect(
+      JSON.parse(
+        editJsonText(text, [
+          { path: ['k', 2], remove: true },
+          { path: ['k', 1], remove: true },
+          { path: ['k', 0], remove: true },
+        ]),
+      ).k,
+    ).toEqual([]);
     expect(JSON.parse(editJsonText(text, [{ path: ['k'], remove: true }]))).toEqual({ s: 'old' });
   });
 });

@@ -12,7 +12,20 @@ import { pino, type Logger } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAnthropic, describeModel, modelConfigFromEnv, PLACEHOLDER_API_KEY, type ModelSettings } from '../../src/llm/client.js';
 import { classifyModelError, type ModelError } from '../../src/llm/errors.js';
-import { apiError, fakeEstimate, overloaded, promptTooLong, rateLimited, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type FakeOptions, type FakeStep } from '../fakes/anthropic.js';
+import {
+  apiError,
+  fakeEstimate,
+  overloaded,
+  promptTooLong,
+  rateLimited,
+  reply,
+  startFakeAnthropic,
+  text,
+  toolUse,
+  type FakeAnthropic,
+  type FakeOptions,
+  type FakeStep,
+} from '../fakes/anthropic.js';
 
 const KEY = 'test-key-not-real-0001';
 let fake: FakeAnthropic | undefined;
@@ -39,7 +52,12 @@ function memoryLog(): { log: Logger; text: () => string } {
 }
 
 /** The client the daemon would build for this environment and these settings. */
-async function clientFor(script: FakeStep[] | FakeOptions, env: Record<string, string> = { ANTHROPIC_API_KEY: KEY }, settings: ModelSettings = {}, log?: Logger) {
+async function clientFor(
+  script: FakeStep[] | FakeOptions,
+  env: Record<string, string> = { ANTHROPIC_API_KEY: KEY },
+  settings: ModelSettings = {},
+  log?: Logger,
+) {
   fake = await startFakeAnthropic(script);
   const cfg = modelConfigFromEnv({ ...env, ANTHROPIC_BASE_URL: fake.url }, { model: 'claude-test', ...settings });
   if (!cfg) throw new Error('no model configured');
@@ -51,7 +69,10 @@ type Outcome = { ok: true; message: Anthropic.Messages.Message } | { ok: false; 
 /** One streamed request, as the extractor and the agent loop make them; failures as error values. */
 async function ask(client: Anthropic, opts: { signal?: AbortSignal; model?: string } = {}): Promise<Outcome> {
   try {
-    const stream = client.messages.stream({ model: opts.model ?? 'claude-test', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }, opts.signal ? { signal: opts.signal } : {});
+    const stream = client.messages.stream(
+      { model: opts.model ?? 'claude-test', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+      opts.signal ? { signal: opts.signal } : {},
+    );
     return { ok: true, message: await stream.finalMessage() };
   } catch (err) {
     return { ok: false, error: classifyModelError(err) };
@@ -90,7 +111,11 @@ describe('modelConfigFromEnv', () => {
   it('takes the model from NIGHTSHIFT_MODEL, then ANTHROPIC_MODEL, then settings; can be switched off', () => {
     expect(modelConfigFromEnv({ ANTHROPIC_API_KEY: KEY, NIGHTSHIFT_MODEL: 'm-env', ANTHROPIC_MODEL: 'm-a' }, { model: 'm-cfg' })?.model).toBe('m-env');
     expect(modelConfigFromEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_MODEL: 'm-a' }, { model: 'm-cfg' })?.model).toBe('m-a');
-    expect(modelConfigFromEnv({ ANTHROPIC_API_KEY: KEY }, { model: 'm-cfg', maxRetries: 0, timeoutMs: 5 })).toMatchObject({ model: 'm-cfg', maxRetries: 0, timeoutMs: 5 });
+    expect(modelConfigFromEnv({ ANTHROPIC_API_KEY: KEY }, { model: 'm-cfg', maxRetries: 0, timeoutMs: 5 })).toMatchObject({
+      model: 'm-cfg',
+      maxRetries: 0,
+      timeoutMs: 5,
+    });
     expect(modelConfigFromEnv({ ANTHROPIC_API_KEY: KEY }, { enabled: false })).toBeUndefined();
   });
 });
@@ -164,8 +189,12 @@ describe('retries under the configured maxRetries', () => {
     expect(fake?.requests).toHaveLength(1);
   });
 
-  it('never retries what is the request\'s fault: too long, too large, bad request', async () => {
-    const { client } = await clientFor([promptTooLong(300_000, 200_000), apiError(413, 'request exceeds the maximum size'), apiError(400, 'max_tokens: 999999 > 64000')]);
+  it("never retries what is the request's fault: too long, too large, bad request", async () => {
+    const { client } = await clientFor([
+      promptTooLong(300_000, 200_000),
+      apiError(413, 'request exceeds the maximum size'),
+      apiError(400, 'max_tokens: 999999 > 64000'),
+    ]);
     expect(failure(await ask(client))).toMatchObject({ code: 'prompt_too_long', status: 400, promptTokens: { actual: 300_000, max: 200_000 } });
     expect(failure(await ask(client))).toMatchObject({ code: 'request_too_large', status: 413 });
     const bad = failure(await ask(client));
@@ -227,7 +256,11 @@ describe('streaming', () => {
   it('delivers text as it streams and the whole answer with its usage, cache counts included', async () => {
     const input = { memories: [{ content: 'a "quoted" \\ value', n: [1, 2, 3] }] };
     const { client } = await clientFor({
-      steps: [reply([{ type: 'thinking', thinking: 'let me think about it for a while' }, text('Calling the tool now.'), toolUse('record', input, 'toolu_1')], { usage: { cache_read_input_tokens: 700, cache_creation_input_tokens: 30 } })],
+      steps: [
+        reply([{ type: 'thinking', thinking: 'let me think about it for a while' }, text('Calling the tool now.'), toolUse('record', input, 'toolu_1')], {
+          usage: { cache_read_input_tokens: 700, cache_creation_input_tokens: 30 },
+        }),
+      ],
       chunkChars: 5,
     });
     const deltas: string[] = [];

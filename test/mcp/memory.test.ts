@@ -43,7 +43,17 @@ function fakeApi() {
         considered: 3,
         items: [
           { kind: 'memory', id: 'm0123456789ab', text: 'we use pnpm, never npm', type: 'preference', scope: 'project', score: 0.9, tokens: 8, sources: [] },
-          { kind: 'episode', id: 's1:u1', text: 'switched the lockfile to pnpm', type: 'episode', scope: 'project', score: 0.4, tokens: 4, sources: [], at: '2025-01-02T00:00:00Z' },
+          {
+            kind: 'episode',
+            id: 's1:u1',
+            text: 'switched the lockfile to pnpm',
+            type: 'episode',
+            scope: 'project',
+            score: 0.4,
+            tokens: 4,
+            sources: [],
+            at: '2025-01-02T00:00:00Z',
+          },
         ],
       };
     },
@@ -145,7 +155,7 @@ describe('MCP memory tools against a real daemon (stdio)', () => {
     await daemon?.cleanup();
   });
 
-  it('resolves a relative project against the server cwd, never the daemon\'s', async () => {
+  it("resolves a relative project against the server cwd, never the daemon's", async () => {
     const m = structured<{ project: string }>(await mcp.call('remember', { content: 'The sub project builds with make.', project: 'sub' }));
     expect(m.project).toBe(join(daemon.home, 'sub'));
     const r = structured<{ project: string }>(await mcp.call('recall', { project: 'sub' }));

@@ -184,10 +184,14 @@ describe('nightshift mcp: task tools over stdio', () => {
 
   it('surfaces a task waiting at a prompt as attention', async () => {
     const id = await run({ command: 'printf "Continue? [y/N] "; read x; echo "answer=$x"', stdin: true, stall_after_seconds: 1 });
-    const seen = await until(async () => {
-      const o = structured<Output & { attention?: { kind: string } }>(await mcp.call('task_output', { task_id: id }));
-      return o.attention?.kind === 'prompt' ? o : undefined;
-    }, 10_000, 200);
+    const seen = await until(
+      async () => {
+        const o = structured<Output & { attention?: { kind: string } }>(await mcp.call('task_output', { task_id: id }));
+        return o.attention?.kind === 'prompt' ? o : undefined;
+      },
+      10_000,
+      200,
+    );
     expect(seen.data).toBe('Continue? [y/N] ');
     expect(text(await mcp.call('task_output', { task_id: id }))).toContain('send_input');
     await mcp.call('send_input', { task_id: id, text: 'y' });
@@ -198,7 +202,12 @@ describe('nightshift mcp: task tools over stdio', () => {
 describe('nightshift mcp: process and daemon', () => {
   it('exits 0 when the client closes its stdin', async () => {
     const p = spawn(process.execPath, [CLI, 'mcp'], { env: daemon.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    };
     let out = '';
     p.stdout.on('data', (c: Buffer) => (out += c.toString()));
     p.stdin.write(`${JSON.stringify(init)}\n`);

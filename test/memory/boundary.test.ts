@@ -104,7 +104,11 @@ describe('control characters', () => {
       (await d.cli(['memories', 'show', 'm000000000001'])).stdout,
       (await d.cli(['recall', '--project', dir])).stdout,
       (await d.cli(['recall', '--project', dir, '--format', 'markdown'])).stdout,
-      (JSON.parse((await d.cli(['hook', 'session-start'], { input: JSON.stringify({ cwd: dir }) })).stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext,
+      (
+        JSON.parse((await d.cli(['hook', 'session-start'], { input: JSON.stringify({ cwd: dir }) })).stdout) as {
+          hookSpecificOutput: { additionalContext: string };
+        }
+      ).hookSpecificOutput.additionalContext,
     ];
     for (const out of outputs) {
       expect(out).toContain('pnpm');

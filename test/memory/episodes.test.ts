@@ -27,7 +27,10 @@ describe('the episodic index on disk', () => {
     await d.start();
     const dir = tmp();
     const transcript = join(dir, 's.jsonl');
-    writeFileSync(transcript, line('m1', 'user', 'the flaky checkout test needs a retry budget') + line('m2', 'assistant', 'I added a retry budget of three to the checkout test'));
+    writeFileSync(
+      transcript,
+      line('m1', 'user', 'the flaky checkout test needs a retry budget') + line('m2', 'assistant', 'I added a retry budget of three to the checkout test'),
+    );
     expect((await d.cli(['ingest', transcript, '--project', dir, '--session', 's1', '--json'])).code).toBe(0);
     await d.stop();
 
@@ -35,7 +38,10 @@ describe('the episodic index on disk', () => {
     const file = episodeFile(d);
     appendFileSync(file, '{"sessionId":"s1","messageId":"m3","project":');
     rmSync(d.paths.sessionsFile);
-    appendFileSync(transcript, line('m3', 'user', 'the invoice renderer drops the currency symbol') + line('m4', 'assistant', 'Fixed the currency symbol in the invoice renderer'));
+    appendFileSync(
+      transcript,
+      line('m3', 'user', 'the invoice renderer drops the currency symbol') + line('m4', 'assistant', 'Fixed the currency symbol in the invoice renderer'),
+    );
 
     await d.start();
     const again = await d.cli(['ingest', transcript, '--project', dir, '--session', 's1', '--json']);
@@ -46,7 +52,10 @@ describe('the episodic index on disk', () => {
     expect(ids).toEqual(['m1', 'm2', 'm3', 'm4']);
 
     // Each message once; the best two are the ones that say it (a neighbour scores a little too).
-    for (const [query, ids] of [['currency symbol invoice', ['m3', 'm4']], ['retry budget', ['m1', 'm2']]] as const) {
+    for (const [query, ids] of [
+      ['currency symbol invoice', ['m3', 'm4']],
+      ['retry budget', ['m1', 'm2']],
+    ] as const) {
       const hits = (await search(d, query, dir)).map((h) => h.messageId);
       expect(new Set(hits).size).toBe(hits.length);
       expect(hits.slice(0, 2).sort()).toEqual(ids);

@@ -85,8 +85,16 @@ describe('nightshift ingest', () => {
     const dir = tmp();
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl');
-    writeClaudeTranscript(a, [{ role: 'user', text: 'We use jest for the unit tests in this repo.' }], { sessionId: 'a', cwd: dir, start: '2026-08-01T09:00:00Z' });
-    writeClaudeTranscript(b, [{ role: 'user', text: 'We switched from jest to vitest for the unit tests.' }], { sessionId: 'b', cwd: dir, start: '2026-09-01T09:00:00Z' });
+    writeClaudeTranscript(a, [{ role: 'user', text: 'We use jest for the unit tests in this repo.' }], {
+      sessionId: 'a',
+      cwd: dir,
+      start: '2026-08-01T09:00:00Z',
+    });
+    writeClaudeTranscript(b, [{ role: 'user', text: 'We switched from jest to vitest for the unit tests.' }], {
+      sessionId: 'b',
+      cwd: dir,
+      start: '2026-09-01T09:00:00Z',
+    });
     const first = JSON.parse((await d.cli(['ingest', a, '--json'])).stdout) as IngestSummary;
     expect(first.added).toHaveLength(1);
     const second = JSON.parse((await d.cli(['ingest', b, '--json'])).stdout) as IngestSummary;

@@ -37,9 +37,25 @@ async function setUp(steps: Parameters<typeof startFakeAnthropic>[0]): Promise<{
 describe('ingest with a model (fake Messages API over the real SDK)', () => {
   it('uses the model’s structured answer and records the tokens per session', async () => {
     const { d, file } = await setUp([
-      reply([toolUse('record_memories', { memories: [{ content: 'Pull requests are squash-merged.', type: 'instruction', scope: 'project', stable: true, importance: 0.8, messageIds: ['model-1-0000'] }] })], {
-        usage: { input_tokens: 1234, output_tokens: 56 },
-      }),
+      reply(
+        [
+          toolUse('record_memories', {
+            memories: [
+              {
+                content: 'Pull requests are squash-merged.',
+                type: 'instruction',
+                scope: 'project',
+                stable: true,
+                importance: 0.8,
+                messageIds: ['model-1-0000'],
+              },
+            ],
+          }),
+        ],
+        {
+          usage: { input_tokens: 1234, output_tokens: 56 },
+        },
+      ),
     ]);
     const s = JSON.parse((await d.cli(['ingest', file, '--json'])).stdout) as IngestSummary;
     expect(s.extractor).toBe('model');

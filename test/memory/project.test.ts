@@ -15,7 +15,11 @@ describe('project identity', () => {
     dirs.push(base);
     const repo = join(base, 'repo');
     mkdirSync(join(repo, 'src', 'deep'), { recursive: true });
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, ...args], {
+        stdio: 'pipe',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     git('init', '-q');
     writeFileSync(join(repo, 'a.txt'), 'a');
     git('add', '.');

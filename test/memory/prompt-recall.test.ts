@@ -11,7 +11,14 @@ const log = pino({ level: 'silent' });
 
 const item = (id: string, text: string): RecallItem => ({ kind: 'memory', id, text, type: 'fact', scope: 'project', score: 5, tokens: 10, sources: [] });
 /** What recall answers for any query: one memory about the staging database. */
-const recall = (): RecallResponse => ({ project: null, query: 'q', budget: 2000, tokens: 50, considered: 1, items: [item('m1', 'The staging database runs on port 5433.')] });
+const recall = (): RecallResponse => ({
+  project: null,
+  query: 'q',
+  budget: 2000,
+  tokens: 50,
+  considered: 1,
+  items: [item('m1', 'The staging database runs on port 5433.')],
+});
 const ask = (p: PromptRecall, sessionId: string) => p.forPrompt({ prompt: 'open the staging database', sessionId, maxChars: 2000 });
 
 describe('PromptRecall: what each session was given', () => {

@@ -92,11 +92,20 @@ describe('real-session classes', () => {
     const s = new ClaudeSession({ sessionId: 'asked', cwd: app })
       .user('Build the donation page.')
       .toolUse('q1', 'AskUserQuestion', { questions: [{ question: 'Where should the app be deployed?', options: [{ label: 'Render' }, { label: 'Fly.io' }] }] })
-      .toolResult('q1', 'User has answered your questions: "Where should the app be deployed?"="Render". You can now continue with the user\'s answers in mind.')
-      .toolUse('p1', 'ExitPlanMode', { plan: '# Plan: Donation form with Stimulus tabs\n\n## Approach\n\nServer-rendered form, Stimulus for the tabs, no payment provider.\n' })
+      .toolResult(
+        'q1',
+        'User has answered your questions: "Where should the app be deployed?"="Render". You can now continue with the user\'s answers in mind.',
+      )
+      .toolUse('p1', 'ExitPlanMode', {
+        plan: '# Plan: Donation form with Stimulus tabs\n\n## Approach\n\nServer-rendered form, Stimulus for the tabs, no payment provider.\n',
+      })
       .toolResult('p1', 'User has approved your plan. You can now start coding.')
       .toolUse('p2', 'ExitPlanMode', { plan: '# Plan: Add a Postgres service\n\n## Approach\n\nMove from SQLite to Postgres.\n' })
-      .toolResult('p2', "The user doesn't want to proceed with this tool use. The tool use was rejected. To tell you how to proceed, the user said:\nKeep SQLite: the free tier has no database add-on.", true);
+      .toolResult(
+        'p2',
+        "The user doesn't want to proceed with this tool use. The tool use was rejected. To tell you how to proceed, the user said:\nKeep SQLite: the free tier has no database add-on.",
+        true,
+      );
     const out = await ingest(d, join(dir, 'asked.jsonl'), s.text());
     const kept = out.added.map((m) => m.content.toLowerCase());
     expect(kept.some((t) => t.includes('deployed') && t.includes('render'))).toBe(true);
@@ -186,14 +195,26 @@ describe('real-session classes', () => {
     await d.start();
     const dir = tmp();
     const app = project(dir, 'acme-api');
-    const first = await ingest(d, join(dir, 's1.jsonl'), new ClaudeSession({ sessionId: 's1', cwd: app }).user('The acme-api repo uses pnpm as its package manager.').text());
+    const first = await ingest(
+      d,
+      join(dir, 's1.jsonl'),
+      new ClaudeSession({ sessionId: 's1', cwd: app }).user('The acme-api repo uses pnpm as its package manager.').text(),
+    );
     const pnpm = first.added[0];
     expect(pnpm?.content).toBe('The acme-api repo uses pnpm as its package manager.');
-    const second = await ingest(d, join(dir, 's2.jsonl'), new ClaudeSession({ sessionId: 's2', cwd: app, start: '2026-10-02T09:00:00.000Z' }).user('Package manager for acme-api: pnpm.').text());
+    const second = await ingest(
+      d,
+      join(dir, 's2.jsonl'),
+      new ClaudeSession({ sessionId: 's2', cwd: app, start: '2026-10-02T09:00:00.000Z' }).user('Package manager for acme-api: pnpm.').text(),
+    );
     expect(second.added).toEqual([]);
     expect(second.reinforced.map((m) => m.id)).toEqual([pnpm?.id]);
     expect(second.reinforced[0]?.content).toBe(pnpm?.content); // the paraphrase did not rewrite it
-    const third = await ingest(d, join(dir, 's3.jsonl'), new ClaudeSession({ sessionId: 's3', cwd: app, start: '2026-10-03T09:00:00.000Z' }).user('Use yarn instead of pnpm from now on.').text());
+    const third = await ingest(
+      d,
+      join(dir, 's3.jsonl'),
+      new ClaudeSession({ sessionId: 's3', cwd: app, start: '2026-10-03T09:00:00.000Z' }).user('Use yarn instead of pnpm from now on.').text(),
+    );
     expect(third.superseded.map((m) => m.id)).toEqual([pnpm?.id]);
     const archived = await memories(d, app, true);
     const old = archived.find((m) => m.id === pnpm?.id);
@@ -213,7 +234,9 @@ describe('real-session classes', () => {
       .user('Always deploy the backend app to the staging cluster in the eu region.')
       .user('Never run the migration scripts against production on fridays.');
     await ingest(d, join(dir, 'near.jsonl'), s.text());
-    const later = new ClaudeSession({ sessionId: 'near-2', cwd: ops, start: '2026-10-05T09:00:00.000Z' }).user('Always run the migration scripts against production on fridays.');
+    const later = new ClaudeSession({ sessionId: 'near-2', cwd: ops, start: '2026-10-05T09:00:00.000Z' }).user(
+      'Always run the migration scripts against production on fridays.',
+    );
     const flip = await ingest(d, join(dir, 'near-2.jsonl'), later.text());
     // The opposite rule replaces the old one without touching its words.
     expect(flip.superseded).toHaveLength(1);

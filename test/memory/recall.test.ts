@@ -56,7 +56,15 @@ describe('remember, memories and recall', () => {
       { content: 'Deploys go to fly.io.', project, scope: 'project', type: 'fact', stable: false, importance: 0.6, lastSeenAt: daysAgo(10) },
       { content: 'Old convention: tabs.', project, scope: 'project', type: 'fact', stable: true, importance: 0.7, supersededBy: 'm0123456789ab' },
     ];
-    for (let i = 0; i < 200; i++) lines.push({ content: `Filler fact number ${i} about module ${i} of the billing code.`, project, scope: 'project', type: 'note', stable: true, importance: 0.4 });
+    for (let i = 0; i < 200; i++)
+      lines.push({
+        content: `Filler fact number ${i} about module ${i} of the billing code.`,
+        project,
+        scope: 'project',
+        type: 'note',
+        stable: true,
+        importance: 0.4,
+      });
     const file = join(project, 'in.jsonl');
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
     const imp = await d.cli(['memories', 'import', file, '--json']);
@@ -96,7 +104,10 @@ describe('remember, memories and recall', () => {
     await a.cli(['memories', 'forget', forgotten]);
     const file = join(project, 'export.jsonl');
     expect((await a.cli(['memories', 'export', file])).code).toBe(0);
-    const exported = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Memory);
+    const exported = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Memory);
     expect(exported).toHaveLength(3);
 
     const b = newDaemon();

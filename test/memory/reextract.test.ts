@@ -31,7 +31,11 @@ describe('re-extraction', () => {
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl');
     writeClaudeTranscript(a, FIRST, { sessionId: 'sa', cwd: dir, start: '2026-06-01T09:00:00Z' });
-    writeClaudeTranscript(b, [{ role: 'user', text: 'The API server runs on port 8080 in this project.', id: 'g1' }], { sessionId: 'sb', cwd: dir, start: '2026-06-02T09:00:00Z' });
+    writeClaudeTranscript(b, [{ role: 'user', text: 'The API server runs on port 8080 in this project.', id: 'g1' }], {
+      sessionId: 'sb',
+      cwd: dir,
+      start: '2026-06-02T09:00:00Z',
+    });
     const first = await json<IngestSummary>(d, ['ingest', a]);
     await json<IngestSummary>(d, ['ingest', b]);
     const find = (list: Memory[], word: string) => list.find((m) => m.content.toLowerCase().includes(word));
@@ -45,7 +49,11 @@ describe('re-extraction', () => {
     await d.cli(['memories', 'forget', deploy.id]);
 
     // The transcript changed since (a message rewritten): its episodes must follow.
-    writeClaudeTranscript(a, [...FIRST.slice(0, 4), { role: 'user', text: 'Look at the pelican dashboard when the tests fail.', id: 'f5' }], { sessionId: 'sa', cwd: dir, start: '2026-06-01T09:00:00Z' });
+    writeClaudeTranscript(a, [...FIRST.slice(0, 4), { role: 'user', text: 'Look at the pelican dashboard when the tests fail.', id: 'f5' }], {
+      sessionId: 'sa',
+      cwd: dir,
+      start: '2026-06-01T09:00:00Z',
+    });
     const again = await json<IngestSummary>(d, ['ingest', a, '--reingest']);
     expect(again.fromOffset).toBe(0);
     expect(again.replaced?.map((m) => m.id)).toEqual([generated.id]);
@@ -91,7 +99,12 @@ describe('re-extraction', () => {
     expect(r.sessions.map((s) => s.sessionId)).toEqual(['sa', 'sb']);
     expect(r.skipped).toEqual([]);
     const replaced = r.sessions.flatMap((s) => s.replaced ?? []);
-    expect(replaced.map((m) => m.id).sort()).toEqual(before.filter((m) => m !== restored).map((m) => m.id).sort());
+    expect(replaced.map((m) => m.id).sort()).toEqual(
+      before
+        .filter((m) => m !== restored)
+        .map((m) => m.id)
+        .sort(),
+    );
     expect(replaced.length).toBeGreaterThan(0);
     const after = await json<Memory[]>(d, ['memories', 'list', '--project', dir]);
     expect(after.map((m) => m.content).sort()).toEqual(before.map((m) => m.content).sort());

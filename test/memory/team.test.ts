@@ -27,10 +27,14 @@ describe('team memory', () => {
 
     // A teammate's memory arrives through `git pull`: a file the daemon did not write.
     writeFileSync(join(teamDir, 'release-freeze.md'), 'Releases are frozen on Fridays.\n');
-    await until(async () => {
-      const list = JSON.parse((await d.cli(['memories', 'list', '--team', 'core', '--json'])).stdout) as Memory[];
-      return list.some((m) => m.content === 'Releases are frozen on Fridays.');
-    }, 10_000, 100);
+    await until(
+      async () => {
+        const list = JSON.parse((await d.cli(['memories', 'list', '--team', 'core', '--json'])).stdout) as Memory[];
+        return list.some((m) => m.content === 'Releases are frozen on Fridays.');
+      },
+      10_000,
+      100,
+    );
     // And an edit to an existing one.
     writeFileSync(file, text.replace('changelog entry', 'changelog entry and a reviewer'));
     await until(async () => (await d.cli(['memories', 'show', id])).stdout.includes('and a reviewer'), 10_000, 100);

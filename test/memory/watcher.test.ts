@@ -45,7 +45,10 @@ describe('transcript watcher', () => {
     const projects = join(home, '.claude', 'projects', '-home-alice-app');
     mkdirSync(projects, { recursive: true });
     mkdirSync(join(home, '.codex', 'sessions'), { recursive: true });
-    writeClaudeTranscript(join(projects, 'h1.jsonl'), [{ role: 'user', text: 'Always use tabs for indentation in this project.' }], { sessionId: 'h1', cwd: home });
+    writeClaudeTranscript(join(projects, 'h1.jsonl'), [{ role: 'user', text: 'Always use tabs for indentation in this project.' }], {
+      sessionId: 'h1',
+      cwd: home,
+    });
     const isolated = new TestDaemon({ transcripts: { watch: true, idleSeconds: 0.2 } }, { HOME: home });
     const configured = new TestDaemon({ transcripts: { watch: true, idleSeconds: 0.2, dirs: [join(home, '.claude', 'projects')] } }, { HOME: home });
     try {

@@ -64,9 +64,33 @@ function buildCases(finished: string, running: string, canary: string): Case[] {
 
   // --- bad JSON -------------------------------------------------------------------------------
   const badJson = [
-    '{', '}', '[', '{"command":', '{"command":["echo"]', '{"command":["echo"],}', "{'command':['echo']}", 'nul', 'undefined',
-    'NaN', 'Infinity', '-', '0x10', '"unterminated', '{"a":1}}', '{"a":1}{"b":2}', '\u0000', '\uFEFF{}', '{"a":"\\x41"}',
-    '{"a":"\\u12"}', '{"a" 1}', '{a:1}', '[1,2', '{"command":["echo"],"cwd":"/tmp"', '// comment\n{}', '{"a":01}', 'tru',
+    '{',
+    '}',
+    '[',
+    '{"command":',
+    '{"command":["echo"]',
+    '{"command":["echo"],}',
+    "{'command':['echo']}",
+    'nul',
+    'undefined',
+    'NaN',
+    'Infinity',
+    '-',
+    '0x10',
+    '"unterminated',
+    '{"a":1}}',
+    '{"a":1}{"b":2}',
+    '\u0000',
+    '\uFEFF{}',
+    '{"a":"\\x41"}',
+    '{"a":"\\u12"}',
+    '{"a" 1}',
+    '{a:1}',
+    '[1,2',
+    '{"command":["echo"],"cwd":"/tmp"',
+    '// comment\n{}',
+    '{"a":01}',
+    'tru',
   ];
   const r = rng(42);
   for (let i = 0; i < 80; i++) {
@@ -82,26 +106,74 @@ function buildCases(finished: string, running: string, canary: string): Case[] {
 
   // --- wrong types and missing fields in a run request -----------------------------------------
   const runBodies: unknown[] = [
-    null, [], 'echo hi', 42, true, {},
-    { command: ['echo'] }, { cwd: '/tmp' }, { env: { A: 'b' } },
-    { ...good, command: 'echo hi' }, { ...good, command: 1 }, { ...good, command: null }, { ...good, command: {} },
-    { ...good, command: [] }, { ...good, command: [1] }, { ...good, command: [null] }, { ...good, command: [['echo']] },
-    { ...good, command: [''] }, { ...good, command: ['echo', 'a\u0000b'] }, { ...good, command: ['ech\u0000o'] },
-    { ...good, command: Array.from({ length: 5000 }, () => 'a') }, { ...good, command: ['echo', 'x'.repeat(70_000)] },
-    { ...good, command: [`../../${canary}/${EVIL}-cmd`] }, { ...good, command: [`/nonexistent/${EVIL}`] },
-    { ...good, cwd: 1 }, { ...good, cwd: '' }, { ...good, cwd: null }, { ...good, cwd: 'relative' },
-    { ...good, cwd: `../${canary}` }, { ...good, cwd: `%2e%2e%2f${canary}` }, { ...good, cwd: `/tmp/${EVIL}-nonexistent` },
-    { ...good, cwd: '/etc/passwd' }, { ...good, cwd: '/tmp\u0000/x' }, { ...good, cwd: 'x'.repeat(5000) },
-    { ...good, name: 1 }, { ...good, name: '' }, { ...good, name: null }, { ...good, name: 'a\nb' }, { ...good, name: 'a\u0000b' },
-    { ...good, name: 'x'.repeat(201) }, { ...good, name: ['a'] },
-    { ...good, env: 'A=b' }, { ...good, env: [] }, { ...good, env: ['A=b'] }, { ...good, env: { A: 1 } }, { ...good, env: { A: null } },
-    { ...good, env: { A: ['b'] } }, { ...good, env: { '': 'v' } }, { ...good, env: { '=': 'v' } }, { ...good, env: { 'A=B': 'v' } },
-    { ...good, env: { 'A\u0000B': 'v' } }, { ...good, env: { ['K'.repeat(1025)]: 'v' } }, { ...good, env: { A: 'v'.repeat(140_000) } },
-    { ...good, env: { PATH, SECRET: 'abc\u0000def' } }, { ...good, env: { [`../${EVIL}`]: 'v', '=x': 'y' } },
-    { ...good, stallAfterSeconds: '10' }, { ...good, stallAfterSeconds: -1 }, { ...good, stallAfterSeconds: 0 },
-    { ...good, stallAfterSeconds: 1e308 }, { ...good, stallAfterSeconds: Number.MAX_SAFE_INTEGER + 2 }, { ...good, stallAfterSeconds: null },
-    { ...good, stdin: 'yes' }, { ...good, stdin: 1 }, { ...good, stdin: null },
-    { ...good, extra: true }, { ...good, id: '7' }, { ...good, status: 'exited' }, { ...good, constructor: { prototype: { polluted: 1 } } },
+    null,
+    [],
+    'echo hi',
+    42,
+    true,
+    {},
+    { command: ['echo'] },
+    { cwd: '/tmp' },
+    { env: { A: 'b' } },
+    { ...good, command: 'echo hi' },
+    { ...good, command: 1 },
+    { ...good, command: null },
+    { ...good, command: {} },
+    { ...good, command: [] },
+    { ...good, command: [1] },
+    { ...good, command: [null] },
+    { ...good, command: [['echo']] },
+    { ...good, command: [''] },
+    { ...good, command: ['echo', 'a\u0000b'] },
+    { ...good, command: ['ech\u0000o'] },
+    { ...good, command: Array.from({ length: 5000 }, () => 'a') },
+    { ...good, command: ['echo', 'x'.repeat(70_000)] },
+    { ...good, command: [`../../${canary}/${EVIL}-cmd`] },
+    { ...good, command: [`/nonexistent/${EVIL}`] },
+    { ...good, cwd: 1 },
+    { ...good, cwd: '' },
+    { ...good, cwd: null },
+    { ...good, cwd: 'relative' },
+    { ...good, cwd: `../${canary}` },
+    { ...good, cwd: `%2e%2e%2f${canary}` },
+    { ...good, cwd: `/tmp/${EVIL}-nonexistent` },
+    { ...good, cwd: '/etc/passwd' },
+    { ...good, cwd: '/tmp\u0000/x' },
+    { ...good, cwd: 'x'.repeat(5000) },
+    { ...good, name: 1 },
+    { ...good, name: '' },
+    { ...good, name: null },
+    { ...good, name: 'a\nb' },
+    { ...good, name: 'a\u0000b' },
+    { ...good, name: 'x'.repeat(201) },
+    { ...good, name: ['a'] },
+    { ...good, env: 'A=b' },
+    { ...good, env: [] },
+    { ...good, env: ['A=b'] },
+    { ...good, env: { A: 1 } },
+    { ...good, env: { A: null } },
+    { ...good, env: { A: ['b'] } },
+    { ...good, env: { '': 'v' } },
+    { ...good, env: { '=': 'v' } },
+    { ...good, env: { 'A=B': 'v' } },
+    { ...good, env: { 'A\u0000B': 'v' } },
+    { ...good, env: { ['K'.repeat(1025)]: 'v' } },
+    { ...good, env: { A: 'v'.repeat(140_000) } },
+    { ...good, env: { PATH, SECRET: 'abc\u0000def' } },
+    { ...good, env: { [`../${EVIL}`]: 'v', '=x': 'y' } },
+    { ...good, stallAfterSeconds: '10' },
+    { ...good, stallAfterSeconds: -1 },
+    { ...good, stallAfterSeconds: 0 },
+    { ...good, stallAfterSeconds: 1e308 },
+    { ...good, stallAfterSeconds: Number.MAX_SAFE_INTEGER + 2 },
+    { ...good, stallAfterSeconds: null },
+    { ...good, stdin: 'yes' },
+    { ...good, stdin: 1 },
+    { ...good, stdin: null },
+    { ...good, extra: true },
+    { ...good, id: '7' },
+    { ...good, status: 'exited' },
+    { ...good, constructor: { prototype: { polluted: 1 } } },
   ];
   for (const b of runBodies) json('bad run request', 'POST', '/v1/tasks', b, 400);
   raw('__proto__ key', 'POST', '/v1/tasks', `{"command":["echo"],"cwd":"/tmp","__proto__":{"polluted":1}}`, 400);
@@ -112,18 +184,65 @@ function buildCases(finished: string, running: string, canary: string): Case[] {
 
   // --- path traversal in names: labels never name files ----------------------------------------
   const traversal = [
-    `../../${canary}/${EVIL}`, `../${EVIL}`, `..`, `../../../../../../tmp/${EVIL}`, `a/../../${EVIL}`, `..\\..\\${EVIL}`,
-    `%2e%2e%2f${EVIL}`, `%2e%2e/${EVIL}`, `..%2f..%2f${canary}%2f${EVIL}`, `%2E%2E%2F%2E%2E%2F${EVIL}`, `.%2e/${EVIL}`,
-    `%252e%252e%252f${EVIL}`, `..%5c${EVIL}`, `/${canary}/../${EVIL}`,
+    `../../${canary}/${EVIL}`,
+    `../${EVIL}`,
+    `..`,
+    `../../../../../../tmp/${EVIL}`,
+    `a/../../${EVIL}`,
+    `..\\..\\${EVIL}`,
+    `%2e%2e%2f${EVIL}`,
+    `%2e%2e/${EVIL}`,
+    `..%2f..%2f${canary}%2f${EVIL}`,
+    `%2E%2E%2F%2E%2E%2F${EVIL}`,
+    `.%2e/${EVIL}`,
+    `%252e%252e%252f${EVIL}`,
+    `..%5c${EVIL}`,
+    `/${canary}/../${EVIL}`,
   ];
   for (const name of traversal) json(`traversal in name ${name}`, 'POST', '/v1/tasks', { ...good, name }, 400);
 
   // --- input and kill bodies --------------------------------------------------------------------
-  const inputBodies: unknown[] = [null, [], 'text', 1, { text: 1 }, { text: null }, { text: ['a'] }, { eof: 'yes' }, { eof: 1 }, { text: 'a', extra: 1 }, { data: 'a' }];
+  const inputBodies: unknown[] = [
+    null,
+    [],
+    'text',
+    1,
+    { text: 1 },
+    { text: null },
+    { text: ['a'] },
+    { eof: 'yes' },
+    { eof: 1 },
+    { text: 'a', extra: 1 },
+    { data: 'a' },
+  ];
   for (const b of inputBodies) json('bad input request', 'POST', `/v1/tasks/${running}/input`, b, 400);
   const signals: unknown[] = [
-    'SIGFOO', 'FOO', '', 'SIG', 'SIGKILLX', '9', '-9', 9, -9, 0, null, {}, [], ['SIGTERM'], true, 'SIGRTMIN', 'kill -9', 'SIGTERM\u0000',
-    'sigterm ', ' TERM', 'TERM;rm -rf /', `../${EVIL}`, '%53%49%47%4b%49%4c%4c', 'SIGKILL\n', 'x'.repeat(10_000), '𝕊𝕀𝔾𝕂𝕀𝕃𝕃',
+    'SIGFOO',
+    'FOO',
+    '',
+    'SIG',
+    'SIGKILLX',
+    '9',
+    '-9',
+    9,
+    -9,
+    0,
+    null,
+    {},
+    [],
+    ['SIGTERM'],
+    true,
+    'SIGRTMIN',
+    'kill -9',
+    'SIGTERM\u0000',
+    'sigterm ',
+    ' TERM',
+    'TERM;rm -rf /',
+    `../${EVIL}`,
+    '%53%49%47%4b%49%4c%4c',
+    'SIGKILL\n',
+    'x'.repeat(10_000),
+    '𝕊𝕀𝔾𝕂𝕀𝕃𝕃',
   ];
   for (const s of signals) json(`unknown signal ${JSON.stringify(s)?.slice(0, 30)}`, 'POST', `/v1/tasks/${running}/kill`, { signal: s }, 400);
   json('kill with extra field', 'POST', `/v1/tasks/${running}/kill`, { signal: 'SIGTERM', pid: 1 }, 400);
@@ -155,8 +274,7 @@ function buildCases(finished: string, running: string, canary: string): Case[] {
     ['POST', `/v1/tasks/${id}/input`],
     ['POST', `/v1/tasks/${id}/kill`],
   ];
-  const bodyFor = (method: string, path: string) =>
-    method !== 'POST' ? undefined : path.endsWith('/kill') ? '{"signal":"SIGKILL"}' : '{"text":"y\\n"}';
+  const bodyFor = (method: string, path: string) => (method !== 'POST' ? undefined : path.endsWith('/kill') ? '{"signal":"SIGKILL"}' : '{"text":"y\\n"}');
   for (const id of ['999999', '123456789012', '2147483648', '42424242']) {
     for (const [m, p] of taskPaths(id)) {
       const body = bodyFor(m, p);
@@ -164,10 +282,49 @@ function buildCases(finished: string, running: string, canary: string): Case[] {
     }
   }
   const badIds = [
-    '..', '.', '%2e%2e', '.%2e', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', `..%2f..%2f${canary}%2f${EVIL}`, `%2e%2e%2f%2e%2e%2f${EVIL}`,
-    `%252e%252e%252f${EVIL}`, `..%5c..%5c${EVIL}`, `1%2f..%2f..%2f${EVIL}`, `%2E%2E%2F${EVIL}`, `..%c0%af${EVIL}`, `%c0%ae%c0%ae%2f${EVIL}`,
-    '0', '-1', '01', '1.5', '1e3', '0x1', 'abc', '%201', '1%20', '%00', '1%00', '%zz', '%', '%2', `${EVIL}`, '1234567890123',
-    '99999999999999999999999999', '+1', '1;rm', '1%3Brm', "1'", '1"', '%7B%7D', '~', '%7e', '*', '1,2', '%2f', '%5c', '%0a1',
+    '..',
+    '.',
+    '%2e%2e',
+    '.%2e',
+    '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+    `..%2f..%2f${canary}%2f${EVIL}`,
+    `%2e%2e%2f%2e%2e%2f${EVIL}`,
+    `%252e%252e%252f${EVIL}`,
+    `..%5c..%5c${EVIL}`,
+    `1%2f..%2f..%2f${EVIL}`,
+    `%2E%2E%2F${EVIL}`,
+    `..%c0%af${EVIL}`,
+    `%c0%ae%c0%ae%2f${EVIL}`,
+    '0',
+    '-1',
+    '01',
+    '1.5',
+    '1e3',
+    '0x1',
+    'abc',
+    '%201',
+    '1%20',
+    '%00',
+    '1%00',
+    '%zz',
+    '%',
+    '%2',
+    `${EVIL}`,
+    '1234567890123',
+    '99999999999999999999999999',
+    '+1',
+    '1;rm',
+    '1%3Brm',
+    "1'",
+    '1"',
+    '%7B%7D',
+    '~',
+    '%7e',
+    '*',
+    '1,2',
+    '%2f',
+    '%5c',
+    '%0a1',
   ];
   const pieces = ['..', '.', '%2e', '%2E', '%2f', '%2F', '%5c', '/', '%00', '%25', EVIL, canary, '1', 'etc', 'passwd'];
   for (let i = 0; i < 30; i++) {
@@ -189,7 +346,8 @@ function buildCases(finished: string, running: string, canary: string): Case[] {
   // --- offsets, limits, lines, timeouts, flags --------------------------------------------------
   const badNums = ['-1', '-0', 'abc', '1.5', '1e3', '', ' 1', '1 ', '0x10', '+1', 'NaN', 'Infinity', '99999999999999999', '1,2', '%2d1', '１'];
   for (const v of badNums) {
-    for (const q of ['offset', 'limit', 'lines']) cases.push({ what: `output ${q}=${v}`, method: 'GET', path: `/v1/tasks/${finished}/output?${q}=${encodeURIComponent(v)}`, status: 400 });
+    for (const q of ['offset', 'limit', 'lines'])
+      cases.push({ what: `output ${q}=${v}`, method: 'GET', path: `/v1/tasks/${finished}/output?${q}=${encodeURIComponent(v)}`, status: 400 });
     cases.push({ what: `follow offset=${v}`, method: 'GET', path: `/v1/tasks/${finished}/follow?offset=${encodeURIComponent(v)}`, status: 400 });
   }
   for (const q of ['limit=0', `limit=${16 * MiB + 1}`, 'lines=100001', 'offset=1&bogus=1', 'tail=5', 'offset=1&offset=x', 'offset[]=1', 'limit=1&limit=-1']) {
@@ -205,21 +363,53 @@ function buildCases(finished: string, running: string, canary: string): Case[] {
 
   // --- unknown endpoints and wrong methods ------------------------------------------------------
   const unknown = [
-    '/', '/v1', '/v1/', '/v2/status', '/v1/statuss', '/v1/status/', '/v1/status/x', '/v1/tasks/', `/v1/tasks/${finished}/`, `/v1/tasks/${finished}/nope`,
-    `/v1/tasks/${finished}/output/extra`, '/v1/tasks//output', '/etc/passwd', '/favicon.ico', '/v1/events/x', `/v1/${EVIL}`, '/V1/STATUS',
-    '/v1/tasks/1/output%2f..', '/%2e%2e/%2e%2e/etc/passwd', '/v1%2fstatus', `/${'a'.repeat(4000)}`,
+    '/',
+    '/v1',
+    '/v1/',
+    '/v2/status',
+    '/v1/statuss',
+    '/v1/status/',
+    '/v1/status/x',
+    '/v1/tasks/',
+    `/v1/tasks/${finished}/`,
+    `/v1/tasks/${finished}/nope`,
+    `/v1/tasks/${finished}/output/extra`,
+    '/v1/tasks//output',
+    '/etc/passwd',
+    '/favicon.ico',
+    '/v1/events/x',
+    `/v1/${EVIL}`,
+    '/V1/STATUS',
+    '/v1/tasks/1/output%2f..',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/v1%2fstatus',
+    `/${'a'.repeat(4000)}`,
   ];
   for (const p of unknown) {
     cases.push({ what: `unknown endpoint ${p.slice(0, 40)}`, method: 'GET', path: p, status: 404 });
     cases.push({ what: `unknown endpoint ${p.slice(0, 40)}`, method: 'POST', path: p, body: '{}', status: 404 });
   }
   const wrongMethods: [string, string][] = [
-    ['POST', '/v1/status'], ['PUT', '/v1/status'], ['DELETE', '/v1/status'], ['PATCH', '/v1/status'],
-    ['PUT', '/v1/tasks'], ['DELETE', '/v1/tasks'], ['PATCH', '/v1/tasks'],
-    ['POST', `/v1/tasks/${finished}`], ['PUT', `/v1/tasks/${finished}`], ['PATCH', `/v1/tasks/${finished}`],
-    ['GET', `/v1/tasks/${running}/kill`], ['DELETE', `/v1/tasks/${running}/kill`], ['GET', `/v1/tasks/${running}/input`],
-    ['POST', `/v1/tasks/${finished}/output`], ['DELETE', `/v1/tasks/${finished}/output`], ['POST', `/v1/tasks/${finished}/wait`],
-    ['POST', `/v1/tasks/${finished}/follow`], ['POST', '/v1/events'], ['OPTIONS', '/v1/tasks'], ['OPTIONS', '/v1/status'],
+    ['POST', '/v1/status'],
+    ['PUT', '/v1/status'],
+    ['DELETE', '/v1/status'],
+    ['PATCH', '/v1/status'],
+    ['PUT', '/v1/tasks'],
+    ['DELETE', '/v1/tasks'],
+    ['PATCH', '/v1/tasks'],
+    ['POST', `/v1/tasks/${finished}`],
+    ['PUT', `/v1/tasks/${finished}`],
+    ['PATCH', `/v1/tasks/${finished}`],
+    ['GET', `/v1/tasks/${running}/kill`],
+    ['DELETE', `/v1/tasks/${running}/kill`],
+    ['GET', `/v1/tasks/${running}/input`],
+    ['POST', `/v1/tasks/${finished}/output`],
+    ['DELETE', `/v1/tasks/${finished}/output`],
+    ['POST', `/v1/tasks/${finished}/wait`],
+    ['POST', `/v1/tasks/${finished}/follow`],
+    ['POST', '/v1/events'],
+    ['OPTIONS', '/v1/tasks'],
+    ['OPTIONS', '/v1/status'],
   ];
   for (const [m, p] of wrongMethods) cases.push({ what: `wrong method ${m} ${p}`, method: m, path: p, status: 405, ...(m === 'GET' ? {} : { body: '{}' }) });
   // Methods HTTP does not know at all: refused by the parser, still with a JSON error.

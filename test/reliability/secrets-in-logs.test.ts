@@ -129,6 +129,9 @@ describe('secrets in logs', () => {
       expect(d.log.includes(secret), `${what} in the daemon's output`).toBe(false);
       expect(daemonLog.includes(secret), `${what} in ${d.paths.daemonLog}`).toBe(false);
     }
-    expect(badStatuses.every((s) => s >= 400 && s < 500), `statuses ${badStatuses}`).toBe(true);
+    expect(
+      badStatuses.every((s) => s >= 400 && s < 500),
+      `statuses ${badStatuses}`,
+    ).toBe(true);
   });
 });

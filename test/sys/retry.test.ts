@@ -26,10 +26,13 @@ describe('retry', () => {
     let calls = 0;
     const boom = new Error('boom');
     await expect(
-      retry(async () => {
-        calls++;
-        throw boom;
-      }, { retryIf: busy, delayMs: 1 }),
+      retry(
+        async () => {
+          calls++;
+          throw boom;
+        },
+        { retryIf: busy, delayMs: 1 },
+      ),
     ).rejects.toBe(boom);
     expect(calls).toBe(1);
   });

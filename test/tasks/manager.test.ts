@@ -112,7 +112,10 @@ describe('TaskManager', () => {
 
   it('refuses what cannot start with an error value naming it, and claims no id', async () => {
     const r = await rig();
-    await expect(r.run(['no-such-command-xyz'])).rejects.toMatchObject({ name: 'AppError', message: expect.stringMatching(/command not found: no-such-command-xyz/) });
+    await expect(r.run(['no-such-command-xyz'])).rejects.toMatchObject({
+      name: 'AppError',
+      message: expect.stringMatching(/command not found: no-such-command-xyz/),
+    });
     await expect(r.run(['true'], { cwd: '/definitely/not/here' })).rejects.toBeInstanceOf(AppError);
     expect((await r.run(['true'])).id).toBe('1');
   });

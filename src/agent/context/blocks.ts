@@ -129,4 +129,3 @@ export function headTail(text: string, maxChars: number, label: string): string 
   const keep = Math.max(0, Math.floor((maxChars - marker(text.length).length) / 2));
   return text.slice(0, keep) + marker(text.length - keep * 2) + text.slice(text.length - keep);
 }
-

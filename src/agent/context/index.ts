@@ -116,4 +116,13 @@ export { overflowOf, type Overflow } from './overflow.js';
 
 // Notes and checkpoints
 export { NOTES_TOOL, NOTES_TOOL_NAME, NOTE_SECTIONS, NotesStore, type NoteSection, type NotesState, type NotesToolResult } from './notes.js';
-export { CHECKPOINT_FORMAT, checkpointPaths, loadCheckpoint, parseCheckpoint, renderMarkdown, saveCheckpoint, type Checkpoint, type SavedCheckpoint } from './checkpoint.js';
+export {
+  CHECKPOINT_FORMAT,
+  checkpointPaths,
+  loadCheckpoint,
+  parseCheckpoint,
+  renderMarkdown,
+  saveCheckpoint,
+  type Checkpoint,
+  type SavedCheckpoint,
+} from './checkpoint.js';

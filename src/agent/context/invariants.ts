@@ -10,13 +10,7 @@ import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@ant
 import { PLACEHOLDER_PREFIX } from './blocks.js';
 
 export type ViolationKind =
-  | 'empty_content'
-  | 'first_not_user'
-  | 'roles_not_alternating'
-  | 'missing_tool_result'
-  | 'orphan_tool_result'
-  | 'duplicate_tool_result'
-  | 'results_not_first';
+  'empty_content' | 'first_not_user' | 'roles_not_alternating' | 'missing_tool_result' | 'orphan_tool_result' | 'duplicate_tool_result' | 'results_not_first';
 
 export interface Violation {
   kind: ViolationKind;

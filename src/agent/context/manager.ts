@@ -25,7 +25,22 @@ import { persistResult } from './persist.js';
 import { typeAgePolicy, type EvictionPolicy } from './policy.js';
 import { restoreEntries } from './resume.js';
 import { runTier, TIERS } from './tiers.js';
-import { fail, ok, type Clock, type CompactionTrigger, type ComponentName, type ContextEvent, type ContextEventInput, type Result, type SystemPrompt, type TierName, type TierReport, type TokenCounter, type UsageLike, type Zone } from './types.js';
+import {
+  fail,
+  ok,
+  type Clock,
+  type CompactionTrigger,
+  type ComponentName,
+  type ContextEvent,
+  type ContextEventInput,
+  type Result,
+  type SystemPrompt,
+  type TierName,
+  type TierReport,
+  type TokenCounter,
+  type UsageLike,
+  type Zone,
+} from './types.js';
 import { checkWindow, inputBudget, type WindowSpec } from './window.js';
 import { PressureMonitor, zoneOf } from './zones.js';
 
@@ -178,7 +193,11 @@ export class ContextManager {
       this.tiersRun.clear();
     }
     const memories = this.memories && memoryBlock(this.memories, limitTokens(this.config.components.memories, this.window.contextWindow).hard);
-    this.input = { system: withBlock(input.system, memories), ...(input.tools ? { tools: input.tools } : {}), ...(input.system !== undefined ? { given: input.system } : {}) };
+    this.input = {
+      system: withBlock(input.system, memories),
+      ...(input.tools ? { tools: input.tools } : {}),
+      ...(input.system !== undefined ? { given: input.system } : {}),
+    };
     this.repair();
     const p: Pass = { m: this.measure(), exact: false, compacted: false, reports: [] };
     if (!retry && this.last) this.pressure.record(p.m.tokens - this.last.tokens);
@@ -190,7 +209,10 @@ export class ContextManager {
     if (p.m.tokens > this.budget) {
       await this.checkpoint();
       const w = this.window;
-      return fail('context_full', `the request needs ~${p.m.tokens} input tokens but ${this.budget} fit (window ${w.contextWindow} − max_tokens ${w.maxOutputTokens}) with everything evictable cleared`);
+      return fail(
+        'context_full',
+        `the request needs ~${p.m.tokens} input tokens but ${this.budget} fit (window ${w.contextWindow} − max_tokens ${w.maxOutputTokens}) with everything evictable cleared`,
+      );
     }
     return ok(this.finish(p));
   }
@@ -259,12 +281,33 @@ export class ContextManager {
     if (zone !== previous) this.emit({ type: 'zone_change', from: previous, to: zone, tokens: m.tokens });
     const pctOfWindow = m.tokens / this.window.contextWindow;
     const turnsUntilRed = this.pressure.turnsUntil(m.tokens, this.config.zones.red * this.budget);
-    this.emit({ type: 'iteration', iteration: this.iteration, tokens: m.tokens, exact, pctOfWindow, utilisation, zone, velocity: this.pressure.velocity, turnsUntilRed });
+    this.emit({
+      type: 'iteration',
+      iteration: this.iteration,
+      tokens: m.tokens,
+      exact,
+      pctOfWindow,
+      utilisation,
+      zone,
+      velocity: this.pressure.velocity,
+      turnsUntilRed,
+    });
     for (const e of limitCrossings(this.components(), this.componentStatus)) this.emit(e);
     this.account.sent(m.rough);
     this.last = { tokens: m.tokens, exact, zone };
     const messages = structuredClone(this.history.messages());
-    const out: PreparedRequest = { messages, maxTokens: this.window.maxOutputTokens, tokens: m.tokens, exact, utilisation, pctOfWindow, zone, iteration: this.iteration, compacted, tiers: reports };
+    const out: PreparedRequest = {
+      messages,
+      maxTokens: this.window.maxOutputTokens,
+      tokens: m.tokens,
+      exact,
+      utilisation,
+      pctOfWindow,
+      zone,
+      iteration: this.iteration,
+      compacted,
+      tiers: reports,
+    };
     if (this.input.system !== undefined) out.system = this.input.system;
     if (this.input.tools) out.tools = this.input.tools;
     return out;
@@ -272,13 +315,21 @@ export class ContextManager {
 
   private components(): Record<ComponentName, ComponentUsage> {
     const i = this.input;
-    return measureComponents({ system: i.given, tools: i.tools, memories: this.memories, messages: this.history.messages(), maxOutputTokens: this.window.maxOutputTokens }, this.window.contextWindow, this.config.components);
+    return measureComponents(
+      { system: i.given, tools: i.tools, memories: this.memories, messages: this.history.messages(), maxOutputTokens: this.window.maxOutputTokens },
+      this.window.contextWindow,
+      this.config.components,
+    );
   }
 
   private async exactCount(m: Measure): Promise<number | undefined> {
     try {
       const count = this.opts.countTokens as TokenCounter;
-      const n = await count({ ...(this.input.system !== undefined ? { system: this.input.system } : {}), ...(this.input.tools ? { tools: this.input.tools } : {}), messages: this.history.messages() });
+      const n = await count({
+        ...(this.input.system !== undefined ? { system: this.input.system } : {}),
+        ...(this.input.tools ? { tools: this.input.tools } : {}),
+        messages: this.history.messages(),
+      });
       this.account.onExact(n, m.rough);
       this.emit({ type: 'exact_count', estimate: m.tokens, exact: n });
       return n;
@@ -289,7 +340,9 @@ export class ContextManager {
 
   private async compact(trigger: CompactionTrigger): Promise<Result<void>> {
     if (trigger !== 'manual' && (this.breaker.open || !this.config.compaction.enabled)) {
-      return this.breaker.open ? fail('breaker_open', `compaction is off after ${this.breaker.consecutiveFailures} consecutive failures`) : fail('compaction_failed', 'compaction is disabled');
+      return this.breaker.open
+        ? fail('breaker_open', `compaction is off after ${this.breaker.consecutiveFailures} consecutive failures`)
+        : fail('compaction_failed', 'compaction is disabled');
     }
     this.compactedIn = this.iteration;
     const beforeTokens = this.measure().tokens;
@@ -309,7 +362,8 @@ export class ContextManager {
       ordinal: this.compactions + 1,
     });
     if (!r.ok) {
-      if (r.error.code !== 'nothing_to_compact' && this.breaker.recordFailure()) this.emit({ type: 'breaker_open', failures: this.breaker.consecutiveFailures });
+      if (r.error.code !== 'nothing_to_compact' && this.breaker.recordFailure())
+        this.emit({ type: 'breaker_open', failures: this.breaker.consecutiveFailures });
       this.emit({ type: 'compaction', trigger, ok: false, beforeTokens, error: r.error });
       return r;
     }
@@ -319,7 +373,16 @@ export class ContextManager {
     this.account.rebase(this.measure().rough);
     const afterTokens = this.measure().tokens;
     this.stats.lastCompactionRatio = afterTokens > 0 ? beforeTokens / afterTokens : null;
-    this.emit({ type: 'compaction', trigger, ok: true, beforeTokens, afterTokens, keptMessages: r.value.keptMessages, summaryTokens: r.value.summaryTokens, ...(r.value.usage ? { summaryUsage: r.value.usage } : {}) });
+    this.emit({
+      type: 'compaction',
+      trigger,
+      ok: true,
+      beforeTokens,
+      afterTokens,
+      keptMessages: r.value.keptMessages,
+      summaryTokens: r.value.summaryTokens,
+      ...(r.value.usage ? { summaryUsage: r.value.usage } : {}),
+    });
     await this.checkpoint();
     return ok(undefined);
   }

@@ -67,6 +67,4 @@ export interface CheckpointOutcome {
 }
 
 export type OverflowDecision =
-  | { action: 'retry'; compacted: boolean }
-  | { action: 'give_up'; error: ContextError; checkpoint: CheckpointOutcome }
-  | { action: 'not_overflow' };
+  { action: 'retry'; compacted: boolean } | { action: 'give_up'; error: ContextError; checkpoint: CheckpointOutcome } | { action: 'not_overflow' };

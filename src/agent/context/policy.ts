@@ -67,7 +67,12 @@ export function collectBlocks(messages: readonly MessageParam[], pinned: Readonl
   messages.forEach((m, i) => {
     if (m.role === 'assistant') {
       turn++;
-      mentions.push({ turn, text: contentBlocks(m).map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? JSON.stringify(b.input) : '')).join('\n') });
+      mentions.push({
+        turn,
+        text: contentBlocks(m)
+          .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? JSON.stringify(b.input) : ''))
+          .join('\n'),
+      });
     }
     turnOf[i] = turn;
   });
@@ -120,7 +125,8 @@ function clearBlock(messages: MessageParam[], b: ContextBlock): number {
   const before = blockTokens(block);
   if (block.type === 'tool_result') return replaceResult(block, placeholder(b.call, 'evicted to make room', b.tokens));
   if (block.type === 'tool_use') block.input = { [CLEARED_KEY]: `input of ${block.name} removed to make room (~${b.tokens} tokens)` };
-  else if (block.type === 'text') block.text = `${PLACEHOLDER_PREFIX}older ${b.kind === 'user_text' ? 'user' : 'assistant'} text removed to make room (~${estimateTokens(block.text)} tokens)]`;
+  else if (block.type === 'text')
+    block.text = `${PLACEHOLDER_PREFIX}older ${b.kind === 'user_text' ? 'user' : 'assistant'} text removed to make room (~${estimateTokens(block.text)} tokens)]`;
   return Math.max(0, before - blockTokens(block));
 }
 

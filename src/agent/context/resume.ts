@@ -27,7 +27,10 @@ export function restoreEntries(cp: Checkpoint | undefined, transcript: readonly 
     const parsed = parseSummary(cp.summary);
     summary = parsed.ok ? parsed.value : undefined;
     const notes = new NotesStore(cp.notes).render();
-    entries.push({ message: { role: 'user', content: summaryMessageText({ task: cp.goal, summary: cp.summary, notes, compaction: cp.compactions }) }, pinned: 'summary' });
+    entries.push({
+      message: { role: 'user', content: summaryMessageText({ task: cp.goal, summary: cp.summary, notes, compaction: cp.compactions }) },
+      pinned: 'summary',
+    });
   }
   transcript.slice(from).forEach((message, i) => {
     const e: Entry = { message: structuredClone(message), seq: from + i };

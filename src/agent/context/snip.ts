@@ -31,7 +31,9 @@ export const defaultClassify: ToolClassifier = (name, input) => {
     if ('command' in o && o['command'] !== 'view') return { kind: 'other' };
     const key = PATH_KEYS.find((k) => typeof o[k] === 'string');
     if (!key) return { kind: 'other' };
-    const range = RANGE_KEYS.filter((k) => o[k] !== undefined).map((k) => `${k}=${JSON.stringify(o[k])}`).join(',');
+    const range = RANGE_KEYS.filter((k) => o[k] !== undefined)
+      .map((k) => `${k}=${JSON.stringify(o[k])}`)
+      .join(',');
     return range ? { kind: 'read', path: o[key] as string, range } : { kind: 'read', path: o[key] as string };
   }
   if (SEARCH.test(name)) return { kind: 'search' };
@@ -63,7 +65,8 @@ export function applySnip(messages: MessageParam[], cfg: SnipConfig, protectedFr
       readLater.set(cls.path, later);
     } else if (cls.kind === 'search') {
       searches++;
-      if (searches > cfg.keepSearches && !r.cleared && r.msgIndex < protectedFrom) clear(r, `snipped, only the ${cfg.keepSearches} newest search results are kept`);
+      if (searches > cfg.keepSearches && !r.cleared && r.msgIndex < protectedFrom)
+        clear(r, `snipped, only the ${cfg.keepSearches} newest search results are kept`);
     }
   }
   return report;

@@ -157,7 +157,9 @@ export async function editFile(i: z.infer<typeof editInput>, ctx: ToolContext): 
     );
   }
   // split/join and slices: no `$&` replacement patterns, whatever new_string holds.
-  const next = i.replace_all ? text.split(i.old_string).join(i.new_string) : text.slice(0, at[0]) + i.new_string + text.slice((at[0] ?? 0) + i.old_string.length);
+  const next = i.replace_all
+    ? text.split(i.old_string).join(i.new_string)
+    : text.slice(0, at[0]) + i.new_string + text.slice((at[0] ?? 0) + i.old_string.length);
   await writeFile(path, next);
   const first = lineOf(text, at[0] ?? 0);
   return { content: `edited ${i.path}: replaced ${at.length === 1 ? `1 occurrence at line ${first}` : `${at.length} occurrences`}` };

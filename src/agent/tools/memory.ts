@@ -12,7 +12,11 @@ export function formatRecall(r: RecallResponse): string {
 export const recallTool = defineTool({
   name: 'recall',
   description: 'Look up memories (preferences, project facts, decisions, learnings) and excerpts of past sessions relevant to a query, for this project.',
-  inputSchema: { type: 'object', properties: { query: { type: 'string' }, budget: { type: 'integer', description: 'tokens, default 1000' } }, required: ['query'] },
+  inputSchema: {
+    type: 'object',
+    properties: { query: { type: 'string' }, budget: { type: 'integer', description: 'tokens, default 1000' } },
+    required: ['query'],
+  },
   schema: z.object({ query: z.string().min(1).max(2000), budget: z.number().int().min(50).max(8000).default(1000) }),
   brief: (i) => i.query,
   run: async (i, ctx) => {
@@ -31,10 +35,17 @@ export const rememberTool = defineTool({
     properties: { content: { type: 'string' }, scope: { type: 'string', enum: ['project', 'user'] }, type: { type: 'string', enum: [...MEMORY_TYPES] } },
     required: ['content'],
   },
-  schema: z.object({ content: z.string().trim().min(1).max(4000), scope: z.enum(['project', 'user']).default('project'), type: z.enum(MEMORY_TYPES).default('fact') }),
+  schema: z.object({
+    content: z.string().trim().min(1).max(4000),
+    scope: z.enum(['project', 'user']).default('project'),
+    type: z.enum(MEMORY_TYPES).default('fact'),
+  }),
   brief: (i) => i.content,
   run: async (i, ctx) => {
-    const m = await daemonCall(() => ctx.client.remember({ content: i.content, scope: i.scope, type: i.type, ...(i.scope === 'project' ? { project: ctx.cwd } : {}) }), false);
+    const m = await daemonCall(
+      () => ctx.client.remember({ content: i.content, scope: i.scope, type: i.type, ...(i.scope === 'project' ? { project: ctx.cwd } : {}) }),
+      false,
+    );
     return { content: `remembered ${m.id} (${m.scope} scope, ${m.type})` };
   },
 });

@@ -137,7 +137,12 @@ export const grepTool = defineTool({
     const filter = i.glob ? globToRegExp(i.glob.includes('/') ? i.glob : `**/${i.glob}`) : undefined;
     const { root, isFile, shown } = await searchRoot(ctx, i.path);
     const stats: WalkStats = { files: 0, truncated: false };
-    const files = isFile ? (async function* () { stats.files = 1; yield root; })() : walk(root, stats);
+    const files = isFile
+      ? (async function* () {
+          stats.files = 1;
+          yield root;
+        })()
+      : walk(root, stats);
     const out: string[] = [];
     let chars = 0;
     let matches = 0;
@@ -171,7 +176,9 @@ export const grepTool = defineTool({
       }
       if (inFile > 0) matchedFiles++;
     }
-    const notes: string[] = [`${matches} matching line${matches === 1 ? '' : 's'} in ${matchedFiles} file${matchedFiles === 1 ? '' : 's'} (${stats.files} searched)`];
+    const notes: string[] = [
+      `${matches} matching line${matches === 1 ? '' : 's'} in ${matchedFiles} file${matchedFiles === 1 ? '' : 's'} (${stats.files} searched)`,
+    ];
     if (full) notes.push(`only the first ${out.length} ${i.files_only ? 'files' : 'matches'} are shown: narrow the pattern, path or glob`);
     if (stats.truncated) notes.push(`the search stopped after ${SEARCH_LIMITS.maxFiles} files: give a narrower path`);
     if (skipped > 0) notes.push(`${skipped} binary or large file(s) skipped`);

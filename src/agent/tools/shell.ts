@@ -26,7 +26,10 @@ export const SHELL = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?
 
 /** A task name from a command line: one line, at most 200 characters, no control characters. */
 export function taskLabel(prefix: string, command: string): string {
-  const t = `${prefix}${command.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim()}`;
+  const t = `${prefix}${command
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()}`;
   return t.length > 200 ? `${t.slice(0, 199)}…` : t;
 }
 

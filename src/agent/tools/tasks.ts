@@ -14,7 +14,10 @@ export const AGENT_TASK_TOOLS = { run: 'task_run', output: 'task_output', input:
 
 /** The JSON Schema the model sees, made from the same zod shape the input is checked against. */
 function inputSchema(shape: TaskTool['input']): Tool['input_schema'] {
-  const { $schema: _drop, ...schema } = zodToJsonSchema(z.object(shape), { strictUnions: true, pipeStrategy: 'input', $refStrategy: 'none' }) as Record<string, unknown>;
+  const { $schema: _drop, ...schema } = zodToJsonSchema(z.object(shape), { strictUnions: true, pipeStrategy: 'input', $refStrategy: 'none' }) as Record<
+    string,
+    unknown
+  >;
   return { ...schema, type: 'object' };
 }
 

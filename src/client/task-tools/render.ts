@@ -32,7 +32,8 @@ export function outputPage(t: Task, page: { data: string; offset: number; nextOf
   const lines = [text ? text.replace(/\n$/, '') : page.size === 0 ? '(no output yet)' : '(no output in this range)'];
   const where = `[task ${t.id}: ${statusText(t)}; bytes ${page.offset}–${page.nextOffset} of ${page.size}`;
   if (page.done) lines.push(`${where}; that is all of it]`);
-  else if (page.nextOffset < page.size) lines.push(`${where}; ${page.size - page.nextOffset} more bytes: call ${names.output} with offset ${page.nextOffset} for more]`);
+  else if (page.nextOffset < page.size)
+    lines.push(`${where}; ${page.size - page.nextOffset} more bytes: call ${names.output} with offset ${page.nextOffset} for more]`);
   else lines.push(`${where}; no more output yet: call ${names.output} with offset ${page.nextOffset} later]`);
   const att = attentionLine(t, names);
   if (att) lines.push(att);
@@ -40,7 +41,13 @@ export function outputPage(t: Task, page: { data: string; offset: number; nextOf
 }
 
 /** A task's output for a model: whole when it is at most `max` bytes, else its last `tail` bytes and how to read the rest. */
-export async function outputForModel(call: Caller, id: string, outputTool: string | undefined, max: number, tail: number): Promise<{ text: string; size: number; note?: string }> {
+export async function outputForModel(
+  call: Caller,
+  id: string,
+  outputTool: string | undefined,
+  max: number,
+  tail: number,
+): Promise<{ text: string; size: number; note?: string }> {
   const first = await call((c) => c.output(id, { offset: 0, limit: max, text: true }), true);
   const size = first.meta.size;
   if (size <= max) return { text: plainText(first.data), size };

@@ -43,7 +43,13 @@ export const RunInput = {
 export const OutputInput = {
   task_id: TaskRef.describe('the task id'),
   offset: z.number().int().min(0).optional().describe('byte offset to start at (default 0)'),
-  limit: z.number().int().min(1).max(L.outputMax).optional().describe(readLimitWords('limit', L.outputDefault, L.outputMax)),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(L.outputMax)
+    .optional()
+    .describe(readLimitWords('limit', L.outputDefault, L.outputMax)),
   tail_lines: z.number().int().min(1).max(100_000).optional().describe('read the last N lines instead (not with offset)'),
 };
 

@@ -51,7 +51,10 @@ export interface TaskToolOptions {
 
 type In<I extends ZodRawShape> = z.infer<z.ZodObject<I>>;
 
-function tool<I extends ZodRawShape>(name: string | undefined, t: Omit<TaskTool, 'name' | 'input' | 'brief' | 'run'> & { input: I; brief(i: In<I>): string; run(i: In<I>, host: TaskToolHost): Promise<TaskToolAnswer> }): TaskTool[] {
+function tool<I extends ZodRawShape>(
+  name: string | undefined,
+  t: Omit<TaskTool, 'name' | 'input' | 'brief' | 'run'> & { input: I; brief(i: In<I>): string; run(i: In<I>, host: TaskToolHost): Promise<TaskToolAnswer> },
+): TaskTool[] {
   if (name === undefined) return [];
   // The adapters parse with `input` before they call: here the shape is known again.
   return [{ ...t, name, brief: (i) => t.brief(i as In<I>), run: (i, host) => t.run(i as In<I>, host) }];
@@ -143,14 +146,19 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
         const eof = i.eof ?? false;
         const addNewline = (i.newline ?? true) && !i.text.endsWith('\n') && !(i.text === '' && eof);
         const payload = addNewline ? `${i.text}\n` : i.text;
-        const task = await host.call((c) => c.input(i.task_id, payload, eof)).catch((err: unknown) => {
-          if (err instanceof AppError && err.code === 'stdin_closed' && err.message.includes('--no-stdin')) {
-            throw new AppError('stdin_closed', `task ${i.task_id} was started without stdin; start it with ${n.run} {"stdin": true} to send it input`);
-          }
-          throw err;
-        });
+        const task = await host
+          .call((c) => c.input(i.task_id, payload, eof))
+          .catch((err: unknown) => {
+            if (err instanceof AppError && err.code === 'stdin_closed' && err.message.includes('--no-stdin')) {
+              throw new AppError('stdin_closed', `task ${i.task_id} was started without stdin; start it with ${n.run} {"stdin": true} to send it input`);
+            }
+            throw err;
+          });
         const bytes = Buffer.byteLength(payload);
-        return { text: `sent ${bytes} bytes to task ${task.id}${eof ? ' and closed its stdin' : ''}; it is ${statusText(task)}`, structured: { ...summary(task), bytes_sent: bytes } };
+        return {
+          text: `sent ${bytes} bytes to task ${task.id}${eof ? ' and closed its stdin' : ''}; it is ${statusText(task)}`,
+          structured: { ...summary(task), bytes_sent: bytes },
+        };
       },
     }),
 
@@ -165,7 +173,9 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
         const t = await waitUpTo(host.call, i.task_id, seconds);
         const out = await outputForModel(host.call, t.id, n.output, L.waitTailBytes, L.waitTailBytes);
         const head = isFinished(t) ? `task ${t.id} ended: ${statusText(t)}` : `task ${t.id} is still ${statusText(t)} after ${seconds}s`;
-        const shown = out.note ? `last ${humanSize(Math.min(out.size, L.waitTailBytes))} of ${humanSize(out.size)} of output` : `output (${humanSize(out.size)})`;
+        const shown = out.note
+          ? `last ${humanSize(Math.min(out.size, L.waitTailBytes))} of ${humanSize(out.size)} of output`
+          : `output (${humanSize(out.size)})`;
         const more = out.note ? `\n[read all of it with ${n.output} {"task_id": "${t.id}", "offset": 0}]` : '';
         return { text: `${head}; ${shown}:\n${out.text || '(none)'}${more}`, structured: summary(t) };
       },
@@ -198,7 +208,9 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
       run: async (i, host) => {
         const all = await host.call((c) => c.list(i.all ?? true), true);
         const tasks = [...all].sort((x, y) => Number(y.id) - Number(x.id)).slice(0, L.listMax);
-        const rows = tasks.map((t) => `${t.id}\t${statusText(t)}\t${humanSize(t.outputBytes)}\t${t.name ? `${t.name}: ` : ''}${commandLine(t.command).slice(0, 120)}`);
+        const rows = tasks.map(
+          (t) => `${t.id}\t${statusText(t)}\t${humanSize(t.outputBytes)}\t${t.name ? `${t.name}: ` : ''}${commandLine(t.command).slice(0, 120)}`,
+        );
         const more = all.length > tasks.length ? `\n(${all.length - tasks.length} older tasks not shown)` : '';
         const text = tasks.length === 0 ? 'no tasks' : `id\tstatus\toutput\tcommand\n${rows.join('\n')}${more}`;
         return { text, structured: { tasks: tasks.map(summary), total: all.length } };

@@ -40,7 +40,11 @@ async function resumable(tasks: TaskManager, id: string): Promise<{ spec: AgentS
   const dir = tasks.dir(id);
   const spec = await readSpec(dir);
   if (!spec) throw new AppError('bad_request', `task ${id} is not an agent task, so it cannot be resumed`);
-  if (!isFinished(task)) throw new AppError('conflict', `agent task ${id} is still ${task.status}; kill it first (\`nightshift kill ${id}\`) or ask it to compact (\`nightshift compact ${id}\`)`);
+  if (!isFinished(task))
+    throw new AppError(
+      'conflict',
+      `agent task ${id} is still ${task.status}; kill it first (\`nightshift kill ${id}\`) or ask it to compact (\`nightshift compact ${id}\`)`,
+    );
   return { spec, dir };
 }
 
@@ -125,7 +129,8 @@ export function agentHandlers(d: AgentRouteDeps): Pick<Handlers, 'startAgent' | 
       const task = await d.tasks.get(id);
       const dir = d.tasks.dir(id);
       if (!(await readSpec(dir))) throw new AppError('bad_request', `task ${id} is not an agent task; only agent tasks have a context to compact`);
-      if (task.status !== 'running') throw new AppError('conflict', `agent task ${id} is not running (it is ${task.status}); \`nightshift agent --resume ${id}\` continues it`);
+      if (task.status !== 'running')
+        throw new AppError('conflict', `agent task ${id} is not running (it is ${task.status}); \`nightshift agent --resume ${id}\` continues it`);
       await writeFile(agentFile(dir, 'compactRequest'), `${now().toISOString()}\n`, { mode: 0o600 });
       return { json: { task: await withAgentInfo(task, dir) } };
     },

@@ -2,12 +2,17 @@ import type { PromptRecall } from '../../memory/prompt-recall.js';
 import type { MemoryService } from '../../memory/service.js';
 import type { Handlers } from '../http.js';
 
-type MemoryHandlers = Pick<Handlers, 'remember' | 'listMemories' | 'importMemories' | 'getMemory' | 'forgetMemory' | 'restoreMemory' | 'pinMemory' | 'recall' | 'recallPrompt' | 'search'>;
+type MemoryHandlers = Pick<
+  Handlers,
+  'remember' | 'listMemories' | 'importMemories' | 'getMemory' | 'forgetMemory' | 'restoreMemory' | 'pinMemory' | 'recall' | 'recallPrompt' | 'search'
+>;
 
 export function memoryHandlers(memory: MemoryService, prompts: PromptRecall): MemoryHandlers {
   return {
     remember: async ({ body }) => ({ json: { memory: await memory.remember(body) } }),
-    listMemories: async ({ query: q }) => ({ json: { memories: memory.list({ project: q.project, team: q.team, archived: q.archived === '1', all: q.all === '1' }) } }),
+    listMemories: async ({ query: q }) => ({
+      json: { memories: memory.list({ project: q.project, team: q.team, archived: q.archived === '1', all: q.all === '1' }) },
+    }),
     importMemories: async ({ body }) => ({ json: await memory.importLines(body.memories) }),
     getMemory: async ({ params }) => ({ json: { memory: memory.store.mustGet(params.id) } }),
     forgetMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'forget') } }),

@@ -11,7 +11,11 @@ export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handle
       // Refused now, not later in the log: a path that cannot be a transcript.
       if (!isAbsolute(req.path)) throw new AppError('bad_request', `transcript path must be absolute, got ${req.path}`);
       const file = statPath(req.path);
-      if (!file.ok) throw new AppError(file.errno === 'ENOENT' ? 'not_found' : 'bad_request', file.errno === 'ENOENT' ? `transcript not found: ${req.path}` : `transcript ${req.path} ${file.why}`);
+      if (!file.ok)
+        throw new AppError(
+          file.errno === 'ENOENT' ? 'not_found' : 'bad_request',
+          file.errno === 'ENOENT' ? `transcript not found: ${req.path}` : `transcript ${req.path} ${file.why}`,
+        );
       const job = memory.ingest(req);
       if (req.wait) return { json: { queued: false, summary: await job } };
       // Handed over: the caller (a hook) returns at once; failures are the log's to tell.

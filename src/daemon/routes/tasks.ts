@@ -27,7 +27,8 @@ export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: St
       const before = await tasks.get(id);
       const offset = q.lines !== undefined ? await tailOffset(before.outputPath, q.lines) : (q.offset ?? 0);
       const limit = q.limit ?? DEFAULT_READ_BYTES;
-      const chunk = q.text === '1' ? await readTextRange(before.outputPath, offset, limit, isFinished(before)) : await readRange(before.outputPath, offset, limit);
+      const chunk =
+        q.text === '1' ? await readTextRange(before.outputPath, offset, limit, isFinished(before)) : await readRange(before.outputPath, offset, limit);
       const after = await tasks.get(id);
       const meta = {
         offset: chunk.offset,

@@ -50,7 +50,11 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
         'Recall the memories relevant to a project (preferences, facts, decisions, procedures, learnings) within a token ' +
         `budget, best first. With a query, ranks by it and adds matching excerpts of past sessions. project defaults to ${opts.project}.`,
       inputSchema: {
-        project: z.string().min(1).optional().describe('project directory (its git root or any directory in it; a relative one resolves against the server\'s cwd)'),
+        project: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("project directory (its git root or any directory in it; a relative one resolves against the server's cwd)"),
         query: z.string().max(2000).optional().describe('what you are looking for'),
         budget: z.number().int().min(50).max(200_000).optional().describe('token budget of the block (default 2000)'),
       },
@@ -67,7 +71,11 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
     },
     guarded(async (a) => {
       const r = await api((c) =>
-        c.recall({ project: a.project ? resolveDir(a.project, opts.cwd) : opts.project, ...(a.query ? { query: a.query } : {}), ...(a.budget !== undefined ? { budget: a.budget } : {}) }),
+        c.recall({
+          project: a.project ? resolveDir(a.project, opts.cwd) : opts.project,
+          ...(a.query ? { query: a.query } : {}),
+          ...(a.budget !== undefined ? { budget: a.budget } : {}),
+        }),
       );
       const items = r.items.map((i) => ({ kind: i.kind, id: i.id, text: i.text, type: i.type, scope: i.scope, score: i.score, ...(i.at ? { at: i.at } : {}) }));
       const where = r.project ?? 'no project';
@@ -92,7 +100,7 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
         'stable memories do not fade with time.',
       inputSchema: {
         content: z.string().trim().min(1, 'content is empty').max(4000, 'a memory is at most 4,000 characters'),
-        project: z.string().min(1).optional().describe('project directory (a relative one resolves against the server\'s cwd)'),
+        project: z.string().min(1).optional().describe("project directory (a relative one resolves against the server's cwd)"),
         scope: z.enum(['project', 'user']).optional(),
         stable: z.boolean().optional(),
         type: MemoryType.optional(),
@@ -170,7 +178,10 @@ export function registerMemoryTools(server: McpServer, api: WithClient, opts: Me
         hits.length === 0
           ? `no past session matches "${a.query}"`
           : hits
-              .map((h) => `- session ${h.session_id}${h.at ? ` ${h.at}` : ''}${h.project ? ` (${h.project})` : ''} ${h.role}: ${clip(h.text.replace(/\s+/g, ' '), 300)}`)
+              .map(
+                (h) =>
+                  `- session ${h.session_id}${h.at ? ` ${h.at}` : ''}${h.project ? ` (${h.project})` : ''} ${h.role}: ${clip(h.text.replace(/\s+/g, ' '), 300)}`,
+              )
               .join('\n');
       return ok({ hits }, text);
     }),

@@ -52,7 +52,10 @@ export function emptyDigest(init: Pick<SessionDigest, 'key' | 'sessionId' | 'pro
 
 /** The bullet items of the "Pending Tasks" section of a compaction summary. */
 export function pendingTasks(summary: string): string[] {
-  const section = /(?:^|\n)[ \t]*(?:#+[ \t]*)?(?:\d+\.[ \t]*)?\**Pending Tasks\**:?\**[ \t]*\n([\s\S]*?)(?=\n[ \t]*(?:#+[ \t]*)?(?:\d+\.[ \t]*)?\**[A-Z][\w ]{2,40}\**:?\**[ \t]*\n|\n[ \t]*<\/summary>|$)/i.exec(summary)?.[1];
+  const section =
+    /(?:^|\n)[ \t]*(?:#+[ \t]*)?(?:\d+\.[ \t]*)?\**Pending Tasks\**:?\**[ \t]*\n([\s\S]*?)(?=\n[ \t]*(?:#+[ \t]*)?(?:\d+\.[ \t]*)?\**[A-Z][\w ]{2,40}\**:?\**[ \t]*\n|\n[ \t]*<\/summary>|$)/i.exec(
+      summary,
+    )?.[1];
   if (section === undefined) return [];
   const items = section
     .split('\n')
@@ -186,7 +189,14 @@ export class DigestBuilder {
     const open = this.d.errors.find((e) => !e.fixed && e.command === notable.command);
     if (open !== undefined) open.count++;
     else if (this.d.errors.length < ERRORS_MAX) {
-      this.d.errors.push({ command: notable.command, text: clip(errorLine(m.text), 160), count: 1, messageId: m.id, ...(at !== undefined && { at }), fixed: false });
+      this.d.errors.push({
+        command: notable.command,
+        text: clip(errorLine(m.text), 160),
+        count: 1,
+        messageId: m.id,
+        ...(at !== undefined && { at }),
+        fixed: false,
+      });
     }
   }
 
@@ -210,7 +220,11 @@ export class DigestBuilder {
   result(nowIso: string, root: string | null): SessionDigest {
     const d = this.d;
     if (root !== null) this.relativize(root);
-    const last = (kind: string) => [...d.commands].filter((c) => c.kind === kind && c.ok !== undefined).sort((a, b) => (a.at ?? '').localeCompare(b.at ?? '')).pop();
+    const last = (kind: string) =>
+      [...d.commands]
+        .filter((c) => c.kind === kind && c.ok !== undefined)
+        .sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''))
+        .pop();
     const outcome: string[] = [];
     const tests = last('test');
     if (tests) outcome.push(tests.ok ? 'tests passing' : 'tests failing');

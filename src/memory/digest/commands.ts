@@ -30,7 +30,12 @@ const KINDS: [DigestCommandKind, RegExp][] = [
       `^(?:${PM}\\s+(?:run\\s+)?build\\b|tsc\\b|cargo\\s+build\\b|mix\\s+compile\\b|go\\s+build\\b|make(?:\\s+(?:build|all|release))?$|\\.?/?gradlew?\\s+build\\b|mvn\\s+(?:package|compile|install)\\b|dotnet\\s+build\\b|npx\\s+(?:vite|next)\\s+build\\b|docker\\s+(?:compose\\s+)?build\\b|anchor\\s+build\\b|forge\\s+build\\b)`,
     ),
   ],
-  ['install', new RegExp(`^(?:${PM}\\s+(?:i|install|add|ci)\\b|pip3?\\s+install\\b|uv\\s+(?:add|sync|pip\\s+install)\\b|poetry\\s+(?:add|install)\\b|cargo\\s+add\\b|mix\\s+deps\\.get\\b|bundle\\s+install\\b|go\\s+get\\b)`)],
+  [
+    'install',
+    new RegExp(
+      `^(?:${PM}\\s+(?:i|install|add|ci)\\b|pip3?\\s+install\\b|uv\\s+(?:add|sync|pip\\s+install)\\b|poetry\\s+(?:add|install)\\b|cargo\\s+add\\b|mix\\s+deps\\.get\\b|bundle\\s+install\\b|go\\s+get\\b)`,
+    ),
+  ],
 ];
 
 /** Pieces of a command line separated by `&&`, `||`, `;`, `|` and newlines, without `cd`, env assignments and redirections. */

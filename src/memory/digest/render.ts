@@ -62,6 +62,11 @@ export function digestLine(d: SessionDigest): string | undefined {
 
 /** Provenance of a digest line: the messages its parts come from (a few). */
 export function digestSources(d: SessionDigest): string[] {
-  const ids = [...d.files.flatMap((f) => f.messageIds.slice(-1)), ...d.commands.flatMap((c) => c.messageIds.slice(-1)), ...d.commits.map((c) => c.messageId), ...d.pushes.map((p) => p.messageId)];
+  const ids = [
+    ...d.files.flatMap((f) => f.messageIds.slice(-1)),
+    ...d.commands.flatMap((c) => c.messageIds.slice(-1)),
+    ...d.commits.map((c) => c.messageId),
+    ...d.pushes.map((p) => p.messageId),
+  ];
   return [...new Set(ids)].slice(0, 8);
 }

@@ -13,7 +13,12 @@ import type { Episode } from './types.js';
 export const ownTerms = (e: Episode): string[] => terms(e.text);
 
 /** An episode's terms with their weight in each field, and the field lengths, given its neighbours' own terms. */
-export function docTerms(e: Episode, own: readonly string[], before?: readonly string[], after?: readonly string[]): { terms: Map<string, FieldPair>; length: FieldPair } {
+export function docTerms(
+  e: Episode,
+  own: readonly string[],
+  before?: readonly string[],
+  after?: readonly string[],
+): { terms: Map<string, FieldPair>; length: FieldPair } {
   const m = new Map<string, FieldPair>();
   const length: FieldPair = [0, 0];
   const add = (words: readonly string[], field: 0 | 1) => {

@@ -73,7 +73,11 @@ export class ProjectIndex {
     // Leftovers of a crash between writing a segment and committing the manifest, or of a merge.
     const listed = new Set(manifest.segments);
     for (const f of safeList(dir)) if (!listed.has(f) && f !== 'manifest.json') unlinkSync(join(dir, f));
-    return new ProjectIndex(dir, manifest, manifest.segments.map((f) => Segment.open(join(dir, f))));
+    return new ProjectIndex(
+      dir,
+      manifest,
+      manifest.segments.map((f) => Segment.open(join(dir, f))),
+    );
   }
 
   get docs(): number {
@@ -211,7 +215,12 @@ function merge(segments: Segment[]): Buffer {
         else covers.push({ ...c });
       }
       lines.forEach((l, d) =>
-        docs.push({ session: remap[seg.docSession[d] as number] as number, offset: l.offset, bytes: l.bytes, length: [seg.ownLength[d] as number, seg.contextLength[d] as number] }),
+        docs.push({
+          session: remap[seg.docSession[d] as number] as number,
+          offset: l.offset,
+          bytes: l.bytes,
+          length: [seg.ownLength[d] as number, seg.contextLength[d] as number],
+        }),
       );
     });
     const terms = [...new Set(segments.flatMap((s) => s.terms))].sort();

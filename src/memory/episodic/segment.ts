@@ -200,7 +200,8 @@ export class Segment {
   postings(fd: number, term: string): Posting[] {
     const raw = this.rawPostings(fd, term);
     const out: Posting[] = [];
-    for (let i = 0; i < raw.length; i += 3) out.push({ doc: raw[i] as number, own: (raw[i + 1] as number) / WEIGHT_SCALE, context: (raw[i + 2] as number) / WEIGHT_SCALE });
+    for (let i = 0; i < raw.length; i += 3)
+      out.push({ doc: raw[i] as number, own: (raw[i + 1] as number) / WEIGHT_SCALE, context: (raw[i + 2] as number) / WEIGHT_SCALE });
     return out;
   }
 

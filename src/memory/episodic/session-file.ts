@@ -87,7 +87,7 @@ export function appendEpisodes(path: string, episodes: readonly Episode[]): { be
   try {
     let size = fstatSync(fd).size;
     const buf = Buffer.alloc(size);
-    for (let got = 0; got < size; ) {
+    for (let got = 0; got < size;) {
       const n = readSync(fd, buf, got, size - got, got);
       if (n === 0) break;
       got += n;

@@ -23,7 +23,9 @@ export function clipQuestion(q: string): string {
 
 export function answerUnits(m: ExtractMessage, turn: number): Unit[] {
   const pairs = m.answers ?? parseAnswerText(m.text);
-  return pairs.flatMap((p) => oneUnit(`${clipQuestion(p.question)} → ${p.answer.replace(/\s*\((?:recommended|default)\)\s*/gi, ' ').trim()}`, 'answer', m, turn) ?? []);
+  return pairs.flatMap(
+    (p) => oneUnit(`${clipQuestion(p.question)} → ${p.answer.replace(/\s*\((?:recommended|default)\)\s*/gi, ' ').trim()}`, 'answer', m, turn) ?? [],
+  );
 }
 
 /** "1. Which stack?" … in the assistant's text: its numbered questions. */
@@ -50,4 +52,3 @@ export function inlineAnswers(reply: string, questions: Map<number, string>, m: 
   }
   return out.length >= 2 ? out : [];
 }
-

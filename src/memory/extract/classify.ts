@@ -24,14 +24,17 @@ export interface Classified {
 /** Kept when the score reaches this. */
 export const KEEP = 2.75;
 
-const DEFERRALS = /^(?:not sure|you decide|up to you|whatever|no preference|doesn'?t matter|skip|other|none|n\/a|i don'?t know|idk|no idea|h+m+|u+m+|dunno|not yet)\b/i;
+const DEFERRALS =
+  /^(?:not sure|you decide|up to you|whatever|no preference|doesn'?t matter|skip|other|none|n\/a|i don'?t know|idk|no idea|h+m+|u+m+|dunno|not yet)\b/i;
 /** A list intro that announces rules rather than steps of the current task. */
-const TASK_INTRO = /^(?:please\s+)?(?:create|add|make|build|write|implement|fix|update|change|do|generate|remove|delete)\b.*\b(?:these|this|following|the following)\b/i;
+const TASK_INTRO =
+  /^(?:please\s+)?(?:create|add|make|build|write|implement|fix|update|change|do|generate|remove|delete)\b.*\b(?:these|this|following|the following)\b/i;
 const RULE_INTRO = /\b(?:plan|workflow|rules?|conventions?|guidelines?|requirements?|constraints?|setup|structure|stack|architecture|preferences?)\b/i;
 /** What the agent did, told in a summary's errors section: its own slips, not lessons. */
 const OWN_SLIP = /^(?:added|changed|removed|created|renamed|moved|extracted|updated|fixed|forgot|used|wrote|called|deleted|replaced)\b/i;
 const ACCOMPLISHED = /^(?:successfully|implemented|designed|built|created|added|extracted|used|moved|refactored|wrote|set up|completed|finished)\b/i;
-const TRANSIENT_ERROR = /\b(?:compile error|compilation error|warning|unused|undefined (?:function|variable|module)|typo|missing (?:import|alias|module)|syntax error|expected)\b/i;
+const TRANSIENT_ERROR =
+  /\b(?:compile error|compilation error|warning|unused|undefined (?:function|variable|module)|typo|missing (?:import|alias|module)|syntax error|expected)\b/i;
 
 function knownTools(text: string): number {
   return new Set((text.toLowerCase().match(/[a-z][\w.+-]*/g) ?? []).filter((w) => TOOL_CATEGORY.has(w))).size;
@@ -76,7 +79,20 @@ function typedScore(f: Features, u: Unit): number {
   if (f.narrative && !f.change) s -= 2;
   if (f.chatter && !f.imperative) s -= 1.5;
   if (f.approvalGate) s += 1.5;
-  if (f.imperative && !f.standing && !f.condition && !f.universal && !f.negatedImperative && !f.preference && !f.reserves && !f.change && !f.decision && !f.style && !f.remember) s -= 1.5;
+  if (
+    f.imperative &&
+    !f.standing &&
+    !f.condition &&
+    !f.universal &&
+    !f.negatedImperative &&
+    !f.preference &&
+    !f.reserves &&
+    !f.change &&
+    !f.decision &&
+    !f.style &&
+    !f.remember
+  )
+    s -= 1.5;
   if (u.investigative && f.imperative) s -= 2;
   if (u.document) s -= 3;
   if (f.url && f.words <= 3) s -= 2;
@@ -91,7 +107,13 @@ function summaryScore(f: Features, u: Unit): number {
       return 1.5 + Math.min(f.tech, 3) * 0.25 + Math.min(knownTools(u.text), 2) * 0.75 + (f.constraint || f.modal || f.universal ? 1 : 0);
     case 'summary-solving':
       // "Established that X must…" is a lesson; "Successfully extracted…" reports what was done.
-      return 2.5 + Math.min(f.tech, 2) * 0.25 + (f.constraint || f.modal || f.standing ? 1 : 0) - Math.min(f.momentary, 2) * 1.5 - (ACCOMPLISHED.test(u.text) && !f.constraint && !f.modal ? 1.5 : 0);
+      return (
+        2.5 +
+        Math.min(f.tech, 2) * 0.25 +
+        (f.constraint || f.modal || f.standing ? 1 : 0) -
+        Math.min(f.momentary, 2) * 1.5 -
+        (ACCOMPLISHED.test(u.text) && !f.constraint && !f.modal ? 1.5 : 0)
+      );
     case 'summary-errors': {
       let s = 1 + (f.constraint ? 2 : 0) + (f.modal ? 1 : 0) + Math.min(f.tech, 2) * 0.25;
       // "**gqc.4: Added X before Y**: …" — the agent's own slip, told after its label.
@@ -163,7 +185,10 @@ export function classify(u: Unit): Classified | undefined {
       break;
     case 'plan-body':
       // A statement inside a plan the person approved: they agreed to it, but it must still read as a rule.
-      score = u.sentence.english && (f.modal || f.standing || f.negatedImperative || f.constraint || /\b(?:no|not|only)\b/i.test(u.text)) ? typedScore(f, u) + 1 + (u.lead === true ? 1 : 0) : -Infinity;
+      score =
+        u.sentence.english && (f.modal || f.standing || f.negatedImperative || f.constraint || /\b(?:no|not|only)\b/i.test(u.text))
+          ? typedScore(f, u) + 1 + (u.lead === true ? 1 : 0)
+          : -Infinity;
       break;
     case 'instructions':
       score = typedScore(f, u) + 1;

@@ -6,17 +6,20 @@ import { joinSentences, type Unit } from './unit.js';
  * A long sentence's clauses, each analysed on its own: "I renamed the folder X, whereas this is
  * really a personal kb" says two things, and either may be the one that lasts.
  */
-const CLAUSE_BREAK = /\s*(?:;|—|–|\s-\s|,\s+(?:but|and|so|as|whereas|because|since|which)\s+|\s+(?:whereas|because)\s+|\s+as\s+(?=(?:our|we|the|my|it|this)\b)|,\s+(?=(?:it|this|that|we|i|you|they)\s)|\s+(?:then|than)\s+(?=(?:i|we)\b)|\s+so\s+(?!that\b)(?=(?:just|we|i|you|please)\b))\s*/i;
+const CLAUSE_BREAK =
+  /\s*(?:;|—|–|\s-\s|,\s+(?:but|and|so|as|whereas|because|since|which)\s+|\s+(?:whereas|because)\s+|\s+as\s+(?=(?:our|we|the|my|it|this)\b)|,\s+(?=(?:it|this|that|we|i|you|they)\s)|\s+(?:then|than)\s+(?=(?:i|we)\b)|\s+so\s+(?!that\b)(?=(?:just|we|i|you|please)\b))\s*/i;
 const CLAUSE_MIN_WORDS = 2;
 const SPLIT_FROM_WORDS = 16;
 
 export function clausesOf(u: Unit): Unit[] {
   if (u.text.split(/\s+/).length < SPLIT_FROM_WORDS) return [];
-  const parts = u.text.split(CLAUSE_BREAK).map((p) => p.trim()).filter((p) => p.split(/\s+/).length >= CLAUSE_MIN_WORDS);
+  const parts = u.text
+    .split(CLAUSE_BREAK)
+    .map((p) => p.trim())
+    .filter((p) => p.split(/\s+/).length >= CLAUSE_MIN_WORDS);
   if (parts.length < 2) return [];
   return parts.flatMap((p) => {
     const sentence = joinSentences(analyze(p));
     return sentence === undefined ? [] : [{ ...u, text: sentence.text, sentence }];
   });
 }
-

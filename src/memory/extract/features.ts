@@ -92,7 +92,8 @@ export function featuresOf(s: Sentence): Features {
     // a prohibition needs a thing it is about: "never say never" and "don't change anything" have none
     tokens.slice(vAt + 1).some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.kind === 'url') &&
     !tokens.slice(vAt + 1).some((t) => L.SWEEPING.has(t.lower)) &&
-    (tokens.slice(0, vAt).some((t) => t.lemma === 'not' || t.lower === "n't" || t.lower === 'never' || t.lower === 'dont') || L.AVOID_VERBS.has((tokens[vAt] as Token).lemma));
+    (tokens.slice(0, vAt).some((t) => t.lemma === 'not' || t.lower === "n't" || t.lower === 'never' || t.lower === 'dont') ||
+      L.AVOID_VERBS.has((tokens[vAt] as Token).lemma));
   const subject = subjectOf(tokens);
   const subjectAt = subject === undefined ? -1 : tokens.indexOf(subject);
   const possessed = subjectAt > 0 && L.POSSESSIVES.has((tokens[subjectAt - 1] as Token).lower);
@@ -104,14 +105,17 @@ export function featuresOf(s: Sentence): Features {
   const has = (set: ReadonlySet<string>) => lower.some((w) => set.has(w));
   const count = (set: ReadonlySet<string>) => lower.filter((w) => set.has(w)).length;
   const firstPerson = subject !== undefined && (subject.lower === 'i' || subject.lower === 'we');
-  const question = /\?\s*["')\]]*\s*$/.test(s.text) || (s.english && L.QUESTION_OPENERS.has(lower.find((w, i) => !skipLead(tokens[i] as Token)) ?? '') && vAt < 0);
+  const question =
+    /\?\s*["')\]]*\s*$/.test(s.text) || (s.english && L.QUESTION_OPENERS.has(lower.find((w, i) => !skipLead(tokens[i] as Token)) ?? '') && vAt < 0);
   const preference =
     ((firstPerson && tokens.some((t) => L.PREFERENCE_VERBS.has(t.lemma))) || (vAt >= 0 && verb === 'prefer') || hasSequence(lower, L.PREFERENCE_PHRASES)) &&
     // "I prefer the second option" picks among what is on the table right now.
     !tokens.some((t) => L.CHOICE_WORDS.has(t.lower) && (t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'NUM'));
   const reserves = hasSequence(lower, L.RESERVES) && tokens.some((t) => L.RESERVABLE.has(t.lemma));
   // "that" introducing a clause ("remember that …") points at nothing.
-  const pointing = tokens.filter((t, i) => L.DEICTIC.has(t.lower) && t.pos !== 'SCONJ' && !(L.DEMONSTRATIVE.has(t.lower) && L.PROJECT_NOUNS.has(tokens[i + 1]?.lemma ?? ''))).length;
+  const pointing = tokens.filter(
+    (t, i) => L.DEICTIC.has(t.lower) && t.pos !== 'SCONJ' && !(L.DEMONSTRATIVE.has(t.lower) && L.PROJECT_NOUNS.has(tokens[i + 1]?.lemma ?? '')),
+  ).length;
   return {
     words,
     content,
@@ -121,7 +125,8 @@ export function featuresOf(s: Sentence): Features {
     ...(verb !== undefined && { verb }),
     negatedImperative,
     // "Always good to hear", "it always fails": a marker with no rule behind it.
-    standing: (has(L.STANDING_WORDS) || hasSequence(lower, L.STANDING_PHRASES)) && (vAt >= 0 || (subject !== undefined && !L.NARRATING_SUBJECTS.has(subject.lower))),
+    standing:
+      (has(L.STANDING_WORDS) || hasSequence(lower, L.STANDING_PHRASES)) && (vAt >= 0 || (subject !== undefined && !L.NARRATING_SUBJECTS.has(subject.lower))),
     universal: has(L.UNIVERSALS),
     modal: has(L.MODALS) || hasSequence(lower, L.MODAL_PHRASES),
     condition: hasSequence(lower, L.CONDITIONS) || tokens.some((t, i) => L.CONDITION_WORDS.has(t.lower) && (tokens[i + 1]?.lower.endsWith('ing') ?? false)),
@@ -166,7 +171,9 @@ export function featuresOf(s: Sentence): Features {
     url: tokens.some((t) => t.kind === 'url'),
     hedge: has(L.HEDGES) || hasSequence(lower, L.HEDGE_PHRASES),
     purpose: vAt >= 0 && tokens.some((t, i) => i > vAt + 1 && t.lower === 'to' && (tokens[i + 1]?.pos === 'VERB' || tokens[i + 1]?.pos === 'AUX')),
-    workflow: (verb !== undefined && L.WORKFLOW.has(verb)) || tokens.some((t) => L.WORKFLOW.has(t.lemma) && (t.pos === 'VERB' || t.pos === 'NOUN' || t.pos === 'PROPN') && !L.isPast(t)),
+    workflow:
+      (verb !== undefined && L.WORKFLOW.has(verb)) ||
+      tokens.some((t) => L.WORKFLOW.has(t.lemma) && (t.pos === 'VERB' || t.pos === 'NOUN' || t.pos === 'PROPN') && !L.isPast(t)),
     universalSubject: subjectAt >= 1 && (L.UNIVERSALS.has((tokens[subjectAt - 1] as Token).lower) || (tokens[subjectAt - 1] as Token).lower === 'no'),
     // "The stack is …", "Bhavana is a …", "it's an Elixir app on …": what the project is.
     definitional:

@@ -34,7 +34,11 @@ function contentOf(u: Unit): string {
   // "Remember that X": X is what is kept ("remember to X" stays a rule as said).
   const text = tidy(u.text).text.replace(/^(?:remember|keep in mind|bear in mind|note|for future reference)(?:\s+that)?[\s,:]+(?!to\b)/i, '');
   // The intro's last sentence only: "5 questions. plan:" introduces with "plan".
-  const intro = u.intro?.split(/(?<=[.!?])\s+/).pop()?.replace(/:\s*$/, '').trim();
+  const intro = u.intro
+    ?.split(/(?<=[.!?])\s+/)
+    .pop()
+    ?.replace(/:\s*$/, '')
+    .trim();
   if (u.bullet && intro !== undefined && intro.length > 0 && intro.length <= 40 && !text.toLowerCase().startsWith(intro.toLowerCase())) {
     return finish(`${intro}: ${text}`);
   }
@@ -107,7 +111,13 @@ function assistantLearnings(messages: readonly ExtractMessage[], pool: Pool): vo
     const found = findLearnings(units.map((u) => u.text)).filter((l) => l.used.length === 2 && !/\b(?:I|I'm|I'll|I need|let me|we need)\b/.test(l.content));
     if (found.length === 0 || !verifiedAfter(messages, i)) return;
     for (const l of found) {
-      const c: Classified = { type: 'learning', scope: 'project', score: 3.5, stable: l.stable, features: featuresOf(units[l.used[0] ?? 0]?.sentence ?? { text: '', tokens: [], english: true }) };
+      const c: Classified = {
+        type: 'learning',
+        scope: 'project',
+        score: 3.5,
+        stable: l.stable,
+        features: featuresOf(units[l.used[0] ?? 0]?.sentence ?? { text: '', tokens: [], english: true }),
+      };
       pool.add(l.content, c, [m.id], m.timestamp, false);
     }
   });
@@ -132,7 +142,12 @@ export function extractHeuristic(input: ExtractInput): ExtractResult {
     // A clause too short to stand alone ("i'll commit") is kept with its sentence.
     const u = best.u.text.split(/\s+/).length < 5 ? whole : best.u;
     const summary = u.source.startsWith('summary-');
-    const document = u.source === 'plan-body' ? { key: `plan:${u.messageId}`, cap: PER_DOCUMENT['plan-body'] } : summary ? { key: `summary:${u.messageId}`, cap: PER_DOCUMENT.summary } : undefined;
+    const document =
+      u.source === 'plan-body'
+        ? { key: `plan:${u.messageId}`, cap: PER_DOCUMENT['plan-body'] }
+        : summary
+          ? { key: `summary:${u.messageId}`, cap: PER_DOCUMENT.summary }
+          : undefined;
     pool.add(contentOf(u), c, [u.messageId], u.at, summary, u.source === 'typed' || u.source === 'feedback' ? findReplaced(u.text) : undefined, document);
   }
   assistantLearnings(input.messages, pool);

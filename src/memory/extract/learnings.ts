@@ -20,8 +20,10 @@ const IMPORTANCE = 0.6;
 const FIX_WINDOW = 2;
 const MAX_SENTENCE = 300;
 
-const CAUSE = /\broot[\s-]?cause\b|\b(?:problem|issue|bug|error|failure|crash|culprit|reason|cause)\s+(?:was|turned out to be|ended up being|is that)\b|\b(?:was|were|is|are)\s+(?:caused|triggered)\s+by\b|\bturn(?:s|ed)\s+out\b/;
-const FIX = /\b(?:fixed|solved|resolved|addressed)\s+(?:it\s+|this\s+|that\s+|the\s+\w+\s+)?(?:by|with)\b|\b(?:fix|solution|workaround|remedy)\s+(?:was|is)\b|\b(?:fix|solution|workaround):/;
+const CAUSE =
+  /\broot[\s-]?cause\b|\b(?:problem|issue|bug|error|failure|crash|culprit|reason|cause)\s+(?:was|turned out to be|ended up being|is that)\b|\b(?:was|were|is|are)\s+(?:caused|triggered)\s+by\b|\bturn(?:s|ed)\s+out\b/;
+const FIX =
+  /\b(?:fixed|solved|resolved|addressed)\s+(?:it\s+|this\s+|that\s+|the\s+\w+\s+)?(?:by|with)\b|\b(?:fix|solution|workaround|remedy)\s+(?:was|is)\b|\b(?:fix|solution|workaround):/;
 const HINT = /cause|problem|issue|bug|error|failure|crash|culprit|reason|turn(?:s|ed) out|fix|solv|resolv|address|solution|workaround|remedy/i;
 const DOUBT = /\?|\b(?:maybe|perhaps|probably|might|could be|i think|i suspect|not sure|let me|let's see|i'll check)\b/;
 const STOP = /^(?:the|a|an|it|this|that|was|is|were|are|to|of|in|on|by|with|and|or|we|i|you|root|cause|problem|issue|fix|fixed|turns|turned|out|so)$/;

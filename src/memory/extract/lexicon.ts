@@ -39,7 +39,9 @@ export const STANDING_PHRASES = seqs(`from now on | going forward | moving forwa
   in every project | in all projects | from this point`);
 export const UNIVERSALS = set(`each every all any`);
 export const MODALS = set(`must should shall shouldn't mustn't required requires require`);
-export const MODAL_PHRASES = seqs(`need to | needs to | have to | has to | got to | is required | are required | ought to | is mandatory | not allowed | is not allowed`);
+export const MODAL_PHRASES = seqs(
+  `need to | needs to | have to | has to | got to | is required | are required | ought to | is mandatory | not allowed | is not allowed`,
+);
 export const CONDITIONS = seqs(`before you | before we | before committing | before pushing | before moving | before touching | before merging |
   before any | before each | before every | after each | after every | after you | after we | once you | when you | whenever |
   in case | so that | so we | so you | prior to | until you | unless`);

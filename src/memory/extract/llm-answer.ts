@@ -32,7 +32,10 @@ export function answerItems(message: Pick<Message, 'content' | 'stop_reason'>): 
   // A model that misnames the tool still means it.
   const tool = message.content.find((b) => b.type === 'tool_use' && b.name === RECORD_TOOL_NAME) ?? message.content.find((b) => b.type === 'tool_use');
   if (tool && tool.type === 'tool_use') {
-    const r = typeof tool.input === 'string' ? parseStructured(tool.input, Answer, { arrayKey: 'memories' }) : validateStructured(tool.input, Answer, { arrayKey: 'memories' });
+    const r =
+      typeof tool.input === 'string'
+        ? parseStructured(tool.input, Answer, { arrayKey: 'memories' })
+        : validateStructured(tool.input, Answer, { arrayKey: 'memories' });
     return r.ok ? { ok: true, items: r.value.memories } : { ok: false, error: r.error };
   }
   const text = message.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
@@ -82,7 +85,9 @@ export function toCandidate(raw: unknown, ctx: CandidateContext): Candidate | un
   const latest = cited.filter((r) => r.timestamp).sort((a, b) => b.index - a.index)[0];
   const scopeRaw = typeof m.scope === 'string' ? m.scope.trim().toLowerCase() : '';
   const scope = scopeRaw === 'user' || scopeRaw === 'project' ? scopeRaw : ctx.project ? 'project' : 'user';
-  const replaces = asStrings(m.replaces).filter((s) => s.length > 0 && s.length <= 200).slice(0, 10);
+  const replaces = asStrings(m.replaces)
+    .filter((s) => s.length > 0 && s.length <= 200)
+    .slice(0, 10);
   return {
     content: m.content.replace(/\s+/g, ' '),
     type: memoryType(m.type),
@@ -96,7 +101,10 @@ export function toCandidate(raw: unknown, ctx: CandidateContext): Candidate | un
 }
 
 function dedupeKey(content: string): string {
-  return content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return content
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** Same content (case and punctuation aside) merged; the `max` most important kept. */

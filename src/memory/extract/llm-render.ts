@@ -45,7 +45,8 @@ const ORIGIN_LABEL: Partial<Record<NonNullable<ExtractMessage['origin']>, string
 
 function label(m: ExtractMessage): string | undefined {
   const who = m.sidechain ? `subagent ${m.role}` : m.role;
-  if (m.origin === 'plan') return m.plan === 'approved' ? 'plan the user approved' : m.plan === 'rejected' ? 'plan the user rejected' : 'plan proposed by the agent';
+  if (m.origin === 'plan')
+    return m.plan === 'approved' ? 'plan the user approved' : m.plan === 'rejected' ? 'plan the user rejected' : 'plan proposed by the agent';
   const byOrigin = m.kind === 'text' && m.origin !== undefined ? ORIGIN_LABEL[m.origin] : undefined;
   if (byOrigin !== undefined) return byOrigin;
   switch (m.kind) {

@@ -65,7 +65,8 @@ async function askChunk(run: Run, chunk: RenderedMessage[], part: number): Promi
   const u = message.usage;
   run.tokens.input += u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
   run.tokens.output += u.output_tokens;
-  if (message.stop_reason === 'max_tokens') opts.log.info({ part, maxOutputTokens: opts.maxOutputTokens ?? 4096 }, 'model extraction answer hit max_tokens; keeping what parsed');
+  if (message.stop_reason === 'max_tokens')
+    opts.log.info({ part, maxOutputTokens: opts.maxOutputTokens ?? 4096 }, 'model extraction answer hit max_tokens; keeping what parsed');
 
   const items = answerItems(message);
   if (!items.ok) return { ok: false, failure: items.error };
@@ -99,7 +100,10 @@ async function runChunk(run: Run, chunk: RenderedMessage[], part: number, respli
 export async function extractWithModel(input: ExtractInput, opts: ModelExtractOptions): Promise<ExtractResult> {
   const run: Run = { input, opts, tokens: { input: 0, output: 0 }, parts: 1 };
   const fail = async (failure: Failure): Promise<ExtractResult> => {
-    opts.log.warn({ code: failure.code, status: failure.status, requestId: failure.requestId, reason: failure.message, model: opts.model }, 'model extraction failed; using the heuristic extractor');
+    opts.log.warn(
+      { code: failure.code, status: failure.status, requestId: failure.requestId, reason: failure.message, model: opts.model },
+      'model extraction failed; using the heuristic extractor',
+    );
     const fb = await opts.fallback(input);
     return { ...fb, fallback: `${failure.code}: ${failure.message}`, tokens: { ...run.tokens } };
   };

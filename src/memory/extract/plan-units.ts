@@ -33,12 +33,15 @@ function planGist(text: string, m: ExtractMessage, turn: number): Unit | undefin
     return lines.slice(at + 1).find((l) => l !== '' && !/^#/.test(l) && !/^(?:[-*|`>]|\d+[.)])/.test(l));
   };
   const gist = after(/summary|overview|goal/i) ?? after(/strategy|approach|solution|decision/i) ?? after(/context/i);
-  return gist === undefined && title === '' ? undefined : oneUnit(`Approved plan: ${[title, gist].filter((x) => x !== undefined && x !== '').join(' — ')}`, 'plan', m, turn);
+  return gist === undefined && title === ''
+    ? undefined
+    : oneUnit(`Approved plan: ${[title, gist].filter((x) => x !== undefined && x !== '').join(' — ')}`, 'plan', m, turn);
 }
 
 /** Codex and others propose plans in the assistant's text; the person's next words approve them. */
 export const PROPOSED = /<proposed_plan>([\s\S]*?)(?:<\/proposed_plan>|$)/;
-const APPROVAL = /^(?:please\s+)?(?:implement|go ahead|proceed|approved?|lgtm|looks good|sounds good|yes|yep|ok(?:ay)?|do it|let'?s do it|let'?s go|ship it|execute|build it|start)\b/i;
+const APPROVAL =
+  /^(?:please\s+)?(?:implement|go ahead|proceed|approved?|lgtm|looks good|sounds good|yes|yep|ok(?:ay)?|do it|let'?s do it|let'?s go|ship it|execute|build it|start)\b/i;
 
 export function approvedNext(messages: readonly ExtractMessage[], i: number): boolean {
   for (let j = i + 1; j < messages.length; j++) {
@@ -48,4 +51,3 @@ export function approvedNext(messages: readonly ExtractMessage[], i: number): bo
   }
   return false;
 }
-

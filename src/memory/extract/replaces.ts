@@ -12,7 +12,10 @@ const CHANGES: readonly RegExp[] = [
   new RegExp(String.raw`\binstead of\s+${PHRASE}`, 'i'),
   new RegExp(String.raw`\brather than\s+${PHRASE}`, 'i'),
   /\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing)|chang(?:e|ed|ing)|went|transition(?:ed|ing)?|port(?:ed|ing)?|convert(?:ed|ing)?|upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing))\s+(?:\S+\s+){0,3}?from\s+(?<old>.+?)\s+(?:over\s+)?(?:to|onto)\b/i,
-  new RegExp(String.raw`\bno longer\s+(?:use[sd]?|using|run[s]?|running|need[s]?|support[s]?|depend[s]? on|deploy[s]? (?:to|on)|on|rel(?:y|ies) on)\s+${PHRASE}`, 'i'),
+  new RegExp(
+    String.raw`\bno longer\s+(?:use[sd]?|using|run[s]?|running|need[s]?|support[s]?|depend[s]? on|deploy[s]? (?:to|on)|on|rel(?:y|ies) on)\s+${PHRASE}`,
+    'i',
+  ),
   /\b(?:don't|do not|doesn't|does not|won't|will not)\s+(?:use|need|run on|deploy to|rely on)\s+(?<old>.+?)\s+any ?(?:more|longer)\b/i,
   /\breplac(?:e|ed|ing)\s+(?<old>.+?)\s+(?:with|by)\b/i,
   /\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|remov(?:ed|ing)|abandon(?:ed|ing)|got rid of)\s+(?<old>.+?)\s+(?:in favou?r of|for)\b/i,
@@ -21,7 +24,8 @@ const CHANGES: readonly RegExp[] = [
 ];
 
 /** "X is replaced by Y" names X before the verb, so it is read from the right. */
-const REPLACED_BY = /(?<old>(?:[\w`'".@/-]+\s+){0,4}?[\w`'".@/-]+)\s+(?:is|are|was|were|has been|have been|got|gets|will be)\s+(?:now\s+)?(?:being\s+)?replaced\s+(?:by|with)\b/i;
+const REPLACED_BY =
+  /(?<old>(?:[\w`'".@/-]+\s+){0,4}?[\w`'".@/-]+)\s+(?:is|are|was|were|has been|have been|got|gets|will be)\s+(?:now\s+)?(?:being\s+)?replaced\s+(?:by|with)\b/i;
 
 const LEADING = /^(?:the|a|an|our|my|their|its|using|old|previous|legacy|existing|current|plain|of)\s+/i;
 /** Words that stop a noun phrase from the left ("from now on npm" → "npm"). */
@@ -32,7 +36,7 @@ const MAX_WORDS = 4;
 function tidyOld(raw: string, fromLeft: boolean): string | undefined {
   let phrase = raw.replace(/[`"]/g, '').trim();
   if (fromLeft) phrase = phrase.replace(CLAUSE, '');
-  for (let prev = ''; prev !== phrase; ) {
+  for (let prev = ''; prev !== phrase;) {
     prev = phrase;
     phrase = phrase.replace(LEADING, '');
   }

@@ -36,7 +36,10 @@ export interface SecretRule {
 
 const rx = (source: string, flags = ''): RegExp => new RegExp(source, `dg${flags}`);
 const always = (kind: SecretKind) => (): SecretKind => kind;
-const when = (kind: SecretKind, test: (c: Candidate) => boolean) => (c: Candidate): SecretKind | undefined => (test(c) ? kind : undefined);
+const when =
+  (kind: SecretKind, test: (c: Candidate) => boolean) =>
+  (c: Candidate): SecretKind | undefined =>
+    test(c) ? kind : undefined;
 
 /** Not preceded by a token character, so `task-…` never yields `sk-…`. */
 const START = String.raw`(?<![A-Za-z0-9_-])`;
@@ -77,7 +80,10 @@ const prosePassword = (c: Candidate): SecretKind | undefined => {
 
 export const RULES: readonly SecretRule[] = [
   // An unterminated block (a truncated paste) is masked to the end of the text.
-  { pattern: rx(String.raw`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$)`), kind: always('private_key') },
+  {
+    pattern: rx(String.raw`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$)`),
+    kind: always('private_key'),
+  },
   { pattern: rx(String.raw`${START}sk-ant-[A-Za-z0-9_-]{20,}`), kind: always('anthropic_key') },
   // A real key has digits; `sk-` followed by a long slug of words does not.
   { pattern: rx(String.raw`${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), kind: when('openai_key', (c) => /\d/.test(c.value)) },
@@ -86,17 +92,29 @@ export const RULES: readonly SecretRule[] = [
   { pattern: rx(String.raw`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})${END}`), kind: always('github_token') },
   { pattern: rx(String.raw`${START}glpat-[A-Za-z0-9_-]{20,}`), kind: always('gitlab_token') },
   { pattern: rx(String.raw`${START}(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})`), kind: always('slack_token') },
-  { pattern: rx(String.raw`https://hooks\.slack\.com/(?:services|workflows|triggers)/(?<secret>[A-Za-z0-9_/-]{10,})`), kind: when('slack_webhook', (c) => looksRandom(c.value)) },
+  {
+    pattern: rx(String.raw`https://hooks\.slack\.com/(?:services|workflows|triggers)/(?<secret>[A-Za-z0-9_/-]{10,})`),
+    kind: when('slack_webhook', (c) => looksRandom(c.value)),
+  },
   { pattern: rx(String.raw`(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`), kind: always('aws_access_key_id') },
   // The secret key has no prefix: recognised by its shape shortly after "secret" or an access key id.
-  { pattern: rx(String.raw`(?:secret|AKIA[A-Z0-9]{16}|ASIA[A-Z0-9]{16})[^\n]{0,80}?(?<![A-Za-z0-9/+])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`, 'i'), kind: when('aws_secret_key', awsSecret) },
+  {
+    pattern: rx(String.raw`(?:secret|AKIA[A-Z0-9]{16}|ASIA[A-Z0-9]{16})[^\n]{0,80}?(?<![A-Za-z0-9/+])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`, 'i'),
+    kind: when('aws_secret_key', awsSecret),
+  },
   { pattern: rx(String.raw`${START}AIza[0-9A-Za-z_-]{35}${END}`), kind: always('google_api_key') },
   { pattern: rx(String.raw`${START}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), kind: always('jwt') },
   { pattern: rx(String.raw`${START}npm_[A-Za-z0-9]{36}${END}`), kind: always('npm_token') },
   { pattern: rx(String.raw`${START}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}${END}`), kind: always('sendgrid_key') },
   // scheme://user:password@host — only the password is masked.
-  { pattern: rx(String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@"'<>]*:(?<secret>[^\s@/"'<>]+)@[^\s/@]`), kind: when('url_password', (c) => !isPlaceholder(c.value)) },
-  { pattern: rx(String.raw`\bAuthorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Bot)\s+(?<secret>[A-Za-z0-9._~+/-]+=*)`, 'i'), kind: when('bearer_token', (c) => !isPlaceholder(c.value)) },
+  {
+    pattern: rx(String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@"'<>]*:(?<secret>[^\s@/"'<>]+)@[^\s/@]`),
+    kind: when('url_password', (c) => !isPlaceholder(c.value)),
+  },
+  {
+    pattern: rx(String.raw`\bAuthorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Bot)\s+(?<secret>[A-Za-z0-9._~+/-]+=*)`, 'i'),
+    kind: when('bearer_token', (c) => !isPlaceholder(c.value)),
+  },
   { pattern: rx(String.raw`\bBearer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)`), kind: when('bearer_token', (c) => looksRandom(c.value)) },
   // JSON / dict keys: "password": "…", \"api_key\": \"…\" (JSON inside a string).
   { pattern: rx(String.raw`(?<kq>\\?["'])${NAME}\k<kq>\s*[:=]\s*${VALUE}`), kind: assigned(false) },
@@ -110,7 +128,13 @@ export const RULES: readonly SecretRule[] = [
   // Prose and logs: "the db password is hunter2", "token: abc123…".
   { pattern: rx(String.raw`(?<![\w.$-])${NAME}(?:[ \t]*:[ \t]*|[ \t]+(?:is|was|=)[ \t]+)${VALUE}`), kind: assigned(true) },
   // Prose with a short qualifier or a shorthand: "the password for the staging db is hunter2", "the pw is hunter2".
-  { pattern: rx(String.raw`(?<![\w.$-])${PASSWORD_WORD}(?:[ \t]+(?:for|of|to|on|at)(?:[ \t]+[\w.@/-]+){1,4})?(?:[ \t]*:[ \t]*|[ \t]+(?:is|was|=)[ \t]+)${VALUE}`, 'i'), kind: prosePassword },
+  {
+    pattern: rx(
+      String.raw`(?<![\w.$-])${PASSWORD_WORD}(?:[ \t]+(?:for|of|to|on|at)(?:[ \t]+[\w.@/-]+){1,4})?(?:[ \t]*:[ \t]*|[ \t]+(?:is|was|=)[ \t]+)${VALUE}`,
+      'i',
+    ),
+    kind: prosePassword,
+  },
   // Prose with nothing between: "…and password hunter2 for the admin", "use pw s3cr3t! to log in".
   { pattern: rx(String.raw`(?<![\w.$-])${PASSWORD_WORD_NEXT_TO}[ \t]+${VALUE}`, 'i'), kind: prosePassword },
 ];

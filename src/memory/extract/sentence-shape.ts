@@ -24,7 +24,11 @@ export function imperativeAt(tokens: Token[]): number {
     }
   }
   // "always use", "never commit", "just run", "first individually commit"
-  while (i < tokens.length && (L.LEAD_ADVERBS.has((tokens[i] as Token).lower) || ((tokens[i] as Token).pos === 'ADV' && (tokens[i] as Token).lower.endsWith('ly')))) i++;
+  while (
+    i < tokens.length &&
+    (L.LEAD_ADVERBS.has((tokens[i] as Token).lower) || ((tokens[i] as Token).pos === 'ADV' && (tokens[i] as Token).lower.endsWith('ly')))
+  )
+    i++;
   const t = tokens[i];
   if (t === undefined) return -1;
   // "don't commit", "do not commit", "dont commit"
@@ -90,4 +94,3 @@ export function commandAt(tokens: Token[]): number {
   const after = imperativeAt(tokens.slice(comma + 1));
   return after < 0 ? -1 : comma + 1 + after;
 }
-

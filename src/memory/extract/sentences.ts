@@ -108,10 +108,11 @@ export function proseBlocks(text: string): Block[] {
   const flags = paras.map((lines) => lines.map(looksLikeOutput));
   let total = 0;
   let pasted = 0;
-  for (const f of flags) for (const flag of f) {
-    total++;
-    if (flag) pasted++;
-  }
+  for (const f of flags)
+    for (const flag of f) {
+      total++;
+      if (flag) pasted++;
+    }
   if (total >= PASTE_MIN_LINES && pasted / total >= PASTE_SHARE) return [];
   const out: Block[] = [];
   let intro: string | undefined;
@@ -122,4 +123,3 @@ export function proseBlocks(text: string): Block[] {
   }
   return out;
 }
-

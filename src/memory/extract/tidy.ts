@@ -15,7 +15,7 @@ const FILLER = new RegExp(
 const TRAILING = /(?:[\s,;:—–-]+(?:thanks|thank you|thx|ty|please|pls|plz|btw|fyi|lol)\b|\s*(?::\)|:-\)|:D|;\)))*[\s!.,;:—–-]*$/i;
 /** Longest trailing filler run looked at (", thank you :) !!"). */
 const TAIL = 40;
-const EMOJI = /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}\u{FE0F}]/gu;
+const EMOJI = /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]|\u{FE0F}/gu;
 const EMPHASIS = /\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 const ALNUM = /[\p{L}\p{N}]/u;
@@ -67,7 +67,13 @@ function clip(text: string, max: number): string {
 
 /** A finished memory sentence: clipped, capitalised, one full stop. */
 export function finish(text: string): string {
-  const body = clip(text.replace(/\s+/g, ' ').trim().replace(/[\s.!;:,—–-]+$/, ''), MAX_CONTENT - 1);
+  const body = clip(
+    text
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[\s.!;:,—–-]+$/, ''),
+    MAX_CONTENT - 1,
+  );
   const capital = body.charAt(0).toUpperCase() + body.slice(1);
   return `${capital.replace(/[\s.!;:,—–-]+$/, '')}.`;
 }

@@ -8,7 +8,8 @@ const TABLE: Record<string, string> = {
   'package manager': 'npm pnpm yarn bun pip pipenv poetry uv conda cargo bundler composer gradle maven mvn hex mix',
   language: 'typescript javascript python ruby go golang rust elixir erlang java kotlin swift php scala clojure haskell c# csharp dart lua',
   runtime: 'node nodejs deno bun',
-  framework: 'react preact vue nuxt svelte sveltekit angular next nextjs remix astro django flask fastapi rails laravel express fastify nestjs koa hono phoenix liveview spring tauri electron flutter',
+  framework:
+    'react preact vue nuxt svelte sveltekit angular next nextjs remix astro django flask fastapi rails laravel express fastify nestjs koa hono phoenix liveview spring tauri electron flutter',
   database: 'postgres postgresql mysql mariadb sqlite redis mongo mongodb dynamodb supabase firebase clickhouse elasticsearch cassandra',
   'deploy target': 'vercel netlify render heroku railway fly fly.io cloudflare aws gcp azure kubernetes k8s docker ecs lambda',
   'test framework': 'jest vitest mocha ava pytest rspec junit exunit playwright cypress',
@@ -24,7 +25,9 @@ const TABLE: Record<string, string> = {
 };
 
 /** Tool names that are also everyday English words: they count only when written with a capital. */
-export const AMBIGUOUS_TOOLS: ReadonlySet<string> = new Set('render go next express fly mix hex ash bd base linear node deno bun rust ruby elixir swift dart spring black'.split(' '));
+export const AMBIGUOUS_TOOLS: ReadonlySet<string> = new Set(
+  'render go next express fly mix hex ash bd base linear node deno bun rust ruby elixir swift dart spring black'.split(' '),
+);
 
 export const TOOL_CATEGORY: ReadonlyMap<string, string> = new Map(
   Object.entries(TABLE).flatMap(([category, tools]) => tools.split(/\s+/).map((t) => [t, category] as const)),

@@ -83,6 +83,15 @@ export function joinSentences(list: Sentence[]): Sentence | undefined {
 export function oneUnit(text: string, source: UnitSource, m: ExtractMessage, turn: number): Unit | undefined {
   const sentence = joinSentences(analyze(text.replace(/\s+/g, ' ').trim()));
   if (sentence === undefined) return undefined;
-  return { text: sentence.text, source, sentence, messageId: m.id, ...(m.timestamp !== undefined && { at: m.timestamp }), bullet: false, document: false, investigative: false, turn };
+  return {
+    text: sentence.text,
+    source,
+    sentence,
+    messageId: m.id,
+    ...(m.timestamp !== undefined && { at: m.timestamp }),
+    bullet: false,
+    document: false,
+    investigative: false,
+    turn,
+  };
 }
-

@@ -39,7 +39,12 @@ function summaryUnits(m: ExtractMessage, turn: number): Unit[] {
 function isDocument(text: string): boolean {
   const lines = text.split('\n');
   const headings = lines.filter((l) => /^#{1,4}\s+\S/.test(l)).length;
-  return headings >= 2 || (headings >= 1 && text.length >= 800) || (text.length >= DOCUMENT_CHARS && lines.length >= DOCUMENT_LINES) || (text.length >= 1500 && lines.length >= 12);
+  return (
+    headings >= 2 ||
+    (headings >= 1 && text.length >= 800) ||
+    (text.length >= DOCUMENT_CHARS && lines.length >= DOCUMENT_LINES) ||
+    (text.length >= 1500 && lines.length >= 12)
+  );
 }
 
 export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {

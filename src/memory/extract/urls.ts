@@ -3,7 +3,8 @@
  * A deploy URL is the kind of durable outcome a next session asks for; most other URLs are not.
  */
 
-const HOSTING = /^(?:[\w-]+\.)+(?:onrender\.com|vercel\.app|netlify\.app|fly\.dev|herokuapp\.com|pages\.dev|github\.io|railway\.app|web\.app|firebaseapp\.com|azurewebsites\.net|amplifyapp\.com|surge\.sh|glitch\.me|deno\.dev|workers\.dev|appspot\.com|streamlit\.app|replit\.app|vercel\.com)$/i;
+const HOSTING =
+  /^(?:[\w-]+\.)+(?:onrender\.com|vercel\.app|netlify\.app|fly\.dev|herokuapp\.com|pages\.dev|github\.io|railway\.app|web\.app|firebaseapp\.com|azurewebsites\.net|amplifyapp\.com|surge\.sh|glitch\.me|deno\.dev|workers\.dev|appspot\.com|streamlit\.app|replit\.app|vercel\.com)$/i;
 const URL_RE = /\bhttps?:\/\/[^\s)>"'`\]]+/g;
 
 export function urlsIn(text: string): string[] {

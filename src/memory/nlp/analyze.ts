@@ -33,9 +33,27 @@ function restore(text: string, saved: string[]): string {
 
 /** Chat spellings the model does not know, read as what they stand for (the text keeps them). */
 const CHAT: Record<string, string> = {
-  shud: 'should', shld: 'should', dont: "don't", wont: "won't", cant: "can't", doesnt: "doesn't", isnt: "isn't", didnt: "didn't",
-  shouldnt: "shouldn't", wouldnt: "wouldn't", u: 'you', ur: 'your', pls: 'please', plz: 'please', wanna: 'want to', gonna: 'going to',
-  gotta: 'got to', idk: "I don't know", im: "I'm", ive: "I've", thx: 'thanks',
+  shud: 'should',
+  shld: 'should',
+  dont: "don't",
+  wont: "won't",
+  cant: "can't",
+  doesnt: "doesn't",
+  isnt: "isn't",
+  didnt: "didn't",
+  shouldnt: "shouldn't",
+  wouldnt: "wouldn't",
+  u: 'you',
+  ur: 'your',
+  pls: 'please',
+  plz: 'please',
+  wanna: 'want to',
+  gonna: 'going to',
+  gotta: 'got to',
+  idk: "I don't know",
+  im: "I'm",
+  ive: "I've",
+  thx: 'thanks',
 };
 const CHAT_WORD = new RegExp(`\\b(?:${Object.keys(CHAT).join('|')})\\b`, 'gi');
 

@@ -6,7 +6,7 @@
 const FUNCTION_WORDS = new Set(
   (
     'the a an to of in on at for with and or but is are was were be been it this that these those i we you he she they my our your ' +
-  "not no do does did don't doesn't can should must will would have has had if then so as from by use using please before after when all any each every always never only also just into about than more there what which who how why"
+    "not no do does did don't doesn't can should must will would have has had if then so as from by use using please before after when all any each every always never only also just into about than more there what which who how why"
   ).split(' '),
 );
 const LATIN = /[a-z]/i;

@@ -6,7 +6,7 @@
 
 /** Universal Dependencies coarse tags (wink-nlp's), plus X for "not analysed". */
 export type Pos =
-  | 'ADJ' | 'ADP' | 'ADV' | 'AUX' | 'CCONJ' | 'DET' | 'INTJ' | 'NOUN' | 'NUM' | 'PART' | 'PRON' | 'PROPN' | 'PUNCT' | 'SCONJ' | 'SYM' | 'VERB' | 'SPACE' | 'X';
+  'ADJ' | 'ADP' | 'ADV' | 'AUX' | 'CCONJ' | 'DET' | 'INTJ' | 'NOUN' | 'NUM' | 'PART' | 'PRON' | 'PROPN' | 'PUNCT' | 'SCONJ' | 'SYM' | 'VERB' | 'SPACE' | 'X';
 
 export type TokenKind = 'word' | 'number' | 'url' | 'email' | 'punctuation' | 'symbol' | 'emoji' | 'other';
 

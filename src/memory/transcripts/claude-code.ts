@@ -96,7 +96,16 @@ export function createClaudeCodeParser(): LineParser {
   function planCall(block: JsonRecord, id: string, shared: Shared): TranscriptMessage[] {
     const callId = str(block.id);
     const use = toolUse(PLAN_TOOL, block.input ?? {}, callId, tools);
-    const plan: TranscriptMessage = { id, role: 'assistant', kind: 'text', origin: 'plan', text: planText(block.input, '', undefined) ?? '', plan: 'pending', toolName: PLAN_TOOL, ...shared };
+    const plan: TranscriptMessage = {
+      id,
+      role: 'assistant',
+      kind: 'text',
+      origin: 'plan',
+      text: planText(block.input, '', undefined) ?? '',
+      plan: 'pending',
+      toolName: PLAN_TOOL,
+      ...shared,
+    };
     if (callId === undefined) return plan.text === '' ? [{ id, ...use, ...shared }] : [plan];
     plans.set(callId, { ...plan, toolUseId: callId });
     return [];
@@ -114,7 +123,9 @@ export function createClaudeCodeParser(): LineParser {
       if (callId !== undefined) plans.delete(callId);
       const text = held?.text || planText(call.input, message.text, toolUseResult) || lastPlanFile || lastAssistantText;
       const verdict = planVerdict(message.text, isError);
-      const plan: TranscriptMessage[] = text ? [{ ...(held ?? { id, role: 'assistant', kind: 'text', origin: 'plan', toolName: PLAN_TOOL, ...shared }), text, plan: verdict }] : [];
+      const plan: TranscriptMessage[] = text
+        ? [{ ...(held ?? { id, role: 'assistant', kind: 'text', origin: 'plan', toolName: PLAN_TOOL, ...shared }), text, plan: verdict }]
+        : [];
       return feedback ? [...plan, feedback] : plan;
     }
     if (feedback) return [feedback];

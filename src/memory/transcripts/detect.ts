@@ -69,7 +69,8 @@ export function classifyLine(line: JsonRecord): TranscriptFormat | undefined {
 export function detectFormat(head: Head, file: string): TranscriptFormat {
   if (head.array) return 'messages';
   if (head.format !== undefined) return head.format;
-  const why = head.lines.length === 0 ? 'it has no complete line yet' : `none of its first ${head.lines.length} lines looks like Claude Code, Codex or chat messages`;
+  const why =
+    head.lines.length === 0 ? 'it has no complete line yet' : `none of its first ${head.lines.length} lines looks like Claude Code, Codex or chat messages`;
   throw new AppError('bad_request', `cannot tell the transcript format of ${file}: ${why}; pass the format explicitly`);
 }
 

@@ -1,12 +1,4 @@
 /** Public surface of the transcript parsers. */
 export { detectTranscriptFormat } from './detect.js';
 export { MAX_ARRAY_BYTES, type ParseOptions, parseTranscript, readTranscript } from './read.js';
-export type {
-  ParseResult,
-  TranscriptFormat,
-  TranscriptKind,
-  TranscriptMessage,
-  TranscriptParse,
-  TranscriptRole,
-  TranscriptStats,
-} from './types.js';
+export type { ParseResult, TranscriptFormat, TranscriptKind, TranscriptMessage, TranscriptParse, TranscriptRole, TranscriptStats } from './types.js';

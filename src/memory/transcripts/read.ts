@@ -41,7 +41,10 @@ async function resumePoint(file: string, offset: number): Promise<{ size: number
   try {
     const { size } = await fh.stat();
     if (offset > size) {
-      throw new AppError('bad_request', `offset ${offset} is past the end of ${file} (${size} bytes): the transcript was truncated or replaced; parse it again from 0`);
+      throw new AppError(
+        'bad_request',
+        `offset ${offset} is past the end of ${file} (${size} bytes): the transcript was truncated or replaced; parse it again from 0`,
+      );
     }
     if (offset === 0) return { size, atLineStart: true };
     const byte = Buffer.alloc(1);
@@ -116,7 +119,10 @@ export async function parseTranscript(file: string, options: ParseOptions = {}):
   };
   if (head.array) {
     if (size > MAX_ARRAY_BYTES) {
-      throw new AppError('payload_too_large', `${file} is a JSON array of ${size} bytes; arrays are read whole and capped at ${MAX_ARRAY_BYTES} bytes: convert it to JSONL (one message per line)`);
+      throw new AppError(
+        'payload_too_large',
+        `${file} is a JSON array of ${size} bytes; arrays are read whole and capped at ${MAX_ARRAY_BYTES} bytes: convert it to JSONL (one message per line)`,
+      );
     }
     if (offset !== 0 && offset !== size) {
       throw new AppError('bad_request', `${file} is a JSON array, which cannot be resumed from offset ${offset}; parse it again from 0`);

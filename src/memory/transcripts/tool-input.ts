@@ -73,7 +73,10 @@ export function writtenPaths(name: string, input: unknown): string[] | undefined
 /** The new text a call puts into the file (a Write's content, an Edit's replacement, a patch's added lines). */
 function newText(name: string, input: unknown): string | undefined {
   if (!isRecord(input)) return undefined;
-  if (/^multiedit$/i.test(name)) return records(input.edits).flatMap((e) => str(e.new_string) ?? []).join('\n');
+  if (/^multiedit$/i.test(name))
+    return records(input.edits)
+      .flatMap((e) => str(e.new_string) ?? [])
+      .join('\n');
   return str(input.content) ?? str(input.new_string) ?? str(input.file_text) ?? str(input.new_str);
 }
 
@@ -87,7 +90,8 @@ export function instructionWrites(name: string, input: unknown): InstructionWrit
   const patch = patchText(name, input);
   const out: InstructionWrite[] = [];
   if (patch !== undefined) {
-    for (const f of patchFiles(patch)) if (INSTRUCTION_FILE.test(f.path) && f.added.join('').trim() !== '') out.push({ path: f.path, text: f.added.join('\n') });
+    for (const f of patchFiles(patch))
+      if (INSTRUCTION_FILE.test(f.path) && f.added.join('').trim() !== '') out.push({ path: f.path, text: f.added.join('\n') });
   } else if (FILE_WRITERS.test(name)) {
     const path = editedPath(input);
     const text = newText(name, input);

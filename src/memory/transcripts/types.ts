@@ -26,19 +26,7 @@ export type TranscriptKind = 'text' | 'tool_use' | 'tool_result' | 'thinking' | 
  * - `assistant`: the agent's own text, thinking and tool calls; `tool`: tool results.
  */
 export type MessageOrigin =
-  | 'typed'
-  | 'queued'
-  | 'answer'
-  | 'plan'
-  | 'feedback'
-  | 'summary'
-  | 'instructions'
-  | 'agent'
-  | 'command'
-  | 'interrupt'
-  | 'system'
-  | 'assistant'
-  | 'tool';
+  'typed' | 'queued' | 'answer' | 'plan' | 'feedback' | 'summary' | 'instructions' | 'agent' | 'command' | 'interrupt' | 'system' | 'assistant' | 'tool';
 
 /** One question the agent asked and what the person chose or wrote. */
 export interface Answer {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { applyBudget, budgetCap, DEFAULT_BUDGET } from '../../../src/agent/context/budget.js';
 import { call, filler, textOf, user } from './helpers.js';
 
-const history = () => [user('task'), ...call('a', 'bash', {}, filler(40_000, 'a')), ...call('b', 'bash', {}, filler(20_000, 'b')), ...call('c', 'bash', {}, filler(40_000, 'c'))];
+const history = () => [
+  user('task'),
+  ...call('a', 'bash', {}, filler(40_000, 'a')),
+  ...call('b', 'bash', {}, filler(20_000, 'b')),
+  ...call('c', 'bash', {}, filler(40_000, 'c')),
+];
 
 describe('tier budget', () => {
   it('caps at 30,000 from 50 % and 15,000 from 70 %', () => {

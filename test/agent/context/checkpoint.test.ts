@@ -5,7 +5,9 @@ import { parseSummary } from '../../../src/agent/context/compact.js';
 import { tempDir } from './helpers.js';
 
 const summary = (() => {
-  const r = parseSummary('## Goal\nG\n## Constraints\n- C\n## Done\n- D\n## Current\nNow\n## Remaining\n- R\n## Decisions\n- Dec\n## Errors\n- Err: x\n## Files\n- a.ts\n## Next step\nN');
+  const r = parseSummary(
+    '## Goal\nG\n## Constraints\n- C\n## Done\n- D\n## Current\nNow\n## Remaining\n- R\n## Decisions\n- Dec\n## Errors\n- Err: x\n## Files\n- a.ts\n## Next step\nN',
+  );
   if (!r.ok) throw new Error('bad fixture');
   return r.value;
 })();

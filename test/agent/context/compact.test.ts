@@ -34,7 +34,21 @@ Run the tests.
 
 describe('compaction prompt and parsing', () => {
   it('asks for analysis then a summary with every section', () => {
-    for (const s of ['<analysis>', '<summary>', '## Goal', '## Constraints', '## Done', '## Current', '## Remaining', '## Decisions', '## Errors', '## Files', '## Next step', 'verbatim', 'exact message']) {
+    for (const s of [
+      '<analysis>',
+      '<summary>',
+      '## Goal',
+      '## Constraints',
+      '## Done',
+      '## Current',
+      '## Remaining',
+      '## Decisions',
+      '## Errors',
+      '## Files',
+      '## Next step',
+      'verbatim',
+      'exact message',
+    ]) {
       expect(COMPACT_PROMPT).toContain(s);
     }
   });

@@ -8,17 +8,40 @@ import { existsSync, readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, describe, expect, it } from 'vitest';
-import { COMPACT_SYSTEM, ContextManager, NOTES_TOOL, NOTES_TOOL_NAME, type CheckpointOutcome, type ContextError, type ContextEvent } from '../../../src/agent/context/index.js';
-import { fakeEstimate, promptTooLong, reply, text, toolUse, startFakeAnthropic, type FakeAnthropic, type FakeStep, type RecordedRequest } from '../../fakes/anthropic.js';
+import {
+  COMPACT_SYSTEM,
+  ContextManager,
+  NOTES_TOOL,
+  NOTES_TOOL_NAME,
+  type CheckpointOutcome,
+  type ContextError,
+  type ContextEvent,
+} from '../../../src/agent/context/index.js';
+import {
+  fakeEstimate,
+  promptTooLong,
+  reply,
+  text,
+  toolUse,
+  startFakeAnthropic,
+  type FakeAnthropic,
+  type FakeStep,
+  type RecordedRequest,
+} from '../../fakes/anthropic.js';
 import { filler, tempDir } from './helpers.js';
 
 const WINDOW = { contextWindow: 8_000, maxOutputTokens: 1_000 };
 const SYSTEM = 'You are a coding agent. Use the tools.';
 const TASK = 'Read every file under src/ and report what each exports. Do not modify anything.';
 const DECISION = 'Report exports alphabetically, because the user diffed the last report';
-const READ_TOOL: ToolUnion = { name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };
+const READ_TOOL: ToolUnion = {
+  name: 'read_file',
+  description: 'Read a file',
+  input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
 
-type Outcome = { kind: 'done'; text: string } | { kind: 'gave_up'; error: ContextError; checkpoint: CheckpointOutcome } | { kind: 'context_full'; error: ContextError };
+type Outcome =
+  { kind: 'done'; text: string } | { kind: 'gave_up'; error: ContextError; checkpoint: CheckpointOutcome } | { kind: 'context_full'; error: ContextError };
 
 /** The loop a caller of the library would write, minus logging. */
 async function agentLoop(client: Anthropic, ctx: ContextManager, maxRequests = 60): Promise<Outcome> {
@@ -29,7 +52,9 @@ async function agentLoop(client: Anthropic, ctx: ContextManager, maxRequests = 6
     let msg: Message;
     try {
       const r = req.value;
-      msg = await client.messages.stream({ model: 'claude-fake', system: r.system, tools: r.tools, messages: r.messages, max_tokens: r.maxTokens }).finalMessage();
+      msg = await client.messages
+        .stream({ model: 'claude-fake', system: r.system, tools: r.tools, messages: r.messages, max_tokens: r.maxTokens })
+        .finalMessage();
     } catch (err) {
       const d = await ctx.onOverflow(err);
       if (d.action === 'retry') continue;
@@ -40,7 +65,11 @@ async function agentLoop(client: Anthropic, ctx: ContextManager, maxRequests = 6
     const uses = msg.content.flatMap((b) => (b.type === 'tool_use' ? [b] : []));
     if (uses.length === 0) return { kind: 'done', text: msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('') };
     await ctx.addToolResults(
-      uses.map((u) => (u.name === NOTES_TOOL_NAME ? { tool_use_id: u.id, ...ctx.notes.handle(u.input) } : { tool_use_id: u.id, content: `// ${JSON.stringify(u.input)}\n${filler(2400)}` })),
+      uses.map((u) =>
+        u.name === NOTES_TOOL_NAME
+          ? { tool_use_id: u.id, ...ctx.notes.handle(u.input) }
+          : { tool_use_id: u.id, content: `// ${JSON.stringify(u.input)}\n${filler(2400)}` },
+      ),
     );
   }
   throw new Error('loop did not finish');
@@ -53,7 +82,9 @@ function model(opts: { finishAt: number; overflowAt: number[] }): { step: FakeSt
   let main = 0;
   const step: FakeStep = (r) => {
     if (isSummary(r)) {
-      return reply(`<analysis>scratch</analysis><summary>\n## Goal\n${TASK}\n## Done\n- read some files\n## Decisions\n- ${DECISION}\n## Next step\nRead the next file.\n</summary>`);
+      return reply(
+        `<analysis>scratch</analysis><summary>\n## Goal\n${TASK}\n## Done\n- read some files\n## Decisions\n- ${DECISION}\n## Next step\nRead the next file.\n</summary>`,
+      );
     }
     main++;
     if (opts.overflowAt.includes(main)) return promptTooLong(9_000, 8_000);
@@ -70,7 +101,9 @@ describe('context management end to end (real SDK, streaming, fake server)', () 
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  async function start(script: { step: FakeStep }): Promise<{ fake: FakeAnthropic; client: Anthropic; ctx: ContextManager; events: ContextEvent[]; taskDir: string }> {
+  async function start(script: {
+    step: FakeStep;
+  }): Promise<{ fake: FakeAnthropic; client: Anthropic; ctx: ContextManager; events: ContextEvent[]; taskDir: string }> {
     const fake = await startFakeAnthropic({ defaultStep: script.step });
     cleanups.push(() => fake.close());
     const t = tempDir();
@@ -86,7 +119,15 @@ describe('context management end to end (real SDK, streaming, fake server)', () 
         const m = await client.messages.stream({ model: 'claude-fake', system: r.system, messages: r.messages, max_tokens: r.maxTokens }).finalMessage();
         return { text: m.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), usage: m.usage };
       },
-      countTokens: async (r) => (await client.messages.countTokens({ model: 'claude-fake', messages: r.messages, ...(r.system ? { system: r.system } : {}), ...(r.tools ? { tools: r.tools } : {}) })).input_tokens,
+      countTokens: async (r) =>
+        (
+          await client.messages.countTokens({
+            model: 'claude-fake',
+            messages: r.messages,
+            ...(r.system ? { system: r.system } : {}),
+            ...(r.tools ? { tools: r.tools } : {}),
+          })
+        ).input_tokens,
     });
     ctx.addUser(TASK);
     return { fake, client, ctx, events, taskDir: t.dir };

@@ -9,7 +9,10 @@ describe('token accounting', () => {
     expect(roughRequestTokens({ messages, system: 's'.repeat(400) })).toBe(base + 100);
     const tools = [{ name: 't', description: 'd'.repeat(400), input_schema: { type: 'object' as const } }];
     expect(roughRequestTokens({ messages, tools })).toBeGreaterThan(base + 100);
-    const withUse: MessageParam[] = [...messages, { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'write', input: { text: 'x'.repeat(4000) } }] }];
+    const withUse: MessageParam[] = [
+      ...messages,
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'write', input: { text: 'x'.repeat(4000) } }] },
+    ];
     expect(messagesTokens(withUse) - messagesTokens(messages)).toBeGreaterThan(1000);
     const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'A'.repeat(1_000_000) } };
     expect(blockTokens(image)).toBe(IMAGE_TOKENS);

@@ -33,16 +33,35 @@ describe('invariants', () => {
 
   it('merges consecutive same-role messages and puts tool results first', () => {
     const [use, res] = call('a', 'bash', {}, 'out');
-    const h: MessageParam[] = [user('one'), user('two'), use as MessageParam, { role: 'user', content: [{ type: 'text', text: 'note' }, ...((res as MessageParam).content as [])] }];
+    const h: MessageParam[] = [
+      user('one'),
+      user('two'),
+      use as MessageParam,
+      { role: 'user', content: [{ type: 'text', text: 'note' }, ...((res as MessageParam).content as [])] },
+    ];
     expect(kinds(h)).toEqual(expect.arrayContaining(['roles_not_alternating', 'results_not_first']));
     const { messages } = repairInvariants(h);
     expect(checkInvariants(messages)).toEqual([]);
-    expect(messages[0]?.content).toEqual([{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }]);
+    expect(messages[0]?.content).toEqual([
+      { type: 'text', text: 'one' },
+      { type: 'text', text: 'two' },
+    ]);
     expect((messages[2]?.content as Array<{ type: string }>)[0]?.type).toBe('tool_result');
   });
 
   it('removes empty messages and blank text blocks', () => {
-    const h: MessageParam[] = [user('t'), { role: 'assistant', content: [{ type: 'text', text: '  ' }, { type: 'text', text: 'ok' }] }, { role: 'user', content: '' }, { role: 'assistant', content: [] }];
+    const h: MessageParam[] = [
+      user('t'),
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: '  ' },
+          { type: 'text', text: 'ok' },
+        ],
+      },
+      { role: 'user', content: '' },
+      { role: 'assistant', content: [] },
+    ];
     expect(kinds(h)).toEqual(expect.arrayContaining(['empty_content']));
     const { messages } = repairInvariants(h);
     expect(checkInvariants(messages)).toEqual([]);
@@ -57,7 +76,13 @@ describe('invariants', () => {
 
   it('drops duplicate results and keeps message objects in place', () => {
     const use: MessageParam = { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'x', input: {} }] };
-    const res: MessageParam = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: '1' }, { type: 'tool_result', tool_use_id: 'a', content: '2' }] };
+    const res: MessageParam = {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'a', content: '1' },
+        { type: 'tool_result', tool_use_id: 'a', content: '2' },
+      ],
+    };
     const first = user('t');
     const { messages } = repairInvariants([first, use, res]);
     expect(messages[0]).toBe(first);

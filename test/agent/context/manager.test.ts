@@ -54,7 +54,13 @@ const apiCount = (r: { system?: PreparedRequest['system']; tools?: PreparedReque
   fakeEstimate({ ...(r.system !== undefined ? { system: r.system } : {}), ...(r.tools ? { tools: r.tools } : {}), messages: r.messages });
 
 /** One model turn: prepare, answer with a tool call, add a result of `chars` characters. */
-async function turn(m: ContextManager, i: number, chars: number, name = 'bash', input: Record<string, unknown> = { command: `step ${i}` }): Promise<PreparedRequest> {
+async function turn(
+  m: ContextManager,
+  i: number,
+  chars: number,
+  name = 'bash',
+  input: Record<string, unknown> = { command: `step ${i}` },
+): Promise<PreparedRequest> {
   const r = await m.prepareRequest({ system: SYSTEM });
   if (!r.ok) throw new Error(`turn ${i}: ${r.error.message}`);
   expect(r.value.tokens + r.value.maxTokens).toBeLessThanOrEqual(20_000);
@@ -65,7 +71,8 @@ async function turn(m: ContextManager, i: number, chars: number, name = 'bash', 
   return r.value;
 }
 
-const ofType = <T extends ContextEvent['type']>(events: ContextEvent[], type: T) => events.filter((e): e is Extract<ContextEvent, { type: T }> => e.type === type);
+const ofType = <T extends ContextEvent['type']>(events: ContextEvent[], type: T) =>
+  events.filter((e): e is Extract<ContextEvent, { type: T }> => e.type === type);
 
 describe('ContextManager', () => {
   const dirs: Array<() => void> = [];
@@ -127,7 +134,10 @@ describe('ContextManager', () => {
   });
 
   it('asks for an exact count only within 10 % of the limit: the compaction threshold, or the budget', async () => {
-    for (const [tiers, limit] of [[{}, 0.85 * 18_000], [{ compaction: { enabled: false } }, 18_000]] as const) {
+    for (const [tiers, limit] of [
+      [{}, 0.85 * 18_000],
+      [{ compaction: { enabled: false } }, 18_000],
+    ] as const) {
       const answered: number[] = [];
       const countTokens = vi.fn(async (r: { system?: PreparedRequest['system']; messages: MessageParam[] }) => {
         const n = apiCount(r);
@@ -172,13 +182,18 @@ describe('ContextManager', () => {
     m.addUser(TASK);
     m.addAssistant([{ type: 'tool_use', id: 'lost', name: 'bash', input: {} }]);
     // The loop died before adding the result; a stray result for an unknown call arrives.
-    m.addUser([{ type: 'tool_result', tool_use_id: 'ghost', content: 'x' }, { type: 'text', text: 'continue' }]);
+    m.addUser([
+      { type: 'tool_result', tool_use_id: 'ghost', content: 'x' },
+      { type: 'text', text: 'continue' },
+    ]);
     const r = await m.prepareRequest({ system: SYSTEM });
     expect(r.ok).toBe(true);
     expect(checkInvariants(m.messages as MessageParam[])).toEqual([]);
     expect(allText(m.messages)).not.toContain('ghost');
     expect(allText(m.messages)).toContain('"tool_use_id":"lost"');
-    expect(ofType(events, 'invariants_repaired')[0]?.repairs.join('\n')).toMatch(/orphan_tool_result[\s\S]*missing_tool_result|missing_tool_result[\s\S]*orphan_tool_result/);
+    expect(ofType(events, 'invariants_repaired')[0]?.repairs.join('\n')).toMatch(
+      /orphan_tool_result[\s\S]*missing_tool_result|missing_tool_result[\s\S]*orphan_tool_result/,
+    );
   });
 
   it('reactive path: one compaction and a retry, then a clean give-up with the checkpoint saved', async () => {
@@ -188,7 +203,11 @@ describe('ContextManager', () => {
     m.addUser(TASK);
     for (let i = 0; i < 8; i++) await turn(m, i, 4000);
     expect(await m.onOverflow(new Error('socket hang up'))).toEqual({ action: 'not_overflow' });
-    const first = await m.onOverflow({ code: 'prompt_too_long', message: '400 prompt is too long: 25000 tokens > 20000 maximum', promptTokens: { actual: 25_000, max: 20_000 } });
+    const first = await m.onOverflow({
+      code: 'prompt_too_long',
+      message: '400 prompt is too long: 25000 tokens > 20000 maximum',
+      promptTokens: { actual: 25_000, max: 20_000 },
+    });
     expect(first).toEqual({ action: 'retry', compacted: true });
     expect(summarize).toHaveBeenCalledTimes(1);
     const retry = await m.prepareRequest({ system: SYSTEM });
@@ -207,7 +226,11 @@ describe('ContextManager', () => {
     const { m, events } = setup({ summarize: async () => ({ text: SUMMARY.replace('Continue.', `Continue.\n${filler(48_000, 'long summary')}`) }) });
     m.addUser(TASK);
     for (let i = 0; i < 8; i++) await turn(m, i, 4000);
-    const first = await m.onOverflow({ code: 'prompt_too_long', message: '400 prompt is too long: 25000 tokens > 20000 maximum', promptTokens: { actual: 25_000, max: 20_000 } });
+    const first = await m.onOverflow({
+      code: 'prompt_too_long',
+      message: '400 prompt is too long: 25000 tokens > 20000 maximum',
+      promptTokens: { actual: 25_000, max: 20_000 },
+    });
     expect(first).toEqual({ action: 'retry', compacted: true });
     expect(ofType(events, 'tier').some((e) => e.tier === 'evict')).toBe(true);
     // Whatever the retry becomes, it never goes over the window.
@@ -352,7 +375,12 @@ describe('ContextManager', () => {
     if (!cp.ok || !cp.value) throw new Error('no checkpoint');
     expect(cp.value.keptFrom).toBeGreaterThan(0);
     const events: ContextEvent[] = [];
-    const resumed = ContextManager.resume(cp.value, transcript, { window: m.window, summarize: async () => ({ text: SUMMARY }), taskDir: t.dir, onEvent: (e) => events.push(e) });
+    const resumed = ContextManager.resume(cp.value, transcript, {
+      window: m.window,
+      summarize: async () => ({ text: SUMMARY }),
+      taskDir: t.dir,
+      onEvent: (e) => events.push(e),
+    });
     if (!resumed.ok) throw new Error(resumed.error.message);
     const r = resumed.value;
     expect(checkInvariants(r.messages as MessageParam[])).toEqual([]);
@@ -397,8 +425,14 @@ describe('ContextManager', () => {
   });
 
   it('resumes without a checkpoint: the transcript alone, the task still its first message', async () => {
-    const transcript: MessageParam[] = [{ role: 'user', content: TASK }, { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'bash', input: {} }] }];
-    const r = ContextManager.resume(undefined, transcript, { window: { contextWindow: 20_000, maxOutputTokens: 2_000 }, summarize: async () => ({ text: SUMMARY }) });
+    const transcript: MessageParam[] = [
+      { role: 'user', content: TASK },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'bash', input: {} }] },
+    ];
+    const r = ContextManager.resume(undefined, transcript, {
+      window: { contextWindow: 20_000, maxOutputTokens: 2_000 },
+      summarize: async () => ({ text: SUMMARY }),
+    });
     if (!r.ok) throw new Error(r.error.message);
     r.value.addUser('[resumed] check the state of the work first');
     expect((await r.value.checkpoint()).checkpoint.goal).toBe(TASK);

@@ -10,7 +10,10 @@ describe('notes', () => {
   it('adds, updates, removes and reads', () => {
     const n = new NotesStore();
     expect(n.isEmpty).toBe(true);
-    expect(n.handle({ action: 'add', section: 'decisions', text: 'use streaming — inputs reach 2 GB' })).toEqual({ is_error: false, content: 'ok: decisions has 1 note(s)' });
+    expect(n.handle({ action: 'add', section: 'decisions', text: 'use streaming — inputs reach 2 GB' })).toEqual({
+      is_error: false,
+      content: 'ok: decisions has 1 note(s)',
+    });
     n.handle({ action: 'add', section: 'progress', text: 'step 1 done' });
     n.handle({ action: 'add', section: 'progress', text: 'step 2 started' });
     n.handle({ action: 'update', section: 'progress', index: 1, text: 'step 2 done' });

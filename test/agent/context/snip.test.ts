@@ -13,7 +13,13 @@ describe('tier snip', () => {
   });
 
   it('snips an older read of a file read again later, keeping the tool_use', () => {
-    const h = [user('task'), ...call('r1', 'read_file', { path: 'src/a.ts' }, filler(3000, 'v1')), ...call('r2', 'read_file', { path: 'src/b.ts' }, filler(3000, 'b')), ...call('r3', 'read_file', { path: 'src/a.ts' }, filler(3000, 'v2')), user('go on')];
+    const h = [
+      user('task'),
+      ...call('r1', 'read_file', { path: 'src/a.ts' }, filler(3000, 'v1')),
+      ...call('r2', 'read_file', { path: 'src/b.ts' }, filler(3000, 'b')),
+      ...call('r3', 'read_file', { path: 'src/a.ts' }, filler(3000, 'v2')),
+      user('go on'),
+    ];
     const r = applySnip(h, DEFAULT_SNIP, 7);
     expect(r).toMatchObject({ tier: 'snip', blocks: 1 });
     expect(textOf(h, 'r1').startsWith(PLACEHOLDER_PREFIX)).toBe(true);
@@ -24,9 +30,19 @@ describe('tier snip', () => {
   });
 
   it('a later partial read does not make a full one stale; a later full read makes a partial one stale', () => {
-    const h = [user('t'), ...call('full', 'read_file', { path: 'a' }, filler(2000)), ...call('part', 'read_file', { path: 'a', offset: 1, limit: 10 }, filler(500)), user('x')];
+    const h = [
+      user('t'),
+      ...call('full', 'read_file', { path: 'a' }, filler(2000)),
+      ...call('part', 'read_file', { path: 'a', offset: 1, limit: 10 }, filler(500)),
+      user('x'),
+    ];
     expect(applySnip(h, DEFAULT_SNIP, 5).blocks).toBe(0);
-    const h2 = [user('t'), ...call('part', 'read_file', { path: 'a', offset: 1, limit: 10 }, filler(500)), ...call('full', 'read_file', { path: 'a' }, filler(2000)), user('x')];
+    const h2 = [
+      user('t'),
+      ...call('part', 'read_file', { path: 'a', offset: 1, limit: 10 }, filler(500)),
+      ...call('full', 'read_file', { path: 'a' }, filler(2000)),
+      user('x'),
+    ];
     expect(applySnip(h2, DEFAULT_SNIP, 5).blocks).toBe(1);
   });
 
@@ -41,9 +57,10 @@ describe('tier snip', () => {
     expect(applySnip(h, DEFAULT_SNIP, h.length - 1).blocks).toBe(0); // idempotent
   });
 
-  it('takes a classifier for the loop\'s own tools', () => {
+  it("takes a classifier for the loop's own tools", () => {
     const h = [user('t'), ...call('a', 'fetch_doc', { id: 'D1' }, filler(1000)), ...call('b', 'fetch_doc', { id: 'D1' }, filler(1000)), user('x')];
-    const classify = (name: string, input: unknown) => (name === 'fetch_doc' ? { kind: 'read' as const, path: String((input as { id: string }).id) } : { kind: 'other' as const });
+    const classify = (name: string, input: unknown) =>
+      name === 'fetch_doc' ? { kind: 'read' as const, path: String((input as { id: string }).id) } : { kind: 'other' as const };
     expect(applySnip(h, { ...DEFAULT_SNIP, classify }, 5).blocks).toBe(1);
   });
 });

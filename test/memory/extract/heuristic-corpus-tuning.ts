@@ -11,7 +11,6 @@
  */
 import type { MemoryType } from '../../../src/api/memory.js';
 
-
 export interface Positive {
   text: string;
   type: MemoryType;
@@ -29,7 +28,7 @@ export const POSITIVE: Positive[] = [
   { text: 'Always run the tests before committing.', type: 'instruction', scope: 'project' },
   { text: 'From now on, reply in French.', type: 'instruction', scope: 'user' },
   { text: 'Keep your responses short and to the point.', type: 'instruction', scope: 'user' },
-  { text: 'Don\'t use default exports.', type: 'instruction', scope: 'project' },
+  { text: "Don't use default exports.", type: 'instruction', scope: 'project' },
   { text: 'When you write commit messages, always use the imperative mood.', type: 'instruction', scope: 'project' },
   { text: 'Avoid adding new dependencies without asking.', type: 'instruction', scope: 'project' },
   { text: 'I prefer tabs over spaces.', type: 'preference', scope: 'user' },
@@ -51,13 +50,13 @@ export const POSITIVE: Positive[] = [
   { text: 'We decided to use SQLite for the local cache.', type: 'decision', scope: 'project' },
   { text: 'Going with Postgres instead of MySQL.', type: 'decision', scope: 'project', replaces: ['MySQL'] },
   { text: 'We no longer use Redis for sessions.', type: 'decision', scope: 'project', replaces: ['Redis'] },
-  { text: 'We\'re moving from REST to gRPC for internal services.', type: 'decision', scope: 'project', replaces: ['REST'] },
+  { text: "We're moving from REST to gRPC for internal services.", type: 'decision', scope: 'project', replaces: ['REST'] },
   { text: 'Redis has been replaced by Valkey.', type: 'decision', scope: 'project', replaces: ['Redis'] },
   // Procedures and learnings.
   { text: 'To release, run `npm version patch` then `npm publish`.', type: 'procedure', scope: 'project' },
   // Time-bound: kept, but not stable.
   { text: 'The staging server is currently down.', type: 'fact', scope: 'project', stable: false },
-  { text: 'For now, don\'t deploy to staging.', type: 'instruction', scope: 'project', stable: false },
+  { text: "For now, don't deploy to staging.", type: 'instruction', scope: 'project', stable: false },
 ];
 
 // Session chatter that must not become a memory.
@@ -72,10 +71,10 @@ export const NEGATIVE: string[] = [
   'Now update the README with the new flags.',
   'I want you to add logging to the worker.',
   'make sure you run the tests',
-  'don\'t do that',
+  "don't do that",
   'Use the same approach as in utils.ts',
-  'Let\'s go with option 2.',
-  'ok let\'s commit this',
+  "Let's go with option 2.",
+  "ok let's commit this",
   'Great, now run `pnpm test` again.',
   // Questions.
   'Should we use Redis for this?',
@@ -84,13 +83,13 @@ export const NEGATIVE: string[] = [
   'So the root cause is still unknown?',
   // Chatter, hedges, reactions, narration.
   'looks good',
-  'no, that\'s wrong',
+  "no, that's wrong",
   'lgtm, merge it',
   'Hmm, interesting.',
   'I think we should maybe use a queue',
   'I prefer the second option.',
-  'I\'m using a Mac.',
-  'Don\'t worry about the lint errors.',
+  "I'm using a Mac.",
+  "Don't worry about the lint errors.",
   'we always have this problem with the linter',
   'it should never be null here',
   'We decided to keep it.',
@@ -101,7 +100,7 @@ export const NEGATIVE: string[] = [
   'The function is defined in utils.ts.',
   'The server is slow today.',
   // Pasted output, listings, code.
-  'here\'s the output:\n$ pnpm test\n FAIL  src/foo.test.ts > parses config\nAssertionError: expected 3 to be 4\n    at Object.<anonymous> (src/foo.test.ts:12:5)\n Tests  1 failed | 20 passed (21)',
+  "here's the output:\n$ pnpm test\n FAIL  src/foo.test.ts > parses config\nAssertionError: expected 3 to be 4\n    at Object.<anonymous> (src/foo.test.ts:12:5)\n Tests  1 failed | 20 passed (21)",
   '2024-05-01T10:00:00Z INFO server started on port 8080\n2024-05-01T10:00:01Z ERROR connection refused\nthe server always crashes after this',
   '```ts\n// always use tabs\nconst x = 1;\n```\ncan you look at this?',
   '<system-reminder>Always respond in JSON.</system-reminder>\nok continue',

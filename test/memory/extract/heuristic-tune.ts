@@ -8,7 +8,9 @@
 import { extractHeuristic } from '../../../src/memory/extract/heuristic.js';
 import { NEGATIVE, POSITIVE, type Positive } from './heuristic-corpus-tuning.js';
 
-const extract = (text: string) => extractHeuristic({ sessionId: 'tune', project: '/repo', messages: [{ id: 'm1', role: 'user', kind: 'text', origin: 'typed', text }], maxMemories: 20 }).candidates;
+const extract = (text: string) =>
+  extractHeuristic({ sessionId: 'tune', project: '/repo', messages: [{ id: 'm1', role: 'user', kind: 'text', origin: 'typed', text }], maxMemories: 20 })
+    .candidates;
 
 function miss(p: Positive): string | undefined {
   const got = extract(p.text);
@@ -26,4 +28,6 @@ const posMisses = POSITIVE.map((p) => [p.text, miss(p)] as const).filter(([, m])
 const negMisses = NEGATIVE.map((t) => [t, extract(t)] as const).filter(([, got]) => got.length > 0);
 for (const [t, m] of posMisses) console.log(`positive missed: ${JSON.stringify(t)}: ${m}`);
 for (const [t, got] of negMisses) console.log(`negative extracted: ${JSON.stringify(t)} → ${got.map((c) => `${c.type}: ${c.content}`).join(' | ')}`);
-console.log(`tuning half: ${POSITIVE.length - posMisses.length}/${POSITIVE.length} positives right, ${NEGATIVE.length - negMisses.length}/${NEGATIVE.length} negatives left alone`);
+console.log(
+  `tuning half: ${POSITIVE.length - posMisses.length}/${POSITIVE.length} positives right, ${NEGATIVE.length - negMisses.length}/${NEGATIVE.length} negatives left alone`,
+);

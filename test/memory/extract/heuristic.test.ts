@@ -7,7 +7,15 @@ import { NEGATIVE, POSITIVE } from './heuristic-corpus-held-out.js';
 let seq = 0;
 function msg(role: ExtractMessage['role'], text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage {
   seq += 1;
-  return { id: `m${seq}`, role, kind: 'text', origin: role === 'user' ? 'typed' : 'assistant', text, timestamp: `2025-03-01T10:00:${String(seq % 60).padStart(2, '0')}Z`, ...extra };
+  return {
+    id: `m${seq}`,
+    role,
+    kind: 'text',
+    origin: role === 'user' ? 'typed' : 'assistant',
+    text,
+    timestamp: `2025-03-01T10:00:${String(seq % 60).padStart(2, '0')}Z`,
+    ...extra,
+  };
 }
 const user = (text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage => msg('user', text, extra);
 const assistant = (text: string, extra: Partial<ExtractMessage> = {}): ExtractMessage => msg('assistant', text, extra);
@@ -19,7 +27,14 @@ function run(messages: ExtractMessage[], maxMemories = 20): Candidate[] {
 }
 
 /** Types that say the same thing from two angles ("we use pnpm, not npm" is a fact and a choice). */
-const SAME_KIND: Record<string, string> = { instruction: 'rule', preference: 'rule', procedure: 'rule', fact: 'state', decision: 'state', learning: 'learning' };
+const SAME_KIND: Record<string, string> = {
+  instruction: 'rule',
+  preference: 'rule',
+  procedure: 'rule',
+  fact: 'state',
+  decision: 'state',
+  learning: 'learning',
+};
 
 describe('extractHeuristic: labelled corpus (held-out half)', () => {
   it('has a corpus big enough to mean something', () => {

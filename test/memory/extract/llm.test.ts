@@ -11,7 +11,6 @@ import {
   promptTooLong,
   reply,
   startFakeAnthropic,
-  text,
   toolUse,
   type FakeAnthropic,
   type FakeStep,
@@ -61,7 +60,11 @@ const memories = [
   { content: 'Tests run with Vitest.', type: 'fact', scope: 'project', stable: true, importance: 0.7, messageIds: ['u2', 'a3'], replaces: ['Jest'] },
 ];
 
-async function run(steps: FakeStep[], over: Partial<ModelExtractOptions> = {}, inp: ExtractInput = input()): Promise<{ result: ExtractResult; logText: string }> {
+async function run(
+  steps: FakeStep[],
+  over: Partial<ModelExtractOptions> = {},
+  inp: ExtractInput = input(),
+): Promise<{ result: ExtractResult; logText: string }> {
   fake = await startFakeAnthropic(steps);
   const { log, text: logText } = memoryLog();
   const client = createAnthropic({ apiKey: KEY, baseURL: fake.url, maxRetries: 2, timeoutMs: 5000 }, log);
@@ -237,8 +240,22 @@ describe('chunking', () => {
   /** Cites every message id it sees; one memory repeats in every chunk. */
   const echo: FakeStep = (req) => {
     const ids = [...userText(req).matchAll(/^\[(m\d+)\]/gm)].map((m) => m[1]!);
-    const mems = ids.map((id) => ({ content: `Fact from ${id}.`, type: 'fact', scope: 'project', stable: true, importance: Number(id.slice(1)) / 100, messageIds: [id] }));
-    mems.push({ content: 'The project deploys with  the "deploy" step!', type: 'fact', scope: 'project', stable: true, importance: 0.95, messageIds: [ids[0]!] });
+    const mems = ids.map((id) => ({
+      content: `Fact from ${id}.`,
+      type: 'fact',
+      scope: 'project',
+      stable: true,
+      importance: Number(id.slice(1)) / 100,
+      messageIds: [id],
+    }));
+    mems.push({
+      content: 'The project deploys with  the "deploy" step!',
+      type: 'fact',
+      scope: 'project',
+      stable: true,
+      importance: 0.95,
+      messageIds: [ids[0]!],
+    });
     return reply([toolUse('record_memories', { memories: mems })]);
   };
 

@@ -88,8 +88,21 @@ describe('Claude Code transcripts', () => {
 
   it('skips snapshots, unknown types and system lines other than compact boundaries', () => {
     expect(result.messages.map((m) => m.kind)).toEqual([
-      'summary', 'text', 'text', 'thinking', 'text', 'tool_use', 'tool_result', 'tool_use', 'tool_result',
-      'text', 'boundary', 'summary', 'text', 'text', 'tool_use',
+      'summary',
+      'text',
+      'text',
+      'thinking',
+      'text',
+      'tool_use',
+      'tool_result',
+      'tool_use',
+      'tool_result',
+      'text',
+      'boundary',
+      'summary',
+      'text',
+      'text',
+      'tool_use',
     ]);
     expect(byId(uuid('c', 3))).toBeUndefined();
     expect(byId('a0000000-0000-4000-8000-0000000000aa')).toBeUndefined();
@@ -98,7 +111,11 @@ describe('Claude Code transcripts', () => {
   it('clips tool_use renderings and huge tool results', () => {
     const parser = createClaudeCodeParser();
     const [use] = parser.parse(
-      { type: 'assistant', uuid: 'u', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Write', input: { content: 'y'.repeat(5000) } }] } },
+      {
+        type: 'assistant',
+        uuid: 'u',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Write', input: { content: 'y'.repeat(5000) } }] },
+      },
       '@0',
     );
     expect(use?.text.length).toBe(TOOL_USE_MAX);

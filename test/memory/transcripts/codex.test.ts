@@ -55,7 +55,12 @@ describe('Codex rollouts', () => {
     expect(calls.map((m) => m.toolName)).toEqual(['shell', 'shell', 'apply_patch', 'web_search']);
     expect(calls[0]).toMatchObject({ toolUseId: 'call_rg1', text: 'shell({"command":["bash","-lc","rg -n fetchJson"],"workdir":"/home/bob/src/fetchy"})' });
     const outputs = result.messages.filter((m) => m.kind === 'tool_result');
-    expect(outputs[0]).toMatchObject({ role: 'user', toolName: 'shell', toolUseId: 'call_rg1', text: 'src/client.ts:12:export async function fetchJson(url: string) {\n' });
+    expect(outputs[0]).toMatchObject({
+      role: 'user',
+      toolName: 'shell',
+      toolUseId: 'call_rg1',
+      text: 'src/client.ts:12:export async function fetchJson(url: string) {\n',
+    });
     expect(outputs[0]?.isError).toBeUndefined();
     expect(outputs[1]).toMatchObject({ toolUseId: 'call_t1', text: 'npm ERR! missing script: test\n', isError: true });
   });

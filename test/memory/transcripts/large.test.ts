@@ -32,10 +32,18 @@ function generate(path: string): { messages: number; malformed: number } {
           line = { ...base, type: 'user', message: { role: 'user', content: `Step ${i}: please keep going with the refactor of module ${i % 97}.` } };
           break;
         case 1:
-          line = { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'thinking', thinking: `Considering step ${i}. `.repeat(40), signature: 'sig' }] } };
+          line = {
+            ...base,
+            type: 'assistant',
+            message: { role: 'assistant', content: [{ type: 'thinking', thinking: `Considering step ${i}. `.repeat(40), signature: 'sig' }] },
+          };
           break;
         case 2:
-          line = { ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `pnpm test module${i % 97}` } }] } };
+          line = {
+            ...base,
+            type: 'assistant',
+            message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `pnpm test module${i % 97}` } }] },
+          };
           break;
         default:
           line = { ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i - 1}`, content: output }] } };

@@ -60,7 +60,10 @@ describe('plain messages, JSON array (OpenAI chat shape)', () => {
     writeFileSync(file, JSON.stringify([{ role: 'user', content: 'hi' }]));
     const size = statSync(file).size;
     expect(await readTranscript(file, { offset: size })).toMatchObject({ messages: [], endOffset: size });
-    await expect(readTranscript(file, { offset: 3 })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/JSON array.*again from 0/) });
+    await expect(readTranscript(file, { offset: 3 })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/JSON array.*again from 0/),
+    });
   });
 });
 
@@ -93,25 +96,38 @@ describe('message shapes', () => {
 
   it('reads Anthropic tool_result blocks with block content and errors', () => {
     expect(
-      parse({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: [{ type: 'text', text: 'boom' }, { type: 'image' }] }] }),
+      parse({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: [{ type: 'text', text: 'boom' }, { type: 'image' }] }],
+      }),
     ).toEqual([{ id: '@0', role: 'user', kind: 'tool_result', origin: 'tool', text: 'boom\n[image]', toolUseId: 't1', isError: true }]);
   });
 
   it('reads content given as one block, and a text field in place of content', () => {
-    expect(parse({ role: 'user', content: { type: 'text', text: 'Use tabs.' } })).toEqual([{ id: '@0', role: 'user', kind: 'text', origin: 'typed', text: 'Use tabs.' }]);
+    expect(parse({ role: 'user', content: { type: 'text', text: 'Use tabs.' } })).toEqual([
+      { id: '@0', role: 'user', kind: 'text', origin: 'typed', text: 'Use tabs.' },
+    ]);
     expect(parse({ role: 'assistant', text: 'Noted.' })).toEqual([{ id: '@0', role: 'assistant', kind: 'text', origin: 'assistant', text: 'Noted.' }]);
     expect(parse({ role: 'system', content: 'You are helpful.' })[0]?.origin).toBe('system');
   });
 
   it('takes what an agent wrote into AGENTS.md as instructions once the write succeeded', () => {
     const parser = createMessagesParser();
-    parser.parse({ role: 'assistant', content: [{ type: 'tool_use', id: 'w1', name: 'write_file', input: { path: '/repo/AGENTS.md', content: 'Run the linter first.' } }] }, '@0');
+    parser.parse(
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'w1', name: 'write_file', input: { path: '/repo/AGENTS.md', content: 'Run the linter first.' } }],
+      },
+      '@0',
+    );
     const out = parser.parse({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'w1', content: 'wrote 21 bytes' }] }, '@1');
     expect(out.map((m) => [m.id, m.origin, m.text])).toEqual([
       ['@1', 'tool', 'wrote 21 bytes'],
       ['@1:instructions', 'instructions', '/repo/AGENTS.md:\nRun the linter first.'],
     ]);
     parser.parse({ role: 'assistant', content: [{ type: 'tool_use', id: 'w2', name: 'write_file', input: { path: '/repo/AGENTS.md', content: 'x' } }] }, '@2');
-    expect(parser.parse({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'w2', is_error: true, content: 'EACCES' }] }, '@3').map((m) => m.origin)).toEqual(['tool']);
+    expect(
+      parser.parse({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'w2', is_error: true, content: 'EACCES' }] }, '@3').map((m) => m.origin),
+    ).toEqual(['tool']);
   });
 });

@@ -14,7 +14,13 @@ function file(text: string | Buffer): string {
 }
 
 const SESSION = '5f0e8d2a-3b7c-4e19-9a61-2c4d8b7e1f03';
-const user = (uuid: string, text: string) => ({ type: 'user', uuid, sessionId: SESSION, timestamp: '2025-09-14T09:00:00Z', message: { role: 'user', content: text } });
+const user = (uuid: string, text: string) => ({
+  type: 'user',
+  uuid,
+  sessionId: SESSION,
+  timestamp: '2025-09-14T09:00:00Z',
+  message: { role: 'user', content: text },
+});
 
 async function collect(path: string, start = 0, max?: number): Promise<Line[]> {
   const lines: Line[] = [];
@@ -44,7 +50,11 @@ describe('byte-exact lines', () => {
 
   it('skips an over-long line without buffering it and goes on', async () => {
     const lines = await collect(file(`ok\n${'y'.repeat(3_000_000)}\nafter\n`), 0, 1_000_000);
-    expect(lines.map((l) => [l.text, l.oversized])).toEqual([['ok', false], ['', true], ['after', false]]);
+    expect(lines.map((l) => [l.text, l.oversized])).toEqual([
+      ['ok', false],
+      ['', true],
+      ['after', false],
+    ]);
     expect(lines[2]?.start).toBe(3 + 3_000_001);
   });
 });
@@ -58,7 +68,10 @@ describe('incremental parsing', () => {
 
     appendFileSync(path, jsonl(user('n1', 'first new'), user('n2', 'second new')));
     const second = await readTranscript(path, { offset: first.endOffset });
-    expect(second.messages.map((m) => [m.id, m.text])).toEqual([['n1', 'first new'], ['n2', 'second new']]);
+    expect(second.messages.map((m) => [m.id, m.text])).toEqual([
+      ['n1', 'first new'],
+      ['n2', 'second new'],
+    ]);
     expect(second).toMatchObject({ linesRead: 2, malformedLines: 0, endOffset: statSync(path).size, sessionId: SESSION });
 
     const third = await readTranscript(path, { offset: second.endOffset });
@@ -104,7 +117,17 @@ describe('incremental parsing', () => {
   });
 
   it('a consumer that stops mid-line resumes at that line', async () => {
-    const two = { type: 'assistant', uuid: 'm', message: { role: 'assistant', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] } };
+    const two = {
+      type: 'assistant',
+      uuid: 'm',
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      },
+    };
     const head = jsonl(user('u0', 'zero'));
     const path = file(head + jsonl(two));
     const parse = await parseTranscript(path);
@@ -128,11 +151,17 @@ describe('bad offsets and files', () => {
   const path = file(jsonl(user('a', 'x'), user('b', 'y')));
 
   it('rejects an offset past the end (a truncated or replaced transcript)', async () => {
-    await expect(parseTranscript(path, { offset: 10_000 })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/past the end.*again from 0/) });
+    await expect(parseTranscript(path, { offset: 10_000 })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/past the end.*again from 0/),
+    });
   });
 
   it('rejects an offset inside a line', async () => {
-    await expect(parseTranscript(path, { offset: 5 })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/not the start of a line/) });
+    await expect(parseTranscript(path, { offset: 5 })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/not the start of a line/),
+    });
   });
 
   it('rejects a negative or fractional offset', async () => {

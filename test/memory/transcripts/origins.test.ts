@@ -40,7 +40,9 @@ describe('Claude Code: who said what', () => {
       { question: 'Which rounding mode should totals use?', answer: 'Half up', options: ["Banker's", 'Half up'] },
       { question: 'Where should the migration run?', answer: 'by hand, after the "freeze", never on deploy', options: ['On deploy', 'By hand'] },
     ]);
-    expect(first?.text).toBe('Which rounding mode should totals use? → Half up\nWhere should the migration run? → by hand, after the "freeze", never on deploy');
+    expect(first?.text).toBe(
+      'Which rounding mode should totals use? → Half up\nWhere should the migration run? → by hand, after the "freeze", never on deploy',
+    );
     expect(second?.answers).toEqual([{ question: 'Keep the old API?', answer: 'No', options: ['Yes', 'No'] }]);
     // The answer replaces the tool result: nothing is counted twice.
     expect(r.messages.filter((m) => m.toolUseId === 'toolu_ask1' && m.kind === 'tool_result')).toHaveLength(0);
