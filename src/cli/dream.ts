@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { DreamReport } from '../api/dream.js';
 import { withDaemon } from '../client/connect.js';
-import { age, printJson, table } from './format.js';
+import { age, loadWidths, printJson, table } from './format.js';
 
 function describeReport(r: DreamReport): string {
   const p = r.phases;
@@ -71,6 +71,7 @@ export function registerDreamCommands(program: Command): void {
           '-',
           '-',
         ]);
+      await loadWidths();
       process.stdout.write(`${table(['ID', 'TRIGGER', 'AGO', 'TOOK', 'MERGED', 'SUPERSEDED', 'ARCHIVED'], rows)}\n`);
     });
   dream

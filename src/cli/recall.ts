@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { escapeControls, renderRecall, type RecallFormat } from '../client/recall-format.js';
 import { withDaemon } from '../client/connect.js';
-import { clipColumns, printJson, table } from './format.js';
+import { clipColumns, loadWidths, printJson, table } from './format.js';
 import { nonNegInt } from './tasks.js';
 
 const FORMATS = ['text', 'markdown', 'claude-hook'] as const;
@@ -59,6 +59,7 @@ export function registerRecallCommands(program: Command): void {
         process.stdout.write('no matches\n');
         return;
       }
+      await loadWidths();
       const rows = hits.map((h) => [
         (h.at ?? '').slice(0, 16).replace('T', ' ') || '-',
         h.sessionId.slice(0, 12),
