@@ -57,10 +57,15 @@ const taskOnDisk = (d: TestDaemon, id: string) => stateOnDisk(d).tasks.find((e) 
 describe('a full disk', () => {
   it('a task that fills it: the daemon lives on, wait says the end is not saved, the state file keeps its last copy, the save is retried', async (ctx) => {
     const d = await fullDiskDaemon(ctx, { stallCheckSeconds: 0.2 });
-    // Fills the disk, then sits at a prompt (an attention change to save on a full disk), then exits 3.
-    const run = await d.cli(['run', '--stall-after', '1', '--', 'sh', '-c', 'head -c 4000000 /dev/zero; printf "Continue? [y/N] "; read x; exit 3']);
+    // Once its start is on disk (the go file), fills the disk, then sits at a prompt (an attention
+    // change to save on a full disk), then exits 3. Without the go file the first save raced the fill.
+    const go = join(d.home, 'go');
+    const script = `while [ ! -e ${go} ]; do sleep 0.05; done; head -c 4000000 /dev/zero; printf "Continue? [y/N] "; read x; exit 3`;
+    const run = await d.cli(['run', '--stall-after', '1', '--', 'sh', '-c', script]);
     expect(run.code).toBe(0);
     const id = run.stdout.trim();
+    await until(() => existsSync(d.paths.stateFile) && taskOnDisk(d, id)?.status === 'running', 15_000, 50);
+    writeFileSync(go, '');
     await until(async () => {
       const t = (await d.client.get(id)) as Task;
       return t.status === 'running' && t.attention?.kind === 'prompt';
