@@ -11,6 +11,7 @@ import { contextBench } from './context.js';
 import { dreamBench } from './dream.js';
 import { dreamParaphraseBench } from './dream-paraphrase.js';
 import { realSessionsBench } from './real-sessions.js';
+import { nlpChoiceBench } from './nlp-choice.js';
 import { followLatency } from './follow.js';
 import { hooksBench } from './hooks.js';
 import { idleTasks } from './idle-tasks.js';
@@ -35,6 +36,7 @@ const BENCHES: Bench[] = [
   ingestBench,
   locomo,
   realSessionsBench,
+  nlpChoiceBench,
   dreamBench,
   dreamParaphraseBench,
   contextBench,

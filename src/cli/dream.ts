@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { DreamReport } from '../api/dream.js';
 import { withDaemon } from '../client/connect.js';
-import { age, table } from './format.js';
+import { age, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 
 function describeReport(r: DreamReport): string {
@@ -72,6 +72,7 @@ export function registerDreamCommands(program: Command): void {
           '-',
           '-',
         ]);
+      await loadWidths();
       process.stdout.write(`${table(['ID', 'TRIGGER', 'AGO', 'TOOK', 'MERGED', 'SUPERSEDED', 'ARCHIVED'], rows)}\n`);
     });
   dream

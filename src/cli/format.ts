@@ -1,4 +1,3 @@
-import stringWidth from 'string-width';
 import type { Task } from '../api/tasks.js';
 import { commandLine, humanBytes, statusLabel } from '../client/format.js';
 
@@ -11,13 +10,31 @@ export function age(iso: string | undefined, nowMs = Date.now()): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
+let columnsOf: ((text: string) => number) | undefined;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Loads string-width for the commands that print tables; the others start without it (its emoji
+ * tables cost ~15 ms of every start-up otherwise).
+ */
+export async function loadWidths(): Promise<void> {
+  columnsOf ??= (await import('string-width')).default;
+}
+
+/** Terminal columns of a text: CJK characters and most emoji take two. */
+function width(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  if (columnsOf === undefined) throw new Error('loadWidths() must run before a table with non-ASCII text is laid out');
+  return columnsOf(text);
+}
+
 /**
  * Left-aligned columns; the last column is not padded. Widths are terminal columns, not string
- * lengths: CJK characters and most emoji take two (string-width).
+ * lengths (see width).
  */
 export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(stringWidth(h), ...rows.map((r) => stringWidth(r[i] ?? ''))));
-  const pad = (c: string, w: number) => c + ' '.repeat(Math.max(0, w - stringWidth(c)));
+  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))));
+  const pad = (c: string, w: number) => c + ' '.repeat(Math.max(0, w - width(c)));
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i] ?? 0)))
@@ -30,11 +47,11 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** At most `columns` terminal columns of `text`, cut between whole characters (an emoji is never halved). */
 export function clipColumns(text: string, columns: number): string {
-  if (stringWidth(text) <= columns) return text;
+  if (width(text) <= columns) return text;
   let out = '';
   let used = 0;
   for (const { segment } of graphemes.segment(text)) {
-    const w = stringWidth(segment);
+    const w = width(segment);
     if (used + w > columns - 1) break;
     out += segment;
     used += w;

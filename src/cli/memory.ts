@@ -6,7 +6,7 @@ import { resolveDir } from '../project.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { escapeControls } from '../client/recall-format.js';
-import { age, clipColumns, table } from './format.js';
+import { age, clipColumns, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;
@@ -89,6 +89,7 @@ export function registerMemoryCommands(program: Command): void {
         c.memories({ project: resolveDir(o.project ?? '.'), ...(o.team && { team: o.team }), archived: Boolean(o.archived) }),
       );
       if (o.json) return printJson(list);
+      await loadWidths();
       process.stdout.write(list.length === 0 ? (o.archived ? 'no archived memories\n' : 'no memories yet\n') : `${memoryTable(list)}\n`);
     });
   memories

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { escapeControls, renderRecall, type RecallFormat } from '../client/recall-format.js';
 import { withDaemon } from '../client/connect.js';
-import { clipColumns, table } from './format.js';
+import { clipColumns, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { nonNegInt } from './tasks.js';
 
@@ -60,6 +60,7 @@ export function registerRecallCommands(program: Command): void {
         process.stdout.write('no matches\n');
         return;
       }
+      await loadWidths();
       const rows = hits.map((h) => [
         (h.at ?? '').slice(0, 16).replace('T', ' ') || '-',
         h.sessionId.slice(0, 12),

@@ -5,7 +5,7 @@ import type { IngestSummary } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { humanBytes } from '../client/format.js';
-import { age, table } from './format.js';
+import { age, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { describeSession } from './session-digest.js';
 
@@ -88,6 +88,7 @@ export function registerSessionCommands(program: Command): void {
         return;
       }
       list.sort((a, b) => (a.lastMessageAt ?? '').localeCompare(b.lastMessageAt ?? ''));
+      await loadWidths();
       const rows = list.map((s) => [
         s.sessionId.slice(0, 36) + (s.agentId ? ` +${s.agentId}` : ''),
         s.project ?? '-',

@@ -3,7 +3,7 @@ import { DEFAULT_READ_BYTES, MAX_READ_BYTES } from '../api/tasks.js';
 import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
 import { commandLine, humanBytes, readLimitWords, statusLabel } from '../client/format.js';
-import { age, clipColumns, describeTask, table } from './format.js';
+import { age, clipColumns, describeTask, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
 import { envPair, nonNegInt, positiveInt, seconds } from './values.js';
@@ -32,6 +32,7 @@ export function registerTaskCommands(program: Command): void {
     .action(async (o: { all?: boolean; json?: boolean }) => {
       const tasks = await withDaemon((c) => c.list(Boolean(o.all)));
       if (o.json) return printJson(tasks);
+      await loadWidths();
       if (tasks.length === 0) {
         process.stdout.write(o.all ? 'no tasks\n' : 'no running tasks (see --all)\n');
         return;
@@ -128,6 +129,7 @@ export function registerTaskCommands(program: Command): void {
     .description('stream task events (queued, started, attention, exited, removed) as they happen')
     .option('--json', 'one JSON object per line')
     .action(async (o: { json?: boolean }) => {
+      if (!o.json) await loadWidths();
       await withDaemon((c) =>
         c.events((e) => {
           if (o.json) process.stdout.write(`${JSON.stringify(e)}\n`);

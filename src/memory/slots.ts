@@ -41,7 +41,6 @@ const SYNONYMS: Record<string, string> = {
   nextjs: 'next',
   tailwindcss: 'tailwind',
   golang: 'go',
-  dialyxir: 'dialyzer',
   mongo: 'mongodb',
 };
 /** Words that make the property concrete but are not part of it. */

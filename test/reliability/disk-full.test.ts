@@ -58,14 +58,18 @@ const taskOnDisk = (d: TestDaemon, id: string) => stateOnDisk(d).tasks.find((e) 
 describe('a full disk', () => {
   it('a task that fills it: the daemon lives on, wait says the end is not saved, the state file keeps its last copy, the save is retried', async (ctx) => {
     const d = await fullDiskDaemon(ctx, { stallCheckSeconds: 0.2 });
-    // Fills the disk, then sits at a prompt (an attention change to save on a full disk), then exits 3.
+    // Once its start is on disk (the go file), fills the disk, then sits at a prompt (an attention
+    // change to save on a full disk), then exits 3. Without the go file the first save raced the fill.
     // A save appends the task's entry to the journal, and an append that fits in the journal's last
     // block succeeds on a full disk too: an unused argument (sh's $0) makes every entry larger than
     // a block (4 KiB), so each save after the disk filled needs a block it cannot have.
-    const script = 'head -c 4000000 /dev/zero; printf "Continue? [y/N] "; read x; exit 3';
+    const go = join(d.home, 'go');
+    const script = `while [ ! -e ${go} ]; do sleep 0.05; done; head -c 4000000 /dev/zero; printf "Continue? [y/N] "; read x; exit 3`;
     const run = await d.cli(['run', '--stall-after', '1', '--', 'sh', '-c', script, 'x'.repeat(5000)]);
     expect(run.code).toBe(0);
     const id = run.stdout.trim();
+    await until(() => taskOnDisk(d, id)?.status === 'running', 15_000, 50);
+    writeFileSync(go, '');
     await until(async () => {
       const t = (await d.client.get(id)) as Task;
       return t.status === 'running' && t.attention?.kind === 'prompt';

@@ -27,6 +27,9 @@ export const KEEP = 2.75;
 const DEFERRALS =
   /^(?:not sure|you decide|up to you|whatever|no preference|doesn'?t matter|skip|other|none|n\/a|i don'?t know|idk|no idea|h+m+|u+m+|dunno|not yet)\b/i;
 /** A list intro that announces rules rather than steps of the current task. */
+/** A concept that names how the team works rather than what the code does. */
+const PRACTICE =
+  /\b(?:issue track\w*|task (?:track\w*|management)|workflow|pre-?commit|hooks?|migrations?|ci\b|code review|conventions?|release process|deploy\w*)/i;
 const TASK_INTRO =
   /^(?:please\s+)?(?:create|add|make|build|write|implement|fix|update|change|do|generate|remove|delete)\b.*\b(?:these|this|following|the following)\b/i;
 const RULE_INTRO = /\b(?:plan|workflow|rules?|conventions?|guidelines?|requirements?|constraints?|setup|structure|stack|architecture|preferences?)\b/i;
@@ -104,7 +107,14 @@ function summaryScore(f: Features, u: Unit): number {
   switch (u.source) {
     case 'summary-concepts':
       // The stack is named with well-known tools; a codebase's own modules are details.
-      return 1.5 + Math.min(f.tech, 3) * 0.25 + Math.min(knownTools(u.text), 2) * 0.75 + (f.constraint || f.modal || f.universal ? 1 : 0);
+      // How the team works (its tracker, its hooks, its migrations) lasts as long as the stack.
+      return (
+        1.5 +
+        Math.min(f.tech, 3) * 0.25 +
+        Math.min(knownTools(u.text), 2) * 0.75 +
+        (f.constraint || f.modal || f.universal ? 1 : 0) +
+        (PRACTICE.test(u.text) ? 1 : 0)
+      );
     case 'summary-solving':
       // "Established that X must…" is a lesson; "Successfully extracted…" reports what was done.
       return (

@@ -61,7 +61,7 @@ export interface Features {
   workflow: boolean;
   /** "Any domain with…", "Every endpoint…", "All prices…": a rule over a kind of thing. */
   universalSubject: boolean;
-  /** Defines the project: "our ui is light mode", "the stack is…", "Bhavana is a Solana dApp". */
+  /** Defines the project: "our ui is light mode", "the stack is…", "Acme is a payments API". */
   definitional: boolean;
   /** The speaker's own: "our ui", "my project", "we". */
   ours: boolean;
@@ -175,7 +175,7 @@ export function featuresOf(s: Sentence): Features {
       (verb !== undefined && L.WORKFLOW.has(verb)) ||
       tokens.some((t) => L.WORKFLOW.has(t.lemma) && (t.pos === 'VERB' || t.pos === 'NOUN' || t.pos === 'PROPN') && !L.isPast(t)),
     universalSubject: subjectAt >= 1 && (L.UNIVERSALS.has((tokens[subjectAt - 1] as Token).lower) || (tokens[subjectAt - 1] as Token).lower === 'no'),
-    // "The stack is …", "Bhavana is a …", "it's an Elixir app on …": what the project is.
+    // "The stack is …", "Acme is a …", "it's an Elixir app on …": what the project is.
     definitional:
       vAt < 0 &&
       !question &&

@@ -18,7 +18,7 @@ const CLAUSE_PENALTY = 0.5;
 /** A compaction summary is dense: it may give this many memories, the rest of the session the others. */
 const SUMMARY_SHARE = 0.5;
 /** From one plan or one summary, at most this many rules: the rest of a long document is detail. */
-const PER_DOCUMENT = { 'plan-body': 3, summary: 5 } as const;
+const PER_DOCUMENT = { 'plan-body': 3, summary: 8 } as const;
 
 interface Entry {
   candidate: Candidate;
