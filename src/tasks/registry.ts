@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import { GroupCommit } from '../sys/state-file.js';
 import type { Entry, RunInfo, StateData } from './model.js';
 import { rebuildEntries } from './rebuild.js';
-import { TaskStore, type JournalRecord } from './task-store.js';
+import { TaskStore, type Change } from './task-store.js';
 
 /** A failed save is tried again after this long, doubling up to the maximum. */
 const RETRY_FIRST_MS = 500;
@@ -78,8 +78,8 @@ export class TaskRegistry {
   }
 
   /** A record for each task changed since the last completed write (or one for the next id alone). */
-  private pending(nextId: number): JournalRecord[] {
-    const records: JournalRecord[] = [];
+  private pending(nextId: number): Change[] {
+    const records: Change[] = [];
     for (const [id, n] of this.changed) {
       if (n <= this.savedSeq) continue;
       const e = this.byId.get(id);

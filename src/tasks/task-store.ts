@@ -4,9 +4,9 @@
  * task it changed in a single write to a file opened with O_DSYNC, so saving costs the same with 10
  * tasks kept or 10,000 (rewriting and fsyncing the whole snapshot took ~20 ms more per `run` with
  * 550 kept). Once the journal outgrows the snapshot it is compacted: the snapshot is rewritten
- * (temp file, fsync, rename), then the journal emptied. A line holds a task's whole entry, so
- * replaying a journal over a snapshot that already has its changes (a daemon killed between those
- * two steps) ends in the same state.
+ * (temp file, fsync, rename), then the journal emptied. Each snapshot names the generation of the
+ * journal that follows it and each line carries its generation, so the lines of an older journal
+ * (a daemon killed between those two steps) are skipped rather than replayed over newer state.
  *
  * A last line without its newline was never acknowledged (a write cut short): it is dropped.
  * Any other line that does not parse makes the state corrupt, as a snapshot that does not parse does.
@@ -20,8 +20,10 @@ import { writeFileAtomic } from '../sys/atomic-file.js';
 import { Entry, StateData } from './model.js';
 
 /** One change: a task's entry as it now is, or its removal; with the next id to hand out. */
-export const JournalRecord = z.object({ nextId: z.number().int().min(1), set: Entry.optional(), del: z.string().optional() });
-export type JournalRecord = z.infer<typeof JournalRecord>;
+const Change = z.object({ nextId: z.number().int().min(1), set: Entry.optional(), del: z.string().optional() });
+export type Change = z.infer<typeof Change>;
+/** A change as a journal line: `gen` is the generation of the journal it was written to. */
+const JournalLine = Change.extend({ gen: z.number().int().min(0) });
 
 /** The journal is compacted once it is larger than this and than the snapshot. */
 const COMPACT_MIN_BYTES = 256 * 1024;
@@ -31,6 +33,9 @@ export function journalPath(stateFile: string): string {
 }
 
 export const emptyState = (): StateData => ({ version: 1, nextId: 1, tasks: [] });
+
+/** The generation of the journal a snapshot is followed by (0 for a snapshot older than journals). */
+const generationOf = (data: StateData): number => data.journal ?? 0;
 
 interface Loaded {
   data: StateData;
@@ -56,8 +61,9 @@ export function readTaskState(stateFile: string): Loaded {
   for (const raw of whole.split('\n')) {
     line += 1;
     if (raw === '') continue;
-    const rec = JournalRecord.safeParse(parseJson(raw));
+    const rec = JournalLine.safeParse(parseJson(raw));
     if (!rec.success) throw new AppError('state_corrupt', `state file ${file} has an unreadable change on line ${line}`);
+    if (rec.data.gen !== generationOf(data)) continue;
     data.nextId = Math.max(data.nextId, rec.data.nextId);
     if (rec.data.set) byId.set(rec.data.set.task.id, rec.data.set);
     if (rec.data.del !== undefined) byId.delete(rec.data.del);
@@ -91,12 +97,13 @@ export class TaskStore {
     private readonly stateFile: string,
     private journalBytes: number,
     private snapshotBytes: number,
+    private generation: number,
   ) {}
 
   /** Loads the state; a torn last journal line is cut off, so appends start on a line of their own. */
   static async open(stateFile: string): Promise<{ store: TaskStore; data: StateData }> {
     const loaded = readTaskState(stateFile);
-    const store = new TaskStore(stateFile, loaded.journalBytes, loaded.snapshotBytes);
+    const store = new TaskStore(stateFile, loaded.journalBytes, loaded.snapshotBytes, generationOf(loaded.data));
     if (sizeOf(journalPath(stateFile)) > loaded.journalBytes) await (await store.journal()).truncate(loaded.journalBytes);
     return { store, data: loaded.data };
   }
@@ -123,9 +130,9 @@ export class TaskStore {
   }
 
   /** Appends the records in one durable write; on failure the journal is cut back to what it held. */
-  async append(records: JournalRecord[]): Promise<void> {
+  async append(changes: Change[]): Promise<void> {
     const file = journalPath(this.stateFile);
-    const text = Buffer.from(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const text = Buffer.from(changes.map((c) => `${JSON.stringify({ gen: this.generation, ...c })}\n`).join(''));
     try {
       const fh = await this.journal();
       const { bytesWritten } = await fh.write(text);
@@ -139,12 +146,14 @@ export class TaskStore {
     }
   }
 
-  /** Rewrites the snapshot with everything, then empties the journal. */
+  /** Rewrites the snapshot with everything, then empties the journal, which starts a new generation. */
   async compact(data: StateData): Promise<void> {
-    const text = JSON.stringify(data);
+    const generation = this.generation + 1;
+    const text = JSON.stringify({ ...data, journal: generation });
     await writeFileAtomic(this.stateFile, text);
     this.snapshotBytes = Buffer.byteLength(text);
-    // Were this cut short, replaying the old journal over the new snapshot would change nothing.
+    this.generation = generation;
+    // Were this cut short, the old journal's lines are of an older generation: the next load skips them.
     await (await this.journal()).truncate(0);
     this.journalBytes = 0;
     this.torn = false;

@@ -116,22 +116,25 @@ describe('task state on disk', () => {
     await expect(TaskRegistry.open(file)).rejects.toMatchObject({ code: 'state_corrupt', message: expect.stringContaining(journalPath(file)) });
   });
 
-  it('compacts a journal grown past the snapshot; replaying the old journal over the new snapshot changes nothing', async () => {
+  it('compacts a journal grown past the snapshot; the old journal left beside the new snapshot is not replayed over it', async () => {
     const file = stateFile();
     const r = await TaskRegistry.open(file);
     const name = 'n'.repeat(2000); // ~2.3 KB a line: past 256 KiB in ~115 commits
     await addTasks(r, 100, name);
     const beforeCompaction = `${file}.journal-copy`;
     copyFileSync(journalPath(file), beforeCompaction);
+    r.set({ ...finished('1', name), exitCode: 9 } as Task); // newer than what the copied journal says of task 1
+    await r.commit();
     await addTasks(r, 30, name);
     expect(statSync(journalPath(file)).size).toBeLessThan(statSync(beforeCompaction).size); // it was compacted
     expect(JSON.parse(readFileSync(file, 'utf8')).tasks.length).toBeGreaterThan(100);
     const ids = idsOf(file);
     expect(ids).toHaveLength(130);
-    // A daemon killed between the snapshot's rename and the journal's truncation: the old lines replay over the new snapshot.
+    // A daemon killed between the snapshot's rename and the journal's truncation: the old lines are still there.
     const after = readFileSync(journalPath(file));
     writeFileSync(journalPath(file), Buffer.concat([readFileSync(beforeCompaction), after]));
     expect(idsOf(file)).toEqual(ids);
     expect(readTaskState(file).data.nextId).toBe(131);
+    expect(readTaskState(file).data.tasks.find((e) => e.task.id === '1')?.task).toMatchObject({ exitCode: 9 });
   });
 });
