@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { callerEnv } from '../client/env.js';
-import { printJson } from './format.js';
+import { printJson } from './print-json.js';
 import { positiveInt } from './values.js';
 
 interface AgentOptions {

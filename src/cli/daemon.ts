@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withDaemon } from '../client/connect.js';
-import { printJson } from './format.js';
+import { printJson } from './print-json.js';
 
 export function registerDaemonCommands(program: Command): void {
   program

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { DreamReport } from '../api/dream.js';
 import { withDaemon } from '../client/connect.js';
-import { age, loadWidths, printJson, table } from './format.js';
+import { age, loadWidths, table } from './format.js';
+import { printJson } from './print-json.js';
 
 function describeReport(r: DreamReport): string {
   const p = r.phases;

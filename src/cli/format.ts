@@ -1,10 +1,6 @@
 import type { Task } from '../api/tasks.js';
 import { commandLine, humanBytes, statusLabel } from '../client/format.js';
 
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
 export function age(iso: string | undefined, nowMs = Date.now()): string {
   if (!iso) return '-';
   const s = Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));

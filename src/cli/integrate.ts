@@ -4,7 +4,7 @@ import { codexConfigPath, installCodex, uninstallCodex } from '../integrate/code
 import { invocation, shellCommand } from '../integrate/command.js';
 import { parseJsonObject, readText, toJsonText, writeWithBackup, type JsonObject } from '../integrate/files.js';
 import { editJsonText, type JsonEdit } from '../integrate/json-edit.js';
-import { printJson } from './format.js';
+import { printJson } from './print-json.js';
 
 interface Options {
   uninstall?: boolean;

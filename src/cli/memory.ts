@@ -6,7 +6,8 @@ import { resolveDir } from '../project.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { escapeControls } from '../client/recall-format.js';
-import { age, clipColumns, loadWidths, printJson, table } from './format.js';
+import { age, clipColumns, loadWidths, table } from './format.js';
+import { printJson } from './print-json.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;
 

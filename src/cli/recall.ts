@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { AppError } from '../errors.js';
 import { escapeControls, renderRecall, type RecallFormat } from '../client/recall-format.js';
 import { withDaemon } from '../client/connect.js';
-import { clipColumns, loadWidths, printJson, table } from './format.js';
+import { clipColumns, loadWidths, table } from './format.js';
+import { printJson } from './print-json.js';
 import { nonNegInt } from './tasks.js';
 
 const FORMATS = ['text', 'markdown', 'claude-hook'] as const;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { INSTALL } from '../paths.js';
-import { printJson } from './format.js';
+import { printJson } from './print-json.js';
 
 const UNIT = 'nightshift.service';
 

@@ -5,7 +5,8 @@ import type { IngestSummary } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { humanBytes } from '../client/format.js';
-import { age, loadWidths, printJson, table } from './format.js';
+import { age, loadWidths, table } from './format.js';
+import { printJson } from './print-json.js';
 import { describeSession } from './session-digest.js';
 
 const FORMATS = ['claude-code', 'codex', 'messages'] as const;

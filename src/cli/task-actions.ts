@@ -7,7 +7,7 @@ import type { ApiClient } from '../client/api-client.js';
 import { callerEnv } from '../client/env.js';
 import { waitUpTo } from '../client/wait.js';
 import { AppError } from '../errors.js';
-import { printJson } from './format.js';
+import { printJson } from './print-json.js';
 import { resolvePath } from './values.js';
 
 /** The calls these commands make; ApiClient and LightClient both have them. */

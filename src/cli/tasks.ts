@@ -3,7 +3,8 @@ import { DEFAULT_READ_BYTES, MAX_READ_BYTES } from '../api/tasks.js';
 import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
 import { commandLine, humanBytes, readLimitWords, statusLabel } from '../client/format.js';
-import { age, clipColumns, describeTask, loadWidths, printJson, table } from './format.js';
+import { age, clipColumns, describeTask, loadWidths, table } from './format.js';
+import { printJson } from './print-json.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
 import { envPair, nonNegInt, positiveInt, seconds } from './values.js';
 

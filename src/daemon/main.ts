@@ -7,6 +7,7 @@ import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
 import { TaskRegistry } from '../tasks/registry.js';
+import { journalPath } from '../tasks/task-store.js';
 import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
 import type { Handlers } from './http.js';
 import { Listeners } from './listeners.js';
@@ -79,8 +80,9 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
       log.fatal({ code: err.code }, err.message);
       process.stderr.write(
         `nightshift: ${err.message}.\n` +
-          `Nothing was changed. To recover, run \`nightshift daemon --recover\`: it moves the file aside\n` +
-          `(kept as ${paths.stateFile}.corrupt-<time>) and rebuilds the task list from ${paths.tasksDir}.\n`,
+          `Nothing was changed. To recover, run \`nightshift daemon --recover\`: it moves the state file and its journal\n` +
+          `aside (kept as ${paths.stateFile}.corrupt-<time> and ${journalPath(paths.stateFile)}.corrupt-<time>) and rebuilds the\n` +
+          `task list from ${paths.tasksDir}.\n`,
       );
       return EXIT_CONFIG;
     }
@@ -182,7 +184,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   stopRetention();
   await memory.stop();
   await registry
-    .commit()
+    .close()
     .catch((err: unknown) => log.error({ err: (err as Error).message }, 'the last task state could not be saved; the last saved copy stays'));
   listeners.removeSocket();
   lock.release();

@@ -7,8 +7,9 @@ export type Verdict = { kind: 'finished'; code: number } | { kind: 'wrapper-aliv
 
 export async function readExitCode(dir: string): Promise<number | null> {
   try {
-    const text = (await readFile(join(dir, 'exit'), 'utf8')).trim();
-    return /^[0-9]+$/.test(text) ? Number(text) : null;
+    // Written in place by one echo: a number counts only with its newline.
+    const m = /^([0-9]+)\n$/.exec(await readFile(join(dir, 'exit'), 'utf8'));
+    return m ? Number(m[1]) : null;
   } catch {
     return null;
   }

@@ -15,12 +15,15 @@ import { PendingSpawn, type Entry, type RunInfo, type TaskMeta } from './model.j
 import { killTask, sendInput, type ControlContext } from './control.js';
 import { baseOf, endedTask, interpretStatus } from './outcome.js';
 import { outputSize } from './output.js';
-import { bootId, readStat } from '../sys/proc.js';
+import { bootId, isSameProcessAlive, readStat } from '../sys/proc.js';
 import type { TaskRegistry } from './registry.js';
 import { preflight, spawnTask, toArgv } from './spawn.js';
 import { StallMonitor } from './stall-monitor.js';
 import { claimTaskDir, writeRunInfo, writeTaskFile } from './task-dir.js';
 import { endOnDisk, waitForEnd } from './wait.js';
+
+/** How long a start waits for the wrapper to name the command's pid (it is a fork away). */
+const CHILD_PID_WAIT_MS = 3000;
 
 export interface ManagerDeps {
   paths: Paths;
@@ -154,11 +157,14 @@ export class TaskManager {
       status: 'queued',
     };
     // On a full disk these fail naming the file: nothing started, nothing left behind.
-    const writeOrUndo = (name: string, text: string) =>
-      writeTaskFile(dir, name, text).catch(async (err: unknown) => {
+    const writeOrUndo = async (name: string, text: string) => {
+      try {
+        writeTaskFile(dir, name, text);
+      } catch (err) {
         await rm(dir, { recursive: true, force: true });
         throw err;
-      });
+      }
+    };
     await writeOrUndo('meta.json', JSON.stringify(meta));
     if (this.counts().running < this.d.config.maxParallel) {
       await this.start(task, env);
@@ -174,9 +180,9 @@ export class TaskManager {
   /**
    * Starts the wrapper, then waits for it to name the command's pid (a fork away): the task is
    * reported started, to the caller of `run` and in the `started` event, with that pid, the one
-   * `show` and `ps` print. The wrapper's own pid is internal (run.json).
+   * `show` and `ps` print. The wrapper's own pid is internal (run.json). The caller saves the registry.
    */
-  private async start(task: Task, env: Record<string, string>): Promise<void> {
+  private async start(task: Task, env: Record<string, string>, fromQueue = false): Promise<void> {
     const dir = this.dir(task.id);
     let spawned;
     try {
@@ -202,21 +208,12 @@ export class TaskManager {
     // Registered at once, so a daemon that dies right now still takes it back; its pid (the command's) is a fork away.
     this.d.registry.set({ ...baseOf(task), status: 'running', startedAt }, run);
     writeRunInfo(dir, run, startedAt, this.d.log);
-    unlink(join(dir, 'spawn.json')).catch(() => undefined);
+    if (fromQueue) unlink(join(dir, 'spawn.json')).catch(() => undefined);
     this.stall.touch(task.id, 0);
-    let wrapperGone = false;
-    const exited = spawned.exited.then((code) => {
-      wrapperGone = true;
-      return code;
-    });
-    let pid: number | undefined;
-    try {
-      pid = await this.resolveChild(task.id, () => wrapperGone);
-    } catch (err) {
-      this.d.log.error({ task: task.id, err }, 'reading the pid of a task failed');
-    }
+    const pid = await this.recordChild(task.id, spawned.childPid);
+    // Its end is recorded once its pid is, so the ended task carries the pid too.
     this.background(
-      exited.then((code) => this.onWrapperExit(task.id, code)),
+      spawned.exited.then((code) => this.onWrapperExit(task.id, code)),
       task.id,
       'recording the end of a task failed',
     );
@@ -225,31 +222,42 @@ export class TaskManager {
     this.d.events.emit('started', running);
   }
 
+  /** The pid the wrapper reports, into the task (and run.json); undefined when none comes within a few seconds. */
+  private async recordChild(id: string, reported: Promise<number | undefined>): Promise<number | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), CHILD_PID_WAIT_MS);
+    });
+    const childPid = await Promise.race([reported, late]).finally(() => clearTimeout(timer));
+    if (childPid === undefined) return undefined;
+    // A short task may have ended (and been settled) meanwhile: never write its old state back.
+    const cur = this.d.registry.get(id);
+    if (!cur || cur.task.status !== 'running' || !cur.run) return undefined;
+    const childStart = readStat(childPid)?.startTicks;
+    const run: RunInfo = { ...cur.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
+    this.d.registry.set({ ...cur.task, pid: childPid }, run);
+    writeRunInfo(this.dir(id), run, cur.task.startedAt, this.d.log);
+    return childPid;
+  }
+
   /**
-   * The command's pid (its process group), which the wrapper writes a moment after it starts.
-   * `wrapperGone`: the wrapper has ended, so no pid will come that is not there now.
+   * The command's pid (its process group), from the file the wrapper writes: for a task whose pid
+   * did not come with its start (re-adopted, or a slow wrapper). Saves the registry when it learns it.
    */
-  private async resolveChild(id: string, wrapperGone: () => boolean = () => false): Promise<number | undefined> {
-    const deadline = nowMs() + 3000;
+  private async resolveChild(id: string): Promise<number | undefined> {
+    const deadline = nowMs() + CHILD_PID_WAIT_MS;
     for (;;) {
       const e = this.d.registry.get(id);
       if (!e || e.task.status !== 'running' || !e.run) return undefined;
       if (e.run.childPid !== undefined) return e.run.childPid;
-      const gone = wrapperGone();
       const text = await readFile(join(this.dir(id), 'child.pid'), 'utf8').catch(() => '');
-      // A short task may have ended (and been settled) during that read: never write its old state back.
-      const cur = this.d.registry.get(id);
-      if (!cur || cur.task.status !== 'running' || !cur.run) return undefined;
-      if (/^[0-9]+\s*$/.test(text)) {
-        const childPid = Number(text);
-        const childStart = readStat(childPid)?.startTicks;
-        const run: RunInfo = { ...cur.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
-        this.d.registry.set({ ...cur.task, pid: childPid }, run);
-        writeRunInfo(this.dir(id), run, cur.task.startedAt, this.d.log);
-        await this.persist();
-        return childPid;
+      const m = /^([0-9]+)\n$/.exec(text);
+      if (m) {
+        const pid = await this.recordChild(id, Promise.resolve(Number(m[1])));
+        if (pid !== undefined) await this.persist();
+        return pid;
       }
-      if (gone || nowMs() > deadline) return undefined;
+      if (!isSameProcessAlive(e.run.wrapperPid, e.run.wrapperStart) || nowMs() > deadline) return undefined;
       await sleep(5);
     }
   }
@@ -309,7 +317,7 @@ export class TaskManager {
         this.d.registry.set(failed);
         this.d.events.emit('exited', failed);
       } else {
-        await this.start(task, spec.data.env);
+        await this.start(task, spec.data.env, true);
       }
       started = true;
     }

@@ -1,21 +1,21 @@
-import { renameSync } from 'node:fs';
-import { Low } from 'lowdb';
 import type { Task } from '../api/tasks.js';
 import { now } from '../clock.js';
 import type { Logger } from '../log.js';
-import { DurableJsonFile, GroupCommit } from '../sys/state-file.js';
-import { StateData, type Entry, type RunInfo } from './model.js';
+import { GroupCommit } from '../sys/state-file.js';
+import type { Entry, RunInfo, StateData } from './model.js';
 import { rebuildEntries } from './rebuild.js';
+import { TaskStore, type Change } from './task-store.js';
 
 /** A failed save is tried again after this long, doubling up to the maximum. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5000;
 
 /**
- * The persisted task list (lowdb, one JSON file, single writer: the daemon). Mutations happen in
- * memory; `commit()` makes them durable before a request is acknowledged.
+ * The persisted task list (a snapshot and a journal of changes, see TaskStore; single writer: the
+ * daemon). Mutations happen in memory; `commit()` makes them durable before a request is
+ * acknowledged, writing only the tasks changed since the last save.
  *
- * A save that fails (a full disk) leaves the file as it was (temp file + rename) and keeps the
+ * A save that fails (a full disk) leaves what is on disk as it was and keeps the
  * changes in memory: the tasks they touch are reported as not saved (`unsaved`), and the save is
  * tried again in the background until it succeeds. `durable` resolves once a task's latest change
  * is on disk.
@@ -23,6 +23,9 @@ const RETRY_MAX_MS = 5000;
 export class TaskRegistry {
   private readonly byId = new Map<string, Entry>();
   private readonly committer: GroupCommit;
+  private nextId: number;
+  /** The next id as the last completed write left it. */
+  private savedNextId: number;
   /** Every change gets the next number; `savedSeq` is the last one a completed write held. */
   private seq = 0;
   private savedSeq = 0;
@@ -33,39 +36,57 @@ export class TaskRegistry {
   private retryTimer: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly db: Low<StateData>,
+    private readonly store: TaskStore,
+    data: StateData,
     private readonly log: Logger | undefined,
   ) {
-    for (const e of db.data.tasks) this.byId.set(e.task.id, e);
+    for (const e of data.tasks) this.byId.set(e.task.id, e);
+    this.nextId = data.nextId;
+    this.savedNextId = data.nextId;
     this.committer = new GroupCommit(async () => {
       const upTo = this.seq;
-      this.db.data.tasks = [...this.byId.values()];
-      await this.db.write();
+      const nextId = this.nextId;
+      if (this.store.wantsCompaction) await this.store.compact(this.snapshot());
+      else {
+        const records = this.pending(nextId);
+        if (records.length > 0) await this.store.append(records);
+      }
       this.savedSeq = Math.max(this.savedSeq, upTo);
+      this.savedNextId = nextId;
     });
   }
 
   /** `log`: where failed saves (and the save that ends a run of them) are reported. */
   static async open(stateFile: string, log?: Logger): Promise<TaskRegistry> {
-    const db = new Low(new DurableJsonFile(stateFile, StateData), { version: 1, nextId: 1, tasks: [] } as StateData);
-    await db.read();
-    return new TaskRegistry(db, log);
+    const { store, data } = await TaskStore.open(stateFile);
+    return new TaskRegistry(store, data, log);
   }
 
-  /** Rebuilds the state file from the task directories after the old one was moved aside. */
+  /** Rebuilds the state file from the task directories after the old one (and its journal) was moved aside. */
   static async recover(stateFile: string, tasksDir: string): Promise<{ movedTo: string | null; tasks: number }> {
-    let movedTo: string | null = null;
-    try {
-      movedTo = `${stateFile}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`;
-      renameSync(stateFile, movedTo);
-    } catch {
-      movedTo = null;
-    }
+    const movedTo = TaskStore.moveAside(stateFile, `.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
     const data: StateData = { version: 1, nextId: 1, tasks: rebuildEntries(tasksDir) };
     data.nextId = data.tasks.reduce((m, e) => Math.max(m, Number(e.task.id) + 1), 1);
-    const db = new Low(new DurableJsonFile(stateFile, StateData), data);
-    await db.write();
+    const { store } = await TaskStore.open(stateFile);
+    await store.compact(data);
+    await store.close();
     return { movedTo, tasks: data.tasks.length };
+  }
+
+  private snapshot(): StateData {
+    return { version: 1, nextId: this.nextId, tasks: [...this.byId.values()] };
+  }
+
+  /** A record for each task changed since the last completed write (or one for the next id alone). */
+  private pending(nextId: number): Change[] {
+    const records: Change[] = [];
+    for (const [id, n] of this.changed) {
+      if (n <= this.savedSeq) continue;
+      const e = this.byId.get(id);
+      records.push(e ? { nextId, set: e } : { nextId, del: id });
+    }
+    if (records.length === 0 && nextId !== this.savedNextId) records.push({ nextId });
+    return records;
   }
 
   /**
@@ -82,14 +103,14 @@ export class TaskRegistry {
           : e;
       this.byId.set(entry.task.id, entry);
       this.changed.set(entry.task.id, ++this.seq);
-      this.db.data.nextId = Math.max(this.db.data.nextId, Number(entry.task.id) + 1);
+      this.nextId = Math.max(this.nextId, Number(entry.task.id) + 1);
     }
     return found.map((e) => e.task.id);
   }
 
   allocateId(): string {
-    const id = String(this.db.data.nextId);
-    this.db.data.nextId += 1;
+    const id = String(this.nextId);
+    this.nextId += 1;
     this.seq += 1;
     return id;
   }
@@ -140,6 +161,21 @@ export class TaskRegistry {
   stop(): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+  }
+
+  /**
+   * Shutdown: saves what is left and folds the journal into the snapshot, so a stopped daemon leaves
+   * one whole tasks.json. A failure leaves the journal, which the next start replays.
+   */
+  async close(): Promise<void> {
+    this.stop();
+    try {
+      await this.commit();
+      if (!this.store.journalEmpty) await this.store.compact(this.snapshot());
+    } finally {
+      this.stop();
+      await this.store.close();
+    }
   }
 
   private saved(): void {

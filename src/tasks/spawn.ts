@@ -2,6 +2,7 @@ import { accessSync, closeSync, constants, mkdirSync, openSync, statSync } from 
 import { statPath } from '../sys/path-error.js';
 import { delimiter, join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
 
 /**
@@ -14,29 +15,39 @@ import { AppError } from '../errors.js';
  * default SIGUSR1 back at exec. A SIGUSR1 that interrupts `wait` makes wait return 138 without
  * reaping the child, so it waits again. Its own files (child.pid, exit) are 0600: the umask is
  * tightened only once the command has been forked, so the command keeps the caller's.
+ *
+ * Time to the command's pid is what `run` waits for, so the wrapper forks nothing it can do itself:
+ * child.pid and exit are written in place by one `echo` (one write; readers take a number only with
+ * its newline, so never a half-written file), not through a temp file and mv (a fork and an exec of
+ * coreutils each, ~2 ms, one of them on every task's exit). mkfifo runs with LC_ALL=C, sparing it
+ * the locale files. The pid also goes to fd 3, a pipe the daemon reads, so the daemon learns it the
+ * moment it exists instead of polling the file; SIGPIPE is ignored from then on (the command is
+ * already forked and keeps the default), so a daemon gone meanwhile cannot kill the wrapper.
  */
-const WRAPPER = `d=$1; cap=$2; mode=$3; setsid=$4; mkfifo=$5; mv=$6; shift 6
+const WRAPPER = `d=$1; cap=$2; mode=$3; setsid=$4; mkfifo=$5; shift 5
 t=0
-trap 't=1; exec 3>&-' USR1
+trap 't=1; exec 4>&-' USR1
 if [ "$mode" = fifo ]; then
-  "$mkfifo" -m 600 "$d/stdin" || exit 125
-  exec 3<>"$d/stdin" 4<"$d/stdin"
-  [ "$t" = 1 ] && exec 3>&-
-  (ulimit -f "$cap" && exec "$setsid" "$@" <&4 3>&- 4<&-) &
-  exec 4<&-
+  LC_ALL=C "$mkfifo" -m 600 "$d/stdin" || exit 125
+  exec 4<>"$d/stdin" 5<"$d/stdin"
+  [ "$t" = 1 ] && exec 4>&-
+  (ulimit -f "$cap" && exec "$setsid" "$@" <&5 3>&- 4>&- 5<&-) &
+  exec 5<&-
 else
-  (ulimit -f "$cap" && exec "$setsid" "$@" </dev/null) &
+  (ulimit -f "$cap" && exec "$setsid" "$@" </dev/null 3>&-) &
 fi
 pid=$!
 umask 077
-echo "$pid" >"$d/child.pid.tmp" && "$mv" -f "$d/child.pid.tmp" "$d/child.pid"
-exec >/dev/null 2>&1
+trap '' PIPE
+echo "$pid" >"$d/child.pid"
+echo "$pid" >&3
+exec 3>&- >/dev/null 2>&1
 while :; do
   wait "$pid"; s=$?
   if [ "$t" = 1 ] && [ "$s" = 138 ]; then t=2; continue; fi
   break
 done
-echo "$s" >"$d/exit.tmp" && "$mv" -f "$d/exit.tmp" "$d/exit"
+echo "$s" >"$d/exit"
 exit "$s"
 `;
 
@@ -52,6 +63,8 @@ export interface SpawnSpec {
 
 export interface Spawned {
   wrapperPid: number;
+  /** Resolves with the command's pid as the wrapper reports it, or undefined when the wrapper ended without reporting it. */
+  childPid: Promise<number | undefined>;
   /**
    * Resolves when the wrapper has exited, with its exit code (the command's status, which it has
    * also written to the task directory unless that write failed), or null when a signal ended it.
@@ -98,7 +111,6 @@ export function preflight(argv: string[], cwd: string, env: Record<string, strin
 const tools = {
   setsid: findTool('setsid'),
   mkfifo: findTool('mkfifo'),
-  mv: findTool('mv'),
 };
 
 function findTool(name: string): string {
@@ -124,23 +136,13 @@ export function spawnTask(spec: SpawnSpec): Spawned {
     // execa's typings only admit its own stream handling for stdout/stderr.
     const child = spawn(
       '/bin/sh',
-      [
-        '-c',
-        WRAPPER,
-        'nightshift-task',
-        spec.dir,
-        String(capBlocks),
-        spec.stdin ? 'fifo' : 'none',
-        tools.setsid,
-        tools.mkfifo,
-        tools.mv,
-        ...toArgv(spec.command),
-      ],
+      ['-c', WRAPPER, 'nightshift-task', spec.dir, String(capBlocks), spec.stdin ? 'fifo' : 'none', tools.setsid, tools.mkfifo, ...toArgv(spec.command)],
       {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
-        stdio: ['ignore', out, out],
+        // fd 3: where the wrapper reports the command's pid.
+        stdio: ['ignore', out, out, 'pipe'],
       },
     );
     let spawnError: Error | undefined;
@@ -151,8 +153,29 @@ export function spawnTask(spec: SpawnSpec): Spawned {
       throw new AppError('spawn_failed', `could not start the task wrapper: ${spawnError?.message ?? 'no pid'}`);
     }
     child.unref();
-    return { wrapperPid: child.pid, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+    const report = child.stdio[3] as Readable;
+    (report as Readable & { unref?: () => void }).unref?.();
+    return { wrapperPid: child.pid, childPid: readPid(report), exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
   } finally {
     closeSync(out);
   }
+}
+
+/** The first line of the report pipe as a pid; undefined when it closes (or fails) without one. */
+function readPid(report: Readable): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    let text = '';
+    const done = (pid: number | undefined) => {
+      report.destroy();
+      resolve(pid);
+    };
+    report.setEncoding('ascii');
+    report.on('data', (chunk: string) => {
+      text += chunk;
+      const m = /^([0-9]+)\n/.exec(text);
+      if (m) done(Number(m[1]));
+    });
+    report.once('end', () => done(undefined));
+    report.once('error', () => done(undefined));
+  });
 }

@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diskFullError, isErrno } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -25,11 +24,16 @@ export function claimTaskDir(registry: TaskRegistry, tasksDir: string, log: Logg
   }
 }
 
-/** A file of the task's directory (0600); on a full disk, an error naming ENOSPC and the file. */
-export async function writeTaskFile(dir: string, name: string, text: string): Promise<void> {
+/**
+ * A file of the task's directory (0600); on a full disk, an error naming ENOSPC and the file.
+ * Synchronous: a few hundred bytes into the page cache take microseconds, where each step through
+ * the thread pool costs a wake-up of the event loop (a millisecond and more on a loaded machine),
+ * and two writes of the same file can never land out of order.
+ */
+export function writeTaskFile(dir: string, name: string, text: string): void {
   const path = join(dir, name);
   try {
-    await writeFile(path, text, { mode: 0o600 });
+    writeFileSync(path, text, { mode: 0o600 });
   } catch (err) {
     throw diskFullError(err, path);
   }
@@ -37,7 +41,9 @@ export async function writeTaskFile(dir: string, name: string, text: string): Pr
 
 /** Beside the state file, what a rebuild after its loss needs to find the task's processes: best effort, a failure is logged. */
 export function writeRunInfo(dir: string, run: RunInfo, startedAt: string, log: Logger): void {
-  writeTaskFile(dir, 'run.json', JSON.stringify({ ...run, startedAt })).catch((err: unknown) =>
-    log.warn({ task: dir, err: (err as Error).message }, 'could not write run.json (used only to rebuild a lost state file)'),
-  );
+  try {
+    writeTaskFile(dir, 'run.json', JSON.stringify({ ...run, startedAt }));
+  } catch (err) {
+    log.warn({ task: dir, err: (err as Error).message }, 'could not write run.json (used only to rebuild a lost state file)');
+  }
 }

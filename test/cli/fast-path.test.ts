@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/fast.js';
 import { CLI, daemonsPerTest, until } from '../helpers/daemon.js';
@@ -30,6 +34,37 @@ describe('the built binary', () => {
     const id = r.stdout.trim();
     expect((await runBinary(['wait', id], d.env)).code).toBe(0);
     expect((await runBinary(['output', id], d.env)).stdout).toBe('from the binary\n');
+  });
+
+  it('answers run, wait and output without loading a package: every require of the hot path is a Node built-in', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = mkdtempSync(join(tmpdir(), 'ns-loads-'));
+    try {
+      // Records every require() the bundle makes (a package such as string-width costs ~30 ms of start-up).
+      const preload = join(dir, 'record.cjs');
+      writeFileSync(
+        preload,
+        `const M = require('node:module'); const seen = []; const load = M._load;
+M._load = function (request, ...rest) { seen.push(request); return load.call(this, request, ...rest); };
+process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADS_OUT, JSON.stringify(seen)));`,
+      );
+      const loads = async (args: string[]): Promise<string[]> => {
+        const out = join(dir, 'loads.json');
+        rmSync(out, { force: true });
+        const r = await d.cli(args, { env: { NODE_OPTIONS: `--require ${preload}`, LOADS_OUT: out } });
+        expect(r.code, r.stderr).toBe(0);
+        return JSON.parse(readFileSync(out, 'utf8')) as string[];
+      };
+      const run = await loads(['run', '--', 'true']);
+      expect(run).toContain('node:net'); // the recorder sees the bundle's requires
+      const id = (await d.cli(['run', '--', 'echo', 'x'])).stdout.trim();
+      for (const got of [run, await loads(['wait', id]), await loads(['output', id])]) {
+        expect(got.filter((r) => r !== CLI && !isBuiltin(r))).toEqual([]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('hands what the fast path does not parse to the full CLI, with the same outcome', async () => {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/api/tasks.js';
+import { journalPath } from '../../src/tasks/task-store.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 
 const daemons: TestDaemon[] = [];
@@ -105,6 +106,31 @@ describe('corrupt state file', () => {
       expect((await d.client.list(true)).map((t) => t.id).sort()).toEqual([...byId.keys(), next.id].sort());
     });
   }
+
+  it('refuses to start on a journal line that does not parse before its end, and --recover moves the journal aside too', async () => {
+    const d = new TestDaemon();
+    daemons.push(d);
+    await d.start();
+    const t = await d.client.run({ command: ['sh', '-c', 'exit 6'], cwd: d.home, env: { PATH }, stdin: false });
+    await ended(d, t.id);
+    // Killed, so the journal is not folded into tasks.json.
+    await d.stop('SIGKILL');
+    const journal = journalPath(d.paths.stateFile);
+    const bad = `{"nextId":"x"}\n${readFileSync(journal, 'utf8')}`;
+    writeFileSync(journal, bad);
+
+    const refused = await d.cli(['daemon'], { timeoutMs: 15_000 });
+    expect(refused.code).toBe(78);
+    expect(refused.stderr).toContain(journal);
+    expect(refused.stderr).toContain('--recover');
+    expect(readFileSync(journal, 'utf8')).toBe(bad);
+
+    await d.start(['--recover']);
+    const aside = readdirSync(d.paths.stateDir).filter((f) => f.startsWith('tasks.json.journal.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(d.paths.stateDir, aside[0] ?? ''), 'utf8')).toBe(bad);
+    expect(await d.client.get(t.id)).toMatchObject({ status: 'exited', exitCode: 6 });
+  });
 
   it('names a corrupt config file and exits 78 without touching state', async () => {
     const d = new TestDaemon();

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/api/tasks.js';
+import type { StateData } from '../../src/tasks/model.js';
+import { journalPath, readTaskState } from '../../src/tasks/task-store.js';
 import { TestDaemon, until, daemonsPerTest } from '../helpers/daemon.js';
 import { pool } from '../helpers/raw-http.js';
 
@@ -22,10 +24,9 @@ async function readOutput(d: TestDaemon, id: string): Promise<string> {
   }
 }
 
-/** The state file as it is on disk right now: must always be whole JSON. */
-function readStateFile(d: TestDaemon): { nextId: number; tasks: { task: { id: string } }[] } {
-  const text = readFileSync(d.paths.stateFile, 'utf8');
-  return JSON.parse(text) as { nextId: number; tasks: { task: { id: string } }[] };
+/** The state on disk right now (the state file and its journal): must always load. */
+function readStateFile(d: TestDaemon): StateData {
+  return readTaskState(d.paths.stateFile).data;
 }
 
 describe('crash recovery', () => {
@@ -71,6 +72,35 @@ describe('crash recovery', () => {
       expect(out === expected(k), `output of task ${t.id} differs`).toBe(true);
       expect(t.outputBytes).toBe(Buffer.byteLength(expected(k)));
     }
+  });
+
+  it('keeps what only the journal holds through kill -9: acknowledged runs and ends, a removal; a stop then folds it into tasks.json', async () => {
+    const d = daemon();
+    await d.start();
+    const run = (cmd: string) => d.client.run({ command: ['sh', '-c', cmd], cwd: d.home, env: { PATH }, stdin: false });
+    const gone = await run('exit 0');
+    await d.client.wait(gone.id, 10);
+    await d.client.remove(gone.id);
+    const done = await run('echo done; exit 5');
+    expect((await d.client.wait(done.id, 10)).task).toMatchObject({ status: 'exited', exitCode: 5 });
+    const long = await run('sleep 30');
+    // A fresh daemon has written no tasks.json yet: all of this is in the journal alone.
+    expect(existsSync(d.paths.stateFile)).toBe(false);
+    expect(await d.stop('SIGKILL')).toBeNull();
+
+    await d.start();
+    const byId = new Map((await d.client.list(true)).map((t) => [t.id, t] as const));
+    expect([...byId.keys()].sort()).toEqual([done.id, long.id].sort());
+    expect(byId.get(done.id)).toMatchObject({ status: 'exited', exitCode: 5 });
+    expect(byId.get(long.id)).toMatchObject({ status: 'running', pid: long.pid });
+    await d.client.kill(long.id, 'SIGKILL');
+    await d.client.wait(long.id, 10);
+    expect((await d.client.run({ command: ['true'], cwd: d.home, env: { PATH }, stdin: false })).id).toBe(String(Number(long.id) + 1));
+
+    expect(await d.stop('SIGTERM')).toBe(0);
+    const snapshot = JSON.parse(readFileSync(d.paths.stateFile, 'utf8')) as StateData;
+    expect(snapshot.tasks.map((e) => e.task.id).sort()).toEqual([done.id, long.id, String(Number(long.id) + 1)].sort());
+    expect(readFileSync(journalPath(d.paths.stateFile), 'utf8')).toBe('');
   });
 
   it('keeps the state file whole and every acknowledged task through repeated kill -9 during run and rm', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
 import type { Task } from '../../src/api/tasks.js';
+import { readTaskState } from '../../src/tasks/task-store.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 import { mountTmpfs, unmount } from '../helpers/tmpfs.js';
 
@@ -51,7 +52,7 @@ function fill(d: TestDaemon): string {
   return filler;
 }
 
-const stateOnDisk = (d: TestDaemon) => JSON.parse(readFileSync(d.paths.stateFile, 'utf8')) as { tasks: { task: Task }[] };
+const stateOnDisk = (d: TestDaemon) => readTaskState(d.paths.stateFile).data;
 const taskOnDisk = (d: TestDaemon, id: string) => stateOnDisk(d).tasks.find((e) => e.task.id === id)?.task;
 
 describe('a full disk', () => {
@@ -59,12 +60,15 @@ describe('a full disk', () => {
     const d = await fullDiskDaemon(ctx, { stallCheckSeconds: 0.2 });
     // Once its start is on disk (the go file), fills the disk, then sits at a prompt (an attention
     // change to save on a full disk), then exits 3. Without the go file the first save raced the fill.
+    // A save appends the task's entry to the journal, and an append that fits in the journal's last
+    // block succeeds on a full disk too: an unused argument (sh's $0) makes every entry larger than
+    // a block (4 KiB), so each save after the disk filled needs a block it cannot have.
     const go = join(d.home, 'go');
     const script = `while [ ! -e ${go} ]; do sleep 0.05; done; head -c 4000000 /dev/zero; printf "Continue? [y/N] "; read x; exit 3`;
-    const run = await d.cli(['run', '--stall-after', '1', '--', 'sh', '-c', script]);
+    const run = await d.cli(['run', '--stall-after', '1', '--', 'sh', '-c', script, 'x'.repeat(5000)]);
     expect(run.code).toBe(0);
     const id = run.stdout.trim();
-    await until(() => existsSync(d.paths.stateFile) && taskOnDisk(d, id)?.status === 'running', 15_000, 50);
+    await until(() => taskOnDisk(d, id)?.status === 'running', 15_000, 50);
     writeFileSync(go, '');
     await until(async () => {
       const t = (await d.client.get(id)) as Task;

@@ -15,6 +15,7 @@ import { resolvePaths, type Paths } from '../../src/paths.js';
 import { TaskEvents } from '../../src/tasks/events.js';
 import { TaskManager } from '../../src/tasks/manager.js';
 import { TaskRegistry } from '../../src/tasks/registry.js';
+import { readTaskState } from '../../src/tasks/task-store.js';
 import { until } from '../helpers/daemon.js';
 
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
@@ -24,7 +25,7 @@ interface Rig {
   paths: Paths;
   manager: TaskManager;
   events: TaskEvent[];
-  /** The state file as it is on disk now. */
+  /** The state as it is on disk now (the state file with its journal). */
   onDisk: () => { nextId: number; tasks: Array<{ task: Task }> };
   run: (command: string[], extra?: Partial<RunRequest>) => Promise<Task>;
 }
@@ -64,7 +65,7 @@ async function rig(config: Record<string, unknown> = {}): Promise<Rig> {
     paths,
     manager,
     events,
-    onDisk: () => JSON.parse(readFileSync(paths.stateFile, 'utf8')) as ReturnType<Rig['onDisk']>,
+    onDisk: () => readTaskState(paths.stateFile).data,
     run: (command, extra = {}) => manager.run({ command, cwd: home, env: { PATH }, stdin: false, ...extra }),
   };
   rigs.push({ rig: r, registry });
