@@ -40,3 +40,15 @@ export interface ModelBackend {
  * hook exits 0 at once when it sees it, so an extraction can never set off another session-end ingest.
  */
 export const MODEL_CALL_MARKER = 'NIGHTSHIFT_MODEL_CALL';
+
+/** What `doctor` and the backend itself learn from an agent CLI before using it. */
+export interface CliProbe {
+  /** The binary as it will be run (an absolute path when found). */
+  path: string;
+  found: boolean;
+  version?: string;
+  /** Flags this backend needs that the installed version's --help does not list. */
+  missingFlags: string[];
+  /** Why it cannot be used, in words a user can act on; absent when usable. */
+  problem?: string;
+}
