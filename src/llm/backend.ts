@@ -35,11 +35,8 @@ export interface ModelBackend {
   ask(question: StructuredQuestion): Promise<BackendAnswer>;
 }
 
-/**
- * Set in the environment of every agent CLI nightshift starts for a model call. Every nightshift
- * hook exits 0 at once when it sees it, so an extraction can never set off another session-end ingest.
- */
-export const MODEL_CALL_MARKER = 'NIGHTSHIFT_MODEL_CALL';
+/** Set in the environment of every agent CLI nightshift starts for a model call (see api/model-call.ts). */
+export { MODEL_CALL_MARKER } from '../api/model-call.js';
 
 /** What `doctor` and the backend itself learn from an agent CLI before using it. */
 export interface CliProbe {
