@@ -6,6 +6,9 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MemoryService } from '../memory/service.js';
 import type { Paths } from '../paths.js';
+import { reviewerBackend } from '../llm/backends/resolve.js';
+import { meteredBackend } from '../llm/metered.js';
+import type { UsageLedger } from '../llm/usage-ledger.js';
 import type { ModelReview } from './model-review.js';
 import { DreamReports, newDreamId } from './reports.js';
 import { dream } from './run.js';
@@ -23,6 +26,8 @@ interface Current {
 export class DreamService {
   readonly reports: DreamReports;
   private current: Current | null = null;
+  /** Who reviews pairs that read alike, and why (`doctor`). */
+  reviewer: { active: string; why: string; unavailable?: boolean } = { active: 'heuristic', why: '' };
   private scheduler: Scheduler | null = null;
 
   private constructor(
@@ -35,15 +40,32 @@ export class DreamService {
     this.reports = new DreamReports(paths.dreamsDir);
   }
 
-  static async open(paths: Paths, config: Config, memory: MemoryService, log: Logger, env: NodeJS.ProcessEnv): Promise<DreamService> {
+  static async open(
+    paths: Paths,
+    config: Config,
+    memory: MemoryService,
+    log: Logger,
+    env: NodeJS.ProcessEnv,
+    ledger?: UsageLedger,
+  ): Promise<DreamService> {
+    const chosen = reviewerBackend(config, env);
     let review: ModelReview | undefined;
-    if (config.memory.extractor !== 'heuristic' && config.dream.tokenBudget > 0) {
+    let reviewer: DreamService['reviewer'] = { active: 'heuristic', why: chosen.why };
+    if (chosen.backend) {
       // Loaded only when used: the model SDK costs a daemon without a model ~0.1–0.3 s of start-up.
-      const [{ createAnthropic, modelConfigFromEnv }, { createModelReview }] = await Promise.all([import('../llm/client.js'), import('./model-review.js')]);
-      const cfg = modelConfigFromEnv(env, { model: config.memory.model });
-      if (cfg) review = createModelReview({ client: createAnthropic(cfg, log), model: cfg.model, budget: config.dream.tokenBudget, log });
+      const [{ createBackend }, { createModelReview }] = await Promise.all([import('../llm/backends/index.js'), import('./model-review.js')]);
+      const made = await createBackend(chosen.backend, config, env, log);
+      if (made.ok) {
+        const backend = ledger ? meteredBackend(made.backend, ledger) : made.backend;
+        review = createModelReview({ backend, budget: config.dream.tokenBudget, log });
+        reviewer = { active: `${backend.name} ${backend.model}`, why: chosen.why };
+      } else {
+        reviewer = { active: 'heuristic', why: `${chosen.why}, but ${chosen.backend} is unavailable: ${made.reason}`, unavailable: true };
+        log.warn({ reason: made.reason }, `dream reviewer ${chosen.backend} unavailable; the heuristics decide`);
+      }
     }
     const service = new DreamService(paths, config, memory, log, review);
+    service.reviewer = reviewer;
     service.scheduler = await service.startSchedule(config);
     return service;
   }
