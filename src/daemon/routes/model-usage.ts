@@ -1,7 +1,7 @@
 import type { DoctorCheck, DoctorResponse } from '../../api/model-usage.js';
 import type { Config } from '../../config.js';
 import type { DreamService } from '../../dream/service.js';
-import { anthropicEnv, extractorBackend } from '../../llm/backends/resolve.js';
+import { ANTHROPIC_ENV, anthropicEnv, extractorBackend } from '../../llm/backends/resolve.js';
 import { runChecks } from '../../llm/doctor/checks.js';
 import type { UsageLedger } from '../../llm/usage-ledger.js';
 import type { Handlers } from '../http.js';
@@ -16,6 +16,12 @@ export interface ModelUsageDeps {
   env: NodeJS.ProcessEnv;
 }
 
+/** Why the daemon's extractor is not the configured backend, as far as can be told from here. */
+function unavailableWhy(backend: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (backend === 'anthropic' && !Object.values(anthropicEnv(env)).some(Boolean)) return `none of ${ANTHROPIC_ENV.join(', ')} is set`;
+  return "see the daemon's log";
+}
+
 export function modelUsageHandlers(d: ModelUsageDeps): Pick<Handlers, 'usage' | 'doctor'> {
   const budget = () => ({ dailyTokens: d.ledger.dailyBudget, spentToday: d.ledger.spentToday() });
   return {
@@ -24,7 +30,7 @@ export function modelUsageHandlers(d: ModelUsageDeps): Pick<Handlers, 'usage' | 
       const config = d.config();
       const x = extractorBackend(config, d.env);
       const heuristicInstead = x.backend !== undefined && d.extractor === 'heuristic';
-      const extractor = { configured: config.memory.extractor, active: d.extractor, why: heuristicInstead ? `${x.why}, but ${x.backend} is unavailable (see the daemon's log)` : x.why };
+      const extractor = { configured: config.memory.extractor, active: d.extractor, why: heuristicInstead ? `${x.why}, but ${x.backend} is unavailable (${unavailableWhy(x.backend, d.env)})` : x.why };
       const { unavailable, ...rest } = d.dreams.reviewer;
       const reviewer = { configured: config.dream.reviewer, ...rest };
       const checks: DoctorCheck[] = [
