@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { resolvePaths } from '../../src/paths.js';
-import { runCli, stringEnv } from '../helpers/daemon.js';
+import { CLI, runCli, stringEnv } from '../helpers/daemon.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -58,6 +59,25 @@ describe('integrate claude-code --model-extraction', () => {
     expect(loadConfig(config)).toMatchObject({ logLevel: 'warn', memory: { extractor: 'auto', maxPerSession: 5 } });
     const offAgain = JSON.parse((await runCli(['integrate', 'claude-code', '--model-extraction', 'off', '--json'], env)).stdout) as { changed: boolean };
     expect(offAgain.changed).toBe(false);
+  });
+
+  // A terminal through script(1): the question is asked once, the answer written.
+  it.skipIf(!existsSync('/usr/bin/script'))('asks once on a terminal (default yes), then no more', async () => {
+    const { env, config } = home();
+    const onTty = (input: string) =>
+      new Promise<string>((resolve) => {
+        const p = spawn('/usr/bin/script', ['-qec', `${process.execPath} ${CLI} integrate claude-code`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+        let out = '';
+        p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        p.on('close', () => resolve(out));
+        p.stdin.end(input);
+      });
+    const first = await onTty('\n');
+    expect(first).toContain('Use your Claude login (the claude CLI) to extract memories, up to 400,000 tokens a day? [Y/n]');
+    expect(loadConfig(config).memory.extractor).toBe('claude-cli');
+    const second = await onTty('n\n');
+    expect(second).not.toContain('[Y/n]');
+    expect(loadConfig(config).memory.extractor).toBe('claude-cli');
   });
 
   it('creates the config file when there is none; a wrong value is a usage error', async () => {
