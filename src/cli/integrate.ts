@@ -83,9 +83,12 @@ export function integrateClaudeCode(o: Options): IntegrateResult {
     plans.push({ file, before, after: edit.after, changes: edit.changes });
   }
   const r = apply('claude-code', o, plans, notes);
-  if (r.files.slice(0, 2).some((f) => f.changed) && !o.uninstall) notes.push('start a new Claude Code session to load them; check with /hooks and /mcp inside it');
+  if (r.files.slice(0, 2).some((f) => f.changed) && !o.uninstall)
+    notes.push('start a new Claude Code session to load them; check with /hooks and /mcp inside it');
   if (r.files[2]?.changed && !o.dryRun)
-    notes.push('memory.extractor takes effect when the daemon restarts (`nightshift reload` is not enough): `systemctl --user restart nightshift`, or end the daemon and the next command starts it');
+    notes.push(
+      'memory.extractor takes effect when the daemon restarts (`nightshift reload` is not enough): `systemctl --user restart nightshift`, or end the daemon and the next command starts it',
+    );
   return r;
 }
 
@@ -133,7 +136,11 @@ the agent gives its hooks; run it again after moving node or nightshift.`,
     .option('--uninstall', 'remove the hooks and the MCP server nightshift added')
     .option('--dry-run', 'show what would change, write nothing')
     .option('--json', 'print what was changed as JSON')
-    .option('--model-extraction <on|off>', 'extract memories through your Claude login (on: memory.extractor "claude-cli"; off: "auto"); asked on a terminal when not set yet', modelExtractionValue)
+    .option(
+      '--model-extraction <on|off>',
+      'extract memories through your Claude login (on: memory.extractor "claude-cli"; off: "auto"); asked on a terminal when not set yet',
+      modelExtractionValue,
+    )
     .addHelpText(
       'after',
       () => `

@@ -132,7 +132,13 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...memoryHandlers(memory.service, memory.prompts),
     ...sessionHandlers(memory.service, log),
     ...dreamHandlers(memory.dreams, streams),
-    ...modelUsageHandlers({ ledger: memory.ledger, extractor: memory.extractor, dreams: memory.dreams, config: () => reloader?.config ?? config, env: process.env }),
+    ...modelUsageHandlers({
+      ledger: memory.ledger,
+      extractor: memory.extractor,
+      dreams: memory.dreams,
+      config: () => reloader?.config ?? config,
+      env: process.env,
+    }),
     ...agentHandlers({ tasks, socket: paths.socket, env: process.env }),
     reload: async () => {
       if (!reloader) throw new AppError('daemon_unavailable', 'the daemon is still starting; reload in a moment');

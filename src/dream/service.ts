@@ -40,14 +40,7 @@ export class DreamService {
     this.reports = new DreamReports(paths.dreamsDir);
   }
 
-  static async open(
-    paths: Paths,
-    config: Config,
-    memory: MemoryService,
-    log: Logger,
-    env: NodeJS.ProcessEnv,
-    ledger?: UsageLedger,
-  ): Promise<DreamService> {
+  static async open(paths: Paths, config: Config, memory: MemoryService, log: Logger, env: NodeJS.ProcessEnv, ledger?: UsageLedger): Promise<DreamService> {
     const chosen = reviewerBackend(config, env);
     let review: ModelReview | undefined;
     let reviewer: DreamService['reviewer'] = { active: 'heuristic', why: chosen.why };

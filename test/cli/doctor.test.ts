@@ -29,7 +29,12 @@ describe('nightshift doctor', () => {
     const r = await d.cli(['doctor', '--json']);
     expect(r.code, r.stdout).toBe(0);
     const doc = JSON.parse(r.stdout) as Doctor;
-    expect(doc.checks.find((c) => c.name === 'claude')).toEqual({ name: 'claude', ok: true, detail: `${join(bin, 'claude')}: 2.1.7 (Claude Code)`, blocking: false });
+    expect(doc.checks.find((c) => c.name === 'claude')).toEqual({
+      name: 'claude',
+      ok: true,
+      detail: `${join(bin, 'claude')}: 2.1.7 (Claude Code)`,
+      blocking: false,
+    });
     expect(doc.checks.find((c) => c.name === 'codex')).toMatchObject({ ok: false, blocking: false });
     expect(doc.extractor).toEqual({ configured: 'auto', active: 'heuristic', why: expect.stringContaining('none of ANTHROPIC_API_KEY') });
     expect((await d.cli(['doctor'])).stdout).toMatch(/ok {4}claude: .*2\.1\.7/);

@@ -66,7 +66,10 @@ describe('integrate claude-code --model-extraction', () => {
     const { env, config } = home();
     const onTty = (input: string) =>
       new Promise<string>((resolve) => {
-        const p = spawn('/usr/bin/script', ['-qec', `${process.execPath} ${CLI} integrate claude-code`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+        const p = spawn('/usr/bin/script', ['-qec', `${process.execPath} ${CLI} integrate claude-code`, '/dev/null'], {
+          env,
+          stdio: ['pipe', 'pipe', 'inherit'],
+        });
         let out = '';
         p.stdout.on('data', (c: Buffer) => (out += c.toString()));
         p.on('close', () => resolve(out));

@@ -94,6 +94,8 @@ describe('dream with a model (fake Messages API through the real SDK)', () => {
     expect(fake?.requests).toHaveLength(0);
     expect(r.merges).toEqual([]);
     const after = JSON.parse((await spent.cli(['usage', '--json'])).stdout) as UsageResponse;
-    expect(after.days[0]?.rows).toEqual([{ backend: 'anthropic', purpose: 'review', calls: 0, inputTokens: 0, outputTokens: 0, fallbacks: { daily_budget: 1 } }]);
+    expect(after.days[0]?.rows).toEqual([
+      { backend: 'anthropic', purpose: 'review', calls: 0, inputTokens: 0, outputTokens: 0, fallbacks: { daily_budget: 1 } },
+    ]);
   });
 });

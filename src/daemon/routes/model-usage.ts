@@ -30,17 +30,36 @@ export function modelUsageHandlers(d: ModelUsageDeps): Pick<Handlers, 'usage' | 
       const config = d.config();
       const x = extractorBackend(config, d.env);
       const heuristicInstead = x.backend !== undefined && d.extractor === 'heuristic';
-      const extractor = { configured: config.memory.extractor, active: d.extractor, why: heuristicInstead ? `${x.why}, but ${x.backend} is unavailable (${unavailableWhy(x.backend, d.env)})` : x.why };
+      const extractor = {
+        configured: config.memory.extractor,
+        active: d.extractor,
+        why: heuristicInstead ? `${x.why}, but ${x.backend} is unavailable (${unavailableWhy(x.backend, d.env)})` : x.why,
+      };
       const { unavailable, ...rest } = d.dreams.reviewer;
       const reviewer = { configured: config.dream.reviewer, ...rest };
       const checks: DoctorCheck[] = [
-        { name: 'memory extractor', ok: !heuristicInstead, detail: heuristicInstead ? `${x.backend} is configured but unavailable; the heuristics extract meanwhile` : 'as configured', blocking: true },
-        { name: 'dream reviewer', ok: !unavailable, detail: unavailable ? 'configured but unavailable; the heuristics decide meanwhile' : 'as configured', blocking: true },
+        {
+          name: 'memory extractor',
+          ok: !heuristicInstead,
+          detail: heuristicInstead ? `${x.backend} is configured but unavailable; the heuristics extract meanwhile` : 'as configured',
+          blocking: true,
+        },
+        {
+          name: 'dream reviewer',
+          ok: !unavailable,
+          detail: unavailable ? 'configured but unavailable; the heuristics decide meanwhile' : 'as configured',
+          blocking: true,
+        },
         ...(await runChecks(config, d.env)),
       ];
       const b = budget();
       if (b.spentToday >= b.dailyTokens && (x.backend !== undefined || reviewer.active !== 'heuristic'))
-        checks.push({ name: 'daily budget', ok: false, detail: `spent (${b.spentToday} of ${b.dailyTokens} tokens today): heuristics until tomorrow`, blocking: false });
+        checks.push({
+          name: 'daily budget',
+          ok: false,
+          detail: `spent (${b.spentToday} of ${b.dailyTokens} tokens today): heuristics until tomorrow`,
+          blocking: false,
+        });
       const json: DoctorResponse = { extractor, reviewer, env: anthropicEnv(d.env), budget: b, checks };
       return { json };
     },

@@ -36,7 +36,11 @@ export function readVersion(file: string, env: NodeJS.ProcessEnv): Promise<{ ok:
     // With the marker set: should the CLI start hooks of its own, nightshift's do nothing.
     execFile(file, ['--version'], { env: { ...env, [MODEL_CALL_MARKER]: '1' }, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8' }, (err, stdout) => {
       const version = stdout.trim().split('\n')[0]?.trim();
-      if (err) resolve({ ok: false, problem: err.killed ? `--version did not answer within ${VERSION_TIMEOUT_MS / 1000} s` : `--version failed (${err.message.split('\n')[0]})` });
+      if (err)
+        resolve({
+          ok: false,
+          problem: err.killed ? `--version did not answer within ${VERSION_TIMEOUT_MS / 1000} s` : `--version failed (${err.message.split('\n')[0]})`,
+        });
       else if (!version) resolve({ ok: false, problem: '--version printed nothing' });
       else resolve({ ok: true, version });
     });
