@@ -6,10 +6,9 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MemoryService } from '../memory/service.js';
 import type { Paths } from '../paths.js';
-import { reviewerBackend } from '../llm/backends/resolve.js';
-import { meteredBackend } from '../llm/metered.js';
 import type { UsageLedger } from '../llm/usage-ledger.js';
 import type { ModelReview } from './model-review.js';
+import { openReviewer, type ReviewerInfo } from './reviewer.js';
 import { DreamReports, newDreamId } from './reports.js';
 import { dream } from './run.js';
 import { startDreamSchedule, type Scheduler } from './schedule.js';
@@ -27,7 +26,7 @@ export class DreamService {
   readonly reports: DreamReports;
   private current: Current | null = null;
   /** Who reviews pairs that read alike, and why (`doctor`). */
-  reviewer: { active: string; why: string; unavailable?: boolean } = { active: 'heuristic', why: '' };
+  reviewer: ReviewerInfo = { active: 'heuristic', why: '' };
   private scheduler: Scheduler | null = null;
 
   private constructor(
@@ -41,22 +40,7 @@ export class DreamService {
   }
 
   static async open(paths: Paths, config: Config, memory: MemoryService, log: Logger, env: NodeJS.ProcessEnv, ledger?: UsageLedger): Promise<DreamService> {
-    const chosen = reviewerBackend(config, env);
-    let review: ModelReview | undefined;
-    let reviewer: DreamService['reviewer'] = { active: 'heuristic', why: chosen.why };
-    if (chosen.backend) {
-      // Loaded only when used: the model SDK costs a daemon without a model ~0.1–0.3 s of start-up.
-      const [{ createBackend }, { createModelReview }] = await Promise.all([import('../llm/backends/index.js'), import('./model-review.js')]);
-      const made = await createBackend(chosen.backend, config, env, log);
-      if (made.ok) {
-        const backend = ledger ? meteredBackend(made.backend, ledger) : made.backend;
-        review = createModelReview({ backend, budget: config.dream.tokenBudget, log });
-        reviewer = { active: `${backend.name} ${backend.model}`, why: chosen.why };
-      } else {
-        reviewer = { active: 'heuristic', why: `${chosen.why}, but ${chosen.backend} is unavailable: ${made.reason}`, unavailable: true };
-        log.warn({ reason: made.reason }, `dream reviewer ${chosen.backend} unavailable; the heuristics decide`);
-      }
-    }
+    const { review, reviewer } = await openReviewer(config, env, log, ledger);
     const service = new DreamService(paths, config, memory, log, review);
     service.reviewer = reviewer;
     service.scheduler = await service.startSchedule(config);
