@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import type { Memory } from '../src/api/memory.js';
 import { ConfigSchema } from '../src/config.js';
 import { createModelReview } from '../src/dream/model-review.js';
+import { anthropicBackend } from '../src/llm/backends/anthropic.js';
 import { DreamReports } from '../src/dream/reports.js';
 import { dream } from '../src/dream/run.js';
 import { createAnthropic } from '../src/llm/client.js';
@@ -81,7 +82,7 @@ async function run(pairs: BenchPair[], withModel: boolean, say: (l: string) => v
   await service.store.save();
   const fake = withModel ? await startFakeAnthropic({ defaultStep: verdicts }) : undefined;
   const review = fake
-    ? createModelReview({ client: createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), model: 'fake', budget: 2_000_000, log })
+    ? createModelReview({ backend: anthropicBackend(createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), 'fake'), budget: 2_000_000, log })
     : undefined;
   const t0 = performance.now();
   let report;

@@ -14,6 +14,7 @@ import { MemoryService } from '../src/memory/service.js';
 import { resolvePaths } from '../src/paths.js';
 import { createAnthropic } from '../src/llm/client.js';
 import { createModelReview } from '../src/dream/model-review.js';
+import { anthropicBackend } from '../src/llm/backends/anthropic.js';
 import { reply, startFakeAnthropic, toolUse, type RecordedRequest } from '../test/fakes/anthropic.js';
 import { tempDir } from './lib/cleanup.js';
 import { judge } from './lib/pair-judge.js';
@@ -121,7 +122,7 @@ async function run(
   const fake = budget === undefined ? undefined : await startFakeAnthropic({ defaultStep: verdicts });
   const review =
     fake && budget !== undefined
-      ? createModelReview({ client: createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), model: 'fake', budget, log })
+      ? createModelReview({ backend: anthropicBackend(createAnthropic({ apiKey: 'sk-bench', baseURL: fake.url }), 'fake'), budget, log })
       : undefined;
   let report;
   try {

@@ -39,9 +39,28 @@ export const ConfigSchema = z
       .optional(),
     memory: z
       .object({
-        /** auto: the model when ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set, else the heuristics. */
-        extractor: z.enum(['auto', 'heuristic', 'model']).default('auto'),
+        /**
+         * auto: the Anthropic API when ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set, else the
+         * heuristics. claude-cli / codex-cli: the person's own agent CLI and its login (turned on by
+         * `integrate … --model-extraction on`). "model" is the old name of "anthropic".
+         */
+        extractor: z
+          .enum(['auto', 'heuristic', 'anthropic', 'claude-cli', 'codex-cli', 'model'])
+          .default('auto')
+          .transform((v) => (v === 'model' ? 'anthropic' : v)),
+        /** The model for the Anthropic API and the Claude CLI (always passed: the CLI's own default is a large model). */
         model: z.string().min(1).default('claude-haiku-4-5'),
+        /** The model for the Codex CLI; unset, the CLI's configured default. */
+        codexModel: z.string().min(1).optional(),
+        /** Model tokens (input + output) memory extraction and the dream may spend per day; past it, heuristics until the next day. */
+        dailyTokenBudget: z.number().int().min(0).default(400_000),
+        /** Passed to the Claude CLI as --max-budget-usd for each call. */
+        maxUsdPerCall: z.number().min(0).default(0.05),
+        /** An agent CLI call that has not answered after this long is ended and counts as failed. */
+        cliTimeoutSeconds: z.number().min(1).default(180),
+        /** Where the agent CLIs are; default: found on PATH. */
+        claudePath: z.string().min(1).optional(),
+        codexPath: z.string().min(1).optional(),
         maxPerSession: z.number().int().min(1).max(200).default(20),
         /** Default token budget of a recall block. */
         recallBudget: z.number().int().min(50).max(200_000).default(2000),
@@ -71,6 +90,8 @@ export const ConfigSchema = z
         cap: z.number().int().min(1).default(2000),
         /** Input tokens one dream may send to the model. */
         tokenBudget: z.number().int().min(0).default(200_000),
+        /** Who reviews pairs that read alike; auto: the memory extractor's model, if it has one. */
+        reviewer: z.enum(['auto', 'heuristic', 'anthropic', 'claude-cli', 'codex-cli']).default('auto'),
       })
       .strict()
       .default({}),

@@ -270,6 +270,9 @@ export const SessionRecord = z.object({
   malformedLines: z.number(),
   memories: z.number(),
   tokens: z.object({ input: z.number(), output: z.number() }),
+  /** Who extracted the last ingest, and why the heuristics answered for the model (`daily_budget: …`). */
+  extractor: z.enum(['heuristic', 'model']).optional(),
+  fallback: z.string().optional(),
   error: z.string().optional(),
   reason: z.string().optional(),
 });
@@ -352,7 +355,13 @@ export const SessionShowResponse = z.object({
 });
 export type SessionShowResponse = z.infer<typeof SessionShowResponse>;
 
-export const ReextractRequest = z.object({ project: ProjectDir }).strict();
+export const ReextractRequest = z
+  .object({
+    project: ProjectDir,
+    /** Only the sessions whose last extraction fell back to the heuristics (e.g. the daily budget was spent). */
+    fallenBack: z.boolean().optional(),
+  })
+  .strict();
 export const ReextractResponse = z.object({
   project: z.string(),
   sessions: z.array(IngestSummary),

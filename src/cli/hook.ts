@@ -10,6 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Command } from 'commander';
+import { MODEL_CALL_MARKER } from '../api/model-call.js';
 import { LightClient } from '../client/light-client.js';
 import { renderClaudeHook, renderPromptContext } from '../client/recall-format.js';
 import { spoolIngest } from '../client/spool.js';
@@ -148,6 +149,9 @@ async function userPromptSubmit(): Promise<void> {
 
 /** Runs a hook: never rejects; bad hook input is a line on stderr and exit 1 (never 2), anything else exit 0. */
 export async function runHook(name: HookName): Promise<void> {
+  // Inside a model call nightshift started (an agent CLI extracting memories): do nothing at all,
+  // or that call's own session end would be ingested, and extracted by another call.
+  if (process.env[MODEL_CALL_MARKER]) return;
   try {
     await hook(name);
   } catch (err) {

@@ -4,12 +4,17 @@ import { codexConfigPath, installCodex, uninstallCodex } from '../integrate/code
 import { invocation, shellCommand } from '../integrate/command.js';
 import { parseJsonObject, readText, toJsonText, writeWithBackup, type JsonObject } from '../integrate/files.js';
 import { editJsonText, type JsonEdit } from '../integrate/json-edit.js';
+import { readExtractionSetting, setModelExtraction, type ModelExtraction } from '../integrate/model-extraction.js';
+import { resolvePaths } from '../paths.js';
+import { decideModelExtraction, modelExtractionValue } from './model-extraction.js';
 import { printJson } from './print-json.js';
 
 interface Options {
   uninstall?: boolean;
   dryRun?: boolean;
   json?: boolean;
+  /** Set memory.extractor in nightshift's own config file (see model-extraction.ts). */
+  modelExtraction?: ModelExtraction;
 }
 
 /** One file's planned edit: computed for every file before any is written. */
@@ -71,8 +76,19 @@ export function integrateClaudeCode(o: Options): IntegrateResult {
     { file: paths.settings, before: settingsText, after: jsonAfter(settingsText, hooks), changes: hooks.changes },
     { file: paths.state, before: stateText, after: jsonAfter(stateText, mcp), changes: mcp.changes },
   ];
+  if (o.modelExtraction && !o.uninstall) {
+    const file = resolvePaths().configFile;
+    const before = readText(file);
+    const edit = setModelExtraction(file, before, o.modelExtraction);
+    plans.push({ file, before, after: edit.after, changes: edit.changes });
+  }
   const r = apply('claude-code', o, plans, notes);
-  if (r.changed && !o.uninstall) notes.push('start a new Claude Code session to load them; check with /hooks and /mcp inside it');
+  if (r.files.slice(0, 2).some((f) => f.changed) && !o.uninstall)
+    notes.push('start a new Claude Code session to load them; check with /hooks and /mcp inside it');
+  if (r.files[2]?.changed && !o.dryRun)
+    notes.push(
+      'memory.extractor takes effect when the daemon restarts (`nightshift reload` is not enough): `systemctl --user restart nightshift`, or end the daemon and the next command starts it',
+    );
   return r;
 }
 
@@ -120,6 +136,11 @@ the agent gives its hooks; run it again after moving node or nightshift.`,
     .option('--uninstall', 'remove the hooks and the MCP server nightshift added')
     .option('--dry-run', 'show what would change, write nothing')
     .option('--json', 'print what was changed as JSON')
+    .option(
+      '--model-extraction <on|off>',
+      'extract memories through your Claude login (on: memory.extractor "claude-cli"; off: "auto"); asked on a terminal when not set yet',
+      modelExtractionValue,
+    )
     .addHelpText(
       'after',
       () => `
@@ -130,7 +151,13 @@ Adds to ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR/settings.json) three comm
 and registers the MCP server "nightshift" at user scope in ~/.claude.json (mcpServers):
   ${shellCommand(inv(), ['mcp'])}`,
     )
-    .action((o: Options) => report(integrateClaudeCode(o), o.json));
+    .action(async (o: Options) => {
+      const configFile = resolvePaths().configFile;
+      const decided = await decideModelExtraction(o, () => readExtractionSetting(configFile, readText(configFile)));
+      const r = integrateClaudeCode({ ...o, ...(decided.to && { modelExtraction: decided.to }) });
+      if (decided.note) r.notes.push(decided.note);
+      report(r, o.json);
+    });
 
   integrate
     .command('codex')

@@ -14,6 +14,8 @@ import { registerHookCommands } from './hook.js';
 import { registerMemoryCommands } from './memory.js';
 import { registerRecallCommands } from './recall.js';
 import { registerSessionCommands } from './sessions.js';
+import { registerModelUsageCommands } from './model-usage.js';
+import { registerDoctorCommands } from './doctor.js';
 
 export async function runCli(argv: string[]): Promise<void> {
   const program = new Command()
@@ -46,6 +48,8 @@ Examples:
   registerRecallCommands(program);
   registerMemoryCommands(program);
   registerDreamCommands(program);
+  registerModelUsageCommands(program);
+  registerDoctorCommands(program);
   registerHookCommands(program);
   registerServiceCommands(program);
   registerMcpCommands(program);

@@ -127,9 +127,10 @@ export function registerMemoryCommands(program: Command): void {
       'extract every session of the project again with the current extractor: what only a session gave (and you never touched) is archived as replaced, the new extraction merged in',
     )
     .option('--project <dir>', 'project directory (default: the current one)')
+    .option('--fallen-back', 'only the sessions the heuristics extracted because the model failed or the daily budget was spent')
     .option('--json', 'print each session’s ingest summary as JSON')
-    .action(async (o: { project?: string; json?: boolean }) => {
-      const r = await withDaemon((c) => c.reextract(resolveDir(o.project ?? '.')));
+    .action(async (o: { project?: string; fallenBack?: boolean; json?: boolean }) => {
+      const r = await withDaemon((c) => c.reextract(resolveDir(o.project ?? '.'), { ...(o.fallenBack && { fallenBack: true }) }));
       if (o.json) return printJson(r);
       if (r.sessions.length === 0 && r.skipped.length === 0) {
         process.stdout.write(`no ingested sessions of ${r.project}\n`);

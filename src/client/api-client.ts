@@ -221,6 +221,16 @@ export class ApiClient {
     return (await this.call('getDream', id(dreamId))).report;
   }
 
+  /** Model calls per day, the last `days` days. */
+  usage(days?: number) {
+    return this.call('usage', { query: { days } });
+  }
+
+  /** Which extractor and reviewer run and why, the budget, the agent CLIs. */
+  doctor() {
+    return this.call('doctor', {});
+  }
+
   /** Reads the config file again and applies what it can (as SIGHUP does). */
   reload() {
     return this.call('reload', {});
@@ -242,8 +252,8 @@ export class ApiClient {
   }
 
   /** Every session of the project extracted again with the current extractor. */
-  reextract(project: string) {
-    return this.call('reextract', { body: { project } });
+  reextract(project: string, opts: { fallenBack?: boolean } = {}) {
+    return this.call('reextract', { body: { project, ...(opts.fallenBack && { fallenBack: true }) } });
   }
 
   private open(name: EndpointName, input: AnyInput, signal?: AbortSignal): Promise<IncomingMessage> {

@@ -19,6 +19,7 @@ import { agentHandlers } from './routes/agent.js';
 import { dreamHandlers } from './routes/dream.js';
 import { eventHandlers } from './routes/events.js';
 import { memoryHandlers } from './routes/memory.js';
+import { modelUsageHandlers } from './routes/model-usage.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { statusHandlers } from './routes/status.js';
 import { taskHandlers } from './routes/tasks.js';
@@ -131,6 +132,13 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...memoryHandlers(memory.service, memory.prompts),
     ...sessionHandlers(memory.service, log),
     ...dreamHandlers(memory.dreams, streams),
+    ...modelUsageHandlers({
+      ledger: memory.ledger,
+      extractor: memory.extractor,
+      dreams: memory.dreams,
+      config: () => reloader?.config ?? config,
+      env: process.env,
+    }),
     ...agentHandlers({ tasks, socket: paths.socket, env: process.env }),
     reload: async () => {
       if (!reloader) throw new AppError('daemon_unavailable', 'the daemon is still starting; reload in a moment');
@@ -160,6 +168,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
         stopRetention = startRetention(tasks, next.retentionDays, log);
       }
       maxRequestBytes = next.maxRequestBytes;
+      memory.ledger.dailyBudget = next.memory.dailyTokenBudget;
     },
   });
   const onHangup = () => {

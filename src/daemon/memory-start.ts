@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { DreamService } from '../dream/service.js';
+import type { BackendName } from '../llm/backend.js';
+import { UsageLedger } from '../llm/usage-ledger.js';
+import { budgetedExtractor } from '../memory/extract/budgeted.js';
 import { chooseExtractor } from '../memory/extract/choose.js';
 import { PromptRecall } from '../memory/prompt-recall.js';
 import { MemoryService } from '../memory/service.js';
@@ -19,6 +22,8 @@ export interface MemoryRuntime {
   /** Recall for each prompt of a session, remembering what each session got. */
   prompts: PromptRecall;
   extractor: string;
+  /** Model calls per day, and the daily token budget they share. */
+  ledger: UsageLedger;
   /** After the socket answers: pick up spooled session ends, start watching transcripts. */
   afterReady(): void;
   stop(): Promise<void>;
@@ -30,13 +35,17 @@ const BACKGROUND_AFTER_MS = 100;
 export async function startMemory(paths: Paths, config: Config, log: Logger): Promise<MemoryRuntime> {
   const started = Date.now();
   const extractor = await chooseExtractor(config, process.env, log);
-  const service = await MemoryService.open(paths, config, log, extractor.extract);
+  const ledger = await UsageLedger.open(join(paths.stateDir, 'model-usage.json'), config.memory.dailyTokenBudget, log);
+  // Which backend a model extractor asks, for the ledger. (At merge: chooseExtractor says so itself.)
+  const backend: BackendName | undefined = extractor.describe === 'heuristic' ? undefined : 'anthropic';
+  const extract = backend ? budgetedExtractor(extractor.extract, backend, ledger) : extractor.extract;
+  const service = await MemoryService.open(paths, config, log, extract);
   if (service.sessions.setAside)
     log.error(
       { movedTo: service.sessions.setAside },
       'the session registry could not be read; it was moved aside and transcripts will be read again from the start',
     );
-  const dreams = await DreamService.open(paths, config, service, log, process.env);
+  const dreams = await DreamService.open(paths, config, service, log, process.env, ledger);
   // A large store finishes loading in the background while the daemon already answers; team
   // directories are read once it is done.
   let stopTeams: () => Promise<void> = async () => undefined;
@@ -78,6 +87,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
     dreams,
     prompts,
     extractor: extractor.describe,
+    ledger,
     afterReady() {
       // Only now, and a moment later: the first clients (an autostarting CLI polling status) get
       // their answer before the first slice of background loading (one parse of a large file).

@@ -5,9 +5,10 @@
  *
  * Applied at once: logLevel, tcp, maxParallel, outputCapBytes and stallAfterSeconds (for new
  * tasks), stallCheckSeconds, retentionDays, notifyCommand, maxRequestBytes, memory.recallBudget,
- * memory.episodesInRecall, memory.maxPerSession, dream.schedule, dream.minHours,
- * dream.minSessions, dream.cap. Waiting for a restart (see NEEDS_RESTART): the extractor and its
- * model, the dream's model budget, transcript watching, team directories.
+ * memory.episodesInRecall, memory.maxPerSession, memory.dailyTokenBudget, dream.schedule,
+ * dream.minHours, dream.minSessions, dream.cap. Waiting for a restart (see NEEDS_RESTART): the
+ * extractor and its model, the dream's reviewer and model budget, transcript watching, team
+ * directories.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ReloadResponse } from '../api/status.js';
@@ -19,7 +20,7 @@ import type { TaskManager } from '../tasks/manager.js';
 import type { Listeners } from './listeners.js';
 
 /** Keys (or key prefixes, ending in `.`) that a running daemon keeps until it restarts. */
-const NEEDS_RESTART = ['memory.extractor', 'memory.model', 'dream.tokenBudget', 'transcripts.', 'teams'];
+const NEEDS_RESTART = ['memory.extractor', 'memory.model', 'dream.tokenBudget', 'dream.reviewer', 'transcripts.', 'teams'];
 
 export interface ReloadTargets {
   configFile: string;
@@ -86,7 +87,7 @@ function keepRestartOnly(read: Config, prev: Config): Config {
   return {
     ...read,
     memory: { ...read.memory, extractor: prev.memory.extractor, model: prev.memory.model },
-    dream: { ...read.dream, tokenBudget: prev.dream.tokenBudget },
+    dream: { ...read.dream, tokenBudget: prev.dream.tokenBudget, reviewer: prev.dream.reviewer },
     transcripts: prev.transcripts,
     teams: prev.teams,
   };

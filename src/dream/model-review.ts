@@ -4,10 +4,10 @@
  * same (merged, the older wording kept), contradiction (the newer supersedes) or distinct. It stays
  * within a per-run input token budget; what it does not answer stays apart.
  */
-import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import { classifyModelError } from '../llm/errors.js';
-import { parseStructured, validateStructured } from '../llm/structured.js';
+import type { ModelBackend } from '../llm/backend.js';
+import { DAILY_BUDGET } from '../llm/metered.js';
+import { validateStructured } from '../llm/structured.js';
 import { estimateTokens } from '../llm/tokens.js';
 import type { Logger } from '../log.js';
 import type { Plan } from './plan.js';
@@ -32,26 +32,23 @@ const Verdicts = z.object({
   pairs: z.array(z.object({ key: z.string(), verdict: z.enum(['same', 'contradiction', 'distinct']) })).default([]),
 });
 
-const TOOL = 'record_verdicts';
-const SYSTEM = `You consolidate a coding assistant's long-term memories. For each pair of statements, answer "same" (they state the same fact, in other words), "contradiction" (they cannot both hold; the later one replaced the earlier), or "distinct" (both hold: different facts, even if they differ in one word or value). Answer only with the ${TOOL} tool.`;
-const TOOL_DEF: Anthropic.Messages.Tool = {
-  name: TOOL,
-  description: 'Record a verdict on each pair.',
-  input_schema: {
-    type: 'object',
-    properties: {
-      pairs: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: { key: { type: 'string' }, verdict: { type: 'string', enum: ['same', 'contradiction', 'distinct'] } },
-          required: ['key', 'verdict'],
-        },
+const SYSTEM = `You consolidate a coding assistant's long-term memories. For each pair of statements, answer "same" (they state the same fact, in other words), "contradiction" (they cannot both hold; the later one replaced the earlier), or "distinct" (both hold: different facts, even if they differ in one word or value). Give one verdict per pair, by its key.`;
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    pairs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { key: { type: 'string' }, verdict: { type: 'string', enum: ['same', 'contradiction', 'distinct'] } },
+        required: ['key', 'verdict'],
       },
     },
-    required: ['pairs'],
   },
+  required: ['pairs'],
 };
+/** Answers that came back but could not be used: that batch is the heuristics', the next is asked. */
+const UNUSABLE = new Set(['empty_answer', 'no_json', 'invalid_json', 'schema_mismatch']);
 const BATCH_TOKENS = 6000;
 const MAX_OUTPUT = 2048;
 
@@ -59,7 +56,7 @@ function render(t: Task, item: (s: Shaped) => string): string {
   return `pair ${t.key}:\n  earlier: ${item(t.a)}\n  later: ${item(t.b)}`;
 }
 
-export function createModelReview(opts: { client: Anthropic; model: string; budget: number; log: Logger }): ModelReview {
+export function createModelReview(opts: { backend: ModelBackend; budget: number; log: Logger }): ModelReview {
   return {
     async review(items, pairs, plan, removed) {
       const tokens = { input: 0, output: 0, budget: opts.budget };
@@ -75,7 +72,7 @@ export function createModelReview(opts: { client: Anthropic; model: string; budg
       const item = (s: Shaped) => `${s.memory.content} (${s.memory.lastSeenAt.slice(0, 10)})`;
       let batches = 0;
       let at = 0;
-      const systemTokens = estimateTokens(SYSTEM) + estimateTokens(JSON.stringify(TOOL_DEF));
+      const systemTokens = estimateTokens(SYSTEM) + estimateTokens(JSON.stringify(SCHEMA));
       while (at < tasks.length) {
         const batch: Task[] = [];
         let size = systemTokens;
@@ -91,27 +88,25 @@ export function createModelReview(opts: { client: Anthropic; model: string; budg
           break;
         }
         batches++;
-        let msg: Anthropic.Messages.Message;
-        try {
-          msg = await opts.client.messages
-            .stream({
-              model: opts.model,
-              max_tokens: MAX_OUTPUT,
-              system: SYSTEM,
-              tools: [TOOL_DEF],
-              tool_choice: { type: 'tool', name: TOOL },
-              messages: [{ role: 'user', content: batch.map((t) => render(t, item)).join('\n\n') }],
-            })
-            .finalMessage();
-        } catch (err) {
-          opts.log.warn({ code: classifyModelError(err).code }, 'dream model review failed; the heuristics decide');
+        const answer = await opts.backend.ask({
+          purpose: 'review',
+          system: SYSTEM,
+          prompt: batch.map((t) => render(t, item)).join('\n\n'),
+          schema: SCHEMA,
+          maxOutputTokens: MAX_OUTPUT,
+        });
+        tokens.input += answer.usage?.inputTokens ?? 0;
+        tokens.output += answer.usage?.outputTokens ?? 0;
+        if (!answer.ok && UNUSABLE.has(answer.code)) {
+          opts.log.warn({ reason: answer.code }, 'unusable dream review answer; the heuristics decide this batch');
+          continue;
+        }
+        if (!answer.ok) {
+          if (answer.code === DAILY_BUDGET) opts.log.info({ reason: answer.message }, 'dream model review skipped; the heuristics decide');
+          else opts.log.warn({ code: answer.code, backend: opts.backend.name }, 'dream model review failed; the heuristics decide');
           break;
         }
-        tokens.input += msg.usage.input_tokens + (msg.usage.cache_read_input_tokens ?? 0) + (msg.usage.cache_creation_input_tokens ?? 0);
-        tokens.output += msg.usage.output_tokens;
-        const use = msg.content.find((b) => b.type === 'tool_use');
-        const textBlock = msg.content.find((b) => b.type === 'text');
-        const parsed = use ? validateStructured(use.input, Verdicts) : parseStructured(textBlock?.type === 'text' ? textBlock.text : '', Verdicts);
+        const parsed = validateStructured(answer.value, Verdicts);
         if (!parsed.ok) {
           opts.log.warn({ reason: parsed.error.code }, 'unusable dream review answer; the heuristics decide this batch');
           continue;

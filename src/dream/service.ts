@@ -6,7 +6,9 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MemoryService } from '../memory/service.js';
 import type { Paths } from '../paths.js';
+import type { UsageLedger } from '../llm/usage-ledger.js';
 import type { ModelReview } from './model-review.js';
+import { openReviewer, type ReviewerInfo } from './reviewer.js';
 import { DreamReports, newDreamId } from './reports.js';
 import { dream } from './run.js';
 import { startDreamSchedule, type Scheduler } from './schedule.js';
@@ -23,6 +25,8 @@ interface Current {
 export class DreamService {
   readonly reports: DreamReports;
   private current: Current | null = null;
+  /** Who reviews pairs that read alike, and why (`doctor`). */
+  reviewer: ReviewerInfo = { active: 'heuristic', why: '' };
   private scheduler: Scheduler | null = null;
 
   private constructor(
@@ -35,15 +39,10 @@ export class DreamService {
     this.reports = new DreamReports(paths.dreamsDir);
   }
 
-  static async open(paths: Paths, config: Config, memory: MemoryService, log: Logger, env: NodeJS.ProcessEnv): Promise<DreamService> {
-    let review: ModelReview | undefined;
-    if (config.memory.extractor !== 'heuristic' && config.dream.tokenBudget > 0) {
-      // Loaded only when used: the model SDK costs a daemon without a model ~0.1–0.3 s of start-up.
-      const [{ createAnthropic, modelConfigFromEnv }, { createModelReview }] = await Promise.all([import('../llm/client.js'), import('./model-review.js')]);
-      const cfg = modelConfigFromEnv(env, { model: config.memory.model });
-      if (cfg) review = createModelReview({ client: createAnthropic(cfg, log), model: cfg.model, budget: config.dream.tokenBudget, log });
-    }
+  static async open(paths: Paths, config: Config, memory: MemoryService, log: Logger, env: NodeJS.ProcessEnv, ledger?: UsageLedger): Promise<DreamService> {
+    const { review, reviewer } = await openReviewer(config, env, log, ledger);
     const service = new DreamService(paths, config, memory, log, review);
+    service.reviewer = reviewer;
     service.scheduler = await service.startSchedule(config);
     return service;
   }

@@ -209,6 +209,10 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     ...(req.reason !== undefined && { reason: req.reason }),
   });
   delete session.error;
+  session.extractor = result.extractor;
+  // An incremental ingest the model did extract keeps the mark: the part before it still fell back.
+  if (result.fallback !== undefined) session.fallback = result.fallback;
+  else if (restart) delete session.fallback;
   await deps.sessions.save();
   return {
     sessionId,

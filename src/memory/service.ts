@@ -241,12 +241,12 @@ export class MemoryService {
     };
   }
 
-  /** Every session of the project extracted again with the current extractor, oldest first. */
-  async reextract(dir: string): Promise<ReextractResponse> {
+  /** Every session of the project (`fallenBack`: those the heuristics extracted for the model) extracted again with the current extractor, oldest first. */
+  async reextract(dir: string, opts: { fallenBack?: boolean } = {}): Promise<ReextractResponse> {
     const project = projectKey(dir);
     const sessions = this.sessions
       .list()
-      .filter((s) => s.project === project && s.state !== 'pending')
+      .filter((s) => s.project === project && s.state !== 'pending' && (!opts.fallenBack || s.fallback !== undefined))
       .sort((a, b) => (a.firstMessageAt ?? '').localeCompare(b.firstMessageAt ?? ''));
     const done: IngestSummary[] = [];
     const skipped: { path: string; error: string }[] = [];

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DreamReport } from '../../src/api/dream.js';
 import type { Memory } from '../../src/api/memory.js';
+import type { UsageResponse } from '../../src/api/model-usage.js';
 import { fileFor } from '../../src/memory/memory-file.js';
 import { reply, startFakeAnthropic, toolUse, type FakeAnthropic, type RecordedRequest } from '../fakes/anthropic.js';
 import { TestDaemon } from '../helpers/daemon.js';
@@ -29,10 +30,10 @@ function verdicts(req: RecordedRequest) {
   return reply([toolUse('record_verdicts', { pairs })], { usage: { input_tokens: 900, output_tokens: 40 } });
 }
 
-async function seeded(budget: number): Promise<TestDaemon> {
+async function seeded(budget: number, memory: Record<string, unknown> = {}): Promise<TestDaemon> {
   fake = await startFakeAnthropic({ defaultStep: verdicts });
   dir = mkdtempSync('/tmp/ns-review-');
-  daemon = new TestDaemon({ dream: { schedule: false, tokenBudget: budget } }, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-test-0000' });
+  daemon = new TestDaemon({ dream: { schedule: false, tokenBudget: budget }, memory }, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-test-0000' });
   const project = dir;
   const base = { type: 'fact', scope: 'project', project, stable: true, pinned: false, importance: 0.6, reinforcements: 0, sources: [], origin: 'import' };
   // A paraphrase the analysis cannot tell is one (different slots), and a pair that differs in one word.
@@ -77,5 +78,24 @@ describe('dream with a model (fake Messages API through the real SDK)', () => {
     expect(r.tokens?.input).toBe(0);
     expect(r.merges).toEqual([]);
     expect(r.supersessions).toEqual([]);
+  });
+
+  it('counts review calls in the usage ledger; with the daily budget spent it asks nothing', async () => {
+    const d = await seeded(200_000);
+    await d.cli(['dream', '--json']);
+    const usage = JSON.parse((await d.cli(['usage', '--json'])).stdout) as UsageResponse;
+    expect(usage.days[0]?.rows).toEqual([{ backend: 'anthropic', purpose: 'review', calls: 1, inputTokens: 900, outputTokens: 40, fallbacks: {} }]);
+    await daemon?.cleanup();
+    await fake?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+
+    const spent = await seeded(200_000, { dailyTokenBudget: 0 });
+    const r = JSON.parse((await spent.cli(['dream', '--json'])).stdout) as DreamReport;
+    expect(fake?.requests).toHaveLength(0);
+    expect(r.merges).toEqual([]);
+    const after = JSON.parse((await spent.cli(['usage', '--json'])).stdout) as UsageResponse;
+    expect(after.days[0]?.rows).toEqual([
+      { backend: 'anthropic', purpose: 'review', calls: 0, inputTokens: 0, outputTokens: 0, fallbacks: { daily_budget: 1 } },
+    ]);
   });
 });

@@ -24,6 +24,6 @@ export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handle
     },
     sessions: async () => ({ json: { sessions: memory.sessions.list() } }),
     getSession: async ({ params }) => ({ json: memory.showSession(params.id) }),
-    reextract: async ({ body }) => ({ json: await memory.reextract(body.project) }),
+    reextract: async ({ body }) => ({ json: await memory.reextract(body.project, { ...(body.fallenBack && { fallenBack: true }) }) }),
   };
 }

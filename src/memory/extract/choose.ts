@@ -14,8 +14,8 @@ export async function chooseExtractor(config: Config, env: NodeJS.ProcessEnv, lo
   const { createAnthropic, modelConfigFromEnv } = await import('../../llm/client.js');
   const cfg = modelConfigFromEnv(env, { model: config.memory.model });
   if (!cfg) {
-    if (config.memory.extractor === 'model')
-      log.warn('memory.extractor is "model" but no ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set; using the heuristics');
+    if (config.memory.extractor === 'anthropic')
+      log.warn('memory.extractor is "anthropic" but no ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set; using the heuristics');
     return { extract: heuristic, describe: 'heuristic' };
   }
   const { extractWithModel } = await import('./llm.js');

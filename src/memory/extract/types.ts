@@ -66,4 +66,6 @@ export interface ExtractResult {
   /** Set when the model extractor failed and the heuristic one answered instead. */
   fallback?: string;
   tokens?: { input: number; output: number };
+  /** What the model calls cost, when the backend says (the Claude CLI does): for the usage ledger. */
+  costUsd?: number;
 }
