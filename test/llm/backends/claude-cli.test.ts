@@ -4,15 +4,15 @@
  * CLAUDE_CONFIG_DIR are a temp dir, so the machine's ~/.claude is never read or written.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MODEL_CALL_MARKER, type StructuredQuestion } from '../../../src/llm/backend.js';
 import { createClaudeCliBackend, type ClaudeCliOptions } from '../../../src/llm/backends/claude-cli.js';
 import { probeClaudeCli } from '../../../src/llm/backends/claude-cli-probe.js';
+import { CLAUDE, claudeHome } from '../../helpers/claude-cli.js';
 import { apiError, fakeEstimate, reply, text, toolUse, startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../../fakes/anthropic.js';
 
-export const CLAUDE = resolve(import.meta.dirname, '../../../node_modules/.bin/claude');
 const log = pino({ level: 'silent' });
 const SYSTEM = 'You answer with a list of colours. NIGHTSHIFT-SYSTEM-PROMPT';
 const SCHEMA = { type: 'object', properties: { colours: { type: 'array', items: { type: 'string' } } }, required: ['colours'] };
@@ -35,8 +35,9 @@ afterEach(async () => {
 
 async function backend(steps: FakeStep[], over: Partial<ClaudeCliOptions> = {}) {
   fake = await startFakeAnthropic({ steps, defaultStep: reply('(no more scripted answers)') });
-  home = mkdtempSync('/tmp/ns-claude-');
-  const env = { HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), PATH: process.env['PATH'] ?? '', ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'fake' };
+  const h = claudeHome(fake.url);
+  home = h.dir;
+  const env = h.env;
   return createClaudeCliBackend({ binary: CLAUDE, model: 'claude-haiku-4-5', maxUsdPerCall: 0.05, timeoutSeconds: 30, env, cwd: home, log, ...over });
 }
 
