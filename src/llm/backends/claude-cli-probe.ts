@@ -27,7 +27,13 @@ const cache = new Map<string, Promise<CliProbe>>();
 
 /** The binary as it will be run: a path as given, a bare name looked up on PATH. */
 export async function resolveBinary(binary: string, path = process.env['PATH'] ?? ''): Promise<string | undefined> {
-  const candidates = isAbsolute(binary) || binary.includes('/') ? [binary] : path.split(delimiter).filter(Boolean).map((d) => join(d, binary));
+  const candidates =
+    isAbsolute(binary) || binary.includes('/')
+      ? [binary]
+      : path
+          .split(delimiter)
+          .filter(Boolean)
+          .map((d) => join(d, binary));
   for (const c of candidates) {
     try {
       await access(c, constants.X_OK);
@@ -41,8 +47,11 @@ export async function resolveBinary(binary: string, path = process.env['PATH'] ?
 
 function run(file: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } }, (err, stdout, stderr) =>
-      resolve({ ok: err === null, stdout, stderr }),
+    execFile(
+      file,
+      args,
+      { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } },
+      (err, stdout, stderr) => resolve({ ok: err === null, stdout, stderr }),
     );
   });
 }
@@ -60,7 +69,13 @@ async function probe(binary: string): Promise<CliProbe> {
   const [version, help] = await Promise.all([run(path, ['--version']), run(path, ['--help'])]);
   const v = /\d+\.\d+\.\d+\S*/.exec(version.stdout)?.[0];
   if (!help.ok && help.stdout.trim() === '') {
-    return { path, found: true, ...(v !== undefined && { version: v }), missingFlags: [], problem: `${path} --help failed: ${help.stderr.trim().slice(0, 200) || 'no output'}` };
+    return {
+      path,
+      found: true,
+      ...(v !== undefined && { version: v }),
+      missingFlags: [],
+      problem: `${path} --help failed: ${help.stderr.trim().slice(0, 200) || 'no output'}`,
+    };
   }
   const missing = missingFlags(help.stdout, [...ESSENTIAL_FLAGS, ...OPTIONAL_FLAGS]);
   const essential = missing.filter((f) => (ESSENTIAL_FLAGS as readonly string[]).includes(f));

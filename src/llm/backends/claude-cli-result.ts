@@ -75,7 +75,8 @@ export function readClaudeResult(stdout: string, exitCode: number | null): CliAn
     const detail = [api, why, ...(r.errors ?? [])].filter(Boolean).join('; ').slice(0, 300);
     return { ok: false, code, message: `claude -p failed (exit ${exitCode ?? 'signal'}): ${detail || 'is_error set'}`, ...withUsage };
   }
-  if (r.structured_output !== undefined && r.structured_output !== null) return { ok: true, value: r.structured_output, usage: usage ?? { inputTokens: 0, outputTokens: 0 } };
+  if (r.structured_output !== undefined && r.structured_output !== null)
+    return { ok: true, value: r.structured_output, usage: usage ?? { inputTokens: 0, outputTokens: 0 } };
   // No structured output (an older version, or the model answered in text): JSON in the text.
   const text = parseStructured(r.result ?? '', z.record(z.unknown()));
   if (!text.ok) return { ok: false, code: text.error.code, message: `claude -p answered without structured output: ${text.error.message}`, ...withUsage };

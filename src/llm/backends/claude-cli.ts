@@ -41,7 +41,12 @@ interface Exit {
   spawnError?: string;
 }
 
-function runChild(file: string, args: string[], stdin: string, o: { env: Record<string, string>; cwd: string; timeoutMs: number; signal?: AbortSignal }): Promise<Exit> {
+function runChild(
+  file: string,
+  args: string[],
+  stdin: string,
+  o: { env: Record<string, string>; cwd: string; timeoutMs: number; signal?: AbortSignal },
+): Promise<Exit> {
   return new Promise((resolve) => {
     const child = spawn(file, args, { env: o.env, cwd: o.cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
@@ -102,7 +107,13 @@ export function createClaudeCliBackend(opts: ClaudeCliOptions): ModelBackend {
       ...(q.signal !== undefined && { signal: q.signal }),
     });
     if (exit.spawnError !== undefined) return { ok: false, code: 'cli_not_found', message: `could not run ${probe.path}: ${exit.spawnError}`, ms: ms() };
-    if (exit.timedOut) return { ok: false, code: 'timeout', message: `claude -p did not answer within ${opts.timeoutSeconds}s (memory.cliTimeoutSeconds); it was ended`, ms: ms() };
+    if (exit.timedOut)
+      return {
+        ok: false,
+        code: 'timeout',
+        message: `claude -p did not answer within ${opts.timeoutSeconds}s (memory.cliTimeoutSeconds); it was ended`,
+        ms: ms(),
+      };
     if (exit.aborted) return { ok: false, code: 'aborted', message: 'the call was cancelled', ms: ms() };
     const answer = readClaudeResult(exit.stdout, exit.code);
     if (!answer.ok && answer.code === 'unparseable_output') {

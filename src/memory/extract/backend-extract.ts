@@ -90,6 +90,16 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
   }
   // Statements past the last call keep what the heuristics found in them.
   lists.push(heuristic.candidates.filter((c) => c.messageIds.length > 0 && c.messageIds.every((id) => unasked.has(id))));
-  opts.log.info({ backend: opts.backend.name, model: opts.backend.model, calls: asked.length, skippedParts: chunks.length - asked.length, tokens, ms: Date.now() - started }, 'model extraction');
+  opts.log.info(
+    {
+      backend: opts.backend.name,
+      model: opts.backend.model,
+      calls: asked.length,
+      skippedParts: chunks.length - asked.length,
+      tokens,
+      ms: Date.now() - started,
+    },
+    'model extraction',
+  );
   return { candidates: mergeCandidates(lists, input.maxMemories), extractor: 'model', tokens };
 }

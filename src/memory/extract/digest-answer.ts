@@ -16,7 +16,8 @@ const Relation = z.object({
   about: z.string().trim().optional().catch(undefined),
 });
 
-export type DigestAnswer = { ok: true; candidates: Candidate[]; dropped: number } | { ok: false; error: AnswerError | { code: 'no_valid_memories'; message: string } };
+export type DigestAnswer =
+  { ok: true; candidates: Candidate[]; dropped: number } | { ok: false; error: AnswerError | { code: 'no_valid_memories'; message: string } };
 
 function related(c: Candidate, raw: unknown, known: ReadonlyMap<string, KnownMemory>): Candidate {
   const r = Relation.safeParse(raw);

@@ -50,7 +50,13 @@ export function digestItems(messages: readonly ExtractMessage[]): RenderedMessag
     const body = units.map((u) => (u.bullet ? `- ${u.text}` : u.text)).join(' ');
     const text = `[${first.messageId}] ${label}: ${clip(body.replace(/\s+/g, ' ').trim())}`;
     const at = units.map((u) => u.at).find((a) => a !== undefined);
-    out.push({ id: first.messageId, index: index.get(first.messageId) ?? 0, ...(at !== undefined && { timestamp: at }), text, tokens: estimateTokens(text) + 1 });
+    out.push({
+      id: first.messageId,
+      index: index.get(first.messageId) ?? 0,
+      ...(at !== undefined && { timestamp: at }),
+      text,
+      tokens: estimateTokens(text) + 1,
+    });
   }
   return out.sort((a, b) => a.index - b.index);
 }

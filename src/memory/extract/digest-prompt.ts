@@ -52,10 +52,18 @@ export const DIGEST_SCHEMA: Record<string, unknown> = {
 export function digestLines(d: SessionDigest | undefined): string[] {
   if (d === undefined) return [];
   const out: string[] = [];
-  if (d.files.length > 0) out.push(`Files edited: ${d.files.slice(0, 12).map((f) => f.path).join(', ')}`);
+  if (d.files.length > 0)
+    out.push(
+      `Files edited: ${d.files
+        .slice(0, 12)
+        .map((f) => f.path)
+        .join(', ')}`,
+    );
   const cmds = d.commands.slice(0, 10).map((c) => `\`${c.command.slice(0, 80)}\` (${c.kind}${c.ok === undefined ? '' : c.ok ? ', ok' : ', failing'})`);
   if (cmds.length > 0) out.push(`Commands: ${cmds.join('; ')}`);
-  const errs = d.errors.slice(0, 6).map((e) => `\`${e.command.slice(0, 60)}\`: ${e.text.slice(0, 120)}${e.fixed ? ` (fixed${e.fixedBy ? ` by \`${e.fixedBy.slice(0, 60)}\`` : ''})` : ''}`);
+  const errs = d.errors
+    .slice(0, 6)
+    .map((e) => `\`${e.command.slice(0, 60)}\`: ${e.text.slice(0, 120)}${e.fixed ? ` (fixed${e.fixedBy ? ` by \`${e.fixedBy.slice(0, 60)}\`` : ''})` : ''}`);
   if (errs.length > 0) out.push(`Errors: ${errs.join('; ')}`);
   if (d.outcome.length > 0) out.push(`Outcome: ${d.outcome.join(', ')}`);
   return out;
@@ -78,7 +86,11 @@ export function digestPrompt(p: DigestPromptParts): string {
   if (p.digest.length > 0) lines.push('<session>', ...p.digest, '</session>');
   if (p.known.length > 0) lines.push('<stored_memories>', ...p.known.map(([k, m]) => `${k} (${m.type}, ${m.scope}): ${m.content}`), '</stored_memories>');
   if (p.candidates.length > 0) {
-    lines.push('<heuristic_candidates>', ...p.candidates.map((c) => `- [${c.messageIds.join(',')}] (${c.type}, ${c.scope}) ${c.content}`), '</heuristic_candidates>');
+    lines.push(
+      '<heuristic_candidates>',
+      ...p.candidates.map((c) => `- [${c.messageIds.join(',')}] (${c.type}, ${c.scope}) ${c.content}`),
+      '</heuristic_candidates>',
+    );
   }
   lines.push(`<statements${part}>`, p.statements, '</statements>', `Record at most ${p.maxMemories} memories.`);
   return lines.join('\n');

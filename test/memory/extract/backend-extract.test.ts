@@ -55,7 +55,15 @@ async function run(steps: FakeStep[], over: Partial<ExtractInput> = {}, opts: { 
   fake = await startFakeAnthropic({ steps, defaultStep: reply('(no more scripted answers)') });
   home = claudeHome(fake.url);
   const { log, text } = memoryLog();
-  const backend = createClaudeCliBackend({ binary: CLAUDE, model: 'claude-haiku-4-5', maxUsdPerCall: 0.05, timeoutSeconds: 30, env: home.env, cwd: home.dir, log });
+  const backend = createClaudeCliBackend({
+    binary: CLAUDE,
+    model: 'claude-haiku-4-5',
+    maxUsdPerCall: 0.05,
+    timeoutSeconds: 30,
+    env: home.env,
+    cwd: home.dir,
+    log,
+  });
   const result = await extractWithBackend(input(over), { backend, log, fallback: extractHeuristic, ...opts });
   return { result, logText: text() };
 }
@@ -83,9 +91,12 @@ describe('extractWithBackend (claude -p against the fake Messages API)', () => {
 
   it('a stored memory the model says is reinforced comes back in its stored wording', async () => {
     const stored: KnownMemory = { id: 'm1', content: 'The api deploys to Fly.io.', type: 'fact', scope: 'project' };
-    const { result } = await run([reply([toolUse('StructuredOutput', { memories: [memory('API is deployed on Fly.io.', ['u2'], { relation: 'reinforces', about: 'K1' })] })])], {
-      related: () => [stored],
-    });
+    const { result } = await run(
+      [reply([toolUse('StructuredOutput', { memories: [memory('API is deployed on Fly.io.', ['u2'], { relation: 'reinforces', about: 'K1' })] })])],
+      {
+        related: () => [stored],
+      },
+    );
     expect(sent()).toContain('K1 (fact, project): The api deploys to Fly.io.');
     expect(result.candidates.map((c) => c.content)).toEqual(['The api deploys to Fly.io.']);
   });
@@ -105,7 +116,10 @@ describe('extractWithBackend (claude -p against the fake Messages API)', () => {
   });
 
   it('a failing API falls back to the heuristics', async () => {
-    const { result } = await run([{ status: 400, message: 'bad' }, { status: 400, message: 'bad' }]);
+    const { result } = await run([
+      { status: 400, message: 'bad' },
+      { status: 400, message: 'bad' },
+    ]);
     expect(result.extractor).toBe('heuristic');
     expect(result.fallback).toMatch(/^api_error: .*400/);
   });
