@@ -52,7 +52,7 @@ describe('ingest with memory.extractor claude-cli (real claude -p, fake Messages
     dir = mkdtempSync('/tmp/ns-cli-');
     daemon = new TestDaemon({ memory: { extractor: 'claude-cli', claudePath: CLAUDE, model: 'claude-haiku-4-5', cliTimeoutSeconds: 30 } }, { ...home.env });
     await daemon.start();
-    expect((await daemon.client.status()).memory.extractor).toBe('claude-cli claude-haiku-4-5');
+    expect((await daemon.client.status()).memory?.extractor).toBe('claude-cli claude-haiku-4-5');
     const file = join(dir, 't.jsonl');
     writeClaudeTranscript(
       file,
@@ -69,7 +69,7 @@ describe('ingest with memory.extractor claude-cli (real claude -p, fake Messages
     expect(s.tokens?.input).toBeGreaterThan(0);
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.body.model).toBe('claude-haiku-4-5');
-    expect((fake.requests[0]?.body.tools ?? []).map((t) => t.name)).toEqual(['StructuredOutput']);
+    expect((fake.requests[0]?.body.tools ?? []).map((t) => ('name' in t ? t.name : t.type))).toEqual(['StructuredOutput']);
     const list = await daemon.cli(['memories', 'list', '--project', dir, '--json']);
     expect(list.stdout).toContain('Pull requests are squash-merged in this repository.');
     expect(list.stdout).toContain('staging deploy');
@@ -80,7 +80,7 @@ describe('ingest with memory.extractor claude-cli (real claude -p, fake Messages
   it('uses the heuristics, saying why, when the claude CLI cannot be found', async () => {
     daemon = new TestDaemon({ memory: { extractor: 'claude-cli', claudePath: '/nonexistent/claude' } });
     await daemon.start();
-    expect((await daemon.client.status()).memory.extractor).toBe('heuristic');
+    expect((await daemon.client.status()).memory?.extractor).toBe('heuristic');
     expect(daemon.log).toContain('/nonexistent/claude was not found');
   });
 });

@@ -63,7 +63,7 @@ describe('claude-cli backend (real claude -p against the fake Messages API)', ()
     expect(fake?.requests).toHaveLength(1);
     const body = fake?.requests[0]?.body;
     expect(body?.model).toBe('claude-haiku-4-5');
-    expect((body?.tools ?? []).map((t) => t.name)).toEqual(['StructuredOutput']);
+    expect((body?.tools ?? []).map((t) => ('name' in t ? t.name : t.type))).toEqual(['StructuredOutput']);
     expect(body?.max_tokens).toBe(700);
     expect(body?.thinking).toEqual({ type: 'disabled' });
     // Claude Code's own system prompt is not sent: ours, its one-line identity and a billing header.
