@@ -24,10 +24,12 @@ async function claudeCli(config: Config, env: NodeJS.ProcessEnv, log: Logger): P
   if (probe.missingFlags.length > 0) log.info({ version: probe.version, missing: probe.missingFlags }, 'claude CLI lacks some flags; calling it without them');
   const [{ createClaudeCliBackend }, { extractWithBackend }] = await Promise.all([import('../../llm/backends/claude-cli.js'), import('./backend-extract.js')]);
   const m = config.memory;
-  const backend = createClaudeCliBackend({ binary, probe, model: m.model, maxUsdPerCall: m.maxUsdPerCall, timeoutSeconds: m.cliTimeoutSeconds, env, log });
+  // NIGHTSHIFT_MODEL as for the API; never the CLI's own default (ANTHROPIC_MODEL, or a large model).
+  const model = env['NIGHTSHIFT_MODEL']?.trim() || m.model;
+  const backend = createClaudeCliBackend({ binary, probe, model, maxUsdPerCall: m.maxUsdPerCall, timeoutSeconds: m.cliTimeoutSeconds, env, log });
   return {
     extract: (input) => extractWithBackend(input, { backend, log, fallback: extractHeuristic }),
-    describe: `claude-cli ${m.model}`,
+    describe: `claude-cli ${model}`,
   };
 }
 
