@@ -31,6 +31,8 @@ export interface BackendExtractOptions {
 }
 
 const MAX_KNOWN = 15;
+/** Memories asked of one call: what fits the output tokens of one answer. */
+const PER_CALL = 15;
 
 /** Stored memories of the same slots as the heuristics' candidates, under short aliases. */
 function knownMemories(input: ExtractInput, candidates: Candidate[]): Map<string, KnownMemory> {
@@ -71,7 +73,7 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
       statements: chunkText(chunk),
       part: i + 1,
       parts: asked.length,
-      maxMemories: input.maxMemories,
+      maxMemories: Math.min(input.maxMemories, PER_CALL),
     });
     const answer = await opts.backend.ask({
       purpose: 'extract',

@@ -147,4 +147,16 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"{\\"colour
     expect(stdin).toContain('PROMPT-ON-STDIN');
     expect(stdin).toContain('"colours"');
   });
+
+  it('a version without an essential flag is unusable, and says which', async () => {
+    home = mkdtempSync('/tmp/ns-claude-');
+    const bin = join(home, 'claude');
+    writeFileSync(bin, '#!/bin/sh\necho "0.9.0 (Claude Code)"; echo "  -p, --print  --model <m>"\n');
+    chmodSync(bin, 0o755);
+    const p = await probeClaudeCli(bin);
+    expect(p).toMatchObject({ found: true, version: '0.9.0', missingFlags: expect.arrayContaining(['--output-format', '--json-schema']) as unknown });
+    expect(p.problem).toContain('--output-format');
+    const b = createClaudeCliBackend({ binary: bin, model: 'm', maxUsdPerCall: 0.05, timeoutSeconds: 5, cwd: home, log });
+    expect(await b.ask(question())).toMatchObject({ ok: false, code: 'cli_unusable' });
+  });
 });
