@@ -22,6 +22,8 @@ const PASS = new Set([
   'XDG_RUNTIME_DIR',
 ]);
 const PASS_PREFIX = ['ANTHROPIC_', 'CLAUDE_', 'LC_'];
+/** Set inside a Claude Code session (a daemon autostarted by a hook inherits them): not the child's. */
+const SESSION_ONLY = new Set(['CLAUDE_PROJECT_DIR', 'CLAUDE_ENV_FILE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SSE_PORT']);
 /** Proxies and CA bundles: a login behind a corporate proxy needs them. */
 const PASS_NETWORK = new Set(['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE']);
 
@@ -44,7 +46,7 @@ export const QUIET_ENV: Readonly<Record<string, string>> = {
 export function claudeChildEnv(env: NodeJS.ProcessEnv, maxOutputTokens: number): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) continue;
+    if (v === undefined || SESSION_ONLY.has(k)) continue;
     if (PASS.has(k) || PASS_NETWORK.has(k) || PASS_PREFIX.some((p) => k.startsWith(p))) out[k] = v;
   }
   return { ...out, ...QUIET_ENV, CLAUDE_CODE_MAX_OUTPUT_TOKENS: String(maxOutputTokens), [MODEL_CALL_MARKER]: '1' };

@@ -58,7 +58,12 @@ function runChild(
       try {
         process.kill(-child.pid, 'SIGTERM');
         setTimeout(() => {
-          if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+          if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+          try {
+            process.kill(-child.pid, 'SIGKILL');
+          } catch {
+            // the group ended meanwhile
+          }
         }, KILL_GRACE_MS).unref();
       } catch {
         // already gone

@@ -127,7 +127,14 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"{\\"colour
 `,
     );
     chmodSync(bin, 0o755);
-    const env = { HOME: home, PATH: process.env['PATH'] ?? '', ANTHROPIC_API_KEY: 'k', DAEMON_SECRET: 'nope', NIGHTSHIFT_HOME: '/x' };
+    const env = {
+      HOME: home,
+      PATH: process.env['PATH'] ?? '',
+      ANTHROPIC_API_KEY: 'k',
+      DAEMON_SECRET: 'nope',
+      NIGHTSHIFT_HOME: '/x',
+      CLAUDE_PROJECT_DIR: '/some/repo',
+    };
     const b = createClaudeCliBackend({ binary: bin, model: 'claude-haiku-4-5', maxUsdPerCall: 0.05, timeoutSeconds: 10, env, cwd: home, log });
     const a = await b.ask(question());
     expect(a).toMatchObject({ ok: true, value: { colours: ['red'] } });
@@ -137,6 +144,7 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"{\\"colour
     expect(childEnv).toContain('CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1');
     expect(childEnv).not.toContain('DAEMON_SECRET');
     expect(childEnv).not.toContain('NIGHTSHIFT_HOME');
+    expect(childEnv).not.toContain('CLAUDE_PROJECT_DIR');
     const args = readFileSync(join(home, 'args'), 'utf8').split('\n');
     expect(args).toEqual(expect.arrayContaining(['-p', '--model', 'claude-haiku-4-5', '--system-prompt', SYSTEM]));
     expect(args).not.toContain('--json-schema');
