@@ -4,13 +4,19 @@
  * user's own sentences within the budget) measured in the same run, and times an ingest of every
  * labelled file into one fresh daemon. Targets: wanted ≥ 0.60, junk ≤ 2, foreign 0, on-target ≥ 0.50,
  * every memory with provenance, the whole set ingested in ≤ 10 s.
+ *
+ * `tsx bench/real-sessions.ts --extractor claude-cli` (or NIGHTSHIFT_BENCH_EXTRACTOR=claude-cli with
+ * bench/run.ts) scores the same corpus with that extractor: with a Claude login, the quality of
+ * model extraction through the person's own CLI. The targets above are the heuristics'.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { withDaemon } from './lib/daemon.js';
+import { scorerCheckout } from './lib/scorer-shim.js';
 import { cli } from './lib/spawn.js';
 import { fmt } from './lib/stats.js';
 import { atLeast, atMost, info, type Bench, type Figure } from './lib/types.js';
@@ -31,6 +37,26 @@ export function corpusDir(): string | undefined {
 
 const num = (line: string, re: RegExp): number => Number(re.exec(line)?.[1] ?? Number.NaN);
 
+/** The extractor to score: --extractor NAME on the command line, or NIGHTSHIFT_BENCH_EXTRACTOR. */
+function extractorArg(): string | undefined {
+  const i = process.argv.indexOf('--extractor');
+  return (i >= 0 ? process.argv[i + 1] : undefined) ?? process.env.NIGHTSHIFT_BENCH_EXTRACTOR;
+}
+
+/** The scorer's last line for this build, with `extractor` when given. */
+async function score(dir: string, extractor: string | undefined): Promise<string> {
+  const checkout =
+    extractor === undefined
+      ? ROOT
+      : scorerCheckout(ROOT, { extractor, ...(extractor === 'claude-cli' && { claudePath: process.env.NIGHTSHIFT_CLAUDE ?? 'claude' }) });
+  try {
+    const scored = await run('node', [join(dir, 'score.mjs'), checkout], { maxBuffer: 64 << 20 });
+    return scored.stdout.trim().split('\n').pop() ?? '';
+  } finally {
+    if (checkout !== ROOT) rmSync(checkout, { recursive: true, force: true });
+  }
+}
+
 interface Label {
   file: string;
   format: string;
@@ -46,8 +72,9 @@ export const realSessionsBench: Bench = {
       say('the real-sessions corpus was not found (set NIGHTSHIFT_REAL_SESSIONS to its directory); skipped');
       return [];
     }
-    const scored = await run('node', [join(dir, 'score.mjs'), ROOT], { maxBuffer: 64 << 20 });
-    const line = scored.stdout.trim().split('\n').pop() ?? '';
+    const extractor = extractorArg();
+    if (extractor !== undefined) say(`extractor: ${extractor} (the targets are the heuristics')`);
+    const line = await score(dir, extractor);
     const peer = (await run('node', [join(dir, 'baseline.mjs')])).stdout.trim();
     say(`nightshift: ${line}`);
     say(`peer:       ${peer}`);
@@ -85,3 +112,9 @@ export const realSessionsBench: Bench = {
     return figures;
   },
 };
+
+// `tsx bench/real-sessions.ts [--extractor NAME]`: this benchmark alone (dist/ must be built).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const figures = await realSessionsBench.run({ quick: false }, (line) => process.stdout.write(`${line}\n`));
+  for (const f of figures) process.stdout.write(`${f.ok === false ? 'MISS' : '    '} ${f.name}: ${fmt(f.value)} ${f.unit} ${f.target}\n`);
+}

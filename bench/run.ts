@@ -19,6 +19,7 @@ import { ingestBench } from './ingest.js';
 import { undoAll } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
 import { locomo } from './locomo.js';
+import { modelCliBench } from './model-cli.js';
 import type { Bench, Figure } from './lib/types.js';
 import { promptRecallBench } from './prompt-recall.js';
 import { recallBench } from './recall.js';
@@ -36,6 +37,7 @@ const BENCHES: Bench[] = [
   ingestBench,
   locomo,
   realSessionsBench,
+  modelCliBench,
   nlpChoiceBench,
   dreamBench,
   dreamParaphraseBench,

@@ -28,9 +28,9 @@ export interface BenchDaemon {
 export async function withDaemon<T>(
   config: Record<string, unknown>,
   fn: (d: BenchDaemon) => Promise<T>,
-  opts: { prepare?: (paths: Paths) => void } = {},
+  opts: { prepare?: (paths: Paths) => void; env?: Record<string, string> } = {},
 ): Promise<T> {
-  const td = new TestDaemon({ logLevel: 'info', ...config });
+  const td = new TestDaemon({ logLevel: 'info', ...config }, opts.env ?? {});
   // A daemon finishes its in-flight requests before it exits on SIGTERM; a long one (a big import
   // cut off by the budget) is not waited for beyond 10 s: the daemon is then SIGKILLed by its pid.
   const stop = async () => {

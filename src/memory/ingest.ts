@@ -18,6 +18,7 @@ import type { ExtractInput, ExtractMessage, ExtractResult } from './extract/type
 import { episodeOf, forExtraction } from './ingest-messages.js';
 import { merge } from './merge.js';
 import { promoteIfShared } from './promote.js';
+import { relatedMemories } from './related.js';
 import type { Namespace } from './model.js';
 import { projectKey } from '../project.js';
 import { repeatsForgotten, retractFile, type Retraction } from './reextract.js';
@@ -139,7 +140,11 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     e.sessionId = sessionId;
     e.project = project;
   }
-  const input: ExtractInput = { sessionId, project, messages, maxMemories: deps.maxPerSession };
+  // The digest is done before extraction: a model extractor reads it (files, commands, outcome).
+  const finished: SessionDigest = digest.result(new Date(nowMs()).toISOString(), project);
+  Object.assign(finished, { sessionId, project, ...(agentId !== undefined && { agentId }) });
+  const related = relatedMemories(deps.store, [{ scope: 'project', project }, { scope: 'user' }]);
+  const input: ExtractInput = { sessionId, project, messages, maxMemories: deps.maxPerSession, related, digest: finished };
   let result: ExtractResult;
   try {
     result = input.messages.length > 0 ? await deps.extract(input) : { candidates: [], extractor: 'heuristic' };
@@ -180,8 +185,6 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     if (promoted !== undefined) added.push(promoted);
   }
 
-  const finished: SessionDigest = digest.result(nowIso, project);
-  Object.assign(finished, { sessionId, project, ...(agentId !== undefined && { agentId }) });
   // Independent files: written side by side; the cursor moves only once all of them are on disk.
   await Promise.all([
     reingest ? deps.episodes.replaceSession(key, episodes) : deps.episodes.append(key, episodes),

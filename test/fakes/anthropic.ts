@@ -9,7 +9,8 @@
  *
  * `POST /v1/messages` answers from a queue of steps (replies, API errors, functions of the request),
  * then from a default step; `stream: true` requests get the SSE event sequence the SDK accumulates.
- * `POST /v1/messages/count_tokens` answers `{input_tokens}`. Anything else is a 404 error body.
+ * `POST /v1/messages/count_tokens` answers `{input_tokens}`. Anything else (the Claude CLI may try
+ * other endpoints) is recorded in `others` and gets a 404 error body.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,6 +86,8 @@ export interface FakeAnthropic {
   /** Every POST /v1/messages, in arrival order (retries included). */
   requests: RecordedRequest[];
   countTokensCalls: RecordedRequest[];
+  /** Requests to any other path (method + path + body), in arrival order. */
+  others: RecordedRequest[];
   /** Append steps to the queue. */
   push(...steps: FakeStep[]): void;
   setDefault(step: FakeStep): void;
@@ -133,6 +136,7 @@ export async function startFakeAnthropic(script: FakeStep[] | FakeOptions = {}):
   let defaultStep: FakeStep = opts.defaultStep ?? reply('(fake anthropic: no scripted response left)');
   const requests: RecordedRequest[] = [];
   const countTokensCalls: RecordedRequest[] = [];
+  const others: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let seq = 0;
 
@@ -223,6 +227,7 @@ export async function startFakeAnthropic(script: FakeStep[] | FakeOptions = {}):
       } else if (httpReq.method === 'POST' && path === '/v1/messages/count_tokens') {
         handleCountTokens(recorded, res);
       } else {
+        others.push(recorded);
         sendError(res, { status: 404, message: `fake anthropic: no route ${httpReq.method} ${path}` });
       }
     });
@@ -238,6 +243,7 @@ export async function startFakeAnthropic(script: FakeStep[] | FakeOptions = {}):
     url: `http://127.0.0.1:${port}`,
     requests,
     countTokensCalls,
+    others,
     push: (...steps) => void queue.push(...steps),
     setDefault: (step) => {
       defaultStep = step;

@@ -1,5 +1,5 @@
 /** What an extractor sees and what it proposes; the ingest pipeline stores, dedupes and supersedes. */
-import type { MemoryType } from '../../api/memory.js';
+import type { MemoryType, SessionDigest } from '../../api/memory.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 
 /**
@@ -37,6 +37,20 @@ export interface ExtractInput {
   messages: ExtractMessage[];
   /** At most this many candidates (default 20). */
   maxMemories: number;
+  /** Active memories with the same slot (or wording) as these statements: a model may reinforce or supersede them. */
+  related?: (statements: readonly string[]) => KnownMemory[];
+  /** The session's digest (files, commands, errors, outcome), when the ingest built one. */
+  digest?: SessionDigest;
+}
+
+/** A stored memory as an extractor sees it. */
+export interface KnownMemory {
+  id: string;
+  content: string;
+  type: MemoryType;
+  scope: 'user' | 'project' | 'team';
+  /** The slot's value, when the memory has a slot: what "supersedes" replaces. */
+  value?: string;
 }
 
 export interface Candidate {
