@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { DreamService } from '../dream/service.js';
-import type { BackendName } from '../llm/backend.js';
 import { UsageLedger } from '../llm/usage-ledger.js';
 import { budgetedExtractor } from '../memory/extract/budgeted.js';
 import { chooseExtractor } from '../memory/extract/choose.js';
@@ -36,9 +35,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
   const started = Date.now();
   const extractor = await chooseExtractor(config, process.env, log);
   const ledger = await UsageLedger.open(join(paths.stateDir, 'model-usage.json'), config.memory.dailyTokenBudget, log);
-  // Which backend a model extractor asks, for the ledger. (At merge: chooseExtractor says so itself.)
-  const backend: BackendName | undefined = extractor.describe === 'heuristic' ? undefined : 'anthropic';
-  const extract = backend ? budgetedExtractor(extractor.extract, backend, ledger) : extractor.extract;
+  const extract = extractor.backend ? budgetedExtractor(extractor.extract, extractor.backend, ledger) : extractor.extract;
   const service = await MemoryService.open(paths, config, log, extract);
   if (service.sessions.setAside)
     log.error(

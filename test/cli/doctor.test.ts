@@ -22,7 +22,9 @@ type Doctor = DoctorResponse & { ok: boolean; daemon: { running: boolean; proble
 describe('nightshift doctor', () => {
   it('finds an agent CLI on the daemon’s PATH and reads its version; one not there is no problem when not configured', async () => {
     const bin = tmp();
-    writeFileSync(join(bin, 'claude'), '#!/bin/sh\necho "2.1.7 (Claude Code)"\n');
+    // A claude whose --help lists the essential flags and one optional: usable, without the others.
+    const help = '  -p, --print  print\n  --output-format <format>\n  --model <model>\n  --json-schema <schema>\n';
+    writeFileSync(join(bin, 'claude'), `#!/bin/sh\nif [ "$1" = --help ]; then printf '${help}'; else echo "2.1.7 (Claude Code)"; fi\n`);
     chmodSync(join(bin, 'claude'), 0o755);
     const d = daemonWith({}, bin);
     await d.start();
@@ -32,7 +34,7 @@ describe('nightshift doctor', () => {
     expect(doc.checks.find((c) => c.name === 'claude')).toEqual({
       name: 'claude',
       ok: true,
-      detail: `${join(bin, 'claude')}: 2.1.7 (Claude Code)`,
+      detail: `${join(bin, 'claude')}: 2.1.7; this version lacks --tools, --system-prompt, --no-session-persistence, --setting-sources, --settings, --max-budget-usd (called without them)`,
       blocking: false,
     });
     expect(doc.checks.find((c) => c.name === 'codex')).toMatchObject({ ok: false, blocking: false });
@@ -52,6 +54,22 @@ describe('nightshift doctor', () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toContain('FAIL  memory extractor: anthropic is configured but unavailable');
     expect(text.stdout).toContain('something configured cannot work');
+  });
+
+  it('a claude without the flags a headless call needs cannot be used: the check fails and says to update, blocking when configured', async () => {
+    const bin = tmp();
+    writeFileSync(join(bin, 'claude'), `#!/bin/sh\nif [ "$1" = --help ]; then echo '  -p, --print'; else echo "1.0.2 (Claude Code)"; fi\n`);
+    chmodSync(join(bin, 'claude'), 0o755);
+    const d = daemonWith({ memory: { extractor: 'claude-cli' } }, bin);
+    await d.start();
+    const r = await d.cli(['doctor', '--json']);
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as Doctor;
+    expect(doc.checks.find((c) => c.name === 'claude')).toMatchObject({
+      ok: false,
+      blocking: true,
+      detail: expect.stringContaining('lacks --output-format, --model: update Claude Code'),
+    });
   });
 
   it('exits 1 when no daemon answers, saying so', async () => {

@@ -17,8 +17,22 @@ export async function createBackend(name: BackendName, config: Config, env: Node
       const { anthropicBackend } = await import('./anthropic.js');
       return { ok: true, backend: anthropicBackend(createAnthropic(cfg, log), cfg.model) };
     }
-    case 'claude-cli':
-      return { ok: false, reason: 'not wired' };
+    case 'claude-cli': {
+      const { probeClaudeCli } = await import('./claude-cli-probe.js');
+      const binary = config.memory.claudePath ?? 'claude';
+      const probe = await probeClaudeCli(binary);
+      if (probe.problem !== undefined) return { ok: false, reason: probe.problem };
+      if (probe.missingFlags.length > 0)
+        log.info({ version: probe.version, missing: probe.missingFlags }, 'claude CLI lacks some flags; calling it without them');
+      const { createClaudeCliBackend } = await import('./claude-cli.js');
+      const m = config.memory;
+      // NIGHTSHIFT_MODEL as for the API; never the CLI's own default (ANTHROPIC_MODEL, or a large model).
+      const model = env['NIGHTSHIFT_MODEL']?.trim() || m.model;
+      return {
+        ok: true,
+        backend: createClaudeCliBackend({ binary, probe, model, maxUsdPerCall: m.maxUsdPerCall, timeoutSeconds: m.cliTimeoutSeconds, env, log }),
+      };
+    }
     case 'codex-cli':
       return { ok: false, reason: 'not wired' };
   }

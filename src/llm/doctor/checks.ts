@@ -5,6 +5,7 @@
  */
 import type { DoctorCheck } from '../../api/model-usage.js';
 import type { Config } from '../../config.js';
+import type { CliProbe } from '../backend.js';
 import { extractorBackend, reviewerBackend } from '../backends/resolve.js';
 import { findOnPath, readVersion } from './agent-cli.js';
 
@@ -29,8 +30,32 @@ function agentCli(name: 'claude' | 'codex', backend: 'claude-cli' | 'codex-cli',
   };
 }
 
-/** The agent-CLI checks (at merge: the backends' own probes, probeClaudeCli / probeCodexCli). */
-export const DOCTOR_CHECKS: Check[] = [agentCli('claude', 'claude-cli', (c) => c.memory.claudePath), agentCli('codex', 'codex-cli', (c) => c.memory.codexPath)];
+/** An agent CLI as its backend's own probe sees it: found, its version, the flags it lacks, or why it cannot be used. */
+function probed(
+  name: 'claude' | 'codex',
+  backend: 'claude-cli' | 'codex-cli',
+  binaryOf: (c: Config) => string,
+  probe: (binary: string) => Promise<CliProbe>,
+): Check {
+  return async (config, env) => {
+    const blocking = inUse(backend, config, env);
+    const p = await probe(binaryOf(config));
+    if (!p.found || p.problem !== undefined) {
+      const why = p.problem ?? `${p.path} not found`;
+      return { name, ok: false, detail: blocking ? `${why}; ${backend} is configured` : why, blocking };
+    }
+    const without = p.missingFlags.length > 0 ? `; this version lacks ${p.missingFlags.join(', ')} (called without them)` : '';
+    return { name, ok: true, detail: `${p.path}: ${p.version ?? 'version unknown'}${without}`, blocking };
+  };
+}
+
+const probeClaude = async (binary: string) => (await import('../backends/claude-cli-probe.js')).probeClaudeCli(binary);
+
+/** The agent-CLI checks. */
+export const DOCTOR_CHECKS: Check[] = [
+  probed('claude', 'claude-cli', (c) => c.memory.claudePath ?? 'claude', probeClaude),
+  agentCli('codex', 'codex-cli', (c) => c.memory.codexPath),
+];
 
 export function runChecks(config: Config, env: NodeJS.ProcessEnv, checks: Check[] = DOCTOR_CHECKS): Promise<DoctorCheck[]> {
   return Promise.all(checks.map((c) => c(config, env)));

@@ -46,9 +46,11 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
   const items = digestItems(input.messages);
   if (items.length === 0 || input.maxMemories <= 0) return heuristic; // nothing the person said: nothing to ask
   const tokens = { input: 0, output: 0 };
+  let costUsd: number | undefined;
+  const spent = () => ({ tokens, ...(costUsd !== undefined && { costUsd }) });
   const fail = (code: string, message: string): ExtractResult => {
     opts.log.warn({ code, reason: message, backend: opts.backend.name, model: opts.backend.model }, 'model extraction failed; using the heuristic extractor');
-    return { ...heuristic, fallback: `${code}: ${message}`, tokens };
+    return { ...heuristic, fallback: `${code}: ${message}`, ...spent() };
   };
 
   const chunks = chunkMessages(items, opts.chunkTokens ?? 5000);
@@ -85,6 +87,7 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
     });
     tokens.input += answer.usage?.inputTokens ?? 0;
     tokens.output += answer.usage?.outputTokens ?? 0;
+    if (answer.usage?.costUsd !== undefined) costUsd = (costUsd ?? 0) + answer.usage.costUsd;
     if (!answer.ok) return fail(answer.code, answer.message);
     const parsed = digestCandidates(answer.value, { messages, ...(input.project !== undefined && { project: input.project }) }, known);
     if (!parsed.ok) return fail(parsed.error.code, parsed.error.message);
@@ -103,5 +106,5 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
     },
     'model extraction',
   );
-  return { candidates: mergeCandidates(lists, input.maxMemories), extractor: 'model', tokens };
+  return { candidates: mergeCandidates(lists, input.maxMemories), extractor: 'model', ...spent() };
 }
