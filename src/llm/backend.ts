@@ -26,8 +26,7 @@ export interface ModelUsage {
 }
 
 export type BackendAnswer =
-  | { ok: true; value: unknown; usage: ModelUsage; ms: number }
-  | { ok: false; code: string; message: string; usage?: ModelUsage; ms: number };
+  { ok: true; value: unknown; usage: ModelUsage; ms: number } | { ok: false; code: string; message: string; usage?: ModelUsage; ms: number };
 
 export interface ModelBackend {
   readonly name: BackendName;

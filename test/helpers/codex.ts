@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const CODEX_BIN = resolve(import.meta.dirname, '../../node_modules/.bin/codex');
-export const FAKE_KEY_ENV = 'NS_FAKE_OPENAI_KEY';
+/** OPENAI_*: the codex-cli backend passes those on. */
+export const FAKE_KEY_ENV = 'OPENAI_FAKE_KEY';
 
 /** The provider table; `retries: 0` so a failing fake fails at once. */
 export function fakeProviderToml(baseUrl: string): string {
