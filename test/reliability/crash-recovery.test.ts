@@ -84,6 +84,8 @@ describe('crash recovery', () => {
     const done = await run('echo done; exit 5');
     expect((await d.client.wait(done.id, 10)).task).toMatchObject({ status: 'exited', exitCode: 5 });
     const long = await run('sleep 30');
+    const longPid = long.status === 'running' ? long.pid : undefined;
+    expect(longPid).toBeGreaterThan(0);
     // A fresh daemon has written no tasks.json yet: all of this is in the journal alone.
     expect(existsSync(d.paths.stateFile)).toBe(false);
     expect(await d.stop('SIGKILL')).toBeNull();
@@ -92,7 +94,7 @@ describe('crash recovery', () => {
     const byId = new Map((await d.client.list(true)).map((t) => [t.id, t] as const));
     expect([...byId.keys()].sort()).toEqual([done.id, long.id].sort());
     expect(byId.get(done.id)).toMatchObject({ status: 'exited', exitCode: 5 });
-    expect(byId.get(long.id)).toMatchObject({ status: 'running', pid: long.pid });
+    expect(byId.get(long.id)).toMatchObject({ status: 'running', pid: longPid });
     await d.client.kill(long.id, 'SIGKILL');
     await d.client.wait(long.id, 10);
     expect((await d.client.run({ command: ['true'], cwd: d.home, env: { PATH }, stdin: false })).id).toBe(String(Number(long.id) + 1));
