@@ -9,7 +9,9 @@
  * `POST …/responses` answers from a queue of steps, then from `defaultStep`: a reply is streamed as
  * the SSE events codex reads (response.created, output_item.added/done, output_text.delta,
  * response.completed with usage); an error is an HTTP status with an OpenAI error body; `failed`
- * streams a `response.failed` event. Every request (any path) is recorded; unknown paths get 404.
+ * streams a `response.failed` event. A strict `text.format` json_schema that strict mode would refuse
+ * (an object without `additionalProperties: false`, or not requiring every property) gets the API's
+ * 400. Every request (any path) is recorded; unknown paths get 404.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +45,41 @@ export interface FakeResponses {
   url: string;
   requests: RecordedResponsesRequest[];
   close(): Promise<void>;
+}
+
+/** Where a schema breaks the Responses API's strict structured-output rules, as its 400 says it; undefined when it does not. */
+export function strictSchemaProblem(s: unknown, context: string[] = []): string | undefined {
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) return undefined;
+  const o = s as Record<string, unknown>;
+  const where = `In context=(${context.map((c) => `'${c}'`).join(', ')})`;
+  if (o.type === 'object' || (typeof o.properties === 'object' && o.properties !== null)) {
+    if (o.additionalProperties !== false) return `${where}, 'additionalProperties' is required to be supplied and to be false.`;
+    const props = Object.keys((o.properties ?? {}) as object);
+    const required = Array.isArray(o.required) ? (o.required as unknown[]) : [];
+    const missing = props.filter((p) => !required.includes(p));
+    if (missing.length > 0)
+      return `${where}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing[0]}'.`;
+    for (const p of props) {
+      const problem = strictSchemaProblem((o.properties as Record<string, unknown>)[p], [...context, 'properties', p]);
+      if (problem) return problem;
+    }
+  }
+  for (const key of ['items', 'anyOf'] as const) {
+    const v = o[key];
+    const subs = Array.isArray(v) ? v : v === undefined ? [] : [v];
+    for (const [i, sub] of subs.entries()) {
+      const problem = strictSchemaProblem(sub, [...context, key, ...(Array.isArray(v) ? [String(i)] : [])]);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+function schemaProblem(body: Record<string, unknown> | undefined): string | undefined {
+  const format = (body?.text as { format?: { type?: string; strict?: boolean; name?: string; schema?: unknown } } | undefined)?.format;
+  if (format?.type !== 'json_schema' || format.strict !== true) return undefined;
+  const problem = strictSchemaProblem(format.schema);
+  return problem && `Invalid schema for response_format '${format.name ?? ''}': ${problem}`;
 }
 
 function sse(res: ServerResponse, type: string, data: Record<string, unknown>): void {
@@ -103,6 +140,13 @@ export async function startFakeResponses(
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers, body, raw });
       if (req.method !== 'POST' || !(req.url ?? '').split('?')[0]?.endsWith('/responses')) {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
+        return;
+      }
+      const invalid = schemaProblem(body);
+      if (invalid) {
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: invalid, type: 'invalid_request_error', param: 'text.format.schema', code: 'invalid_json_schema' } }));
         return;
       }
       const step = queue.shift() ?? defaultStep;

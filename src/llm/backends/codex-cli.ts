@@ -2,8 +2,9 @@
  * The person's own Codex CLI as a model backend (`codex exec`, with the login they already have,
  * ChatGPT or API key). Each question is one run in an empty temporary directory, with only the
  * environment codex needs and the model-call marker, ended at the deadline. The answer is the final
- * message codex writes to --output-last-message (the JSON the schema asked for); token usage and
- * errors come from its --json events. Nothing of the prompt or the answer is logged.
+ * message codex writes to --output-last-message (the JSON the schema asked for, made strict for the
+ * API and back: strict-schema.ts); token usage and errors come from its --json events. Nothing of
+ * the prompt or the answer is logged.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { codexExecArgs } from './codex-args.js';
 import { codexEnv, probeCodexCli, type CodexProbe } from './codex-probe.js';
 import { readCodexEvents } from './codex-events.js';
 import { runCli } from './run-cli.js';
+import { restoreOptional, toStrictSchema } from './strict-schema.js';
 
 export interface CodexCliOptions {
   /** memory.codexPath, or `codex` on PATH. */
@@ -66,7 +68,7 @@ async function askIn(
   const cwd = join(dir, 'work');
   const files = { schemaFile: join(dir, 'schema.json'), instructionsFile: join(dir, 'instructions.md'), answerFile: join(dir, 'answer.json') };
   await mkdir(cwd, { mode: 0o700 });
-  await writeFile(files.schemaFile, JSON.stringify(q.schema), { mode: 0o600 });
+  await writeFile(files.schemaFile, JSON.stringify(toStrictSchema(q.schema)), { mode: 0o600 });
   await writeFile(files.instructionsFile, q.system, { mode: 0o600 });
   const args = codexExecArgs({
     flags: probe.flags,
@@ -101,7 +103,7 @@ async function askIn(
     return fail('invalid_answer', `codex's answer is not JSON (${text.length} characters)`, started, usage);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('invalid_answer', "codex's answer is not a JSON object", started, usage);
-  return { ok: true, value, usage: usage ?? { inputTokens: 0, outputTokens: 0 }, ms: Date.now() - started };
+  return { ok: true, value: restoreOptional(value, q.schema), usage: usage ?? { inputTokens: 0, outputTokens: 0 }, ms: Date.now() - started };
 }
 
 /** The last non-empty stderr line, without codex's harmless PATH-alias warning; clipped. */

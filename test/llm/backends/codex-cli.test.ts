@@ -101,6 +101,48 @@ describe('codex-cli backend (the real codex exec against a fake Responses API on
     expect(existsSync(sessions) ? readdirSync(sessions, { recursive: true }).filter((f) => String(f).endsWith('.jsonl')) : []).toEqual([]);
   }, 60_000);
 
+  it('makes a schema with optional properties strict for the API, and drops the nulls that made the model write', async () => {
+    // The shape of memory extraction's tool schema: optional `replaces`, no additionalProperties.
+    const loose = {
+      type: 'object',
+      properties: {
+        memories: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              content: { type: 'string' },
+              scope: { type: 'string', enum: ['user', 'project'] },
+              replaces: { type: 'array', items: { type: 'string' } },
+            },
+            required: ['content', 'scope'],
+          },
+        },
+      },
+      required: ['memories'],
+    };
+    const answer = {
+      memories: [
+        { content: 'use pnpm', scope: 'project', replaces: ['npm'] },
+        { content: 'be brief', scope: 'user', replaces: null },
+      ],
+    };
+    const s = await setup([{ text: JSON.stringify(answer) }]);
+    const a = await backend(s).ask(question({ schema: loose }));
+    expect(a).toMatchObject({
+      ok: true,
+      value: {
+        memories: [
+          { content: 'use pnpm', scope: 'project', replaces: ['npm'] },
+          { content: 'be brief', scope: 'user' },
+        ],
+      },
+    });
+    expect(a.ok && JSON.stringify(a.value)).not.toContain('null');
+    const sent = (s.fake.requests[0]?.body?.text as { format: { schema: { properties: { memories: { items: Record<string, unknown> } } } } }).format.schema;
+    expect(sent.properties.memories.items).toMatchObject({ required: ['content', 'scope', 'replaces'], additionalProperties: false });
+  }, 60_000);
+
   it('a malformed answer and a failing API come back as ok:false, never a throw', async () => {
     const s = await setup([
       { text: 'Sure! Here are the memories: use pnpm' },
