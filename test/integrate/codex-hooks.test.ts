@@ -84,7 +84,10 @@ describe('the installed hooks, run by the real codex CLI (exec, against a fake A
       expect(integrated.code, integrated.stderr).toBe(0);
 
       // Untrusted hooks do not run in `codex exec`; the bypass stands in for the person's review.
-      const args = ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '-c', 'mcp_servers.nightshift.enabled=false', '-'];
+      // Analytics and plugins off: otherwise codex looks up chatgpt.com and api.github.com (seen with strace).
+      const args = ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-hook-trust'];
+      for (const c of ['mcp_servers.nightshift.enabled=false', 'analytics.enabled=false', 'features.plugins=false']) args.push('-c', c);
+      args.push('-');
       const run = await runCodex(args, h.env, project, 'From now on, always write commit messages in the imperative mood.');
       expect(run.code, run.stderr).toBe(0);
       const threadId = (JSON.parse(run.stdout.split('\n')[0] ?? '') as { thread_id: string }).thread_id;

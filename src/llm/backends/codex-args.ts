@@ -5,6 +5,7 @@
  * off with `-c` overrides (codex ignores keys it does not know, with a warning; an unknown
  * --disable FEATURE is fatal, hence `-c features.X=false`). With codex-cli 0.169.0 this leaves a
  * request of ~3 KB with no tools: the question's system prompt replaces Codex's own instructions.
+ * Analytics are off too: with them on, each run also looks up chatgpt.com (seen with strace).
  */
 import type { CodexFlag } from './codex-probe.js';
 
@@ -44,6 +45,7 @@ const OVERRIDES = [
   'skills.include_instructions=false',
   'cloud.skills.enabled=false',
   'model_reasoning_effort="low"',
+  'analytics.enabled=false',
 ];
 
 export interface CodexCall {
