@@ -29,12 +29,11 @@ const question = (over: Partial<StructuredQuestion> = {}): StructuredQuestion =>
 
 /**
  * A codex on PATH that records what it was started with (pid, cwd and its contents, environment)
- * and then runs the real one; its config.toml holds an MCP server and a hook that must not load.
+ * and then runs the real one; its config.toml (which the backend must not load) adds instructions.
  */
 async function setup(steps: FakeResponsesStep[]): Promise<{ fake: FakeResponses; h: CodexHome; spy: string; record: () => Record<string, string> }> {
   const fake = await startFakeResponses(steps);
-  const h = codexHome('[mcp_servers.other]\ncommand = "/bin/false"\n');
-  writeFileSync(join(h.dir, 'hooks.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${h.dir}/hook-ran` }] }] } }));
+  const h = codexHome('developer_instructions = "THE USER CONFIG WAS LOADED"\n');
   cleanups.push(
     () => fake.close(),
     () => h.cleanup(),
@@ -96,7 +95,7 @@ describe('codex-cli backend (the real codex exec against a fake Responses API on
     ]);
     expect(r['env:NIGHTSHIFT_MODEL_CALL']).toBe('1');
     expect(existsSync(r.cwd ?? '/nonexistent')).toBe(false); // the temp dir is gone
-    expect(existsSync(join(s.h.dir, 'hook-ran'))).toBe(false);
+    expect(calls[0]?.raw).not.toContain('THE USER CONFIG WAS LOADED');
     const sessions = join(s.h.dir, 'sessions');
     expect(existsSync(sessions) ? readdirSync(sessions, { recursive: true }).filter((f) => String(f).endsWith('.jsonl')) : []).toEqual([]);
   }, 60_000);
