@@ -170,6 +170,17 @@ describe('codex-cli backend (the real codex exec against a fake Responses API on
   }, 30_000);
 });
 
+describe('codex-cli backend: abort', () => {
+  it('ends codex when the question is aborted and answers aborted', async () => {
+    const s = await setup([{ text: '{"memories":[]}', delayMs: 30_000 }]);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 1500);
+    const a = await backend(s).ask(question({ signal: ac.signal }));
+    expect(a).toMatchObject({ ok: false, code: 'aborted' });
+    expect(() => process.kill(Number(s.record().pid), 0)).toThrow();
+  }, 30_000);
+});
+
 describe('probeCodexCli', () => {
   it('reads the version and finds every flag in the installed codex exec --help', async () => {
     const h = codexHome();
