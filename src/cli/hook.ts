@@ -1,10 +1,13 @@
 /**
- * Claude Code hooks. They must never hold an agent up or fail it: session-start answers within a
+ * Claude Code and Codex CLI hooks (Codex sends the same fields: session_id, cwd, transcript_path,
+ * which is null for an ephemeral session, and reason; it reads the same hookSpecificOutput). They must never hold an agent up or fail it: session-start answers within a
  * deadline or prints nothing; session-end and pre-compact hand the transcript over and return at
  * once (spooled to disk when the daemon is down, so nothing is lost); user-prompt-submit adds what
  * matches the prompt, or nothing, and always exits 0. Whatever goes wrong on nightshift's side is
- * one line on stderr and exit 0; only hook input that is not what Claude Code sends exits 1, never
- * 2 (Claude Code reads 2 as "block": the prompt, the compaction).
+ * one line on stderr and exit 0; only hook input that is not what the agent sends exits 1, never
+ * 2 (Claude Code reads 2 as "block": the prompt, the compaction). In a session nightshift itself
+ * started for a model call (env NIGHTSHIFT_MODEL_CALL, MODEL_CALL_MARKER in llm/backend.ts, which
+ * cli/ may not import) every hook does nothing, so an extraction never sets off another ingest.
  * Zod-free and on the light client: the CLI's fast path runs these without commander.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -27,7 +30,7 @@ const promptTimeoutMs = () => Number(process.env.NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_
 type HookInput = Record<string, unknown>;
 
 async function readStdin(): Promise<HookInput> {
-  if (isatty(0)) throw new AppError('bad_request', 'hooks read the hook JSON on stdin (Claude Code sends it)');
+  if (isatty(0)) throw new AppError('bad_request', 'hooks read the hook JSON on stdin (Claude Code and Codex send it)');
   const text = (await stdinText()).trim();
   let value: unknown;
   try {
@@ -174,7 +177,7 @@ function hook(name: HookName): Promise<void> {
 }
 
 export function registerHookCommands(program: Command): void {
-  const hook = program.command('hook').description('Claude Code hook commands (read the hook JSON on stdin)');
+  const hook = program.command('hook').description('Claude Code and Codex CLI hook commands (read the hook JSON on stdin)');
   const about: Record<HookName, string> = {
     'session-start': 'print the recalled memories as SessionStart additionalContext (nothing if the daemon is slow)',
     'session-end': 'hand the ended session’s transcript to the daemon for ingest and return at once',

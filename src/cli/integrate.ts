@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { claudePaths, installHooks, installMcp, uninstallHooks, uninstallMcp } from '../integrate/claude-code.js';
 import { codexConfigPath, installCodex, uninstallCodex } from '../integrate/codex.js';
+import { codexHooksPath, installCodexHooks, uninstallCodexHooks } from '../integrate/codex-hooks.js';
 import { invocation, shellCommand } from '../integrate/command.js';
-import { parseJsonObject, readText, toJsonText, writeWithBackup, type JsonObject } from '../integrate/files.js';
+import { parseJsonObject, readText, removeWithBackup, toJsonText, writeWithBackup, type JsonObject } from '../integrate/files.js';
 import { editJsonText, type JsonEdit } from '../integrate/json-edit.js';
 import { readExtractionSetting, setModelExtraction, type ModelExtraction } from '../integrate/model-extraction.js';
 import { resolvePaths } from '../paths.js';
@@ -21,7 +22,8 @@ interface Options {
 interface Plan {
   file: string;
   before: string | undefined;
-  after: string;
+  /** null: the file goes (what is left says nothing). */
+  after: string | null;
   changes: string[];
 }
 
@@ -47,7 +49,7 @@ function apply(integration: IntegrateResult['integration'], o: Options, plans: P
     const changed = p.changes.length > 0;
     const r: FileResult = { file: p.file, changed, created: changed && p.before === undefined, changes: p.changes };
     if (changed && !o.dryRun) {
-      const { backup } = writeWithBackup(p.file, p.before, p.after);
+      const { backup } = p.after === null && p.before !== undefined ? removeWithBackup(p.file, p.before) : writeWithBackup(p.file, p.before, p.after ?? '');
       if (backup) r.backup = backup;
     }
     return r;
@@ -93,11 +95,31 @@ export function integrateClaudeCode(o: Options): IntegrateResult {
 }
 
 export function integrateCodex(o: Options): IntegrateResult {
+  const inv = invocation();
   const file = codexConfigPath();
   const before = readText(file);
-  const edit = o.uninstall ? uninstallCodex(before, file) : installCodex(before, invocation(), file);
-  const r = apply('codex', o, [{ file, before, after: edit.text, changes: edit.changes }], []);
-  if (r.changed && !o.uninstall) r.notes.push('start a new Codex session to load it; check with `codex mcp list` or /mcp inside it');
+  const edit = o.uninstall ? uninstallCodex(before, file) : installCodex(before, inv, file);
+  const hooksFile = codexHooksPath();
+  const hooksText = readText(hooksFile);
+  const hooksJson = parseJsonObject(hooksFile, hooksText);
+  const hooks = o.uninstall ? uninstallCodexHooks(hooksJson, hooksFile) : installCodexHooks(hooksJson, inv, hooksFile);
+  // A hooks.json left with nothing in it (nightshift created it, or only its hooks were there) goes.
+  const empty = o.uninstall && hooks.changes.length > 0 && Object.keys(hooks.value).length === 0;
+  const r = apply(
+    'codex',
+    o,
+    [
+      { file, before, after: edit.text, changes: edit.changes },
+      { file: hooksFile, before: hooksText, after: empty ? null : jsonAfter(hooksText, hooks), changes: hooks.changes },
+    ],
+    [],
+  );
+  if (r.changed && !o.uninstall) {
+    r.notes.push(
+      'start a new Codex session to load them; check with `codex mcp list` or /mcp inside it',
+      'Codex runs the hooks only once you trust them: the next interactive `codex` start asks you to review them ("Trust all and continue"), or use /hooks',
+    );
+  }
   return r;
 }
 
@@ -161,8 +183,8 @@ and registers the MCP server "nightshift" at user scope in ~/.claude.json (mcpSe
 
   integrate
     .command('codex')
-    .description('register the MCP server for Codex CLI')
-    .option('--uninstall', 'remove the [mcp_servers.nightshift] table')
+    .description('install the session hooks and register the MCP server for Codex CLI')
+    .option('--uninstall', 'remove the hooks and the [mcp_servers.nightshift] table nightshift added')
     .option('--dry-run', 'show what would change, write nothing')
     .option('--json', 'print what was changed as JSON')
     .addHelpText(
@@ -170,9 +192,11 @@ and registers the MCP server "nightshift" at user scope in ~/.claude.json (mcpSe
       () => `
 Adds a [mcp_servers.nightshift] table to ~/.codex/config.toml (or $CODEX_HOME/config.toml) that runs
   ${shellCommand(inv(), ['mcp'])}
-Only that table is written; every other line of the file stays byte for byte. Codex sessions are
-picked up for memories by the daemon's transcript watcher. Codex hooks (~/.codex/hooks.json) are not
-written: \`nightshift hook session-end\` reads Codex's SessionEnd input too (see the README).`,
+(only that table is written; every other line of the file stays byte for byte), and two command hooks
+to ~/.codex/hooks.json (or $CODEX_HOME/hooks.json; Codex CLI 0.169.0 or later):
+  SessionStart  ${shellCommand(inv(), ['hook', 'session-start'])}
+  SessionEnd    … hook session-end   (ingests the finished session's rollout into memories)
+Codex runs hooks only once you trust them (it asks on the next interactive start, or /hooks).`,
     )
     .action((o: Options) => report(integrateCodex(o), o.json));
 }

@@ -5,13 +5,27 @@ import { shellCommand, type Invocation } from './command.js';
 import { isObject, type JsonObject } from './files.js';
 import { editJsonValue, type JsonEdit, type JsonPath } from './json-edit.js';
 
-/** The hooks nightshift installs: event, `nightshift hook` argument, timeout in seconds. */
-export const HOOKS = [
+/** A hook nightshift installs: event, `nightshift hook` argument, timeout in seconds. */
+export interface HookSpec {
+  event: string;
+  arg: string;
+  timeout: number;
+}
+
+/** Claude Code's. */
+export const HOOKS: readonly HookSpec[] = [
   { event: 'SessionStart', arg: 'session-start', timeout: 10 },
   { event: 'SessionEnd', arg: 'session-end', timeout: 30 },
   { event: 'PreCompact', arg: 'pre-compact', timeout: 60 },
   { event: 'UserPromptSubmit', arg: 'user-prompt-submit', timeout: 5 },
-] as const;
+];
+
+/** Which hooks, and the matcher of the groups added (none: the key is left out). Claude Code's by default. */
+export interface HookSet {
+  hooks: readonly HookSpec[];
+  matcher?: string;
+}
+const CLAUDE: HookSet = { hooks: HOOKS, matcher: '' };
 
 export const MCP_NAME = 'nightshift';
 
@@ -57,11 +71,11 @@ function edited(value: JsonObject, edits: JsonEdit[], changes: string[]): Edit {
   return { value: edits.length > 0 ? editJsonValue(value, edits) : value, edits, changes };
 }
 
-function hooksTable(settings: JsonObject, file: string): JsonObject | undefined {
+function hooksTable(settings: JsonObject, file: string, specs: readonly HookSpec[]): JsonObject | undefined {
   const hooks = settings.hooks;
   if (hooks === undefined) return undefined;
   if (!isObject(hooks)) throw new AppError('config_invalid', `${file}: "hooks" is not an object; fix it first, nothing was changed`);
-  for (const { event } of HOOKS) {
+  for (const { event } of specs) {
     const groups = hooks[event];
     if (groups === undefined) continue;
     if (!Array.isArray(groups) || !groups.every((g) => isObject(g) && (g.hooks === undefined || Array.isArray(g.hooks)))) {
@@ -100,15 +114,16 @@ function removeHooks(path: JsonPath, groups: JsonObject[], remove: [number, numb
   return edits;
 }
 
-/** Adds (or brings up to date) the three command hooks; every other setting and hook stays as it is. */
-export function installHooks(settings: JsonObject, inv: Invocation, file: string): Edit {
-  const hooks = hooksTable(settings, file);
+/** Adds (or brings up to date) nightshift's command hooks; every other setting and hook stays as it is. */
+export function installHooks(settings: JsonObject, inv: Invocation, file: string, set: HookSet = CLAUDE): Edit {
+  const hooks = hooksTable(settings, file, set.hooks);
   const edits: JsonEdit[] = [];
   const changes: string[] = [];
   const fresh: JsonObject = {};
-  for (const { event, arg, timeout } of HOOKS) {
+  for (const { event, arg, timeout } of set.hooks) {
     const command = shellCommand(inv, ['hook', arg]);
-    const group = { matcher: '', hooks: [{ type: 'command', command, timeout }] };
+    const handlers = [{ type: 'command', command, timeout }];
+    const group = set.matcher === undefined ? { hooks: handlers } : { matcher: set.matcher, hooks: handlers };
     const groups = hooks?.[event] as JsonObject[] | undefined;
     const own = groups ? ownHooks(groups) : [];
     const [first, ...duplicates] = own;
@@ -135,13 +150,13 @@ export function installHooks(settings: JsonObject, inv: Invocation, file: string
 }
 
 /** Removes exactly the hooks nightshift added, and the groups and lists left empty by that. */
-export function uninstallHooks(settings: JsonObject, file: string): Edit {
-  const hooks = hooksTable(settings, file);
+export function uninstallHooks(settings: JsonObject, file: string, set: HookSet = CLAUDE): Edit {
+  const hooks = hooksTable(settings, file, set.hooks);
   if (!hooks) return edited(settings, [], []);
   const edits: JsonEdit[] = [];
   const changes: string[] = [];
   let emptiedEvents = 0;
-  for (const { event } of HOOKS) {
+  for (const { event } of set.hooks) {
     const groups = hooks[event] as JsonObject[] | undefined;
     const own = groups ? ownHooks(groups) : [];
     if (!groups || own.length === 0) continue;

@@ -7,9 +7,14 @@ import { scanToml, tomlKey, tomlString, TomlSyntaxError, type TomlLine } from '.
 const TABLE = ['mcp_servers', 'nightshift'];
 export const CODEX_TABLE = '[mcp_servers.nightshift]';
 
+/** `$CODEX_HOME`, by default `~/.codex`. */
+export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
+}
+
 /** `$CODEX_HOME/config.toml`, by default `~/.codex/config.toml`. */
 export function codexConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.CODEX_HOME || join(env.HOME || homedir(), '.codex'), 'config.toml');
+  return join(codexHome(env), 'config.toml');
 }
 
 export function codexBlock(inv: Invocation): string[] {

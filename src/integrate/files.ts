@@ -1,4 +1,17 @@
-import { closeSync, copyFileSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  constants,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { AppError, isErrno } from '../errors.js';
 
@@ -68,4 +81,13 @@ export function writeWithBackup(path: string, before: string | undefined, after:
   }
   renameSync(tmp, target);
   return backup ? { backup } : {};
+}
+
+/** Removes a file nightshift's edit left saying nothing, after a backup; refuses when it changed since it was read. */
+export function removeWithBackup(path: string, before: string): { backup: string } {
+  if (readText(path) !== before) throw new AppError('conflict', `${path} changed while nightshift was editing it; run the command again`);
+  const backup = backupPath(path);
+  copyFileSync(realpathSync(path), backup, constants.COPYFILE_EXCL);
+  unlinkSync(path);
+  return { backup };
 }

@@ -299,3 +299,85 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe('Codex CLI hook input (as codex-cli 0.169.0 sends it)', () => {
+  const codexLines = (sessionId: string, cwd: string, text: string) =>
+    [
+      {
+        timestamp: '2026-01-02T10:00:00.000Z',
+        type: 'session_meta',
+        payload: { id: sessionId, timestamp: '2026-01-02T10:00:00.000Z', cwd, originator: 'codex_exec', cli_version: '0.169.0' },
+      },
+      { timestamp: '2026-01-02T10:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } },
+      {
+        timestamp: '2026-01-02T10:00:02.000Z',
+        type: 'response_item',
+        payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Noted.' }] },
+      },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n') + '\n';
+
+  it('session-start reads the SessionStart input (transcript_path null, model, permission_mode) and prints the context', async () => {
+    const d = newDaemon();
+    await d.start();
+    const project = tmp();
+    await d.cli(['remember', '--project', project, '--stable', '--type', 'instruction', 'Use pnpm, never npm, in this repository.']);
+    const input = {
+      session_id: 's-1',
+      transcript_path: null,
+      cwd: project,
+      hook_event_name: 'SessionStart',
+      model: 'gpt-5',
+      permission_mode: 'default',
+      source: 'startup',
+    };
+    const r = await d.cli(['hook', 'session-start'], { input: JSON.stringify(input) });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext).toContain('Use pnpm');
+  });
+
+  it('session-end ingests the rollout named by the SessionEnd input, with its reason; a null transcript_path is nothing to ingest', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const file = join(dir, 'rollout-2026-01-02T10-00-00-c0dex.jsonl');
+    writeFileSync(file, codexLines('c0dex', dir, 'From now on, always write commit messages in the imperative mood.'));
+    const none = await d.cli(['hook', 'session-end'], {
+      input: JSON.stringify({ session_id: 'eph', transcript_path: null, cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' }),
+    });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('nothing to ingest');
+    const r = await d.cli(['hook', 'session-end'], {
+      input: JSON.stringify({ session_id: 'c0dex', transcript_path: file, cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sessions = await until(async () => {
+      const s = await d.client.sessions();
+      return s.find((x: SessionRecord) => x.state === 'ingested') ? s : undefined;
+    });
+    expect(sessions.map((s) => s.sessionId)).toEqual(['c0dex']);
+    expect(sessions[0]).toMatchObject({ reason: 'other' });
+    expect((await d.cli(['recall', '--project', dir])).stdout).toContain('imperative mood');
+  });
+
+  it('every hook does nothing in a session nightshift started for a model call (NIGHTSHIFT_MODEL_CALL)', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    await d.cli(['remember', '--project', dir, '--stable', '--type', 'instruction', 'Use pnpm, never npm, in this repository.']);
+    const file = join(dir, 'rollout.jsonl');
+    writeFileSync(file, codexLines('marked', dir, 'From now on, always write commit messages in the imperative mood.'));
+    const env = { NIGHTSHIFT_MODEL_CALL: '1' };
+    const start = await d.cli(['hook', 'session-start'], { env, input: JSON.stringify({ session_id: 'marked', cwd: dir, source: 'startup' }) });
+    const end = await d.cli(['hook', 'session-end'], {
+      env,
+      input: JSON.stringify({ session_id: 'marked', transcript_path: file, cwd: dir, reason: 'other' }),
+    });
+    expect([start.code, start.stdout, end.code, end.stderr]).toEqual([0, '', 0, '']);
+    const unmarked = await d.cli(['hook', 'session-start'], { input: JSON.stringify({ session_id: 'marked', cwd: dir, source: 'startup' }) });
+    expect(unmarked.stdout).toContain('Use pnpm');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await d.client.sessions()).toEqual([]);
+  });
+});
