@@ -52,6 +52,8 @@ export const ConfigSchema = z
         model: z.string().min(1).default('claude-haiku-4-5'),
         /** The model for the Codex CLI; unset, the CLI's configured default. */
         codexModel: z.string().min(1).optional(),
+        /** More `codex exec -c key=value` overrides (your own model provider: the user config.toml is not loaded for these calls). */
+        codexConfig: z.array(z.string().regex(/^[^=\s]+=/, 'each is key=value')).default([]),
         /** Model tokens (input + output) memory extraction and the dream may spend per day; past it, heuristics until the next day. */
         dailyTokenBudget: z.number().int().min(0).default(400_000),
         /** Passed to the Claude CLI as --max-budget-usd for each call. */

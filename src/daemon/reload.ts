@@ -7,8 +7,8 @@
  * tasks), stallCheckSeconds, retentionDays, notifyCommand, maxRequestBytes, memory.recallBudget,
  * memory.episodesInRecall, memory.maxPerSession, memory.dailyTokenBudget, dream.schedule,
  * dream.minHours, dream.minSessions, dream.cap. Waiting for a restart (see NEEDS_RESTART): the
- * extractor and its model, the dream's reviewer and model budget, transcript watching, team
- * directories.
+ * extractor, its model and agent-CLI settings, the dream's reviewer and model budget, transcript
+ * watching, team directories.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ReloadResponse } from '../api/status.js';
@@ -19,8 +19,11 @@ import type { MemoryService } from '../memory/service.js';
 import type { TaskManager } from '../tasks/manager.js';
 import type { Listeners } from './listeners.js';
 
+/** The memory keys the model backend is built from at start-up. */
+const MODEL_KEYS = ['extractor', 'model', 'claudePath', 'codexPath', 'codexModel', 'codexConfig', 'maxUsdPerCall', 'cliTimeoutSeconds'] as const;
+
 /** Keys (or key prefixes, ending in `.`) that a running daemon keeps until it restarts. */
-const NEEDS_RESTART = ['memory.extractor', 'memory.model', 'dream.tokenBudget', 'dream.reviewer', 'transcripts.', 'teams'];
+const NEEDS_RESTART = [...MODEL_KEYS.map((k) => `memory.${k}`), 'dream.tokenBudget', 'dream.reviewer', 'transcripts.', 'teams'];
 
 export interface ReloadTargets {
   configFile: string;
@@ -86,7 +89,7 @@ function waitsForRestart(key: string): boolean {
 function keepRestartOnly(read: Config, prev: Config): Config {
   return {
     ...read,
-    memory: { ...read.memory, extractor: prev.memory.extractor, model: prev.memory.model },
+    memory: { ...read.memory, ...Object.fromEntries(MODEL_KEYS.map((k) => [k, prev.memory[k]])) },
     dream: { ...read.dream, tokenBudget: prev.dream.tokenBudget, reviewer: prev.dream.reviewer },
     transcripts: prev.transcripts,
     teams: prev.teams,

@@ -4,8 +4,7 @@
  * and the extractor falls back to the heuristics, saying why (doctor shows the same probe).
  */
 import { execFile } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { which } from '../../sys/which.js';
 import type { CliProbe } from '../backend.js';
 
 /** Without these the call cannot be made headless, on the configured model, with a parseable answer. */
@@ -25,26 +24,6 @@ export type ClaudeFlag = (typeof ESSENTIAL_FLAGS)[number] | (typeof OPTIONAL_FLA
 const PROBE_TIMEOUT_MS = 15_000;
 const cache = new Map<string, Promise<CliProbe>>();
 
-/** The binary as it will be run: a path as given, a bare name looked up on PATH. */
-export async function resolveBinary(binary: string, path = process.env['PATH'] ?? ''): Promise<string | undefined> {
-  const candidates =
-    isAbsolute(binary) || binary.includes('/')
-      ? [binary]
-      : path
-          .split(delimiter)
-          .filter(Boolean)
-          .map((d) => join(d, binary));
-  for (const c of candidates) {
-    try {
-      await access(c, constants.X_OK);
-      return c;
-    } catch {
-      // not here; try the next directory
-    }
-  }
-  return undefined;
-}
-
 function run(file: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
@@ -62,7 +41,7 @@ export function missingFlags(help: string, flags: readonly string[]): string[] {
 }
 
 async function probe(binary: string): Promise<CliProbe> {
-  const path = await resolveBinary(binary);
+  const path = which(binary, process.env['PATH']);
   if (path === undefined) {
     return { path: binary, found: false, missingFlags: [], problem: `${binary} was not found (install Claude Code or set memory.claudePath)` };
   }

@@ -4,8 +4,7 @@
  * unusable (`problem`); optional ones are left out of the call. Cached per binary and PATH.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { which } from '../../sys/which.js';
 import { MODEL_CALL_MARKER, type CliProbe } from '../backend.js';
 
 /** Without these there is no structured answer to read. */
@@ -17,23 +16,6 @@ export type CodexFlag = (typeof CODEX_REQUIRED_FLAGS)[number] | (typeof CODEX_OP
 export interface CodexProbe extends CliProbe {
   /** The flags the backend uses that this version has. */
   flags: ReadonlySet<CodexFlag>;
-}
-
-/** The absolute path of `binary` (as given when it has a slash, else searched on PATH), or undefined. */
-export function findBinary(binary: string, path: string | undefined): string | undefined {
-  const executable = (p: string) => {
-    try {
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (binary.includes('/')) return executable(binary) ? binary : undefined;
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (dir && executable(join(dir, binary))) return join(dir, binary);
-  }
-  return undefined;
 }
 
 function run(binary: string, args: string[], env: Record<string, string>): Promise<string | undefined> {
@@ -52,7 +34,7 @@ export function codexEnv(from: NodeJS.ProcessEnv): Record<string, string> {
 }
 
 async function probe(binary: string, from: NodeJS.ProcessEnv): Promise<CodexProbe> {
-  const path = findBinary(binary, from.PATH);
+  const path = which(binary, from.PATH);
   if (!path) {
     return {
       path: binary,

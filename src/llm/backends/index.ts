@@ -33,7 +33,25 @@ export async function createBackend(name: BackendName, config: Config, env: Node
         backend: createClaudeCliBackend({ binary, probe, model, maxUsdPerCall: m.maxUsdPerCall, timeoutSeconds: m.cliTimeoutSeconds, env, log }),
       };
     }
-    case 'codex-cli':
-      return { ok: false, reason: 'not wired' };
+    case 'codex-cli': {
+      const { probeCodexCli } = await import('./codex-probe.js');
+      const binary = config.memory.codexPath ?? 'codex';
+      const probe = await probeCodexCli(binary, env);
+      if (probe.problem !== undefined) return { ok: false, reason: probe.problem };
+      if (probe.missingFlags.length > 0)
+        log.info({ version: probe.version, missing: probe.missingFlags }, 'codex CLI lacks some flags; calling it without them');
+      const { createCodexCliBackend } = await import('./codex-cli.js');
+      const m = config.memory;
+      return {
+        ok: true,
+        backend: createCodexCliBackend({
+          binary,
+          timeoutSeconds: m.cliTimeoutSeconds,
+          env,
+          extraConfig: m.codexConfig,
+          ...(m.codexModel !== undefined && { model: m.codexModel }),
+        }),
+      };
+    }
   }
 }

@@ -7,7 +7,6 @@ import type { DoctorCheck } from '../../api/model-usage.js';
 import type { Config } from '../../config.js';
 import type { CliProbe } from '../backend.js';
 import { extractorBackend, reviewerBackend } from '../backends/resolve.js';
-import { findOnPath, readVersion } from './agent-cli.js';
 
 export type Check = (config: Config, env: NodeJS.ProcessEnv) => Promise<DoctorCheck>;
 
@@ -16,30 +15,16 @@ function inUse(backend: string, config: Config, env: NodeJS.ProcessEnv): boolean
   return extractorBackend(config, env).backend === backend || reviewerBackend(config, env).backend === backend;
 }
 
-function agentCli(name: 'claude' | 'codex', backend: 'claude-cli' | 'codex-cli', configured: (c: Config) => string | undefined): Check {
-  return async (config, env) => {
-    const blocking = inUse(backend, config, env);
-    const where = configured(config);
-    const file = findOnPath(name, env, where);
-    if (!file) {
-      const detail = where ? `${where} (memory.${name}Path) is not an executable file` : `${name} is not on the daemon's PATH`;
-      return { name, ok: false, detail: blocking ? `${detail}; ${backend} is configured` : detail, blocking };
-    }
-    const v = await readVersion(file, env);
-    return v.ok ? { name, ok: true, detail: `${file}: ${v.version}`, blocking } : { name, ok: false, detail: `${file}: ${v.problem}`, blocking };
-  };
-}
-
 /** An agent CLI as its backend's own probe sees it: found, its version, the flags it lacks, or why it cannot be used. */
 function probed(
   name: 'claude' | 'codex',
   backend: 'claude-cli' | 'codex-cli',
   binaryOf: (c: Config) => string,
-  probe: (binary: string) => Promise<CliProbe>,
+  probe: (binary: string, env: NodeJS.ProcessEnv) => Promise<CliProbe>,
 ): Check {
   return async (config, env) => {
     const blocking = inUse(backend, config, env);
-    const p = await probe(binaryOf(config));
+    const p = await probe(binaryOf(config), env);
     if (!p.found || p.problem !== undefined) {
       const why = p.problem ?? `${p.path} not found`;
       return { name, ok: false, detail: blocking ? `${why}; ${backend} is configured` : why, blocking };
@@ -49,12 +34,14 @@ function probed(
   };
 }
 
+// Loaded when doctor runs, not at the daemon's start.
 const probeClaude = async (binary: string) => (await import('../backends/claude-cli-probe.js')).probeClaudeCli(binary);
+const probeCodex = async (binary: string, env: NodeJS.ProcessEnv) => (await import('../backends/codex-probe.js')).probeCodexCli(binary, env);
 
 /** The agent-CLI checks. */
 export const DOCTOR_CHECKS: Check[] = [
   probed('claude', 'claude-cli', (c) => c.memory.claudePath ?? 'claude', probeClaude),
-  agentCli('codex', 'codex-cli', (c) => c.memory.codexPath),
+  probed('codex', 'codex-cli', (c) => c.memory.codexPath ?? 'codex', probeCodex),
 ];
 
 export function runChecks(config: Config, env: NodeJS.ProcessEnv, checks: Check[] = DOCTOR_CHECKS): Promise<DoctorCheck[]> {
