@@ -5,10 +5,12 @@
  * fake counts them (JSON length of system + messages + tools / 4), next to a default `claude -p`
  * given the same prompt in the same run; per session: calls, and the wall time the call adds to
  * the ingest. The fake answers "no memories": quality with a real model is not measured here (see
- * `bench/real-sessions.ts --extractor claude-cli`).
+ * `bench/real-sessions.ts --extractor claude-cli`). Recursion: the person's Claude settings (in the
+ * temp CLAUDE_CONFIG_DIR) carry hooks on every event that count their runs in a file; an extraction
+ * call must run none of them, where the default calls beside it run them (so the count can fail).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeEstimate, reply, startFakeAnthropic, toolUse, type RecordedRequest } from '../test/fakes/anthropic.js';
 import { CLAUDE, claudeHome } from '../test/helpers/claude-cli.js';
@@ -47,6 +49,19 @@ function defaultCall(env: Record<string, string>, cwd: string, prompt: string): 
   });
 }
 
+/** Hooks on every event in the person's settings, each adding a line to the returned file when it runs. */
+function countingHooks(configDir: string): () => number {
+  const log = join(configDir, 'hook-runs.log');
+  const script = join(configDir, 'count-hook.sh');
+  mkdirSync(configDir, { recursive: true });
+  writeFileSync(script, `#!/bin/sh\necho "$1" >> ${log}\n`);
+  chmodSync(script, 0o755);
+  const events = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd', 'PreCompact'];
+  const hooks = Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: `${script} ${e}` }] }]]));
+  writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ hooks }));
+  return () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0);
+}
+
 export const modelCliBench: Bench = {
   name: 'model-cli',
   title: 'model extraction through the agent CLI (claude -p against the fake Messages API) beside a default claude -p',
@@ -60,6 +75,7 @@ export const modelCliBench: Bench = {
     const labels = (JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as Label[]).slice(0, o.quick ? 6 : undefined);
     const fake = await startFakeAnthropic({ defaultStep: answer });
     const home = claudeHome(fake.url);
+    const hookRuns = countingHooks(home.env['CLAUDE_CONFIG_DIR'] ?? join(home.dir, '.claude'));
     try {
       const ingestAll = (config: Record<string, unknown>) =>
         withDaemon(
@@ -77,6 +93,7 @@ export const modelCliBench: Bench = {
         );
       const heuristic = await ingestAll({ transcripts: { watch: false }, memory: { extractor: 'heuristic' } });
       const cli = await ingestAll({ transcripts: { watch: false }, memory: { extractor: 'claude-cli', claudePath: CLAUDE, model: 'claude-haiku-4-5' } });
+      const recursive = hookRuns();
       const calls = cli.flatMap((s) => s.calls);
       const ours = calls.map((r) => fakeEstimate(r.body));
       const added = cli.map((s, i) => s.ms - (heuristic[i]?.ms ?? 0)).filter((_, i) => (cli[i]?.calls.length ?? 0) > 0);
@@ -92,6 +109,7 @@ export const modelCliBench: Bench = {
         const first = fake.requests[before];
         if (first !== undefined) defaults.push(fakeEstimate(first.body));
       }
+      const defaultHookRuns = hookRuns() - recursive;
       const ratio = median(defaults.map((d, i) => (ours[i] ?? 0) / d));
       say(
         `${labels.length} sessions, ${calls.length} extraction calls (${perSession.filter((n) => n === 0).length} sessions with nothing the person said: no call)`,
@@ -100,6 +118,9 @@ export const modelCliBench: Bench = {
         `input tokens per call: median ${fmt(median(ours))}, p95 ${fmt(percentile(ours, 95))}; default claude -p with the same prompt: median ${fmt(median(defaults))}`,
       );
       say(`wall time added per session end: median ${fmt(median(added))} ms, p95 ${fmt(percentile(added, 95))} ms`);
+      say(
+        `hooks of the person's Claude settings run by the ${calls.length} extraction calls: ${recursive}; by the ${sample.length} default calls: ${defaultHookRuns}`,
+      );
       const figures: Figure[] = [
         atMost('input tokens per extraction call (median)', median(ours), 'tokens', 8000),
         atMost('input tokens per extraction call (p95)', percentile(ours, 95), 'tokens', 10000),
@@ -109,6 +130,8 @@ export const modelCliBench: Bench = {
         info('calls per session (max)', Math.max(...perSession), ''),
         atMost('wall time added per session end (median)', median(added), 'ms', 5000),
         info('wall time added per session end (p95)', percentile(added, 95), 'ms'),
+        atMost('hook runs set off by extraction calls (recursion)', recursive, '', 0),
+        info('hook runs set off by the default claude -p calls (same settings)', defaultHookRuns, '', 'shows the count works'),
       ];
       return figures;
     } finally {

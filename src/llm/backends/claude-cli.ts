@@ -4,7 +4,6 @@
  * (claude-cli-env.ts). The child runs in its own process group, ended by its pid on timeout or
  * abort. Every failure is an answer with a code; the prompt and the answer are never logged.
  */
-import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { Logger } from '../../log.js';
 import type { BackendAnswer, CliProbe, ModelBackend, StructuredQuestion } from '../backend.js';
@@ -12,6 +11,7 @@ import { claudeCall } from './claude-cli-args.js';
 import { claudeChildEnv } from './claude-cli-env.js';
 import { probeClaudeCli } from './claude-cli-probe.js';
 import { readClaudeResult } from './claude-cli-result.js';
+import { runCli } from './run-cli.js';
 
 export interface ClaudeCliOptions {
   /** `claude` on PATH, or config.memory.claudePath. */
@@ -28,74 +28,6 @@ export interface ClaudeCliOptions {
   probe?: CliProbe;
 }
 
-/** stdout kept at most (the result object of one answer is a few KB). */
-const MAX_STDOUT = 8 * 1024 * 1024;
-const KILL_GRACE_MS = 2000;
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderrTail: string;
-  timedOut: boolean;
-  aborted: boolean;
-  spawnError?: string;
-}
-
-function runChild(
-  file: string,
-  args: string[],
-  stdin: string,
-  o: { env: Record<string, string>; cwd: string; timeoutMs: number; signal?: AbortSignal },
-): Promise<Exit> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { env: o.env, cwd: o.cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    let aborted = false;
-    const end = (): void => {
-      if (child.pid === undefined || child.exitCode !== null) return;
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-        setTimeout(() => {
-          if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-          try {
-            process.kill(-child.pid, 'SIGKILL');
-          } catch {
-            // the group ended meanwhile
-          }
-        }, KILL_GRACE_MS).unref();
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      end();
-    }, o.timeoutMs);
-    const onAbort = (): void => {
-      aborted = true;
-      end();
-    };
-    o.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      if (stdout.length < MAX_STDOUT) stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr = (stderr + d).slice(-2000);
-    });
-    child.stdin.on('error', () => undefined); // a child that exits early closes its stdin: its exit says why
-    child.stdin.end(stdin);
-    const done = (exit: Omit<Exit, 'stdout' | 'stderrTail' | 'timedOut' | 'aborted'>): void => {
-      clearTimeout(timer);
-      o.signal?.removeEventListener('abort', onAbort);
-      resolve({ ...exit, stdout, stderrTail: stderr, timedOut, aborted });
-    };
-    child.once('error', (err) => done({ code: null, spawnError: err.message }));
-    child.once('close', (code) => done({ code }));
-  });
-}
-
 export function createClaudeCliBackend(opts: ClaudeCliOptions): ModelBackend {
   const ask = async (q: StructuredQuestion): Promise<BackendAnswer> => {
     const started = Date.now();
@@ -105,7 +37,10 @@ export function createClaudeCliBackend(opts: ClaudeCliOptions): ModelBackend {
     if (q.signal?.aborted) return { ok: false, code: 'aborted', message: 'the call was cancelled before it started', ms: ms() };
     const call = claudeCall(q, { probe, model: opts.model, maxUsdPerCall: opts.maxUsdPerCall });
     const env = claudeChildEnv(opts.env ?? process.env, q.maxOutputTokens);
-    const exit = await runChild(probe.path, call.args, call.stdin, {
+    const exit = await runCli({
+      binary: probe.path,
+      args: call.args,
+      input: call.stdin,
       env,
       cwd: opts.cwd ?? tmpdir(),
       timeoutMs: opts.timeoutSeconds * 1000,
@@ -123,7 +58,7 @@ export function createClaudeCliBackend(opts: ClaudeCliOptions): ModelBackend {
     const answer = readClaudeResult(exit.stdout, exit.code);
     if (!answer.ok && answer.code === 'unparseable_output') {
       // stderr of a CLI that failed to start says why (a bad flag, no login); it holds no prompt text.
-      opts.log.warn({ exitCode: exit.code, stderr: exit.stderrTail.slice(-500) }, 'claude -p printed no result');
+      opts.log.warn({ exitCode: exit.code, stderr: exit.stderr.slice(-500) }, 'claude -p printed no result');
     }
     return { ...answer, ms: ms() };
   };
