@@ -237,6 +237,8 @@ export const IngestSummary = z.object({
   /** Why the model extractor fell back to the heuristic one. */
   fallback: z.string().optional(),
   tokens: z.object({ input: z.number(), output: z.number() }).optional(),
+  /** What the model call cost, when the backend says (the Claude CLI does). */
+  costUsd: z.number().optional(),
   secretsMasked: z.number(),
   added: z.array(Memory),
   reinforced: z.array(Memory),
@@ -270,6 +272,8 @@ export const SessionRecord = z.object({
   malformedLines: z.number(),
   memories: z.number(),
   tokens: z.object({ input: z.number(), output: z.number() }),
+  /** USD the model calls of this session cost, summed over its ingests, when the backend says. */
+  costUsd: z.number().optional(),
   /** Who extracted the last ingest, and why the heuristics answered for the model (`daily_budget: …`). */
   extractor: z.enum(['heuristic', 'model']).optional(),
   fallback: z.string().optional(),

@@ -21,7 +21,7 @@ function describeSummary(s: IngestSummary): string {
   if (s.unchanged) return `${s.path}: unchanged since the last ingest (${s.toOffset} bytes), nothing to do\n`;
   const lines = [
     `session ${s.sessionId} (${s.format}${s.project ? `, project ${s.project}` : ''}): ${s.messages} messages, bytes ${s.fromOffset}–${s.toOffset}, ${s.durationMs} ms`,
-    `extractor: ${s.extractor}${s.fallback ? ` (fell back: ${s.fallback})` : ''}${s.tokens ? `, ${s.tokens.input} input + ${s.tokens.output} output tokens` : ''}`,
+    `extractor: ${s.extractor}${s.fallback ? ` (fell back: ${s.fallback})` : ''}${s.tokens ? `, ${s.tokens.input} input + ${s.tokens.output} output tokens` : ''}${s.costUsd !== undefined ? `, $${s.costUsd.toFixed(4)}` : ''}`,
   ];
   if (s.malformedLines > 0) lines.push(`skipped ${s.malformedLines} malformed line(s)`);
   if (s.replaced)

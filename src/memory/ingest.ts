@@ -212,6 +212,8 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     ...(req.reason !== undefined && { reason: req.reason }),
   });
   delete session.error;
+  if (result.costUsd !== undefined) session.costUsd = (restart ? 0 : (session.costUsd ?? 0)) + result.costUsd;
+  else if (restart) delete session.costUsd;
   session.extractor = result.extractor;
   // An incremental ingest the model did extract keeps the mark: the part before it still fell back.
   if (result.fallback !== undefined) session.fallback = result.fallback;
@@ -230,6 +232,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     extractor: result.extractor,
     ...(result.fallback !== undefined && { fallback: result.fallback }),
     ...(result.tokens !== undefined && { tokens: result.tokens }),
+    ...(result.costUsd !== undefined && { costUsd: result.costUsd }),
     secretsMasked,
     added,
     reinforced,

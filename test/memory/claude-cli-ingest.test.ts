@@ -67,6 +67,10 @@ describe('ingest with memory.extractor claude-cli (real claude -p, fake Messages
     expect(s.fallback).toBeUndefined();
     expect(s.secretsMasked).toBeGreaterThan(0);
     expect(s.tokens?.input).toBeGreaterThan(0);
+    // The CLI's own figure (total_cost_usd), kept on the session and counted in usage.
+    expect(s.costUsd).toBeGreaterThan(0);
+    const sessions = JSON.parse((await daemon.cli(['sessions', '--json'])).stdout) as { sessionId: string; costUsd?: number }[];
+    expect(sessions.find((x) => x.sessionId === 'cli-1')?.costUsd).toBe(s.costUsd);
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.body.model).toBe('claude-haiku-4-5');
     expect((fake.requests[0]?.body.tools ?? []).map((t) => ('name' in t ? t.name : t.type))).toEqual(['StructuredOutput']);
