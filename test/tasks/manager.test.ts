@@ -45,8 +45,8 @@ afterEach(async () => {
     }
     // Their exits settled and the last state write done before the directory goes.
     await until(async () => (await rig.manager.list(false)).length === 0);
-    await registry.commit();
     rig.manager.stop();
+    await registry.close(); // the last save, and the journal's file handle
     rmSync(rig.home, { recursive: true, force: true });
   }
 });

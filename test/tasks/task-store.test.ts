@@ -11,9 +11,18 @@ import { TaskRegistry } from '../../src/tasks/registry.js';
 import { journalPath, readTaskState } from '../../src/tasks/task-store.js';
 
 const homes: string[] = [];
-afterEach(() => {
+const opened: TaskRegistry[] = [];
+afterEach(async () => {
+  // Their journals' file handles; the files go with the home right after.
+  for (const r of opened.splice(0)) await r.close().catch(() => undefined);
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 });
+
+async function openRegistry(file: string): Promise<TaskRegistry> {
+  const r = await TaskRegistry.open(file);
+  opened.push(r);
+  return r;
+}
 
 function stateFile(): string {
   const home = mkdtempSync('/tmp/ns-store-');
@@ -60,7 +69,7 @@ const idsOf = (file: string) =>
 describe('task state on disk', () => {
   it('a commit appends only what changed, and a restart reads snapshot + journal as they were left (no shutdown)', async () => {
     const file = stateFile();
-    const r = await TaskRegistry.open(file);
+    const r = await openRegistry(file);
     await addTasks(r, 3);
     const journal = readFileSync(journalPath(file), 'utf8').split('\n').filter(Boolean);
     expect(journal).toHaveLength(3); // one line per commit, not the whole list each time
@@ -69,7 +78,7 @@ describe('task state on disk', () => {
     r.set({ ...finished('3'), exitCode: 9 } as Task);
     await r.commit();
     // As a daemon killed now would leave it: no close, no compaction.
-    const again = await TaskRegistry.open(file);
+    const again = await openRegistry(file);
     expect(again.list().map((e) => e.task.id)).toEqual(['1', '3']);
     expect(again.get('3')?.task).toMatchObject({ exitCode: 9 });
     expect(again.allocateId()).toBe('4');
@@ -77,7 +86,7 @@ describe('task state on disk', () => {
 
   it('a graceful close leaves one whole tasks.json (the format every release reads) and an empty journal', async () => {
     const file = stateFile();
-    const r = await TaskRegistry.open(file);
+    const r = await openRegistry(file);
     await addTasks(r, 4);
     await r.close();
     expect(statSync(journalPath(file)).size).toBe(0);
@@ -89,7 +98,7 @@ describe('task state on disk', () => {
   it('loads a state file without a journal, as earlier releases left it, and journals on top of it', async () => {
     const file = stateFile();
     writeFileSync(file, JSON.stringify({ version: 1, nextId: 8, tasks: [{ task: finished('7') }] }));
-    const r = await TaskRegistry.open(file);
+    const r = await openRegistry(file);
     expect(r.list().map((e) => e.task.id)).toEqual(['7']);
     expect(await addTasks(r, 1)).toEqual(['8']);
     expect(idsOf(file)).toEqual(['7', '8']);
@@ -97,11 +106,11 @@ describe('task state on disk', () => {
 
   it('drops a last line cut short (never acknowledged) and appends after it on a line of its own', async () => {
     const file = stateFile();
-    const r = await TaskRegistry.open(file);
+    const r = await openRegistry(file);
     await addTasks(r, 2);
     appendFileSync(journalPath(file), '{"nextId":4,"set":{"task":{"id":"3","na');
     expect(idsOf(file)).toEqual(['1', '2']);
-    const again = await TaskRegistry.open(file);
+    const again = await openRegistry(file);
     await addTasks(again, 1);
     expect(idsOf(file)).toEqual(['1', '2', '3']);
     expect(readFileSync(journalPath(file), 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
@@ -109,7 +118,7 @@ describe('task state on disk', () => {
 
   it('refuses a journal with an unreadable line before its end, naming the file (as a corrupt state file)', async () => {
     const file = stateFile();
-    const r = await TaskRegistry.open(file);
+    const r = await openRegistry(file);
     await addTasks(r, 2);
     const lines = readFileSync(journalPath(file), 'utf8').split('\n');
     writeFileSync(journalPath(file), ['{"nextId": "garbage"}', ...lines.slice(1)].join('\n'));
@@ -118,7 +127,7 @@ describe('task state on disk', () => {
 
   it('compacts a journal grown past the snapshot; the old journal left beside the new snapshot is not replayed over it', async () => {
     const file = stateFile();
-    const r = await TaskRegistry.open(file);
+    const r = await openRegistry(file);
     const name = 'n'.repeat(2000); // ~2.3 KB a line: past 256 KiB in ~115 commits
     await addTasks(r, 100, name);
     const beforeCompaction = `${file}.journal-copy`;
