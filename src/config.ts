@@ -23,6 +23,16 @@ export const ConfigSchema = z
     stallCheckSeconds: z.number().min(0.1).default(5),
     /** Shell command run (sh -c) on attention and exit; task details arrive in its environment. */
     notifyCommand: z.string().min(1).optional(),
+    /** Commands (sh -c) run on events, each getting the event as one JSON line on stdin; desktop: notify-send too. */
+    notify: z
+      .object({
+        onExit: z.string().min(1).optional(),
+        onStall: z.string().min(1).optional(),
+        onMonitor: z.string().min(1).optional(),
+        desktop: z.boolean().default(false),
+      })
+      .strict()
+      .default({}),
     /** Largest accepted request body. */
     maxRequestBytes: z
       .number()

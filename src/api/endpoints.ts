@@ -28,6 +28,7 @@ import {
   SessionShowResponse,
 } from './memory.js';
 import { DoctorResponse, UsageQuery, UsageResponse } from './model-usage.js';
+import { AddScheduleRequest, ScheduleListResponse, ScheduleRefParam, ScheduleResponse } from './schedules.js';
 import { ReloadResponse, StatusResponse } from './status.js';
 import {
   FollowQuery,
@@ -73,6 +74,7 @@ export interface Endpoint {
 const taskId = { id: TaskId.describe('task id') };
 const memoryId = { id: MemoryId.describe('memory id') };
 const dreamId = { id: DreamId.describe('dream id') };
+const scheduleRef = { id: ScheduleRefParam.describe('schedule id or name') };
 const json = <S extends z.ZodTypeAny, N extends number = 200>(schema: S, status?: N) => ({ kind: 'json' as const, schema, status: (status ?? 200) as N });
 
 export const ENDPOINTS = {
@@ -145,6 +147,37 @@ export const ENDPOINTS = {
     path: '/v1/events',
     doc: 'task events as they happen: queued, started, attention, exited, removed',
     reply: { kind: 'ndjson', schema: TaskEvent },
+  },
+
+  addSchedule: {
+    method: 'POST',
+    path: '/v1/schedules',
+    doc: 'add a schedule: a cron expression (5 fields, or 6 with seconds), time zone, overlap policy, catch-up, and the task it starts',
+    body: AddScheduleRequest.describe('schedule request'),
+    reply: json(ScheduleResponse, 201),
+  },
+  listSchedules: { method: 'GET', path: '/v1/schedules', doc: 'every schedule with its next firing times', reply: json(ScheduleListResponse) },
+  getSchedule: {
+    method: 'GET',
+    path: '/v1/schedules/:id',
+    doc: 'one schedule (id or name): next firing times, latest firings and their tasks',
+    params: scheduleRef,
+    reply: json(ScheduleResponse),
+  },
+  pauseSchedule: { method: 'POST', path: '/v1/schedules/:id/pause', doc: 'stop a schedule firing (kept)', params: scheduleRef, reply: json(ScheduleResponse) },
+  resumeSchedule: {
+    method: 'POST',
+    path: '/v1/schedules/:id/resume',
+    doc: 'let a paused schedule fire again (what it missed while paused is not caught up)',
+    params: scheduleRef,
+    reply: json(ScheduleResponse),
+  },
+  removeSchedule: {
+    method: 'DELETE',
+    path: '/v1/schedules/:id',
+    doc: 'remove a schedule (the tasks it started stay)',
+    params: scheduleRef,
+    reply: json(OkResponse),
   },
 
   startAgent: {

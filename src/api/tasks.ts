@@ -12,6 +12,12 @@ export const Attention = z.object({
 });
 export type Attention = z.infer<typeof Attention>;
 
+/** Schedule ids are `s` and a counter (`s3`), so they never read as a task id or a name. */
+export const ScheduleId = z.string().regex(/^s[1-9][0-9]{0,11}$/, 'schedule ids look like s3');
+/** What a task fired by a schedule carries (`ps` shows it). */
+export const ScheduleLink = z.object({ id: ScheduleId, name: z.string().nullable() });
+export type ScheduleLink = z.infer<typeof ScheduleLink>;
+
 const common = {
   id: TaskId,
   name: z.string().nullable(),
@@ -26,6 +32,8 @@ const common = {
   agent: AgentInfo.optional(),
   /** Why the task's latest state is not on disk yet (the daemon could not save it, e.g. a full disk); it keeps trying. */
   saveError: z.string().optional(),
+  /** The schedule whose firing started it (`nightshift schedule`). */
+  schedule: ScheduleLink.optional(),
 };
 
 /** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */

@@ -68,6 +68,7 @@ export function describeTask(t: Task): string {
     ['cwd', t.cwd],
     ['created', t.createdAt],
   ];
+  if (t.schedule) rows.push(['schedule', `${t.schedule.id}${t.schedule.name ? ` (${t.schedule.name})` : ''}`]);
   if ('pid' in t && t.pid !== undefined) rows.push(['pid', String(t.pid)]);
   if ('startedAt' in t && t.startedAt) rows.push(['started', t.startedAt]);
   if ('endedAt' in t) rows.push(['ended', t.endedAt]);

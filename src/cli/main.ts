@@ -10,6 +10,7 @@ import { registerAgentCommands } from './agent.js';
 import { registerIntegrateCommands } from './integrate.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerDreamCommands } from './dream.js';
+import { registerScheduleCommands } from './schedule.js';
 import { registerHookCommands } from './hook.js';
 import { registerMemoryCommands } from './memory.js';
 import { registerRecallCommands } from './recall.js';
@@ -43,6 +44,7 @@ Examples:
 
   registerDaemonCommands(program);
   registerTaskCommands(program);
+  registerScheduleCommands(program);
   registerAgentCommands(program);
   registerSessionCommands(program);
   registerRecallCommands(program);

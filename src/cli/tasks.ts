@@ -39,7 +39,8 @@ export function registerTaskCommands(program: Command): void {
       }
       const rows = tasks.map((t) => [
         t.id,
-        clipColumns(t.name ?? '-', 40),
+        // A task a schedule started says which: `[s3]`.
+        clipColumns(`${t.name ?? '-'}${t.schedule ? ` [${t.schedule.id}]` : ''}`, 40),
         statusLabel(t),
         'pid' in t && t.pid !== undefined ? String(t.pid) : '-',
         age('startedAt' in t ? t.startedAt : t.createdAt),

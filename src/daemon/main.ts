@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig, type Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
@@ -6,6 +7,8 @@ import { resolvePaths, type Paths } from '../paths.js';
 import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
+import { configureNotify, notifyTaskEvent } from '../tasks/notify-events.js';
+import { Schedules } from '../tasks/schedules.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { journalPath } from '../tasks/task-store.js';
 import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
@@ -22,6 +25,7 @@ import { memoryHandlers } from './routes/memory.js';
 import { modelUsageHandlers } from './routes/model-usage.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { statusHandlers } from './routes/status.js';
+import { scheduleHandlers } from './routes/schedules.js';
 import { taskHandlers } from './routes/tasks.js';
 import { createApiServer } from './server.js';
 import { Streams } from './streams.js';
@@ -77,6 +81,11 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
     return await serve(paths, config, log, lock, startedAt, opts);
   } catch (err) {
     lock.release();
+    if (err instanceof AppError && err.code === 'state_corrupt' && err.message.includes(schedulesFile(paths))) {
+      log.fatal({ code: err.code }, err.message);
+      process.stderr.write(`nightshift: ${err.message}.\nNothing was changed. Fix the file, or move it aside to start without schedules.\n`);
+      return EXIT_CONFIG;
+    }
     if (err instanceof AppError && err.code === 'state_corrupt') {
       log.fatal({ code: err.code }, err.message);
       process.stderr.write(
@@ -107,8 +116,12 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   const events = new TaskEvents();
   const tasks = new TaskManager({ paths, config, log, registry, events });
   await tasks.startUp();
+  const schedules = new Schedules({ file: schedulesFile(paths), tasks, events, log, env: daemonEnv });
+  await schedules.start();
   const memory = await startMemory(paths, config, log);
   // What a reload may swap: the notify listener, the retention sweep, the request size limit.
+  configureNotify(config.notify, log);
+  events.on(notifyTaskEvent);
   let offNotify = config.notifyCommand ? events.on(notifier(config.notifyCommand, log)) : () => undefined;
   let stopRetention = startRetention(tasks, config.retentionDays, log);
   let maxRequestBytes = config.maxRequestBytes;
@@ -128,6 +141,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
       extractor: memory.extractor,
     }),
     ...taskHandlers(tasks, events, streams),
+    ...scheduleHandlers(schedules),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
     ...sessionHandlers(memory.service, log),
@@ -168,6 +182,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
         stopRetention = startRetention(tasks, next.retentionDays, log);
       }
       maxRequestBytes = next.maxRequestBytes;
+      configureNotify(next.notify, log);
       memory.ledger.dailyBudget = next.memory.dailyTokenBudget;
     },
   });
@@ -189,6 +204,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   const closed = listeners.close();
   streams.closeAll();
   await closed;
+  schedules.stop();
   tasks.stop();
   stopRetention();
   await memory.stop();
@@ -199,4 +215,13 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   lock.release();
   log.info('stopped');
   return 0;
+}
+
+function schedulesFile(paths: Paths): string {
+  return join(paths.stateDir, 'schedules.json');
+}
+
+/** What a scheduled task's environment starts from: the daemon's own (a schedule adds its --env values). */
+function daemonEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 }

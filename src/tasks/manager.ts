@@ -1,7 +1,7 @@
 import { readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Attention, RunRequest, SignalName, Task } from '../api/tasks.js';
+import type { Attention, RunRequest, ScheduleLink, SignalName, Task } from '../api/tasks.js';
 import { isFinished } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
 import type { Config } from '../config.js';
@@ -127,7 +127,7 @@ export class TaskManager {
    * task writes its spec there and names it in the command it returns. If it throws, the directory
    * is removed and nothing was started.
    */
-  async run(req: RunRequest, prepare?: PrepareTask): Promise<Task> {
+  async run(req: RunRequest, prepare?: PrepareTask, link?: { schedule?: ScheduleLink }): Promise<Task> {
     const env = { ...(req.env ?? {}) };
     preflight(toArgv(req.command), req.cwd, env);
     const { id, dir } = claimTaskDir(this.d.registry, this.d.paths.tasksDir, this.d.log);
@@ -151,6 +151,7 @@ export class TaskManager {
     };
     const task: Task = {
       ...meta,
+      ...(link?.schedule && { schedule: link.schedule }),
       stdin: req.stdin ? 'open' : 'none',
       outputPath: join(dir, 'output.log'),
       outputBytes: 0,

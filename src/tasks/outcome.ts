@@ -35,6 +35,7 @@ export function baseOf(task: Task) {
     stdin: task.stdin,
     outputPath: task.outputPath,
     outputBytes: task.outputBytes,
+    ...(task.schedule && { schedule: task.schedule }),
   };
 }
 

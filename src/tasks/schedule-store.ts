@@ -1,0 +1,47 @@
+/**
+ * `schedules.json` in the state dir: every schedule with its latest firings. Written whole (temp
+ * file, fsync, rename) on each change; changes arriving together share one write. A file that does
+ * not parse stops the daemon naming it, as a corrupt tasks.json does.
+ */
+import { z } from 'zod';
+import { Schedule } from '../api/schedules.js';
+import { GroupCommit, DurableJsonFile } from '../sys/state-file.js';
+
+const ScheduleState = z.object({
+  version: z.literal(1),
+  nextId: z.number().int().min(1),
+  schedules: z.array(
+    Schedule.extend({
+      /** The firing time that comes after the last one, as known while running: a catch-up runs when it is past at start. */
+      dueAt: z.string().nullable(),
+    }),
+  ),
+});
+export type ScheduleState = z.infer<typeof ScheduleState>;
+export type StoredSchedule = ScheduleState['schedules'][number];
+
+/** Firings kept per schedule. */
+export const FIRINGS_KEPT = 20;
+
+export class ScheduleStore {
+  private readonly file: DurableJsonFile<typeof ScheduleState>;
+  private readonly committer: GroupCommit;
+  readonly data: ScheduleState;
+
+  constructor(path: string) {
+    this.file = new DurableJsonFile(path, ScheduleState);
+    this.data = this.file.readSync() ?? { version: 1, nextId: 1, schedules: [] };
+    this.committer = new GroupCommit(() => this.file.write(this.data));
+  }
+
+  allocateId(): string {
+    const id = `s${this.data.nextId}`;
+    this.data.nextId += 1;
+    return id;
+  }
+
+  /** Resolves once every change made so far is on disk. */
+  save(): Promise<void> {
+    return this.committer.commit();
+  }
+}

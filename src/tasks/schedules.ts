@@ -1,0 +1,197 @@
+/**
+ * Schedules: a cron expression that starts a task (through TaskManager.run, as `run` does) at each
+ * firing, linked to its schedule. Overlap: `skip` (default) drops a firing while the previous
+ * firing's task still runs, `allow` starts it anyway, `queue` starts it when that task ends (one
+ * waits at most). `catchUp`: a firing missed while the daemon was down runs once at start.
+ */
+import type { AddScheduleRequest, Firing, ScheduleView } from '../api/schedules.js';
+import { isFinished, type ScheduleLink } from '../api/tasks.js';
+import { now } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { checkCron, checkTimeZone, nextTimes, startTimer, type Timer } from './cron.js';
+import type { TaskEvents } from './events.js';
+import type { TaskManager } from './manager.js';
+import { FIRINGS_KEPT, ScheduleStore, type StoredSchedule } from './schedule-store.js';
+import { preflight, toArgv } from './spawn.js';
+
+export interface ScheduleDeps {
+  file: string;
+  tasks: TaskManager;
+  events: TaskEvents;
+  log: Logger;
+  /** The environment scheduled tasks start from (the daemon's); a schedule's own values go on top. */
+  env: () => Record<string, string>;
+}
+
+export class Schedules {
+  private readonly store: ScheduleStore;
+  private readonly timers = new Map<string, Timer>();
+  /** `queue` schedules with a firing waiting for the running task to end: the time it was due. */
+  private readonly waiting = new Map<string, Date>();
+  private offEvents: () => void = () => undefined;
+
+  constructor(private readonly d: ScheduleDeps) {
+    this.store = new ScheduleStore(d.file);
+  }
+
+  /** Arms every schedule that is not paused; runs the missed firing of those with catch-up. */
+  async start(): Promise<void> {
+    this.offEvents = this.d.events.on((e) => {
+      if (e.type === 'exited' || e.type === 'removed') this.onTaskEnd(e.task.id);
+    });
+    const missed: [StoredSchedule, Date][] = [];
+    for (const s of this.store.data.schedules) {
+      if (s.paused) continue;
+      const due = s.dueAt === null ? null : new Date(s.dueAt);
+      if (s.catchUp && due !== null && due.getTime() < now().getTime()) missed.push([s, due]);
+      this.arm(s);
+    }
+    await this.save();
+    for (const [s, due] of missed) await this.fire(s, due, true);
+  }
+
+  stop(): void {
+    this.offEvents();
+    for (const t of this.timers.values()) t.stop();
+    this.timers.clear();
+  }
+
+  async add(req: AddScheduleRequest): Promise<ScheduleView> {
+    checkCron(req.cron);
+    if (req.tz !== undefined) checkTimeZone(req.tz);
+    const env = req.env ?? {};
+    preflight(toArgv(req.command), req.cwd, { ...this.d.env(), ...env });
+    if (req.name !== undefined && this.store.data.schedules.some((s) => s.name === req.name))
+      throw new AppError('conflict', `a schedule named "${req.name}" exists (see \`nightshift schedule list\`)`);
+    const s: StoredSchedule = {
+      id: this.store.allocateId(),
+      name: req.name ?? null,
+      cron: req.cron,
+      tz: req.tz ?? null,
+      overlap: req.overlap,
+      catchUp: req.catchUp,
+      command: req.command,
+      cwd: req.cwd,
+      env,
+      paused: false,
+      createdAt: now().toISOString(),
+      lastFiredAt: null,
+      firings: [],
+      dueAt: null,
+    };
+    this.store.data.schedules.push(s);
+    this.arm(s);
+    await this.save();
+    return this.view(s);
+  }
+
+  list(): ScheduleView[] {
+    return this.store.data.schedules.map((s) => this.view(s));
+  }
+
+  get(ref: string): ScheduleView {
+    return this.view(this.find(ref));
+  }
+
+  async setPaused(ref: string, paused: boolean): Promise<ScheduleView> {
+    const s = this.find(ref);
+    s.paused = paused;
+    if (paused) {
+      this.disarm(s.id);
+      s.dueAt = null;
+    } else if (!this.timers.has(s.id)) this.arm(s);
+    await this.save();
+    return this.view(s);
+  }
+
+  /** Removes the schedule; tasks it started are left as they are. */
+  async remove(ref: string): Promise<void> {
+    const s = this.find(ref);
+    this.disarm(s.id);
+    this.store.data.schedules = this.store.data.schedules.filter((x) => x !== s);
+    await this.save();
+  }
+
+  private find(ref: string): StoredSchedule {
+    const s = this.store.data.schedules.find((x) => x.id === ref || x.name === ref);
+    if (!s) throw new AppError('not_found', `no schedule ${ref} (see \`nightshift schedule list\`)`);
+    return s;
+  }
+
+  private view(s: StoredSchedule): ScheduleView {
+    const { env, dueAt: _due, ...rest } = s;
+    const next = s.paused ? [] : (this.timers.get(s.id)?.next(5) ?? nextTimes(s.cron, s.tz, 5));
+    return { ...rest, envKeys: Object.keys(env), next: next.map((d) => d.toISOString()), waiting: this.waiting.has(s.id) };
+  }
+
+  private arm(s: StoredSchedule): void {
+    const timer = startTimer(s.cron, s.tz, (at) => {
+      this.fire(s, at, false).catch((err: unknown) => this.d.log.error({ schedule: s.id, err: (err as Error).message }, 'schedule firing failed'));
+    });
+    this.timers.set(s.id, timer);
+    s.dueAt = timer.next(1)[0]?.toISOString() ?? null;
+  }
+
+  private disarm(id: string): void {
+    this.timers.get(id)?.stop();
+    this.timers.delete(id);
+    this.waiting.delete(id);
+  }
+
+  private save(): Promise<void> {
+    return this.store.save();
+  }
+
+  /** The task of the schedule's latest started firing while it has not ended. */
+  private async runningTask(s: StoredSchedule): Promise<string | undefined> {
+    const id = s.firings.findLast((f) => f.outcome === 'started')?.taskId;
+    if (id === undefined) return undefined;
+    const task = await this.d.tasks.get(id).catch(() => undefined);
+    return task && !isFinished(task) ? id : undefined;
+  }
+
+  private async fire(s: StoredSchedule, at: Date, catchUp: boolean): Promise<void> {
+    const timer = this.timers.get(s.id);
+    if (timer) s.dueAt = timer.next(1)[0]?.toISOString() ?? null;
+    const busy = s.overlap === 'allow' ? undefined : await this.runningTask(s);
+    if (busy !== undefined) {
+      const outcome = s.overlap === 'queue' ? 'queued' : 'skipped';
+      if (outcome === 'queued') this.waiting.set(s.id, at);
+      this.d.log.info({ schedule: s.id, task: busy, outcome }, 'schedule firing while its previous task runs');
+      await this.record(s, { at: at.toISOString(), outcome, taskId: busy, ...(catchUp && { catchUp }) });
+      return;
+    }
+    await this.startTask(s, at, catchUp);
+  }
+
+  private async startTask(s: StoredSchedule, at: Date, catchUp: boolean): Promise<void> {
+    const link: ScheduleLink = { id: s.id, name: s.name };
+    const base = { at: at.toISOString(), ...(catchUp && { catchUp }) };
+    try {
+      const req = { command: s.command, cwd: s.cwd, env: { ...this.d.env(), ...s.env }, stdin: false, ...(s.name !== null && { name: s.name }) };
+      const task = await this.d.tasks.run(req, undefined, { schedule: link });
+      this.d.log.info({ schedule: s.id, task: task.id, catchUp }, 'schedule fired');
+      await this.record(s, { ...base, outcome: 'started', taskId: task.id });
+    } catch (err) {
+      this.d.log.warn({ schedule: s.id, err: (err as Error).message }, 'a schedule firing could not start its task');
+      await this.record(s, { ...base, outcome: 'failed', error: (err as Error).message });
+    }
+  }
+
+  private async record(s: StoredSchedule, f: Firing): Promise<void> {
+    s.lastFiredAt = f.at;
+    s.firings = [...s.firings, f].slice(-FIRINGS_KEPT);
+    // A schedule removed meanwhile is not in the list: saving is harmless.
+    await this.save().catch((err: unknown) => this.d.log.error({ schedule: s.id, err: (err as Error).message }, 'could not save the schedules'));
+  }
+
+  private onTaskEnd(taskId: string): void {
+    for (const s of this.store.data.schedules) {
+      const at = this.waiting.get(s.id);
+      if (at === undefined || s.firings.findLast((f) => f.outcome === 'started')?.taskId !== taskId) continue;
+      this.waiting.delete(s.id);
+      this.startTask(s, at, false).catch((err: unknown) => this.d.log.error({ schedule: s.id, err: (err as Error).message }, 'queued firing failed'));
+    }
+  }
+}
