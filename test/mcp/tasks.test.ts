@@ -55,10 +55,23 @@ async function readAll(id: string, limit?: number): Promise<{ data: string; page
 }
 
 describe('nightshift mcp: task tools over stdio', () => {
-  it('lists the nine tools, each with an input and an output schema', async () => {
+  it('lists the twelve tools, each with an input and an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['forget', 'kill_task', 'list_tasks', 'recall', 'remember', 'run_task', 'search_sessions', 'send_input', 'task_output'].sort(),
+      [
+        'forget',
+        'kill_task',
+        'list_tasks',
+        'recall',
+        'remember',
+        'run_task',
+        'schedule_add',
+        'schedule_list',
+        'schedule_remove',
+        'search_sessions',
+        'send_input',
+        'task_output',
+      ].sort(),
     );
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
@@ -251,5 +264,26 @@ describe('nightshift mcp: process and daemon', () => {
       }
       await auto.cleanup();
     }
+  });
+});
+
+describe('nightshift mcp: schedule tools', () => {
+  it('adds a schedule that fires tasks in the server cwd, lists it, and removes it', async () => {
+    const added = structured<{ schedule_id: string; next: string[] }>(
+      await mcp.call('schedule_add', { cron: '* * * * * *', name: 'mcp-tick', command: 'pwd' }),
+    );
+    expect(added.schedule_id).toMatch(/^s[0-9]+$/);
+    expect(added.next.length).toBeGreaterThan(0);
+    const fired = await until(async () => {
+      const l = structured<{ schedules: { schedule_id: string; last_task_id?: string }[] }>(await mcp.call('schedule_list'));
+      return l.schedules.find((x) => x.schedule_id === added.schedule_id)?.last_task_id;
+    }, 4000);
+    const { data } = await readAll(fired);
+    expect(data).toBe(`${cwd}\n`);
+    const bad = await mcp.call('schedule_add', { cron: 'every day', command: 'true' });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain('is not a cron expression');
+    await mcp.call('schedule_remove', { schedule: 'mcp-tick' });
+    expect(structured<{ schedules: unknown[] }>(await mcp.call('schedule_list')).schedules).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
 /** The task tools (client/task-tools) as MCP tools, under the names the README documents. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { scheduleTools } from '../../client/task-tools/schedule-tools.js';
 import { taskTools, type TaskToolHost } from '../../client/task-tools/tools.js';
 import { guarded, ok, type WithClient } from '../result.js';
 
 export const MCP_TASK_TOOLS = { run: 'run_task', output: 'task_output', input: 'send_input', kill: 'kill_task', list: 'list_tasks' } as const;
+export const MCP_SCHEDULE_TOOLS = { add: 'schedule_add', list: 'schedule_list', remove: 'schedule_remove' } as const;
 
 export interface TaskToolOptions {
   /** Where relative and missing `cwd`s resolve: the MCP server's working directory. */
@@ -14,7 +16,7 @@ export interface TaskToolOptions {
 
 export function registerTaskTools(server: McpServer, api: WithClient, opts: TaskToolOptions): void {
   const host: TaskToolHost = { call: api, cwd: opts.cwd, env: opts.env };
-  for (const t of taskTools({ names: MCP_TASK_TOOLS })) {
+  for (const t of [...taskTools({ names: MCP_TASK_TOOLS }), ...scheduleTools(MCP_SCHEDULE_TOOLS)]) {
     server.registerTool(
       t.name,
       { title: t.title, description: t.description, inputSchema: t.input, outputSchema: t.output },
