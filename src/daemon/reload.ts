@@ -4,7 +4,7 @@
  * file, a bad cron expression or a port that cannot be had changes nothing.
  *
  * Applied at once: logLevel, tcp, maxParallel, outputCapBytes and stallAfterSeconds (for new
- * tasks), stallCheckSeconds, retentionDays, notifyCommand, maxRequestBytes, memory.recallBudget,
+ * tasks), stallCheckSeconds, retentionDays, notifyCommand, notify.*, maxRequestBytes, memory.recallBudget,
  * memory.episodesInRecall, memory.maxPerSession, memory.dailyTokenBudget, dream.schedule,
  * dream.minHours, dream.minSessions, dream.cap. Waiting for a restart (see NEEDS_RESTART): the
  * extractor, its model and agent-CLI settings, the dream's reviewer and model budget, transcript
