@@ -24,6 +24,7 @@ import type { Bench, Figure } from './lib/types.js';
 import { promptRecallBench } from './prompt-recall.js';
 import { recallBench } from './recall.js';
 import { restartBench } from './restart.js';
+import { scheduleBench } from './schedule.js';
 import { tailRead } from './tail-read.js';
 
 const BENCHES: Bench[] = [
@@ -44,6 +45,7 @@ const BENCHES: Bench[] = [
   contextBench,
   hooksBench,
   cliSpeed,
+  scheduleBench,
 ];
 const OUT = join(import.meta.dirname, '.out');
 
