@@ -7,7 +7,7 @@ export const ScheduleRefParam = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^[^\u0000-\u001f\u007f/]+$/, 'a schedule id or name');
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'a schedule id or name');
 
 export const OVERLAP = ['skip', 'allow', 'queue'] as const;
 

@@ -29,6 +29,8 @@ export class Schedules {
   private readonly timers = new Map<string, Timer>();
   /** `queue` schedules with a firing waiting for the running task to end: the time it was due. */
   private readonly waiting = new Map<string, Date>();
+  /** Schedules whose firing is starting its task now: a firing that comes meanwhile overlaps it. */
+  private readonly starting = new Set<string>();
   private offEvents: () => void = () => undefined;
 
   constructor(private readonly d: ScheduleDeps) {
@@ -154,20 +156,23 @@ export class Schedules {
   private async fire(s: StoredSchedule, at: Date, catchUp: boolean): Promise<void> {
     const timer = this.timers.get(s.id);
     if (timer) s.dueAt = timer.next(1)[0]?.toISOString() ?? null;
-    const busy = s.overlap === 'allow' ? undefined : await this.runningTask(s);
-    if (busy !== undefined) {
-      const outcome = s.overlap === 'queue' ? 'queued' : 'skipped';
-      if (outcome === 'queued') this.waiting.set(s.id, at);
-      this.d.log.info({ schedule: s.id, task: busy, outcome }, 'schedule firing while its previous task runs');
-      await this.record(s, { at: at.toISOString(), outcome, taskId: busy, ...(catchUp && { catchUp }) });
-      return;
-    }
-    await this.startTask(s, at, catchUp);
+    if (s.overlap === 'allow') return this.startTask(s, at, catchUp);
+    // Claimed before the first await, so two firings close together cannot both start a task.
+    const busy = this.starting.has(s.id) ? 'starting' : undefined;
+    if (busy === undefined) this.starting.add(s.id);
+    const running = busy ?? (await this.runningTask(s));
+    if (running === undefined) return this.startTask(s, at, catchUp);
+    if (busy === undefined) this.starting.delete(s.id);
+    const outcome = s.overlap === 'queue' ? 'queued' : 'skipped';
+    if (outcome === 'queued') this.waiting.set(s.id, at);
+    this.d.log.info({ schedule: s.id, task: running, outcome }, 'schedule firing while its previous task runs');
+    await this.record(s, { at: at.toISOString(), outcome, ...(running !== 'starting' && { taskId: running }), ...(catchUp && { catchUp }) });
   }
 
   private async startTask(s: StoredSchedule, at: Date, catchUp: boolean): Promise<void> {
     const link: ScheduleLink = { id: s.id, name: s.name };
     const base = { at: at.toISOString(), ...(catchUp && { catchUp }) };
+    this.starting.add(s.id);
     try {
       const req = { command: s.command, cwd: s.cwd, env: { ...this.d.env(), ...s.env }, stdin: false, ...(s.name !== null && { name: s.name }) };
       const task = await this.d.tasks.run(req, undefined, { schedule: link });
@@ -176,6 +181,8 @@ export class Schedules {
     } catch (err) {
       this.d.log.warn({ schedule: s.id, err: (err as Error).message }, 'a schedule firing could not start its task');
       await this.record(s, { ...base, outcome: 'failed', error: (err as Error).message });
+    } finally {
+      this.starting.delete(s.id);
     }
   }
 
