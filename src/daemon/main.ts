@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { loadConfig, type Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
+import { MonitorService } from '../monitor/service.js';
 import { resolvePaths, type Paths } from '../paths.js';
 import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
@@ -19,6 +20,7 @@ import { agentHandlers } from './routes/agent.js';
 import { dreamHandlers } from './routes/dream.js';
 import { eventHandlers } from './routes/events.js';
 import { memoryHandlers } from './routes/memory.js';
+import { monitorHandlers } from './routes/monitors.js';
 import { modelUsageHandlers } from './routes/model-usage.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { statusHandlers } from './routes/status.js';
@@ -108,6 +110,9 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   const tasks = new TaskManager({ paths, config, log, registry, events });
   await tasks.startUp();
   const memory = await startMemory(paths, config, log);
+  // MCP server monitors; the lead wires `monitors.onChange(monitor, from, to)` to notifications.
+  const monitors = new MonitorService(paths.monitorsFile, process.env, log);
+  monitors.start();
   // What a reload may swap: the notify listener, the retention sweep, the request size limit.
   let offNotify = config.notifyCommand ? events.on(notifier(config.notifyCommand, log)) : () => undefined;
   let stopRetention = startRetention(tasks, config.retentionDays, log);
@@ -120,13 +125,20 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   // eslint-disable-next-line prefer-const
   let reloader: ConfigReloader | undefined;
   const handlers = (): Handlers => ({
-    ...statusHandlers(tasks, memory.service, memory.dreams, {
-      socket: paths.socket,
-      tcp: () => listeners?.tcpAddress ?? null,
-      stateDir: paths.stateDir,
-      startedAt,
-      extractor: memory.extractor,
-    }),
+    ...statusHandlers(
+      tasks,
+      memory.service,
+      memory.dreams,
+      {
+        socket: paths.socket,
+        tcp: () => listeners?.tcpAddress ?? null,
+        stateDir: paths.stateDir,
+        startedAt,
+        extractor: memory.extractor,
+      },
+      monitors,
+    ),
+    ...monitorHandlers(monitors),
     ...taskHandlers(tasks, events, streams),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
@@ -190,6 +202,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   streams.closeAll();
   await closed;
   tasks.stop();
+  await monitors.stop();
   stopRetention();
   await memory.stop();
   await registry
