@@ -59,7 +59,7 @@ export const AddMonitorsRequest = z
     timeoutMs: ms(600_000).optional(),
     slowMs: ms(600_000).optional(),
   })
-  .refine((r) => (r.name === undefined) !== (r.all === true), { message: 'give a server name or all, not both' });
+  .refine((r) => (r.name !== undefined) !== (r.all === true), { message: 'give a server name or all, not both' });
 export type AddMonitorsRequest = z.infer<typeof AddMonitorsRequest>;
 
 export const AddMonitorsResponse = z.object({

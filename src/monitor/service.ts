@@ -18,6 +18,7 @@ import { MonitorStore, type StoredMonitor } from './store.js';
 export type MonitorChange = (monitor: Monitor, from: MonitorState, to: MonitorState) => void;
 
 export const DEFAULTS = { intervalMs: 60_000, timeoutMs: 10_000 };
+const STOP_WAIT_MS = 2000;
 
 const view = (m: StoredMonitor): Monitor => ({ ...m, p50Ms: p50(m.history) });
 
@@ -110,7 +111,8 @@ export class MonitorService {
     this.stopped = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    await Promise.allSettled(this.running.values());
+    // A check under way ends by its timeout; shutdown waits for it only briefly (a stdio server sees its stdin close when the daemon exits).
+    await Promise.race([Promise.allSettled(this.running.values()), new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref())]);
   }
 
   private find(ref: string): StoredMonitor {
