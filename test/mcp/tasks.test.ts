@@ -55,10 +55,10 @@ async function readAll(id: string, limit?: number): Promise<{ data: string; page
 }
 
 describe('nightshift mcp: task tools over stdio', () => {
-  it('lists the nine tools, each with an input and an output schema', async () => {
+  it('lists the ten tools, each with an input and an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['forget', 'kill_task', 'list_tasks', 'recall', 'remember', 'run_task', 'search_sessions', 'send_input', 'task_output'].sort(),
+      ['forget', 'kill_task', 'list_tasks', 'monitors', 'recall', 'remember', 'run_task', 'search_sessions', 'send_input', 'task_output'].sort(),
     );
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
