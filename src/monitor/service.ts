@@ -5,6 +5,7 @@
  * (the daemon wires them to notifications).
  */
 import { randomBytes } from 'node:crypto';
+import { renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddMonitorsRequest, AddMonitorsResponse, CheckResult, Monitor, MonitorCounts, MonitorState } from '../api/monitors.js';
 import { now } from '../clock.js';
@@ -40,7 +41,7 @@ export class MonitorService {
 
   /** Loads the saved monitors and starts checking them (each first check at once). */
   start(): void {
-    for (const m of this.store.load()) this.monitors.set(m.id, m);
+    for (const m of this.loadSaved()) this.monitors.set(m.id, m);
     for (const id of this.monitors.keys()) this.schedule(id, 0);
   }
 
@@ -113,6 +114,19 @@ export class MonitorService {
     this.timers.clear();
     // A check under way ends by its timeout; shutdown waits for it only briefly (a stdio server sees its stdin close when the daemon exits).
     await Promise.race([Promise.allSettled(this.running.values()), new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref())]);
+  }
+
+  /** A monitors file that cannot be read is kept aside (`.corrupt-<time>`) and the daemon starts without monitors. */
+  private loadSaved(): StoredMonitor[] {
+    try {
+      return this.store.load();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
+      const aside = `${this.store.file}.corrupt-${Date.now()}`;
+      renameSync(this.store.file, aside);
+      this.log.error({ movedTo: aside }, `${err.message}; moved aside, starting without monitors`);
+      return [];
+    }
   }
 
   private find(ref: string): StoredMonitor {

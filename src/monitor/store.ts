@@ -29,10 +29,10 @@ export class MonitorStore {
     try {
       json = JSON.parse(text);
     } catch (err) {
-      throw new AppError('state_corrupt', `state file ${this.file} is not valid JSON (${(err as Error).message}); move it aside to start without monitors`);
+      throw new AppError('state_corrupt', `state file ${this.file} is not valid JSON (${(err as Error).message})`);
     }
     const r = MonitorFile.safeParse(json);
-    if (!r.success) throw new AppError('state_corrupt', `state file ${this.file} does not match the expected shape; move it aside to start without monitors`);
+    if (!r.success) throw new AppError('state_corrupt', `state file ${this.file} does not match the expected shape`);
     return r.data.monitors;
   }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,5 +56,20 @@ describe('MonitorService', () => {
     expect(m.state).toBe('degraded');
     expect(m.last?.latencyMs).toBeGreaterThanOrEqual(300);
     expect(m.last?.error).toMatch(/^slow: \d+ ms \(over 250 ms\)$/);
+  });
+});
+
+describe('MonitorService state file', () => {
+  it('a monitors file that does not parse is moved aside and the service starts without monitors', () => {
+    const dir = tmp();
+    const file = join(dir, 'monitors.json');
+    writeFileSync(file, '{"version": 1, "monitors": [{"id": "oops"}]}');
+    const svc = new MonitorService(file, { HOME: dir }, pino({ level: 'silent' }));
+    services.push(svc);
+    svc.start();
+    expect(svc.list()).toEqual([]);
+    const aside = readdirSync(dir).filter((f) => f.startsWith('monitors.json.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0] ?? ''), 'utf8')).toContain('oops');
   });
 });
