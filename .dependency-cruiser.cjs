@@ -9,7 +9,7 @@
  * talks to it over the socket), so agent/ may use client/; no other service may.
  */
 const LEAVES = '^src/(errors|paths|project|clock|version|log|config)[.]ts$';
-const SERVICES = '^src/(tasks|memory|dream|llm|agent|integrate)/';
+const SERVICES = '^src/(tasks|memory|dream|llm|agent|integrate|monitor)/';
 
 module.exports = {
   forbidden: [
@@ -57,7 +57,7 @@ module.exports = {
       severity: 'error',
       comment: 'cli/ and mcp/ reach the daemon only through client/ (the program entries below aside).',
       from: { path: '^src/(cli|mcp)/' },
-      to: { path: '^src/(daemon|tasks|memory|dream|llm|agent|sys)/', pathNot: '^src/(daemon/main|agent/run)[.]ts$' },
+      to: { path: '^src/(daemon|tasks|memory|dream|llm|agent|monitor|sys)/', pathNot: '^src/(daemon/main|agent/run)[.]ts$' },
     },
     {
       name: 'program-entries-on-demand',
@@ -87,7 +87,7 @@ module.exports = {
       name: 'only-agent-is-a-client',
       severity: 'error',
       comment: 'Services run in the daemon; only an agent run talks to it as a client.',
-      from: { path: '^src/(tasks|memory|dream|llm|integrate)/' },
+      from: { path: '^src/(tasks|memory|dream|llm|integrate|monitor)/' },
       to: { path: '^src/client/' },
     },
     { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(memory|dream|agent|llm|integrate)/' } },
@@ -101,6 +101,7 @@ module.exports = {
       to: { path: '^src/(tasks|memory|dream|integrate)/' },
     },
     { name: 'llm-is-a-library', severity: 'error', from: { path: '^src/llm/' }, to: { path: '^src/(tasks|memory|dream|agent|integrate)/' } },
+    { name: 'monitor-stands-alone', severity: 'error', from: { path: '^src/monitor/' }, to: { path: '^src/(tasks|memory|dream|agent|llm|integrate)/' } },
     { name: 'integrate-edits-files', severity: 'error', from: { path: '^src/integrate/' }, to: { path: '^src/', pathNot: `^src/integrate/|${LEAVES}` } },
 
     { name: 'scripts-read-the-table', severity: 'error', from: { path: '^scripts/' }, to: { path: '^src/', pathNot: '^src/api/' } },

@@ -19,6 +19,7 @@ import { ingestBench } from './ingest.js';
 import { undoAll } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
 import { locomo } from './locomo.js';
+import { mcpMonitorBench } from './mcp-monitor.js';
 import { modelCliBench } from './model-cli.js';
 import type { Bench, Figure } from './lib/types.js';
 import { promptRecallBench } from './prompt-recall.js';
@@ -46,6 +47,7 @@ const BENCHES: Bench[] = [
   hooksBench,
   cliSpeed,
   scheduleBench,
+  mcpMonitorBench,
 ];
 const OUT = join(import.meta.dirname, '.out');
 

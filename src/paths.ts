@@ -34,6 +34,8 @@ export interface Paths {
   /** Dream reports, and the lock that keeps two dreams from overlapping. */
   dreamsDir: string;
   dreamLock: string;
+  /** MCP server monitors and their recent checks. */
+  monitorsFile: string;
 }
 
 export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
@@ -68,5 +70,6 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     spoolDir: join(stateDir, 'spool'),
     dreamsDir: join(stateDir, 'dreams'),
     dreamLock: join(stateDir, 'dream.lock'),
+    monitorsFile: join(stateDir, 'monitors.json'),
   };
 }

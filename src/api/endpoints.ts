@@ -29,6 +29,7 @@ import {
 } from './memory.js';
 import { DoctorResponse, UsageQuery, UsageResponse } from './model-usage.js';
 import { AddScheduleRequest, ScheduleListResponse, ScheduleRefParam, ScheduleResponse } from './schedules.js';
+import { AddMonitorsRequest, AddMonitorsResponse, MonitorListResponse, MonitorRef, MonitorResponse } from './monitors.js';
 import { ReloadResponse, StatusResponse } from './status.js';
 import {
   FollowQuery,
@@ -75,6 +76,7 @@ const taskId = { id: TaskId.describe('task id') };
 const memoryId = { id: MemoryId.describe('memory id') };
 const dreamId = { id: DreamId.describe('dream id') };
 const scheduleRef = { id: ScheduleRefParam.describe('schedule id or name') };
+const monitorRef = { id: MonitorRef.describe('monitor id or name') };
 const json = <S extends z.ZodTypeAny, N extends number = 200>(schema: S, status?: N) => ({ kind: 'json' as const, schema, status: (status ?? 200) as N });
 
 export const ENDPOINTS = {
@@ -305,6 +307,29 @@ export const ENDPOINTS = {
     doc: 'a dream as it runs: a line per phase (those already done first), then the report; at once for one that has ended',
     params: dreamId,
     reply: { kind: 'ndjson', schema: DreamProgressLine },
+  },
+
+  listMonitors: {
+    method: 'GET',
+    path: '/v1/monitors',
+    doc: 'MCP server monitors: state, last check, latency history and its median',
+    reply: json(MonitorListResponse),
+  },
+  addMonitors: {
+    method: 'POST',
+    path: '/v1/monitors',
+    doc: 'monitor one MCP server configured for Claude Code or Codex (`name`), or all of them (`all`), found from `project`',
+    body: AddMonitorsRequest.describe('add monitors request'),
+    reply: json(AddMonitorsResponse, 201),
+  },
+  getMonitor: { method: 'GET', path: '/v1/monitors/:id', doc: 'one monitor (id or name)', params: monitorRef, reply: json(MonitorResponse) },
+  removeMonitor: { method: 'DELETE', path: '/v1/monitors/:id', doc: 'stop monitoring a server', params: monitorRef, reply: json(MonitorResponse) },
+  checkMonitor: {
+    method: 'POST',
+    path: '/v1/monitors/:id/check',
+    doc: 'check the server now; the monitor after the check',
+    params: monitorRef,
+    reply: json(MonitorResponse),
   },
 
   reload: {

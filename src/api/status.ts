@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DreamSchedule } from './dream.js';
+import { MonitorCounts } from './monitors.js';
 
 export const StatusResponse = z.object({
   version: z.string(),
@@ -30,6 +31,8 @@ export const StatusResponse = z.object({
     })
     .optional(),
   dream: DreamSchedule.partial().extend({ running: z.boolean() }).optional(),
+  /** MCP server monitors by state. */
+  monitors: MonitorCounts.optional(),
 });
 export type StatusResponse = z.infer<typeof StatusResponse>;
 

@@ -55,6 +55,11 @@ export function registerDaemonCommands(program: Command): void {
                         .join(', ')}`),
               ]
             : []),
+          ...(s.monitors && s.monitors.up + s.monitors.degraded + s.monitors.down + s.monitors.pending > 0
+            ? [
+                `mcp:    ${s.monitors.up} up, ${s.monitors.down} down${s.monitors.degraded ? `, ${s.monitors.degraded} degraded` : ''}${s.monitors.pending ? `, ${s.monitors.pending} not checked yet` : ''} (nightshift monitors)`,
+              ]
+            : []),
         ].join('\n') + '\n',
       );
     });

@@ -17,6 +17,7 @@ import { registerRecallCommands } from './recall.js';
 import { registerSessionCommands } from './sessions.js';
 import { registerModelUsageCommands } from './model-usage.js';
 import { registerDoctorCommands } from './doctor.js';
+import { registerMonitorCommands } from './monitor.js';
 
 export async function runCli(argv: string[]): Promise<void> {
   const program = new Command()
@@ -52,6 +53,7 @@ Examples:
   registerDreamCommands(program);
   registerModelUsageCommands(program);
   registerDoctorCommands(program);
+  registerMonitorCommands(program);
   registerHookCommands(program);
   registerServiceCommands(program);
   registerMcpCommands(program);

@@ -236,6 +236,28 @@ export class ApiClient {
     return this.call('reload', {});
   }
 
+  // ── MCP server monitors ──
+
+  async monitors() {
+    return (await this.call('listMonitors', {})).monitors;
+  }
+
+  addMonitors(req: Input<Endpoints['addMonitors']['body']>) {
+    return this.call('addMonitors', { body: req });
+  }
+
+  async monitor(ref: string) {
+    return (await this.call('getMonitor', id(ref))).monitor;
+  }
+
+  async removeMonitor(ref: string) {
+    return (await this.call('removeMonitor', id(ref))).monitor;
+  }
+
+  async checkMonitor(ref: string) {
+    return (await this.call('checkMonitor', id(ref))).monitor;
+  }
+
   // ── sessions ──
 
   ingest(req: Input<Endpoints['ingest']['body']>) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
+import { MonitorService } from '../monitor/service.js';
 import { resolvePaths, type Paths } from '../paths.js';
 import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
@@ -22,6 +23,7 @@ import { agentHandlers } from './routes/agent.js';
 import { dreamHandlers } from './routes/dream.js';
 import { eventHandlers } from './routes/events.js';
 import { memoryHandlers } from './routes/memory.js';
+import { monitorHandlers } from './routes/monitors.js';
 import { modelUsageHandlers } from './routes/model-usage.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { statusHandlers } from './routes/status.js';
@@ -119,6 +121,9 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   const schedules = new Schedules({ file: schedulesFile(paths), tasks, events, log, env: daemonEnv });
   await schedules.start();
   const memory = await startMemory(paths, config, log);
+  // MCP server monitors; the lead wires `monitors.onChange(monitor, from, to)` to notifications.
+  const monitors = new MonitorService(paths.monitorsFile, process.env, log);
+  monitors.start();
   // What a reload may swap: the notify listener, the retention sweep, the request size limit.
   configureNotify(config.notify, log);
   events.on(notifyTaskEvent);
@@ -133,13 +138,20 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   // eslint-disable-next-line prefer-const
   let reloader: ConfigReloader | undefined;
   const handlers = (): Handlers => ({
-    ...statusHandlers(tasks, memory.service, memory.dreams, {
-      socket: paths.socket,
-      tcp: () => listeners?.tcpAddress ?? null,
-      stateDir: paths.stateDir,
-      startedAt,
-      extractor: memory.extractor,
-    }),
+    ...statusHandlers(
+      tasks,
+      memory.service,
+      memory.dreams,
+      {
+        socket: paths.socket,
+        tcp: () => listeners?.tcpAddress ?? null,
+        stateDir: paths.stateDir,
+        startedAt,
+        extractor: memory.extractor,
+      },
+      monitors,
+    ),
+    ...monitorHandlers(monitors),
     ...taskHandlers(tasks, events, streams),
     ...scheduleHandlers(schedules),
     ...eventHandlers(events, streams),
@@ -206,6 +218,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   await closed;
   schedules.stop();
   tasks.stop();
+  await monitors.stop();
   stopRetention();
   await memory.stop();
   await registry

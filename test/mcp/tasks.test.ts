@@ -55,13 +55,14 @@ async function readAll(id: string, limit?: number): Promise<{ data: string; page
 }
 
 describe('nightshift mcp: task tools over stdio', () => {
-  it('lists the twelve tools, each with an input and an output schema', async () => {
+  it('lists the thirteen tools, each with an input and an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
         'forget',
         'kill_task',
         'list_tasks',
+        'monitors',
         'recall',
         'remember',
         'run_task',

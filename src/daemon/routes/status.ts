@@ -2,6 +2,7 @@ import { VERSION } from '../../version.js';
 import type { StatusResponse } from '../../api/status.js';
 import type { DreamService } from '../../dream/service.js';
 import type { MemoryService } from '../../memory/service.js';
+import type { MonitorService } from '../../monitor/service.js';
 import type { TaskManager } from '../../tasks/manager.js';
 import type { Handlers } from '../http.js';
 
@@ -10,6 +11,7 @@ export function statusHandlers(
   memory: MemoryService,
   dreams: DreamService,
   info: { socket: string; tcp: () => string | null; stateDir: string; startedAt: number; extractor: string },
+  monitors?: MonitorService,
 ): Pick<Handlers, 'status'> {
   return {
     status: async () => {
@@ -31,6 +33,7 @@ export function statusHandlers(
           loading: memory.store.loading,
         },
         dream: { ...(dreams.schedule() ?? {}), running: dreams.isRunning },
+        ...(monitors ? { monitors: monitors.counts() } : {}),
       };
       return { json };
     },
