@@ -8,7 +8,7 @@ import { resolvePaths, type Paths } from '../paths.js';
 import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
-import { configureNotify, notifyTaskEvent } from '../tasks/notify-events.js';
+import { configureNotify, monitorEvent, notify, notifyTaskEvent } from '../tasks/notify-events.js';
 import { Schedules } from '../tasks/schedules.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { journalPath } from '../tasks/task-store.js';
@@ -121,8 +121,9 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   const schedules = new Schedules({ file: schedulesFile(paths), tasks, events, log, env: daemonEnv });
   await schedules.start();
   const memory = await startMemory(paths, config, log);
-  // MCP server monitors; the lead wires `monitors.onChange(monitor, from, to)` to notifications.
+  // MCP server monitors; a change of state runs notify.onMonitor (and notify-send when asked for).
   const monitors = new MonitorService(paths.monitorsFile, process.env, log);
+  monitors.onChange((m, from, to) => notify(monitorEvent(m.name, to, `${from} → ${to}${m.last?.error ? `: ${m.last.error}` : ''}`)));
   monitors.start();
   // What a reload may swap: the notify listener, the retention sweep, the request size limit.
   configureNotify(config.notify, log);

@@ -23,9 +23,10 @@ function setup() {
   const failFile = join(home, 'fail');
   const claude = { mcpServers: { fake: { type: 'stdio', command: process.execPath, args: [FAKE], env: { FAKE_MCP_FAIL_FILE: failFile } } } };
   writeFileSync(join(home, '.claude.json'), JSON.stringify(claude));
-  const d = new TestDaemon({}, { HOME: home, CODEX_HOME: join(home, '.codex') });
+  const notified = join(home, 'notified.jsonl');
+  const d = new TestDaemon({ notify: { onMonitor: `cat >> ${notified}` } }, { HOME: home, CODEX_HOME: join(home, '.codex') });
   daemons.push(d);
-  return { home, project, failFile, d };
+  return { home, project, failFile, notified, d };
 }
 
 async function monitors(d: TestDaemon): Promise<Monitor[]> {
@@ -47,7 +48,7 @@ async function httpServer(dir: string): Promise<{ proc: ChildProcess; url: strin
 
 describe('MCP server monitors', () => {
   it('monitor add mcp --all finds a stdio server of ~/.claude.json; it is up with a latency; a failing server is down within two intervals, and up again', async () => {
-    const { project, failFile, d } = setup();
+    const { project, failFile, notified, d } = setup();
     await d.start();
     const add = await d.cli(['monitor', 'add', 'mcp', '--all', '--project', project, '--interval', '400ms', '--timeout', '5s', '--json']);
     expect(add.code, add.stderr).toBe(0);
@@ -73,6 +74,13 @@ describe('MCP server monitors', () => {
     // Two intervals, plus what one check of a server that starts and exits takes on a loaded machine.
     expect(Date.now() - failedAt).toBeLessThan(2 * 400 + 3000);
     expect(down.last?.error).toContain('configured to fail');
+    // The change of state ran notify.onMonitor with the event on stdin.
+    const events = await until(() => {
+      const lines = existsSync(notified) ? readFileSync(notified, 'utf8').split('\n').filter(Boolean) : [];
+      const parsed = lines.map((l) => JSON.parse(l) as { type: string; server: string; status: string; message: string });
+      return parsed.some((e) => e.status === 'down') && parsed;
+    });
+    expect(events.find((e) => e.status === 'down')).toMatchObject({ type: 'monitor', server: 'fake', message: expect.stringContaining('up → down') });
     expect((await d.cli(['status', '--json'])).stdout).toContain('"down": 1');
     const check = await d.cli(['monitor', 'check', 'fake']);
     expect(check.code).toBe(1);
