@@ -121,8 +121,11 @@ describe('nightshift schedule', () => {
 
   it('runs one missed firing at start with --catch-up, none without', async () => {
     const d = await started();
-    const catching = await add(d, '*/5 * * * *', '--catch-up', '--', 'true');
-    const plain = await add(d, '*/5 * * * *', '--', 'true');
+    // Due three minutes from now by the wall clock (so no real firing comes during the test), and
+    // missed by the daemon's clock moved six minutes on.
+    const cron = `${new Date(Date.now() + 3 * 60_000).getMinutes()} * * * *`;
+    const catching = await add(d, cron, '--catch-up', '--', 'true');
+    const plain = await add(d, cron, '--', 'true');
     await d.stop();
     // Six minutes later, as the daemon's clock sees it: one firing (at least) was missed.
     d.env.NIGHTSHIFT_CLOCK_OFFSET_MS = String(6 * 60_000);
