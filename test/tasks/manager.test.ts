@@ -177,6 +177,15 @@ describe('TaskManager', () => {
     const killed = await r.manager.kill(tasks[3]!.id, 'SIGTERM');
     expect(killed).toMatchObject({ status: 'killed', reason: 'killed before it started' });
     expect(existsSync(join(r.paths.tasksDir, tasks[3]!.id, 'spawn.json'))).toBe(false);
+    // Both running commands have started (on a loaded machine a shell may start after this point:
+    // opening the gate first would let it end before the other started, and hide an overlap).
+    await until(
+      () =>
+        existsSync(log) &&
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((l) => l.startsWith('start')).length === 2,
+    );
     writeFileSync(gate, '');
     for (const t of tasks) await r.manager.wait(t.id, 15_000);
     const final = await Promise.all(tasks.map((t) => r.manager.get(t.id)));
