@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 describe('transcript watcher', () => {
-  it('ingests a transcript once it has been idle, and again only after it grows', async () => {
+  it('ingests a transcript once it has been idle, and again only after it grows', { timeout: 70_000 }, async () => {
     const root = mkdtempSync('/tmp/ns-watch-');
     dirs.push(root);
     const projects = join(root, 'projects', '-home-alice-app');
@@ -20,10 +20,10 @@ describe('transcript watcher', () => {
     await d.start();
     const file = join(projects, 'w1.jsonl');
     writeClaudeTranscript(file, [{ role: 'user', text: 'Always use tabs for indentation in this project.' }], { sessionId: 'w1', cwd: root });
-    const first = await until(async () => (await d.client.sessions()).find((s) => s.sessionId === 'w1' && s.state === 'ingested'), 15_000, 100);
+    const first = await until(async () => (await d.client.sessions()).find((s) => s.sessionId === 'w1' && s.state === 'ingested'), 30_000, 100);
     expect(first.offset).toBeGreaterThan(0);
     appendClaudeTranscript(file, [{ role: 'user', text: 'We deploy with `make release` from the main branch.', id: 'w1-b' }], { sessionId: 'w1', cwd: root });
-    const second = await until(async () => (await d.client.sessions()).find((s) => s.sessionId === 'w1' && s.offset > first.offset), 15_000, 100);
+    const second = await until(async () => (await d.client.sessions()).find((s) => s.sessionId === 'w1' && s.offset > first.offset), 30_000, 100);
     expect(second.messages).toBe(2);
     // Plain files that are not transcripts are ignored.
     expect((await d.client.sessions()).length).toBe(1);
@@ -56,7 +56,7 @@ describe('transcript watcher', () => {
       await until(() => isolated.log.includes('no transcript directory to watch (NIGHTSHIFT_HOME is set'), 10_000, 50);
       // The same HOME, the directory named in the config: the transcript is there to be found.
       await configured.start();
-      await until(async () => (await configured.client.sessions()).some((s) => s.sessionId === 'h1' && s.state === 'ingested'), 15_000, 100);
+      await until(async () => (await configured.client.sessions()).some((s) => s.sessionId === 'h1' && s.state === 'ingested'), 30_000, 100);
       expect(await isolated.client.sessions()).toEqual([]);
     } finally {
       await Promise.all([isolated.cleanup(), configured.cleanup()]);
