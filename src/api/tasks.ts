@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentInfo } from './agent.js';
+import { GroupName } from './groups.js';
 import type { TaskStatus as StatusName } from './task-status.js';
 
 /** Task ids are decimal counters; anything else (../, slashes, letters) is rejected at the boundary. */
@@ -26,6 +27,13 @@ const common = {
   agent: AgentInfo.optional(),
   /** Why the task's latest state is not on disk yet (the daemon could not save it, e.g. a full disk); it keeps trying. */
   saveError: z.string().optional(),
+  /** Starts once these tasks ended: all of them exited 0, or (afterAny) in any state. */
+  after: z.array(z.string()).optional(),
+  afterAny: z.boolean().optional(),
+  /** The group whose parallel limit it runs under (absent: `default`). */
+  group: z.string().optional(),
+  /** Killed (its whole process group) this many seconds after it started: `timed_out`. */
+  timeoutSeconds: z.number().optional(),
 };
 
 /** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */
@@ -38,6 +46,8 @@ export const Task = z.discriminatedUnion('status', [
     pid: z.number().optional(),
     startedAt: z.string(),
     attention: Attention.optional(),
+    /** Stopped with SIGSTOP (`pause`) until `resume`. */
+    paused: z.boolean().optional(),
   }),
   z.object({
     ...common,
@@ -59,6 +69,18 @@ export const Task = z.discriminatedUnion('status', [
     exitCode: z.number(),
     reason: z.string().optional(),
   }),
+  z.object({
+    ...common,
+    status: z.literal('timed_out'),
+    pid: z.number().optional(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    /** The signal that ended it (SIGTERM at the deadline, SIGKILL when that was not enough). */
+    signal: z.string().optional(),
+    reason: z.string(),
+  }),
+  /** Never ran: a dependency did not succeed (`reason` says which and how). */
+  z.object({ ...common, status: z.literal('skipped'), endedAt: z.string(), reason: z.string() }),
   z.object({ ...common, status: z.literal('failed_to_start'), endedAt: z.string(), error: z.string() }),
   z.object({
     ...common,
@@ -140,11 +162,28 @@ export const RunRequest = z
       .max(7 * 24 * 3600)
       .optional(),
     stdin: z.boolean().default(true),
+    after: z.array(TaskId).min(1).max(256).optional(),
+    /** With `after`: start once they ended in any state, not only when all succeeded. */
+    afterAny: z.boolean().optional(),
+    group: GroupName.optional(),
+    timeoutSeconds: z
+      .number()
+      .positive()
+      .max(20 * 24 * 3600)
+      .optional(),
   })
   .strict();
 export type RunRequest = z.infer<typeof RunRequest>;
 
-export const ListQuery = z.object({ all: z.enum(['0', '1']).default('0') }).strict();
+export const TASK_STATUSES = ['queued', 'running', 'exited', 'killed', 'timed_out', 'skipped', 'failed_to_start', 'lost'] as const;
+
+export const ListQuery = z
+  .object({
+    all: z.enum(['0', '1']).default('0'),
+    group: GroupName.optional(),
+    status: z.enum(TASK_STATUSES).optional(),
+  })
+  .strict();
 
 const NonNegInt = (what: string) =>
   z

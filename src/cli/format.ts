@@ -72,7 +72,11 @@ export function describeTask(t: Task): string {
   if ('startedAt' in t && t.startedAt) rows.push(['started', t.startedAt]);
   if ('endedAt' in t) rows.push(['ended', t.endedAt]);
   if ('exitCode' in t) rows.push(['exit code', String(t.exitCode)]);
-  if ('signal' in t) rows.push(['signal', t.signal]);
+  if ('signal' in t && t.signal) rows.push(['signal', t.signal]);
+  if (t.group) rows.push(['group', t.group]);
+  if (t.after) rows.push(['after', `${t.after.join(', ')}${t.afterAny ? ' (any outcome)' : ' (all must succeed)'}`]);
+  if (t.timeoutSeconds !== undefined) rows.push(['timeout', `${t.timeoutSeconds}s`]);
+  if (t.status === 'running' && t.paused) rows.push(['paused', 'yes (resume it with `nightshift resume`)']);
   if ('reason' in t && t.reason) rows.push(['reason', t.reason]);
   if ('error' in t) rows.push(['error', t.error]);
   if (t.saveError) rows.push(['not saved', `${t.saveError} (the daemon saves it again by itself)`]);

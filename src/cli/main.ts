@@ -6,6 +6,7 @@ import { VERSION } from '../version.js';
 import { registerDaemonCommands } from './daemon.js';
 import { registerServiceCommands } from './service.js';
 import { registerTaskCommands } from './tasks.js';
+import { registerGroupCommands } from './groups.js';
 import { registerAgentCommands } from './agent.js';
 import { registerIntegrateCommands } from './integrate.js';
 import { registerMcpCommands } from './mcp.js';
@@ -43,6 +44,7 @@ Examples:
 
   registerDaemonCommands(program);
   registerTaskCommands(program);
+  registerGroupCommands(program);
   registerAgentCommands(program);
   registerSessionCommands(program);
   registerRecallCommands(program);

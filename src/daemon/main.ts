@@ -6,6 +6,7 @@ import { resolvePaths, type Paths } from '../paths.js';
 import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
+import { GroupStore } from '../tasks/groups.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { journalPath } from '../tasks/task-store.js';
 import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
@@ -22,6 +23,7 @@ import { memoryHandlers } from './routes/memory.js';
 import { modelUsageHandlers } from './routes/model-usage.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { statusHandlers } from './routes/status.js';
+import { groupHandlers } from './routes/groups.js';
 import { taskHandlers } from './routes/tasks.js';
 import { createApiServer } from './server.js';
 import { Streams } from './streams.js';
@@ -105,7 +107,8 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   const unlisted = registry.adoptUnlisted(paths.tasksDir);
   if (unlisted.length > 0) log.warn({ tasks: unlisted }, 'took back tasks started by a daemon that died before saving them');
   const events = new TaskEvents();
-  const tasks = new TaskManager({ paths, config, log, registry, events });
+  const groups = await GroupStore.open(paths.stateDir, () => tasks.maxParallel);
+  const tasks = new TaskManager({ paths, config, log, registry, events, groups });
   await tasks.startUp();
   const memory = await startMemory(paths, config, log);
   // What a reload may swap: the notify listener, the retention sweep, the request size limit.
@@ -128,6 +131,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
       extractor: memory.extractor,
     }),
     ...taskHandlers(tasks, events, streams),
+    ...groupHandlers(tasks, groups),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
     ...sessionHandlers(memory.service, log),

@@ -13,7 +13,11 @@ import { Adoption } from './adoption.js';
 import type { TaskEvents } from './events.js';
 import { PendingSpawn, type Entry, type RunInfo, type TaskMeta } from './model.js';
 import { killTask, sendInput, type ControlContext } from './control.js';
-import { baseOf, endedTask, interpretStatus } from './outcome.js';
+import { Deadlines } from './deadlines.js';
+import type { GroupStore } from './groups.js';
+import { baseOf, endedTask, interpretStatus, workflowOf } from './outcome.js';
+import { pauseTask, resumeTask, timeOutTask, timeoutReason } from './pause.js';
+import { decide, groupOf } from './queue.js';
 import { outputSize } from './output.js';
 import { bootId, isSameProcessAlive, readStat } from '../sys/proc.js';
 import type { TaskRegistry } from './registry.js';
@@ -31,6 +35,13 @@ export interface ManagerDeps {
   log: Logger;
   registry: TaskRegistry;
   events: TaskEvents;
+  groups: GroupStore;
+}
+
+export interface ListFilter {
+  all: boolean;
+  group?: string;
+  status?: Task['status'];
 }
 
 /** See `TaskManager.run`. */
@@ -43,9 +54,13 @@ export class TaskManager {
   private readonly stall: StallMonitor;
   private stallTimer: NodeJS.Timeout | undefined;
   private readonly control: ControlContext;
+  private readonly deadlines: Deadlines;
+  /** Queue passes run one at a time, so two never hand out the same free slot. */
+  private queuePass: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: ManagerDeps) {
     this.stall = new StallMonitor((id, attention) => this.setAttention(id, attention));
+    this.deadlines = new Deadlines((id) => this.background(timeOutTask(this.control, id), id, 'timing out a task failed'));
     this.control = {
       registry: d.registry,
       log: d.log,
@@ -66,6 +81,11 @@ export class TaskManager {
     });
   }
 
+  /** The default group's limit: the config's `maxParallel` (reloadable). */
+  get maxParallel(): number {
+    return this.d.config.maxParallel;
+  }
+
   dir(id: string): string {
     return join(this.d.paths.tasksDir, id);
   }
@@ -76,16 +96,17 @@ export class TaskManager {
     return this.live(this.entry(id).task);
   }
 
-  async list(all: boolean): Promise<Task[]> {
+  /** `status` or `group`: only those (a status filter includes finished tasks without `all`). */
+  async list(f: ListFilter): Promise<Task[]> {
     const tasks = this.d.registry
       .list()
       .map((e) => e.task)
-      .filter((t) => all || !isFinished(t));
+      .filter((t) => (f.status ? t.status === f.status : f.all || !isFinished(t)) && (f.group === undefined || groupOf(t) === f.group));
     return Promise.all(tasks.map((t) => this.live(t)));
   }
 
   counts(): Record<Task['status'] | 'attention', number> {
-    const c = { queued: 0, running: 0, attention: 0, exited: 0, killed: 0, failed_to_start: 0, lost: 0 };
+    const c = { queued: 0, running: 0, attention: 0, exited: 0, killed: 0, timed_out: 0, skipped: 0, failed_to_start: 0, lost: 0 };
     for (const { task } of this.d.registry.list()) {
       c[task.status] += 1;
       if (task.status === 'running' && task.attention) c.attention += 1;
@@ -130,6 +151,11 @@ export class TaskManager {
   async run(req: RunRequest, prepare?: PrepareTask): Promise<Task> {
     const env = { ...(req.env ?? {}) };
     preflight(toArgv(req.command), req.cwd, env);
+    for (const dep of req.after ?? []) {
+      if (!this.d.registry.get(dep)) throw new AppError('not_found', `no task ${dep} to run after (see \`nightshift ps --all\`)`);
+    }
+    if (req.group !== undefined) this.d.groups.check(req.group);
+    const workflow = workflowOf(req);
     const { id, dir } = claimTaskDir(this.d.registry, this.d.paths.tasksDir, this.d.log);
     let command = req.command;
     if (prepare) {
@@ -148,6 +174,7 @@ export class TaskManager {
       createdAt: now().toISOString(),
       stallAfterSeconds: req.stallAfterSeconds ?? this.d.config.stallAfterSeconds,
       stdin: req.stdin,
+      ...workflow,
     };
     const task: Task = {
       ...meta,
@@ -166,12 +193,16 @@ export class TaskManager {
       }
     };
     await writeOrUndo('meta.json', JSON.stringify(meta));
-    if (this.counts().running < this.d.config.maxParallel) {
+    // Starts at once when the queue would start it now (its dependencies done, room in its group).
+    const startable = decide([...this.d.registry.list(), { task }], (g) => this.d.groups.limit(g)).start.some((t) => t.id === id);
+    if (startable) {
       await this.start(task, env);
     } else {
       await writeOrUndo('spawn.json', JSON.stringify({ env }));
       this.d.registry.set(task);
       this.d.events.emit('queued', task);
+      // A dependency that has already failed skips it now.
+      await this.schedule();
     }
     await this.persist();
     return this.get(id);
@@ -210,6 +241,7 @@ export class TaskManager {
     writeRunInfo(dir, run, startedAt, this.d.log);
     if (fromQueue) unlink(join(dir, 'spawn.json')).catch(() => undefined);
     this.stall.touch(task.id, 0);
+    if (task.timeoutSeconds !== undefined) this.deadlines.arm(task.id, startedAt, task.timeoutSeconds);
     const pid = await this.recordChild(task.id, spawned.childPid);
     // Its end is recorded once its pid is, so the ended task carries the pid too.
     this.background(
@@ -275,7 +307,11 @@ export class TaskManager {
   private async settle(id: string, code: number): Promise<void> {
     const e = this.d.registry.get(id);
     if (!e || e.task.status !== 'running' || !e.run) return;
-    await this.finish(endedTask(e.task, interpretStatus(code, e.run.capBytes), await outputSize(e.task.outputPath)));
+    const ending = interpretStatus(code, e.run.capBytes);
+    const final = e.run.timedOutAt
+      ? { status: 'timed_out' as const, reason: timeoutReason(e.task), ...(ending.status === 'killed' ? { signal: ending.signal } : {}) }
+      : ending;
+    await this.finish(endedTask(e.task, final, await outputSize(e.task.outputPath)));
   }
 
   private async settleLost(id: string, reason: string): Promise<void> {
@@ -288,23 +324,32 @@ export class TaskManager {
     this.d.registry.set(task);
     this.adoption.forget(task.id);
     this.stall.forget(task.id);
+    this.deadlines.forget(task.id);
     await this.persist();
     this.d.log.info({ task: task.id, status: task.status }, 'task ended');
     this.d.events.emit('exited', task);
     await this.schedule();
   }
 
-  /** Starts queued tasks, oldest first, while there is room. */
-  private async schedule(): Promise<void> {
-    const queued = this.d.registry
-      .list()
-      .filter((e) => e.task.status === 'queued')
-      .sort((a, b) => Number(a.task.id) - Number(b.task.id));
-    let started = false;
-    for (const { task } of queued) {
-      if (this.counts().running >= this.d.config.maxParallel) break;
+  /** Skips queued tasks whose dependencies failed and starts those with room in their group, oldest first. */
+  schedule(): Promise<void> {
+    const pass = this.queuePass.then(() => this.schedulePass());
+    this.queuePass = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private async schedulePass(): Promise<void> {
+    const { start, skip } = decide(this.d.registry.list(), (g) => this.d.groups.limit(g));
+    for (const { task, reason } of skip) {
+      const skipped: Task = { ...baseOf(task), status: 'skipped', endedAt: now().toISOString(), reason };
+      await unlink(join(this.dir(task.id), 'spawn.json')).catch(() => undefined);
+      this.d.registry.set(skipped);
+      this.d.log.info({ task: task.id, reason }, 'task skipped');
+      this.d.events.emit('exited', skipped);
+    }
+    for (const task of start) {
       const raw = await readFile(join(this.dir(task.id), 'spawn.json'), 'utf8').catch(() => null);
-      // It may have been killed (or started by a concurrent pass) while the spec was read.
+      // It may have been killed while the spec was read.
       if (this.d.registry.get(task.id)?.task.status !== 'queued') continue;
       const spec = raw === null ? null : PendingSpawn.safeParse(safeJson(raw));
       if (!spec?.success) {
@@ -319,15 +364,24 @@ export class TaskManager {
       } else {
         await this.start(task, spec.data.env, true);
       }
-      started = true;
     }
-    if (started) await this.persist();
+    if (start.length + skip.length > 0) await this.persist();
   }
 
   // ---- control -------------------------------------------------------------------------------
 
   async kill(id: string, signal: SignalName): Promise<Task> {
     await killTask(this.control, id, signal);
+    return this.get(id);
+  }
+
+  async pause(id: string): Promise<Task> {
+    await pauseTask(this.control, id);
+    return this.get(id);
+  }
+
+  async resume(id: string): Promise<Task> {
+    await resumeTask(this.control, id);
     return this.get(id);
   }
 
@@ -376,7 +430,12 @@ export class TaskManager {
 
   /** Settles or re-adopts tasks left running by an earlier daemon, then starts the queue. */
   async startUp(): Promise<void> {
-    await this.adoption.start(this.d.registry.list().filter((e) => e.task.status === 'running'));
+    const running = this.d.registry.list().filter((e) => e.task.status === 'running');
+    await this.adoption.start(running);
+    for (const { task } of running) {
+      const cur = this.d.registry.get(task.id)?.task;
+      if (cur?.status === 'running' && cur.timeoutSeconds !== undefined) this.deadlines.arm(cur.id, cur.startedAt, cur.timeoutSeconds);
+    }
     await this.schedule();
     this.startStallChecks();
   }
@@ -396,11 +455,12 @@ export class TaskManager {
     const old = this.d.config;
     this.d.config = config;
     if (config.stallCheckSeconds !== old.stallCheckSeconds && this.stallTimer) this.startStallChecks();
-    if (config.maxParallel > old.maxParallel) await this.schedule();
+    if (config.maxParallel !== old.maxParallel) await this.schedule();
   }
 
   stop(): void {
     this.adoption.stop();
+    this.deadlines.stop();
     clearInterval(this.stallTimer);
     this.d.registry.stop();
   }

@@ -8,7 +8,10 @@ export function signalNumber(name: string): number {
   return (constants.signals as Record<string, number | undefined>)[name] ?? 0;
 }
 
-type Ending = { status: 'exited'; exitCode: number; reason?: string } | { status: 'killed'; signal: string; exitCode: number; reason?: string };
+type Ending =
+  | { status: 'exited'; exitCode: number; reason?: string }
+  | { status: 'killed'; signal: string; exitCode: number; reason?: string }
+  | { status: 'timed_out'; signal?: string; reason: string };
 
 /**
  * Turns the wrapper's recorded status into an outcome. Like a shell, the wrapper reports a command
@@ -23,9 +26,20 @@ export function interpretStatus(code: number, capBytes: number): Ending {
   return { status: 'killed', signal: sig, exitCode: code };
 }
 
+/** The workflow fields a task carries whatever its status (only those it has). */
+export function workflowOf(t: Pick<Task, 'after' | 'afterAny' | 'group' | 'timeoutSeconds'>) {
+  return {
+    ...(t.after !== undefined ? { after: t.after } : {}),
+    ...(t.afterAny !== undefined ? { afterAny: t.afterAny } : {}),
+    ...(t.group !== undefined ? { group: t.group } : {}),
+    ...(t.timeoutSeconds !== undefined ? { timeoutSeconds: t.timeoutSeconds } : {}),
+  };
+}
+
 /** Fields shared by every variant; used when a task moves from one status to another. */
 export function baseOf(task: Task) {
   return {
+    ...workflowOf(task),
     id: task.id,
     name: task.name,
     command: task.command,
