@@ -17,6 +17,8 @@ export interface ToolNames {
   wait?: string;
   kill?: string;
   list?: string;
+  pause?: string;
+  resume?: string;
 }
 
 export function attentionLine(t: Task, names: ToolNames): string | undefined {

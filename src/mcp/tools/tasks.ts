@@ -3,7 +3,15 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { taskTools, type TaskToolHost } from '../../client/task-tools/tools.js';
 import { guarded, ok, type WithClient } from '../result.js';
 
-export const MCP_TASK_TOOLS = { run: 'run_task', output: 'task_output', input: 'send_input', kill: 'kill_task', list: 'list_tasks' } as const;
+export const MCP_TASK_TOOLS = {
+  run: 'run_task',
+  output: 'task_output',
+  input: 'send_input',
+  kill: 'kill_task',
+  list: 'list_tasks',
+  pause: 'pause_task',
+  resume: 'resume_task',
+} as const;
 
 export interface TaskToolOptions {
   /** Where relative and missing `cwd`s resolve: the MCP server's working directory. */
