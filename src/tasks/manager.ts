@@ -341,7 +341,8 @@ export class TaskManager {
   private async schedulePass(): Promise<void> {
     const { start, skip } = decide(this.d.registry.list(), (g) => this.d.groups.limit(g));
     for (const { task, reason } of skip) {
-      const skipped: Task = { ...baseOf(task), status: 'skipped', endedAt: now().toISOString(), reason };
+      const stdin = task.stdin === 'none' ? ('none' as const) : ('closed' as const);
+      const skipped: Task = { ...baseOf(task), stdin, status: 'skipped', endedAt: now().toISOString(), reason };
       await unlink(join(this.dir(task.id), 'spawn.json')).catch(() => undefined);
       this.d.registry.set(skipped);
       this.d.log.info({ task: task.id, reason }, 'task skipped');
