@@ -38,6 +38,7 @@ import {
   OkResponse,
   OutputMeta,
   OutputQuery,
+  RestartRequest,
   RunRequest,
   TaskEvent,
   TaskId,
@@ -133,6 +134,14 @@ export const ENDPOINTS = {
     params: taskId,
     body: KillRequest.describe('kill request'),
     reply: json(TaskResponse),
+  },
+  restartTask: {
+    method: 'POST',
+    path: '/v1/tasks/:id/restart',
+    doc: 'start a new task with the command, cwd, group, timeout and labels of a finished one (`restartOf` links them), in the environment given',
+    params: taskId,
+    body: RestartRequest.describe('restart request'),
+    reply: json(TaskResponse, 201),
   },
   pauseTask: {
     method: 'POST',

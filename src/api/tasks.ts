@@ -34,6 +34,9 @@ const common = {
   group: z.string().optional(),
   /** Killed (its whole process group) this many seconds after it started: `timed_out`. */
   timeoutSeconds: z.number().optional(),
+  /** `restart`: the task this one is a new run of. */
+  restartOf: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
 };
 
 /** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */
@@ -120,8 +123,31 @@ function decoded(s: string): string {
   return cur;
 }
 
+// Values are never quoted in errors: they may be secrets.
+const RunEnv = z.record(
+  z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^[^=\u0000]+$/, 'bad variable name'),
+  z
+    .string()
+    .max(128 * 1024)
+    .regex(NoNul, 'environment values cannot contain NUL bytes'),
+);
+
 /** A name is a label: a `..` path segment in it (raw or percent-encoded) is refused as path traversal. */
 const notTraversal = (s: string) => !/(^|[/\\])\.\.([/\\]|$)/.test(decoded(s));
+
+const Labels = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_./-]{0,62}$/, 'label keys are letters, digits, "_", ".", "/" and "-" (at most 63)'),
+    z.string().max(256).regex(NoControlChars, 'label values cannot have control characters'),
+  )
+  .refine((l) => Object.keys(l).length <= 32, 'at most 32 labels');
+
+/** `restart`: the environment the new run gets (a task's own is not kept once it has started). */
+export const RestartRequest = z.object({ env: RunEnv.optional() }).strict();
 
 export const RunRequest = z
   .object({
@@ -142,20 +168,7 @@ export const RunRequest = z
       .refine(notTraversal, 'name is a label and cannot contain a ".." path segment')
       .optional(),
     cwd: z.string().min(1).max(4096).startsWith('/', 'cwd must be an absolute path').regex(NoNul, 'cwd cannot contain NUL bytes'),
-    // Values are never quoted in errors: they may be secrets.
-    env: z
-      .record(
-        z
-          .string()
-          .min(1)
-          .max(1024)
-          .regex(/^[^=\u0000]+$/, 'bad variable name'),
-        z
-          .string()
-          .max(128 * 1024)
-          .regex(NoNul, 'environment values cannot contain NUL bytes'),
-      )
-      .optional(),
+    env: RunEnv.optional(),
     stallAfterSeconds: z
       .number()
       .min(1)
@@ -166,6 +179,7 @@ export const RunRequest = z
     /** With `after`: start once they ended in any state, not only when all succeeded. */
     afterAny: z.boolean().optional(),
     group: GroupName.optional(),
+    labels: Labels.optional(),
     timeoutSeconds: z
       .number()
       .positive()
@@ -182,6 +196,20 @@ export const ListQuery = z
     all: z.enum(['0', '1']).default('0'),
     group: GroupName.optional(),
     status: z.enum(TASK_STATUSES).optional(),
+    /** JSON object: only tasks carrying every one of these labels. */
+    labels: z
+      .string()
+      .max(16 * 1024)
+      .transform((s, ctx) => {
+        try {
+          return JSON.parse(s) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'labels must be a JSON object of strings' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.record(z.string(), z.string()))
+      .optional(),
   })
   .strict();
 

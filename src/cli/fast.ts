@@ -10,7 +10,7 @@ import { resolvePaths } from '../paths.js';
 import { HOOK_NAMES, runHook, type HookName } from './hook.js';
 import { reportError } from './report.js';
 import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type TaskCaller, type WaitOptions } from './task-actions.js';
-import { duration, envPair, idList, nonNegInt, positiveInt, seconds } from './values.js';
+import { duration, envPair, idList, labelPair, nonNegInt, positiveInt, seconds } from './values.js';
 
 interface Flag {
   key: string;
@@ -74,6 +74,7 @@ const RUN: Record<string, Flag> = {
   '--after': { key: 'after', parse: (v, prev) => idList(v, prev as string[] | undefined) },
   '--after-any': { key: 'afterAny', parse: (v, prev) => idList(v, prev as string[] | undefined) },
   '--group': { key: 'group', parse: (v) => v },
+  '--label': { key: 'label', parse: (v, prev) => labelPair(v, prev as Record<string, string> | undefined) },
   '--timeout': { key: 'timeout', parse: duration('--timeout') },
   '--json': json,
 };

@@ -75,6 +75,14 @@ export function describeTask(t: Task): string {
   if ('signal' in t && t.signal) rows.push(['signal', t.signal]);
   if (t.group) rows.push(['group', t.group]);
   if (t.after) rows.push(['after', `${t.after.join(', ')}${t.afterAny ? ' (any outcome)' : ' (all must succeed)'}`]);
+  if (t.restartOf !== undefined) rows.push(['restart of', t.restartOf]);
+  if (t.labels)
+    rows.push([
+      'labels',
+      Object.entries(t.labels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' '),
+    ]);
   if (t.timeoutSeconds !== undefined) rows.push(['timeout', `${t.timeoutSeconds}s`]);
   if (t.status === 'running' && t.paused) rows.push(['paused', 'yes (resume it with `nightshift resume`)']);
   if ('reason' in t && t.reason) rows.push(['reason', t.reason]);

@@ -1,7 +1,6 @@
-/** `group …` (task groups and their parallel limits) and `pause` / `resume`. */
+/** `group …`: task groups and their parallel limits. */
 import type { Command } from 'commander';
 import { withDaemon } from '../client/connect.js';
-import { AppError } from '../errors.js';
 import { table } from './format.js';
 import { printJson } from './print-json.js';
 import { positiveInt } from './values.js';
@@ -52,28 +51,4 @@ export function registerGroupCommands(program: Command): void {
     .action(async (name: string) => {
       await withDaemon((c) => c.removeGroup(name));
     });
-
-  for (const [name, resume] of [
-    ['pause', false],
-    ['resume', true],
-  ] as const) {
-    program
-      .command(name)
-      .description(
-        resume
-          ? 'continue a paused task (SIGCONT to its process group); --group: every paused task of the group'
-          : 'stop a running task (SIGSTOP to its whole process group) until `resume`; it stays running, marked paused, and is never taken for stalled; --group: every running task of the group',
-      )
-      .argument('[id]')
-      .option('--group <name>', 'every running task of this group')
-      .option('--json', 'print the task (with --group: the ids acted on) as JSON')
-      .action(async (id: string | undefined, o: { group?: string; json?: boolean }) => {
-        if ((id === undefined) === (o.group === undefined)) throw new AppError('bad_request', `${name} takes a task id or --group NAME`);
-        const group = o.group;
-        const out: unknown = await withDaemon(async (c) =>
-          group !== undefined ? c.pauseGroup(group, resume) : resume ? c.resume(id as string) : c.pause(id as string),
-        );
-        if (o.json) printJson(out);
-      });
-  }
 }

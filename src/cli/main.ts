@@ -7,6 +7,7 @@ import { registerDaemonCommands } from './daemon.js';
 import { registerServiceCommands } from './service.js';
 import { registerTaskCommands } from './tasks.js';
 import { registerGroupCommands } from './groups.js';
+import { registerTaskControlCommands } from './task-control.js';
 import { registerAgentCommands } from './agent.js';
 import { registerIntegrateCommands } from './integrate.js';
 import { registerMcpCommands } from './mcp.js';
@@ -44,6 +45,7 @@ Examples:
 
   registerDaemonCommands(program);
   registerTaskCommands(program);
+  registerTaskControlCommands(program);
   registerGroupCommands(program);
   registerAgentCommands(program);
   registerSessionCommands(program);

@@ -25,6 +25,8 @@ export interface RunOptions {
   /** `--after-any ID,…`: start once they ended, in any state. */
   afterAny?: string[];
   group?: string;
+  /** `--label K=V`, repeatable. */
+  label?: Record<string, string>;
   /** Seconds. */
   timeout?: number;
 }
@@ -40,6 +42,7 @@ export async function runTask(call: TaskCaller, command: string[], o: RunOptions
       ...(o.stallAfter !== undefined ? { stallAfterSeconds: o.stallAfter } : {}),
       ...dependencies(o),
       ...(o.group ? { group: o.group } : {}),
+      ...(o.label ? { labels: o.label } : {}),
       ...(o.timeout !== undefined ? { timeoutSeconds: o.timeout } : {}),
     }),
   );

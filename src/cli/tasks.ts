@@ -7,7 +7,7 @@ import { commandLine, humanBytes, readLimitWords, statusLabel } from '../client/
 import { age, clipColumns, describeTask, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
-import { duration, envPair, idList, nonNegInt, positiveInt, seconds } from './values.js';
+import { duration, envPair, idList, labelPair, nonNegInt, positiveInt, seconds } from './values.js';
 
 export { nonNegInt } from './values.js';
 
@@ -33,6 +33,7 @@ export function registerTaskCommands(program: Command): void {
       idList,
     )
     .option('--after-any <ids>', 'start once these tasks ended, however they ended', idList)
+    .option('--label <KEY=VALUE>', 'a label to find it by (`ps --label`); repeatable', labelPair)
     .option('--group <name>', "run under this group's parallel limit (see `nightshift group`; default: the default group, maxParallel)")
     .option('--timeout <duration>', 'kill the whole process tree after this long (30s, 5m, 1h30m): status timed_out', duration('--timeout'))
     .option('--json', 'print the task as JSON')
@@ -48,10 +49,11 @@ export function registerTaskCommands(program: Command): void {
     .description('list tasks (running and queued; --all adds finished ones)')
     .option('-a, --all', 'include finished tasks')
     .option('--group <name>', 'only the tasks of this group')
+    .option('--label <KEY=VALUE>', 'only tasks with this label (repeatable: all of them)', labelPair)
     .option('--status <status>', `only tasks in this state (finished ones too): ${TASK_STATUSES.join(', ')}`, taskStatus)
     .option('--json', 'print JSON')
-    .action(async (o: { all?: boolean; group?: string; status?: TaskStatus; json?: boolean }) => {
-      const filter = { ...(o.group ? { group: o.group } : {}), ...(o.status ? { status: o.status } : {}) };
+    .action(async (o: { all?: boolean; group?: string; status?: TaskStatus; label?: Record<string, string>; json?: boolean }) => {
+      const filter = { ...(o.group ? { group: o.group } : {}), ...(o.status ? { status: o.status } : {}), ...(o.label ? { labels: o.label } : {}) };
       const tasks = await withDaemon((c) => c.list(Boolean(o.all), filter));
       if (o.json) return printJson(tasks);
       await loadWidths();

@@ -28,6 +28,13 @@ export function envPair(v: string, acc: Record<string, string>): Record<string, 
   return { ...acc, [v.slice(0, eq)]: v.slice(eq + 1) };
 }
 
+/** `--label K=V`, repeatable (the daemon checks the key). */
+export function labelPair(v: string, acc: Record<string, string> | undefined): Record<string, string> {
+  const eq = v.indexOf('=');
+  if (eq <= 0) throw new AppError('bad_request', `--label takes KEY=VALUE, got "${v}"`);
+  return { ...(acc ?? {}), [v.slice(0, eq)]: v.slice(eq + 1) };
+}
+
 export function resolvePath(p: string): string {
   return p.startsWith('/') ? p : `${process.cwd()}/${p}`;
 }

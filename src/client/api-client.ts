@@ -68,8 +68,14 @@ export class ApiClient {
   }
 
   /** Running and queued tasks (`all`: finished too); `group`, `status`: only those. */
-  async list(all = false, filter: { group?: string; status?: Task['status'] } = {}): Promise<Task[]> {
-    return (await this.call('listTasks', { query: { all: all ? 1 : 0, ...filter } })).tasks;
+  async list(all = false, filter: { group?: string; status?: Task['status']; labels?: Record<string, string> } = {}): Promise<Task[]> {
+    const { labels, ...rest } = filter;
+    return (await this.call('listTasks', { query: { all: all ? 1 : 0, ...rest, ...(labels ? { labels: JSON.stringify(labels) } : {}) } })).tasks;
+  }
+
+  /** A new run of a finished task, in environment `env`. */
+  async restart(taskId: string, env: Record<string, string>): Promise<Task> {
+    return (await this.call('restartTask', { ...id(taskId), body: { env } })).task;
   }
 
   async pause(taskId: string): Promise<Task> {

@@ -42,6 +42,8 @@ export interface ListFilter {
   all: boolean;
   group?: string;
   status?: Task['status'];
+  /** Only tasks carrying every one of these labels. */
+  labels?: Record<string, string>;
 }
 
 /** See `TaskManager.run`. */
@@ -101,7 +103,8 @@ export class TaskManager {
     const tasks = this.d.registry
       .list()
       .map((e) => e.task)
-      .filter((t) => (f.status ? t.status === f.status : f.all || !isFinished(t)) && (f.group === undefined || groupOf(t) === f.group));
+      .filter((t) => (f.status ? t.status === f.status : f.all || !isFinished(t)) && (f.group === undefined || groupOf(t) === f.group))
+      .filter((t) => Object.entries(f.labels ?? {}).every(([k, v]) => t.labels?.[k] === v));
     return Promise.all(tasks.map((t) => this.live(t)));
   }
 
@@ -148,14 +151,14 @@ export class TaskManager {
    * task writes its spec there and names it in the command it returns. If it throws, the directory
    * is removed and nothing was started.
    */
-  async run(req: RunRequest, prepare?: PrepareTask): Promise<Task> {
+  async run(req: RunRequest, prepare?: PrepareTask, restartOf?: string): Promise<Task> {
     const env = { ...(req.env ?? {}) };
     preflight(toArgv(req.command), req.cwd, env);
     for (const dep of req.after ?? []) {
       if (!this.d.registry.get(dep)) throw new AppError('not_found', `no task ${dep} to run after (see \`nightshift ps --all\`)`);
     }
     if (req.group !== undefined) this.d.groups.check(req.group);
-    const workflow = workflowOf(req);
+    const workflow = workflowOf({ ...req, ...(restartOf !== undefined ? { restartOf } : {}) });
     const { id, dir } = claimTaskDir(this.d.registry, this.d.paths.tasksDir, this.d.log);
     let command = req.command;
     if (prepare) {
@@ -374,6 +377,28 @@ export class TaskManager {
   async kill(id: string, signal: SignalName): Promise<Task> {
     await killTask(this.control, id, signal);
     return this.get(id);
+  }
+
+  /**
+   * A new task with the command, cwd, name, stdin, stall time, group, timeout and labels of a finished
+   * one, linked to it (`restartOf`). Its environment is the caller's: a task's own is not kept.
+   */
+  async restart(id: string, env: Record<string, string>): Promise<Task> {
+    const old = this.entry(id).task;
+    if (!isFinished(old)) throw new AppError('conflict', `task ${id} is ${old.status}; kill it (\`nightshift kill ${id}\`) or wait for it first`);
+    const group = old.group !== undefined && this.d.groups.has(old.group) ? { group: old.group } : {};
+    const req: RunRequest = {
+      command: old.command,
+      cwd: old.cwd,
+      env,
+      stdin: old.stdin !== 'none',
+      stallAfterSeconds: old.stallAfterSeconds,
+      ...(old.name !== null ? { name: old.name } : {}),
+      ...group,
+      ...(old.timeoutSeconds !== undefined ? { timeoutSeconds: old.timeoutSeconds } : {}),
+      ...(old.labels !== undefined ? { labels: old.labels } : {}),
+    };
+    return this.run(req, undefined, id);
   }
 
   async pause(id: string): Promise<Task> {

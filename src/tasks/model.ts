@@ -40,6 +40,8 @@ export const TaskMeta = z.object({
   afterAny: z.boolean().optional(),
   group: z.string().optional(),
   timeoutSeconds: z.number().optional(),
+  restartOf: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
 });
 export type TaskMeta = z.infer<typeof TaskMeta>;
 

@@ -27,12 +27,14 @@ export function interpretStatus(code: number, capBytes: number): Ending {
 }
 
 /** The workflow fields a task carries whatever its status (only those it has). */
-export function workflowOf(t: Pick<Task, 'after' | 'afterAny' | 'group' | 'timeoutSeconds'>) {
+export function workflowOf(t: Pick<Task, 'after' | 'afterAny' | 'group' | 'timeoutSeconds' | 'restartOf' | 'labels'>) {
   return {
     ...(t.after !== undefined ? { after: t.after } : {}),
     ...(t.afterAny !== undefined ? { afterAny: t.afterAny } : {}),
     ...(t.group !== undefined ? { group: t.group } : {}),
     ...(t.timeoutSeconds !== undefined ? { timeoutSeconds: t.timeoutSeconds } : {}),
+    ...(t.restartOf !== undefined ? { restartOf: t.restartOf } : {}),
+    ...(t.labels !== undefined ? { labels: t.labels } : {}),
   };
 }
 

@@ -203,3 +203,37 @@ describe('pause and resume', () => {
     expect(w.code).toBe(143);
   });
 });
+
+describe('restart and labels', () => {
+  it('restart starts a new task with the same command, cwd, group and labels, linked to the old one', async () => {
+    await d.cli(['group', 'add', 'again', '--parallel', '1']);
+    const cwd = d.home;
+    const old = await run(d, '--cwd', cwd, '--group', 'again', '--label', 'suite=unit', '--name', 'twice', '--', 'sh', '-c', 'pwd; echo "$WHO"');
+    expect((await d.cli(['wait', old])).code).toBe(0);
+    const r = await d.cli(['restart', old], { env: { WHO: 'restarter' } });
+    expect(r.code).toBe(0);
+    const id = r.stdout.trim();
+    expect(id).not.toBe(old);
+    expect((await d.cli(['wait', id])).code).toBe(0);
+    expect(await show(d, id)).toMatchObject({ restartOf: old, group: 'again', name: 'twice', labels: { suite: 'unit' } });
+    expect((await d.cli(['output', id])).stdout).toBe(`${cwd}\nrestarter\n`);
+    const running = await run(d, '--', 'sleep', '30');
+    const refused = await d.cli(['restart', running]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('running');
+    await d.cli(['kill', running]);
+  });
+
+  it('ps --label lists only the tasks with every label given', async () => {
+    const a = await run(d, '--label', 'team=x', '--label', 'kind=build', '--', 'true');
+    const b = await run(d, '--label', 'team=x', '--', 'true');
+    await run(d, '--label', 'team=y', '--', 'true');
+    const ids = async (...labels: string[]) =>
+      (JSON.parse((await d.cli(['ps', '--all', ...labels.flatMap((l) => ['--label', l]), '--json'])).stdout) as T[]).map((t) => t.id);
+    expect(await ids('team=x')).toEqual([a, b]);
+    expect(await ids('team=x', 'kind=build')).toEqual([a]);
+    const bad = await d.cli(['run', '--label', '../x=1', '--', 'true']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('label keys');
+  });
+});

@@ -55,7 +55,7 @@ async function readAll(id: string, limit?: number): Promise<{ data: string; page
 }
 
 describe('nightshift mcp: task tools over stdio', () => {
-  it('lists the eleven tools, each with an input and an output schema', async () => {
+  it('lists the twelve tools, each with an input and an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
@@ -65,6 +65,7 @@ describe('nightshift mcp: task tools over stdio', () => {
         'pause_task',
         'recall',
         'remember',
+        'restart_task',
         'resume_task',
         'run_task',
         'search_sessions',
@@ -106,6 +107,9 @@ describe('nightshift mcp: task tools over stdio', () => {
     expect(text(paused)).toContain('running, paused');
     expect(structured<{ paused?: boolean }>(await mcp.call('resume_task', { task_id: sleeper })).paused).toBeUndefined();
     await mcp.call('kill_task', { task_id: sleeper, signal: 'KILL' });
+    const again = structured<{ task_id: string; restart_of: string }>(await mcp.call('restart_task', { task_id: first }));
+    expect(again.restart_of).toBe(first);
+    expect(again.task_id).not.toBe(first);
   });
 
   it('runs an argv array without a shell, in a relative cwd', async () => {

@@ -18,6 +18,7 @@ export const AGENT_TASK_TOOLS = {
   kill: 'task_kill',
   pause: 'task_pause',
   resume: 'task_resume',
+  restart: 'task_restart',
 } as const;
 
 /** The JSON Schema the model sees, made from the same zod shape the input is checked against. */

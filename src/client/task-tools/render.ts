@@ -19,6 +19,7 @@ export interface ToolNames {
   list?: string;
   pause?: string;
   resume?: string;
+  restart?: string;
 }
 
 export function attentionLine(t: Task, names: ToolNames): string | undefined {

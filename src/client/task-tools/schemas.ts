@@ -56,6 +56,8 @@ export const RunInput = {
 
 export const PauseInput = { task_id: TaskRef.describe('the task id') };
 
+export const RestartInput = { task_id: TaskRef.describe('the id of a finished task') };
+
 export const OutputInput = {
   task_id: TaskRef.describe('the task id'),
   offset: z.number().int().min(0).optional().describe('byte offset to start at (default 0)'),
@@ -101,6 +103,7 @@ export const TaskSummary = z.object({
   paused: z.boolean().optional(),
   group: z.string().optional(),
   after: z.array(z.string()).optional(),
+  restart_of: z.string().optional(),
   output_bytes: z.number(),
   created_at: z.string(),
   started_at: z.string().optional(),
@@ -142,6 +145,7 @@ export function summary(t: Task): TaskSummary {
   if (t.status === 'running' && t.paused) s.paused = true;
   if (t.group) s.group = t.group;
   if (t.after) s.after = t.after;
+  if (t.restartOf) s.restart_of = t.restartOf;
   if ('startedAt' in t && t.startedAt) s.started_at = t.startedAt;
   if ('endedAt' in t) s.ended_at = t.endedAt;
   return s;

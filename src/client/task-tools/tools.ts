@@ -19,6 +19,7 @@ import {
   OutputAnswer,
   OutputInput,
   PauseInput,
+  RestartInput,
   RunInput,
   summary,
   TASK_TOOL_LIMITS as L,
@@ -233,6 +234,20 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
         },
       }),
     ),
+
+    ...tool(n.restart, {
+      title: 'Restart a finished task',
+      description:
+        'Start a finished task again as a new task: same command, cwd, name, stdin, group, timeout and labels, in the environment a new task gets; ' +
+        'returns the new task (restart_of names the old one).',
+      input: RestartInput,
+      output: TaskSummary.shape,
+      brief: (i) => i.task_id,
+      run: async (i, host) => {
+        const t = await host.call((c) => c.restart(i.task_id, host.env()));
+        return { text: `started task ${t.id} (${statusText(t)}) as a new run of task ${i.task_id}`, structured: summary(t) };
+      },
+    }),
 
     ...tool(n.list, {
       title: 'List tasks',

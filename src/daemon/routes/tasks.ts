@@ -14,14 +14,30 @@ const MAX_WAIT_MS = 300_000;
 
 type TaskHandlers = Pick<
   Handlers,
-  'listTasks' | 'runTask' | 'getTask' | 'removeTask' | 'taskOutput' | 'followTask' | 'sendInput' | 'killTask' | 'waitTask' | 'pauseTask' | 'resumeTask'
+  | 'listTasks'
+  | 'runTask'
+  | 'getTask'
+  | 'removeTask'
+  | 'taskOutput'
+  | 'followTask'
+  | 'sendInput'
+  | 'killTask'
+  | 'waitTask'
+  | 'pauseTask'
+  | 'resumeTask'
+  | 'restartTask'
 >;
 
 export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: Streams): TaskHandlers {
   return {
     listTasks: async ({ query }) => ({
       json: {
-        tasks: await tasks.list({ all: query.all === '1', ...(query.group ? { group: query.group } : {}), ...(query.status ? { status: query.status } : {}) }),
+        tasks: await tasks.list({
+          all: query.all === '1',
+          ...(query.group ? { group: query.group } : {}),
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.labels ? { labels: query.labels } : {}),
+        }),
       },
     }),
     runTask: async ({ body }) => ({ json: { task: await tasks.run(body) } }),
@@ -74,6 +90,7 @@ export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: St
       return 'streamed';
     },
     sendInput: async ({ params: { id }, body }) => ({ json: { task: await tasks.input(id, body.text, body.eof) } }),
+    restartTask: async ({ params: { id }, body }) => ({ json: { task: await tasks.restart(id, body.env ?? {}) } }),
     pauseTask: async ({ params: { id } }) => ({ json: { task: await tasks.pause(id) } }),
     resumeTask: async ({ params: { id } }) => ({ json: { task: await tasks.resume(id) } }),
     killTask: async ({ params: { id }, body }) => ({ json: { task: await tasks.kill(id, body.signal) } }),

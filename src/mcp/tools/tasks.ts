@@ -11,6 +11,7 @@ export const MCP_TASK_TOOLS = {
   list: 'list_tasks',
   pause: 'pause_task',
   resume: 'resume_task',
+  restart: 'restart_task',
 } as const;
 
 export interface TaskToolOptions {
