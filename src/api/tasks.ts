@@ -37,6 +37,15 @@ const common = {
   /** `restart`: the task this one is a new run of. */
   restartOf: z.string().optional(),
   labels: z.record(z.string(), z.string()).optional(),
+  /** `run --retry`: runs left after this one if it fails; the delay before the next; which run this is (1-based). */
+  retries: z.number().optional(),
+  retryDelaySeconds: z.number().optional(),
+  attempt: z.number().optional(),
+  /** The attempt before this one, and the one after (set once this one failed and another was queued). */
+  retryOf: z.string().optional(),
+  retriedBy: z.string().optional(),
+  /** A queued attempt starts no earlier than this. */
+  notBefore: z.string().optional(),
 };
 
 /** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */
@@ -180,6 +189,13 @@ export const RunRequest = z
     afterAny: z.boolean().optional(),
     group: GroupName.optional(),
     labels: Labels.optional(),
+    /** Run it again up to this many times while it exits non-zero (or times out). */
+    retry: z.number().int().min(0).max(100).optional(),
+    retryDelaySeconds: z
+      .number()
+      .min(0)
+      .max(24 * 3600)
+      .optional(),
     timeoutSeconds: z
       .number()
       .positive()

@@ -76,6 +76,8 @@ const RUN: Record<string, Flag> = {
   '--group': { key: 'group', parse: (v) => v },
   '--label': { key: 'label', parse: (v, prev) => labelPair(v, prev as Record<string, string> | undefined) },
   '--timeout': { key: 'timeout', parse: duration('--timeout') },
+  '--retry': { key: 'retry', parse: nonNegInt('--retry') },
+  '--retry-delay': { key: 'retryDelay', parse: duration('--retry-delay') },
   '--json': json,
 };
 const OUTPUT: Record<string, Flag> = {

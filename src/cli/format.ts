@@ -75,6 +75,9 @@ export function describeTask(t: Task): string {
   if ('signal' in t && t.signal) rows.push(['signal', t.signal]);
   if (t.group) rows.push(['group', t.group]);
   if (t.after) rows.push(['after', `${t.after.join(', ')}${t.afterAny ? ' (any outcome)' : ' (all must succeed)'}`]);
+  if (t.attempt !== undefined) rows.push(['attempt', `${t.attempt}${t.retries ? ` (${t.retries} more if it fails)` : ''}`]);
+  if (t.retryOf !== undefined) rows.push(['retry of', t.retryOf]);
+  if (t.retriedBy !== undefined) rows.push(['retried by', t.retriedBy]);
   if (t.restartOf !== undefined) rows.push(['restart of', t.restartOf]);
   if (t.labels)
     rows.push([

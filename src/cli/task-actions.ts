@@ -29,6 +29,9 @@ export interface RunOptions {
   label?: Record<string, string>;
   /** Seconds. */
   timeout?: number;
+  retry?: number;
+  /** Seconds. */
+  retryDelay?: number;
 }
 
 export async function runTask(call: TaskCaller, command: string[], o: RunOptions): Promise<void> {
@@ -44,6 +47,8 @@ export async function runTask(call: TaskCaller, command: string[], o: RunOptions
       ...(o.group ? { group: o.group } : {}),
       ...(o.label ? { labels: o.label } : {}),
       ...(o.timeout !== undefined ? { timeoutSeconds: o.timeout } : {}),
+      ...(o.retry !== undefined ? { retry: o.retry } : {}),
+      ...(o.retryDelay !== undefined ? { retryDelaySeconds: o.retryDelay } : {}),
     }),
   );
   if (task.status === 'failed_to_start') {

@@ -36,6 +36,12 @@ export function registerTaskCommands(program: Command): void {
     .option('--label <KEY=VALUE>', 'a label to find it by (`ps --label`); repeatable', labelPair)
     .option('--group <name>', "run under this group's parallel limit (see `nightshift group`; default: the default group, maxParallel)")
     .option('--timeout <duration>', 'kill the whole process tree after this long (30s, 5m, 1h30m): status timed_out', duration('--timeout'))
+    .option(
+      '--retry <n>',
+      'run it again, up to N more times, while it exits non-zero or times out; each attempt is a task of its own (retryOf/retriedBy), and `wait` follows them to the last',
+      nonNegInt('--retry'),
+    )
+    .option('--retry-delay <duration>', 'wait this long before each new attempt (default 0)', duration('--retry-delay'))
     .option('--json', 'print the task as JSON')
     .addHelpText(
       'after',

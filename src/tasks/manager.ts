@@ -1,6 +1,5 @@
-import { readFile, rm, unlink } from 'node:fs/promises';
+import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Attention, RunRequest, SignalName, Task } from '../api/tasks.js';
 import { isFinished } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
@@ -11,23 +10,24 @@ import type { Paths } from '../paths.js';
 import { readExitCode } from './adopt.js';
 import { Adoption } from './adoption.js';
 import type { TaskEvents } from './events.js';
-import { PendingSpawn, type Entry, type RunInfo, type TaskMeta } from './model.js';
+import type { Entry, RunInfo, TaskMeta } from './model.js';
 import { killTask, sendInput, type ControlContext } from './control.js';
 import { Deadlines } from './deadlines.js';
 import type { GroupStore } from './groups.js';
 import { baseOf, endedTask, interpretStatus, workflowOf } from './outcome.js';
 import { pauseTask, resumeTask, timeOutTask, timeoutReason } from './pause.js';
+import { ChildContext, recordChild, resolveChild } from './child-pid.js';
 import { decide, groupOf } from './queue.js';
+import { QueueRunner } from './queue-runner.js';
+import { queueRetry } from './retry.js';
+import { restartRequest } from './restart.js';
 import { outputSize } from './output.js';
-import { bootId, isSameProcessAlive, readStat } from '../sys/proc.js';
+import { bootId, readStat } from '../sys/proc.js';
 import type { TaskRegistry } from './registry.js';
 import { preflight, spawnTask, toArgv } from './spawn.js';
 import { StallMonitor } from './stall-monitor.js';
 import { claimTaskDir, writeRunInfo, writeTaskFile } from './task-dir.js';
 import { endOnDisk, waitForEnd } from './wait.js';
-
-/** How long a start waits for the wrapper to name the command's pid (it is a fork away). */
-const CHILD_PID_WAIT_MS = 3000;
 
 export interface ManagerDeps {
   paths: Paths;
@@ -57,18 +57,28 @@ export class TaskManager {
   private stallTimer: NodeJS.Timeout | undefined;
   private readonly control: ControlContext;
   private readonly deadlines: Deadlines;
-  /** Queue passes run one at a time, so two never hand out the same free slot. */
-  private queuePass: Promise<void> = Promise.resolve();
+  private readonly queue: QueueRunner;
+  private readonly children: ChildContext;
 
   constructor(private readonly d: ManagerDeps) {
     this.stall = new StallMonitor((id, attention) => this.setAttention(id, attention));
+    this.children = { registry: d.registry, log: d.log, dir: (id) => this.dir(id), persist: () => this.persist() };
+    this.queue = new QueueRunner({
+      registry: d.registry,
+      groups: d.groups,
+      log: d.log,
+      events: d.events,
+      dir: (id) => this.dir(id),
+      start: (task, env) => this.start(task, env, true),
+      persist: () => this.persist(),
+    });
     this.deadlines = new Deadlines((id) => this.background(timeOutTask(this.control, id), id, 'timing out a task failed'));
     this.control = {
       registry: d.registry,
       log: d.log,
       dir: (id) => this.dir(id),
       entry: (id) => this.entry(id),
-      resolveChild: (id) => this.resolveChild(id),
+      resolveChild: (id) => resolveChild(this.children, id),
       finish: (task) => this.finish(task),
       touch: (id) => this.stall.touch(id),
       persist: () => this.persist(),
@@ -158,7 +168,8 @@ export class TaskManager {
       if (!this.d.registry.get(dep)) throw new AppError('not_found', `no task ${dep} to run after (see \`nightshift ps --all\`)`);
     }
     if (req.group !== undefined) this.d.groups.check(req.group);
-    const workflow = workflowOf({ ...req, ...(restartOf !== undefined ? { restartOf } : {}) });
+    const { retry, ...rest } = req;
+    const workflow = workflowOf({ ...rest, ...(retry ? { retries: retry, attempt: 1 } : {}), ...(restartOf !== undefined ? { restartOf } : {}) });
     const { id, dir } = claimTaskDir(this.d.registry, this.d.paths.tasksDir, this.d.log);
     let command = req.command;
     if (prepare) {
@@ -197,7 +208,9 @@ export class TaskManager {
     };
     await writeOrUndo('meta.json', JSON.stringify(meta));
     // Starts at once when the queue would start it now (its dependencies done, room in its group).
-    const startable = decide([...this.d.registry.list(), { task }], (g) => this.d.groups.limit(g)).start.some((t) => t.id === id);
+    const startable = decide([...this.d.registry.list(), { task }], (g) => this.d.groups.limit(g), nowMs()).start.some((t) => t.id === id);
+    // A task that may be retried keeps its environment for its next attempts (see retry.ts).
+    if (retry) await writeOrUndo('spawn.json', JSON.stringify({ env }));
     if (startable) {
       await this.start(task, env);
     } else {
@@ -242,10 +255,10 @@ export class TaskManager {
     // Registered at once, so a daemon that dies right now still takes it back; its pid (the command's) is a fork away.
     this.d.registry.set({ ...baseOf(task), status: 'running', startedAt }, run);
     writeRunInfo(dir, run, startedAt, this.d.log);
-    if (fromQueue) unlink(join(dir, 'spawn.json')).catch(() => undefined);
+    if (fromQueue && !(task.retries ?? 0)) unlink(join(dir, 'spawn.json')).catch(() => undefined);
     this.stall.touch(task.id, 0);
     if (task.timeoutSeconds !== undefined) this.deadlines.arm(task.id, startedAt, task.timeoutSeconds);
-    const pid = await this.recordChild(task.id, spawned.childPid);
+    const pid = await recordChild(this.children, task.id, spawned.childPid);
     // Its end is recorded once its pid is, so the ended task carries the pid too.
     this.background(
       spawned.exited.then((code) => this.onWrapperExit(task.id, code)),
@@ -255,46 +268,6 @@ export class TaskManager {
     const running = this.d.registry.get(task.id)?.task ?? task;
     this.d.log.info({ task: task.id, commandPid: pid }, 'task started');
     this.d.events.emit('started', running);
-  }
-
-  /** The pid the wrapper reports, into the task (and run.json); undefined when none comes within a few seconds. */
-  private async recordChild(id: string, reported: Promise<number | undefined>): Promise<number | undefined> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), CHILD_PID_WAIT_MS);
-    });
-    const childPid = await Promise.race([reported, late]).finally(() => clearTimeout(timer));
-    if (childPid === undefined) return undefined;
-    // A short task may have ended (and been settled) meanwhile: never write its old state back.
-    const cur = this.d.registry.get(id);
-    if (!cur || cur.task.status !== 'running' || !cur.run) return undefined;
-    const childStart = readStat(childPid)?.startTicks;
-    const run: RunInfo = { ...cur.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
-    this.d.registry.set({ ...cur.task, pid: childPid }, run);
-    writeRunInfo(this.dir(id), run, cur.task.startedAt, this.d.log);
-    return childPid;
-  }
-
-  /**
-   * The command's pid (its process group), from the file the wrapper writes: for a task whose pid
-   * did not come with its start (re-adopted, or a slow wrapper). Saves the registry when it learns it.
-   */
-  private async resolveChild(id: string): Promise<number | undefined> {
-    const deadline = nowMs() + CHILD_PID_WAIT_MS;
-    for (;;) {
-      const e = this.d.registry.get(id);
-      if (!e || e.task.status !== 'running' || !e.run) return undefined;
-      if (e.run.childPid !== undefined) return e.run.childPid;
-      const text = await readFile(join(this.dir(id), 'child.pid'), 'utf8').catch(() => '');
-      const m = /^([0-9]+)\n$/.exec(text);
-      if (m) {
-        const pid = await this.recordChild(id, Promise.resolve(Number(m[1])));
-        if (pid !== undefined) await this.persist();
-        return pid;
-      }
-      if (!isSameProcessAlive(e.run.wrapperPid, e.run.wrapperStart) || nowMs() > deadline) return undefined;
-      await sleep(5);
-    }
   }
 
   /** `wrapperCode`: the wrapper's own exit code, the command's status when the exit file could not be written (a full disk). */
@@ -323,53 +296,26 @@ export class TaskManager {
     await this.finish(endedTask(e.task, { status: 'lost', reason }, await outputSize(e.task.outputPath)));
   }
 
-  private async finish(task: Task): Promise<void> {
+  private async finish(ended: Task): Promise<void> {
+    const next = queueRetry(this.d.registry, this.d.paths.tasksDir, this.d.log, ended);
+    const task: Task = next ? { ...ended, retriedBy: next.id } : ended;
     this.d.registry.set(task);
+    if (next) this.d.registry.set(next);
+    // Its environment, if it was kept for a retry, has moved on (or is no longer needed).
+    if (task.retries) unlink(join(this.dir(task.id), 'spawn.json')).catch(() => undefined);
     this.adoption.forget(task.id);
     this.stall.forget(task.id);
     this.deadlines.forget(task.id);
     await this.persist();
     this.d.log.info({ task: task.id, status: task.status }, 'task ended');
     this.d.events.emit('exited', task);
+    if (next) this.d.events.emit('queued', next);
     await this.schedule();
   }
 
   /** Skips queued tasks whose dependencies failed and starts those with room in their group, oldest first. */
   schedule(): Promise<void> {
-    const pass = this.queuePass.then(() => this.schedulePass());
-    this.queuePass = pass.catch(() => undefined);
-    return pass;
-  }
-
-  private async schedulePass(): Promise<void> {
-    const { start, skip } = decide(this.d.registry.list(), (g) => this.d.groups.limit(g));
-    for (const { task, reason } of skip) {
-      const stdin = task.stdin === 'none' ? ('none' as const) : ('closed' as const);
-      const skipped: Task = { ...baseOf(task), stdin, status: 'skipped', endedAt: now().toISOString(), reason };
-      await unlink(join(this.dir(task.id), 'spawn.json')).catch(() => undefined);
-      this.d.registry.set(skipped);
-      this.d.log.info({ task: task.id, reason }, 'task skipped');
-      this.d.events.emit('exited', skipped);
-    }
-    for (const task of start) {
-      const raw = await readFile(join(this.dir(task.id), 'spawn.json'), 'utf8').catch(() => null);
-      // It may have been killed while the spec was read.
-      if (this.d.registry.get(task.id)?.task.status !== 'queued') continue;
-      const spec = raw === null ? null : PendingSpawn.safeParse(safeJson(raw));
-      if (!spec?.success) {
-        const failed: Task = {
-          ...baseOf(task),
-          status: 'failed_to_start',
-          endedAt: now().toISOString(),
-          error: 'its saved start spec is missing or unreadable',
-        };
-        this.d.registry.set(failed);
-        this.d.events.emit('exited', failed);
-      } else {
-        await this.start(task, spec.data.env, true);
-      }
-    }
-    if (start.length + skip.length > 0) await this.persist();
+    return this.queue.schedule();
   }
 
   // ---- control -------------------------------------------------------------------------------
@@ -384,20 +330,7 @@ export class TaskManager {
    * one, linked to it (`restartOf`). Its environment is the caller's: a task's own is not kept.
    */
   async restart(id: string, env: Record<string, string>): Promise<Task> {
-    const old = this.entry(id).task;
-    if (!isFinished(old)) throw new AppError('conflict', `task ${id} is ${old.status}; kill it (\`nightshift kill ${id}\`) or wait for it first`);
-    const group = old.group !== undefined && this.d.groups.has(old.group) ? { group: old.group } : {};
-    const req: RunRequest = {
-      command: old.command,
-      cwd: old.cwd,
-      env,
-      stdin: old.stdin !== 'none',
-      stallAfterSeconds: old.stallAfterSeconds,
-      ...(old.name !== null ? { name: old.name } : {}),
-      ...group,
-      ...(old.timeoutSeconds !== undefined ? { timeoutSeconds: old.timeoutSeconds } : {}),
-      ...(old.labels !== undefined ? { labels: old.labels } : {}),
-    };
+    const req = restartRequest(this.entry(id).task, env, (g) => this.d.groups.has(g));
     return this.run(req, undefined, id);
   }
 
@@ -418,6 +351,14 @@ export class TaskManager {
 
   /** Answers once the task has ended and that end is on disk (a daemon killed right after still knows it), or after `timeoutMs`. */
   async wait(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
+    const until = nowMs() + timeoutMs;
+    let r = await this.waitOne(id, timeoutMs);
+    // A failed attempt that was retried: the answer is the last attempt's.
+    while (r.task.retriedBy !== undefined && this.d.registry.get(r.task.retriedBy)) r = await this.waitOne(r.task.retriedBy, Math.max(0, until - nowMs()));
+    return r;
+  }
+
+  private async waitOne(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
     const e = this.entry(id);
     const r = isFinished(e.task) ? { task: e.task, timedOut: false } : await waitForEnd(this.d.events, e.task, timeoutMs, () => this.get(id));
     if (isFinished(r.task)) await endOnDisk(this.d.registry, r.task);
@@ -487,15 +428,8 @@ export class TaskManager {
   stop(): void {
     this.adoption.stop();
     this.deadlines.stop();
+    this.queue.stop();
     clearInterval(this.stallTimer);
     this.d.registry.stop();
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

@@ -42,6 +42,10 @@ export const TaskMeta = z.object({
   timeoutSeconds: z.number().optional(),
   restartOf: z.string().optional(),
   labels: z.record(z.string(), z.string()).optional(),
+  retries: z.number().optional(),
+  retryDelaySeconds: z.number().optional(),
+  attempt: z.number().optional(),
+  retryOf: z.string().optional(),
 });
 export type TaskMeta = z.infer<typeof TaskMeta>;
 

@@ -27,7 +27,10 @@ export function interpretStatus(code: number, capBytes: number): Ending {
 }
 
 /** The workflow fields a task carries whatever its status (only those it has). */
-export function workflowOf(t: Pick<Task, 'after' | 'afterAny' | 'group' | 'timeoutSeconds' | 'restartOf' | 'labels'>) {
+type WorkflowFields =
+  'after' | 'afterAny' | 'group' | 'timeoutSeconds' | 'restartOf' | 'labels' | 'retries' | 'retryDelaySeconds' | 'attempt' | 'retryOf' | 'retriedBy';
+
+export function workflowOf(t: Partial<Pick<Task, WorkflowFields>>) {
   return {
     ...(t.after !== undefined ? { after: t.after } : {}),
     ...(t.afterAny !== undefined ? { afterAny: t.afterAny } : {}),
@@ -35,6 +38,11 @@ export function workflowOf(t: Pick<Task, 'after' | 'afterAny' | 'group' | 'timeo
     ...(t.timeoutSeconds !== undefined ? { timeoutSeconds: t.timeoutSeconds } : {}),
     ...(t.restartOf !== undefined ? { restartOf: t.restartOf } : {}),
     ...(t.labels !== undefined ? { labels: t.labels } : {}),
+    ...(t.retries !== undefined ? { retries: t.retries } : {}),
+    ...(t.retryDelaySeconds !== undefined ? { retryDelaySeconds: t.retryDelaySeconds } : {}),
+    ...(t.attempt !== undefined ? { attempt: t.attempt } : {}),
+    ...(t.retryOf !== undefined ? { retryOf: t.retryOf } : {}),
+    ...(t.retriedBy !== undefined ? { retriedBy: t.retriedBy } : {}),
   };
 }
 

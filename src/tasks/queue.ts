@@ -9,6 +9,8 @@ import type { Entry } from './model.js';
 export interface QueueDecision {
   start: Task[];
   skip: { task: Task; reason: string }[];
+  /** The earliest time a queued attempt's retry delay ends (ms), if one is waiting for it. */
+  wakeAt?: number;
 }
 
 export const groupOf = (t: Task): string => t.group ?? DEFAULT_GROUP;
@@ -48,7 +50,14 @@ function depsVerdict(task: Task, status: (id: string) => Task | undefined): { ki
   return { kind: 'ready' };
 }
 
-export function decide(entries: readonly Entry[], limit: (group: string) => number): QueueDecision {
+/** A dependency that failed and was retried: its last attempt stands for it. */
+function lastAttempt(id: string, byId: Map<string, Task>): Task | undefined {
+  let t = byId.get(id);
+  for (let i = 0; t?.retriedBy !== undefined && byId.has(t.retriedBy) && i < 1000; i++) t = byId.get(t.retriedBy);
+  return t;
+}
+
+export function decide(entries: readonly Entry[], limit: (group: string) => number, nowMs: number): QueueDecision {
   const byId = new Map(entries.map((e) => [e.task.id, e.task] as const));
   const running = new Map<string, number>();
   for (const { task } of entries) if (task.status === 'running') running.set(groupOf(task), (running.get(groupOf(task)) ?? 0) + 1);
@@ -58,7 +67,12 @@ export function decide(entries: readonly Entry[], limit: (group: string) => numb
     .sort((a, b) => Number(a.id) - Number(b.id));
   const out: QueueDecision = { start: [], skip: [] };
   for (const task of queued) {
-    const v = depsVerdict(task, (id) => byId.get(id));
+    if (task.notBefore !== undefined && Date.parse(task.notBefore) > nowMs) {
+      const at = Date.parse(task.notBefore);
+      out.wakeAt = Math.min(out.wakeAt ?? at, at);
+      continue;
+    }
+    const v = depsVerdict(task, (id) => lastAttempt(id, byId));
     if (v.kind === 'pending') continue;
     if (v.kind === 'skip') {
       out.skip.push({ task, reason: v.reason });

@@ -237,3 +237,41 @@ describe('restart and labels', () => {
     expect(bad.stderr).toContain('label keys');
   });
 });
+
+describe('retry', () => {
+  it('runs a failing command again as linked attempts, each with its own output; wait follows them to the last', async () => {
+    const counter = join(d.home, 'attempts');
+    // Fails twice, then succeeds: attempt k prints k.
+    const script = `n=$(cat ${counter} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${counter}; echo "attempt $n"; [ $n -ge 3 ]`;
+    const first = await run(d, '--retry', '3', '--retry-delay', '200ms', '--', 'sh', '-c', script);
+    const w = await d.cli(['wait', first, '--json']);
+    expect(w.code).toBe(0);
+    const last = JSON.parse(w.stdout) as T & { attempt: number; retryOf: string };
+    expect(last).toMatchObject({ status: 'exited', exitCode: 0, attempt: 3 });
+    const chain: Array<T & { attempt?: number; retryOf?: string; retriedBy?: string }> = [await show(d, first)];
+    while (chain[chain.length - 1]?.retriedBy) chain.push(await show(d, chain[chain.length - 1]?.retriedBy ?? ''));
+    expect(chain.map((t) => [t.status, t.exitCode, t.attempt])).toEqual([
+      ['exited', 1, 1],
+      ['exited', 1, 2],
+      ['exited', 0, 3],
+    ]);
+    expect(chain[1]?.retryOf).toBe(first);
+    for (const [i, t] of chain.entries()) expect((await d.cli(['output', t.id])).stdout).toBe(`attempt ${i + 1}\n`);
+    // The delay was kept between attempts.
+    expect(Date.parse(chain[1]?.startedAt ?? '') - Date.parse(chain[0]?.endedAt ?? '')).toBeGreaterThanOrEqual(190);
+  });
+
+  it('gives up after N retries with the last exit code; a dependent waits for the last attempt', async () => {
+    const first = await run(d, '--retry', '1', '--', 'sh', '-c', 'exit 7');
+    const dep = await run(d, '--after', first, '--', 'true');
+    expect((await d.cli(['wait', first])).code).toBe(7);
+    expect((await d.cli(['wait', dep])).code).toBe(125);
+    const retried = (await show(d, first)) as T & { retriedBy?: string };
+    const last = await show(d, retried.retriedBy ?? '');
+    expect(last).toMatchObject({ status: 'exited', exitCode: 7 });
+    const skipped = await show(d, dep);
+    expect(skipped.reason).toBe(`dependency ${first} exited 7`);
+    // Skipped only once the last attempt had failed, not at the first failure.
+    expect(Date.parse(skipped.endedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(last.endedAt ?? ''));
+  });
+});
