@@ -140,12 +140,15 @@ describe('groups', () => {
     const x = newDaemon();
     await x.start();
     await x.cli(['group', 'add', 'one', '--parallel', '1']);
-    const a = await run(x, '--group', 'one', '--', 'sleep', '1');
+    // It ends only once the gate file is there: after the restart, whatever the machine's load.
+    const gate = join(x.home, 'gate');
+    const a = await run(x, '--group', 'one', '--', 'sh', '-c', `while [ ! -e ${gate} ]; do sleep 0.02; done`);
     const b = await run(x, '--group', 'one', '--after', a, '--', 'echo', 'after');
     await x.restart();
     expect((await show(x, b)).status).toBe('queued');
     const groups = JSON.parse((await x.cli(['group', 'list', '--json'])).stdout) as { name: string; parallel: number }[];
     expect(groups.find((g) => g.name === 'one')?.parallel).toBe(1);
+    writeFileSync(gate, '');
     expect((await x.cli(['wait', b])).code).toBe(0);
     expect((await x.cli(['output', b])).stdout).toBe('after\n');
   });
