@@ -27,6 +27,7 @@ import {
   SessionListResponse,
   SessionShowResponse,
 } from './memory.js';
+import { AddGroupRequest, GroupListResponse, GroupName, GroupResponse, GroupTasksResponse, SetParallelRequest } from './groups.js';
 import { DoctorResponse, UsageQuery, UsageResponse } from './model-usage.js';
 import { AddScheduleRequest, ScheduleListResponse, ScheduleRefParam, ScheduleResponse } from './schedules.js';
 import { AddMonitorsRequest, AddMonitorsResponse, MonitorListResponse, MonitorRef, MonitorResponse } from './monitors.js';
@@ -39,6 +40,7 @@ import {
   OkResponse,
   OutputMeta,
   OutputQuery,
+  RestartRequest,
   RunRequest,
   TaskEvent,
   TaskId,
@@ -77,6 +79,7 @@ const memoryId = { id: MemoryId.describe('memory id') };
 const dreamId = { id: DreamId.describe('dream id') };
 const scheduleRef = { id: ScheduleRefParam.describe('schedule id or name') };
 const monitorRef = { id: MonitorRef.describe('monitor id or name') };
+const groupName = { name: GroupName.describe('group name') };
 const json = <S extends z.ZodTypeAny, N extends number = 200>(schema: S, status?: N) => ({ kind: 'json' as const, schema, status: (status ?? 200) as N });
 
 export const ENDPOINTS = {
@@ -135,6 +138,65 @@ export const ENDPOINTS = {
     params: taskId,
     body: KillRequest.describe('kill request'),
     reply: json(TaskResponse),
+  },
+  restartTask: {
+    method: 'POST',
+    path: '/v1/tasks/:id/restart',
+    doc: 'start a new task with the command, cwd, group, timeout and labels of a finished one (`restartOf` links them), in the environment given',
+    params: taskId,
+    body: RestartRequest.describe('restart request'),
+    reply: json(TaskResponse, 201),
+  },
+  pauseTask: {
+    method: 'POST',
+    path: '/v1/tasks/:id/pause',
+    doc: "stop a running task's process group (SIGSTOP) until it is resumed; it stays `running` with `paused: true`",
+    params: taskId,
+    reply: json(TaskResponse),
+  },
+  resumeTask: {
+    method: 'POST',
+    path: '/v1/tasks/:id/resume',
+    doc: "continue a paused task's process group (SIGCONT)",
+    params: taskId,
+    reply: json(TaskResponse),
+  },
+  listGroups: { method: 'GET', path: '/v1/groups', doc: 'task groups: parallel limit, running and queued tasks', reply: json(GroupListResponse) },
+  addGroup: {
+    method: 'POST',
+    path: '/v1/groups',
+    doc: 'create a task group with a parallel limit',
+    body: AddGroupRequest.describe('group request'),
+    reply: json(GroupResponse, 201),
+  },
+  setGroupParallel: {
+    method: 'POST',
+    path: '/v1/groups/:name',
+    doc: "change a group's parallel limit (a higher one starts queued tasks)",
+    params: groupName,
+    body: SetParallelRequest.describe('group request'),
+    reply: json(GroupResponse),
+  },
+  removeGroup: {
+    method: 'DELETE',
+    path: '/v1/groups/:name',
+    doc: 'remove a group (refused while it has tasks queued or running)',
+    params: groupName,
+    reply: json(OkResponse),
+  },
+  pauseGroup: {
+    method: 'POST',
+    path: '/v1/groups/:name/pause',
+    doc: 'pause every running task of a group',
+    params: groupName,
+    reply: json(GroupTasksResponse),
+  },
+  resumeGroup: {
+    method: 'POST',
+    path: '/v1/groups/:name/resume',
+    doc: 'resume every paused task of a group',
+    params: groupName,
+    reply: json(GroupTasksResponse),
   },
   waitTask: {
     method: 'GET',

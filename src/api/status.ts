@@ -15,6 +15,8 @@ export const StatusResponse = z.object({
     attention: z.number(),
     exited: z.number(),
     killed: z.number(),
+    timed_out: z.number(),
+    skipped: z.number(),
     failed_to_start: z.number(),
     lost: z.number(),
     total: z.number(),

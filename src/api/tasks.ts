@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentInfo } from './agent.js';
+import { GroupName } from './groups.js';
 import type { TaskStatus as StatusName } from './task-status.js';
 
 /** Task ids are decimal counters; anything else (../, slashes, letters) is rejected at the boundary. */
@@ -34,6 +35,25 @@ const common = {
   saveError: z.string().optional(),
   /** The schedule whose firing started it (`nightshift schedule`). */
   schedule: ScheduleLink.optional(),
+  /** Starts once these tasks ended: all of them exited 0, or (afterAny) in any state. */
+  after: z.array(z.string()).optional(),
+  afterAny: z.boolean().optional(),
+  /** The group whose parallel limit it runs under (absent: `default`). */
+  group: z.string().optional(),
+  /** Killed (its whole process group) this many seconds after it started: `timed_out`. */
+  timeoutSeconds: z.number().optional(),
+  /** `restart`: the task this one is a new run of. */
+  restartOf: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  /** `run --retry`: runs left after this one if it fails; the delay before the next; which run this is (1-based). */
+  retries: z.number().optional(),
+  retryDelaySeconds: z.number().optional(),
+  attempt: z.number().optional(),
+  /** The attempt before this one, and the one after (set once this one failed and another was queued). */
+  retryOf: z.string().optional(),
+  retriedBy: z.string().optional(),
+  /** A queued attempt starts no earlier than this. */
+  notBefore: z.string().optional(),
 };
 
 /** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */
@@ -46,6 +66,8 @@ export const Task = z.discriminatedUnion('status', [
     pid: z.number().optional(),
     startedAt: z.string(),
     attention: Attention.optional(),
+    /** Stopped with SIGSTOP (`pause`) until `resume`. */
+    paused: z.boolean().optional(),
   }),
   z.object({
     ...common,
@@ -67,6 +89,18 @@ export const Task = z.discriminatedUnion('status', [
     exitCode: z.number(),
     reason: z.string().optional(),
   }),
+  z.object({
+    ...common,
+    status: z.literal('timed_out'),
+    pid: z.number().optional(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    /** The signal that ended it (SIGTERM at the deadline, SIGKILL when that was not enough). */
+    signal: z.string().optional(),
+    reason: z.string(),
+  }),
+  /** Never ran: a dependency did not succeed (`reason` says which and how). */
+  z.object({ ...common, status: z.literal('skipped'), endedAt: z.string(), reason: z.string() }),
   z.object({ ...common, status: z.literal('failed_to_start'), endedAt: z.string(), error: z.string() }),
   z.object({
     ...common,
@@ -106,8 +140,31 @@ function decoded(s: string): string {
   return cur;
 }
 
+// Values are never quoted in errors: they may be secrets.
+const RunEnv = z.record(
+  z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^[^=\u0000]+$/, 'bad variable name'),
+  z
+    .string()
+    .max(128 * 1024)
+    .regex(NoNul, 'environment values cannot contain NUL bytes'),
+);
+
 /** A name is a label: a `..` path segment in it (raw or percent-encoded) is refused as path traversal. */
 const notTraversal = (s: string) => !/(^|[/\\])\.\.([/\\]|$)/.test(decoded(s));
+
+const Labels = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_./-]{0,62}$/, 'label keys are letters, digits, "_", ".", "/" and "-" (at most 63)'),
+    z.string().max(256).regex(NoControlChars, 'label values cannot have control characters'),
+  )
+  .refine((l) => Object.keys(l).length <= 32, 'at most 32 labels');
+
+/** `restart`: the environment the new run gets (a task's own is not kept once it has started). */
+export const RestartRequest = z.object({ env: RunEnv.optional() }).strict();
 
 export const RunRequest = z
   .object({
@@ -128,31 +185,57 @@ export const RunRequest = z
       .refine(notTraversal, 'name is a label and cannot contain a ".." path segment')
       .optional(),
     cwd: z.string().min(1).max(4096).startsWith('/', 'cwd must be an absolute path').regex(NoNul, 'cwd cannot contain NUL bytes'),
-    // Values are never quoted in errors: they may be secrets.
-    env: z
-      .record(
-        z
-          .string()
-          .min(1)
-          .max(1024)
-          .regex(/^[^=\u0000]+$/, 'bad variable name'),
-        z
-          .string()
-          .max(128 * 1024)
-          .regex(NoNul, 'environment values cannot contain NUL bytes'),
-      )
-      .optional(),
+    env: RunEnv.optional(),
     stallAfterSeconds: z
       .number()
       .min(1)
       .max(7 * 24 * 3600)
       .optional(),
     stdin: z.boolean().default(true),
+    after: z.array(TaskId).min(1).max(256).optional(),
+    /** With `after`: start once they ended in any state, not only when all succeeded. */
+    afterAny: z.boolean().optional(),
+    group: GroupName.optional(),
+    labels: Labels.optional(),
+    /** Run it again up to this many times while it exits non-zero (or times out). */
+    retry: z.number().int().min(0).max(100).optional(),
+    retryDelaySeconds: z
+      .number()
+      .min(0)
+      .max(24 * 3600)
+      .optional(),
+    timeoutSeconds: z
+      .number()
+      .positive()
+      .max(20 * 24 * 3600)
+      .optional(),
   })
   .strict();
 export type RunRequest = z.infer<typeof RunRequest>;
 
-export const ListQuery = z.object({ all: z.enum(['0', '1']).default('0') }).strict();
+export const TASK_STATUSES = ['queued', 'running', 'exited', 'killed', 'timed_out', 'skipped', 'failed_to_start', 'lost'] as const;
+
+export const ListQuery = z
+  .object({
+    all: z.enum(['0', '1']).default('0'),
+    group: GroupName.optional(),
+    status: z.enum(TASK_STATUSES).optional(),
+    /** JSON object: only tasks carrying every one of these labels. */
+    labels: z
+      .string()
+      .max(16 * 1024)
+      .transform((s, ctx) => {
+        try {
+          return JSON.parse(s) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'labels must be a JSON object of strings' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.record(z.string(), z.string()))
+      .optional(),
+  })
+  .strict();
 
 const NonNegInt = (what: string) =>
   z

@@ -10,7 +10,7 @@ import { resolvePaths } from '../paths.js';
 import { HOOK_NAMES, runHook, type HookName } from './hook.js';
 import { reportError } from './report.js';
 import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type TaskCaller, type WaitOptions } from './task-actions.js';
-import { envPair, nonNegInt, positiveInt, seconds } from './values.js';
+import { duration, envPair, idList, labelPair, nonNegInt, positiveInt, seconds } from './values.js';
 
 interface Flag {
   key: string;
@@ -71,6 +71,13 @@ const RUN: Record<string, Flag> = {
   '--env': { key: 'env', parse: (v, prev) => envPair(v, prev as Record<string, string>) },
   '--stall-after': { key: 'stallAfter', parse: seconds('--stall-after') },
   '--no-stdin': { key: 'stdin', negates: true },
+  '--after': { key: 'after', parse: (v, prev) => idList(v, prev as string[] | undefined) },
+  '--after-any': { key: 'afterAny', parse: (v, prev) => idList(v, prev as string[] | undefined) },
+  '--group': { key: 'group', parse: (v) => v },
+  '--label': { key: 'label', parse: (v, prev) => labelPair(v, prev as Record<string, string> | undefined) },
+  '--timeout': { key: 'timeout', parse: duration('--timeout') },
+  '--retry': { key: 'retry', parse: nonNegInt('--retry') },
+  '--retry-delay': { key: 'retryDelay', parse: duration('--retry-delay') },
   '--json': json,
 };
 const OUTPUT: Record<string, Flag> = {

@@ -73,7 +73,22 @@ export function describeTask(t: Task): string {
   if ('startedAt' in t && t.startedAt) rows.push(['started', t.startedAt]);
   if ('endedAt' in t) rows.push(['ended', t.endedAt]);
   if ('exitCode' in t) rows.push(['exit code', String(t.exitCode)]);
-  if ('signal' in t) rows.push(['signal', t.signal]);
+  if ('signal' in t && t.signal) rows.push(['signal', t.signal]);
+  if (t.group) rows.push(['group', t.group]);
+  if (t.after) rows.push(['after', `${t.after.join(', ')}${t.afterAny ? ' (any outcome)' : ' (all must succeed)'}`]);
+  if (t.attempt !== undefined) rows.push(['attempt', `${t.attempt}${t.retries ? ` (${t.retries} more if it fails)` : ''}`]);
+  if (t.retryOf !== undefined) rows.push(['retry of', t.retryOf]);
+  if (t.retriedBy !== undefined) rows.push(['retried by', t.retriedBy]);
+  if (t.restartOf !== undefined) rows.push(['restart of', t.restartOf]);
+  if (t.labels)
+    rows.push([
+      'labels',
+      Object.entries(t.labels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' '),
+    ]);
+  if (t.timeoutSeconds !== undefined) rows.push(['timeout', `${t.timeoutSeconds}s`]);
+  if (t.status === 'running' && t.paused) rows.push(['paused', 'yes (resume it with `nightshift resume`)']);
   if ('reason' in t && t.reason) rows.push(['reason', t.reason]);
   if ('error' in t) rows.push(['error', t.error]);
   if (t.saveError) rows.push(['not saved', `${t.saveError} (the daemon saves it again by itself)`]);

@@ -6,6 +6,8 @@ import { VERSION } from '../version.js';
 import { registerDaemonCommands } from './daemon.js';
 import { registerServiceCommands } from './service.js';
 import { registerTaskCommands } from './tasks.js';
+import { registerGroupCommands } from './groups.js';
+import { registerTaskControlCommands } from './task-control.js';
 import { registerAgentCommands } from './agent.js';
 import { registerIntegrateCommands } from './integrate.js';
 import { registerMcpCommands } from './mcp.js';
@@ -46,6 +48,8 @@ Examples:
   registerDaemonCommands(program);
   registerTaskCommands(program);
   registerScheduleCommands(program);
+  registerTaskControlCommands(program);
+  registerGroupCommands(program);
   registerAgentCommands(program);
   registerSessionCommands(program);
   registerRecallCommands(program);

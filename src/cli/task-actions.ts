@@ -21,6 +21,17 @@ export interface RunOptions {
   stallAfter?: number;
   stdin: boolean;
   json?: boolean;
+  after?: string[];
+  /** `--after-any ID,…`: start once they ended, in any state. */
+  afterAny?: string[];
+  group?: string;
+  /** `--label K=V`, repeatable. */
+  label?: Record<string, string>;
+  /** Seconds. */
+  timeout?: number;
+  retry?: number;
+  /** Seconds. */
+  retryDelay?: number;
 }
 
 export async function runTask(call: TaskCaller, command: string[], o: RunOptions): Promise<void> {
@@ -32,6 +43,12 @@ export async function runTask(call: TaskCaller, command: string[], o: RunOptions
       stdin: o.stdin,
       ...(o.name ? { name: o.name } : {}),
       ...(o.stallAfter !== undefined ? { stallAfterSeconds: o.stallAfter } : {}),
+      ...dependencies(o),
+      ...(o.group ? { group: o.group } : {}),
+      ...(o.label ? { labels: o.label } : {}),
+      ...(o.timeout !== undefined ? { timeoutSeconds: o.timeout } : {}),
+      ...(o.retry !== undefined ? { retry: o.retry } : {}),
+      ...(o.retryDelay !== undefined ? { retryDelaySeconds: o.retryDelay } : {}),
     }),
   );
   if (task.status === 'failed_to_start') {
@@ -39,6 +56,13 @@ export async function runTask(call: TaskCaller, command: string[], o: RunOptions
   }
   if (o.json) printJson(task);
   else process.stdout.write(`${task.id}\n`);
+}
+
+function dependencies(o: RunOptions): { after?: string[]; afterAny?: boolean } {
+  if (o.after && o.afterAny) throw new AppError('bad_request', 'give either --after or --after-any, not both');
+  if (o.after) return { after: o.after };
+  if (o.afterAny) return { after: o.afterAny, afterAny: true };
+  return {};
 }
 
 export interface OutputOptions {

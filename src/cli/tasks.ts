@@ -1,14 +1,21 @@
 import type { Command } from 'commander';
-import { DEFAULT_READ_BYTES, MAX_READ_BYTES } from '../api/tasks.js';
+import { DEFAULT_READ_BYTES, MAX_READ_BYTES, TASK_STATUSES, type TaskStatus } from '../api/tasks.js';
+import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
 import { commandLine, humanBytes, readLimitWords, statusLabel } from '../client/format.js';
 import { age, clipColumns, describeTask, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
-import { envPair, nonNegInt, positiveInt, seconds } from './values.js';
+import { duration, envPair, idList, labelPair, nonNegInt, positiveInt, seconds } from './values.js';
 
 export { nonNegInt } from './values.js';
+
+function taskStatus(v: string): TaskStatus {
+  const s = TASK_STATUSES.find((x) => x === v);
+  if (!s) throw new AppError('bad_request', `--status must be one of ${TASK_STATUSES.join(', ')}, got "${v}"`);
+  return s;
+}
 
 export function registerTaskCommands(program: Command): void {
   program
@@ -20,17 +27,40 @@ export function registerTaskCommands(program: Command): void {
     .option('--env <KEY=VALUE>', 'set an environment variable (repeatable)', envPair, {})
     .option('--stall-after <seconds>', 'seconds without output before checking for a prompt (default 45)', seconds('--stall-after'))
     .option('--no-stdin', 'give the task /dev/null as stdin instead of an open pipe')
+    .option(
+      '--after <ids>',
+      'start only once these tasks (comma-separated, repeatable) all exited 0; if one fails, is killed, times out or is skipped, this one is skipped',
+      idList,
+    )
+    .option('--after-any <ids>', 'start once these tasks ended, however they ended', idList)
+    .option('--label <KEY=VALUE>', 'a label to find it by (`ps --label`); repeatable', labelPair)
+    .option('--group <name>', "run under this group's parallel limit (see `nightshift group`; default: the default group, maxParallel)")
+    .option('--timeout <duration>', 'kill the whole process tree after this long (30s, 5m, 1h30m): status timed_out', duration('--timeout'))
+    .option(
+      '--retry <n>',
+      'run it again, up to N more times, while it exits non-zero or times out; each attempt is a task of its own (retryOf/retriedBy), and `wait` follows them to the last',
+      nonNegInt('--retry'),
+    )
+    .option('--retry-delay <duration>', 'wait this long before each new attempt (default 0)', duration('--retry-delay'))
     .option('--json', 'print the task as JSON')
-    .addHelpText('after', '\nExamples:\n  nightshift run -- npm test\n  nightshift run --name build -- "make -j4 2>&1 | tee build.txt"')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  nightshift run -- npm test\n  nightshift run --name build -- "make -j4 2>&1 | tee build.txt"\n' +
+        '  b=$(nightshift run -- make) && nightshift run --after "$b" -- make install\n  nightshift run --group ci --timeout 10m -- npm test',
+    )
     .action((command: string[], o: RunOptions) => runTask(withDaemon, command, o));
 
   program
     .command('ps')
     .description('list tasks (running and queued; --all adds finished ones)')
     .option('-a, --all', 'include finished tasks')
+    .option('--group <name>', 'only the tasks of this group')
+    .option('--label <KEY=VALUE>', 'only tasks with this label (repeatable: all of them)', labelPair)
+    .option('--status <status>', `only tasks in this state (finished ones too): ${TASK_STATUSES.join(', ')}`, taskStatus)
     .option('--json', 'print JSON')
-    .action(async (o: { all?: boolean; json?: boolean }) => {
-      const tasks = await withDaemon((c) => c.list(Boolean(o.all)));
+    .action(async (o: { all?: boolean; group?: string; status?: TaskStatus; label?: Record<string, string>; json?: boolean }) => {
+      const filter = { ...(o.group ? { group: o.group } : {}), ...(o.status ? { status: o.status } : {}), ...(o.label ? { labels: o.label } : {}) };
+      const tasks = await withDaemon((c) => c.list(Boolean(o.all), filter));
       if (o.json) return printJson(tasks);
       await loadWidths();
       if (tasks.length === 0) {

@@ -28,6 +28,36 @@ export function envPair(v: string, acc: Record<string, string>): Record<string, 
   return { ...acc, [v.slice(0, eq)]: v.slice(eq + 1) };
 }
 
+/** `--label K=V`, repeatable (the daemon checks the key). */
+export function labelPair(v: string, acc: Record<string, string> | undefined): Record<string, string> {
+  const eq = v.indexOf('=');
+  if (eq <= 0) throw new AppError('bad_request', `--label takes KEY=VALUE, got "${v}"`);
+  return { ...(acc ?? {}), [v.slice(0, eq)]: v.slice(eq + 1) };
+}
+
 export function resolvePath(p: string): string {
   return p.startsWith('/') ? p : `${process.cwd()}/${p}`;
+}
+
+const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
+
+/** A duration in seconds: `90`, `30s`, `5m`, `1h30m`, `1.5h`, `250ms` (a bare number is seconds). */
+export function duration(what: string) {
+  return (v: string): number => {
+    const bad = () => new AppError('bad_request', `${what} must be a duration such as 30s, 5m, 1h30m (a bare number is seconds), got "${v}"`);
+    if (/^[0-9]+(\.[0-9]+)?$/.test(v)) return Number(v);
+    if (!/^([0-9]+(\.[0-9]+)?(ms|s|m|h|d))+$/.test(v)) throw bad();
+    let total = 0;
+    for (const m of v.matchAll(/([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)/g)) total += Number(m[1]) * (UNIT_SECONDS[m[2] as string] ?? 0);
+    if (total <= 0) throw bad();
+    return total;
+  };
+}
+
+/** `--after 3,4 --after 5`: task ids, accumulated. */
+export function idList(v: string, acc: string[] | undefined): string[] {
+  const ids = v.split(',').map((s) => s.trim());
+  for (const id of ids)
+    if (!/^[1-9][0-9]{0,11}$/.test(id)) throw new AppError('bad_request', `--after takes task ids separated by commas, e.g. 3,4; got "${v}"`);
+  return [...(acc ?? []), ...ids];
 }

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { AgentRequest } from '../api/agent.js';
 import type { DreamReport } from '../api/dream.js';
+import type { Group } from '../api/groups.js';
 import { ENDPOINTS, pathOf, type Endpoint, type EndpointName, type Endpoints, type EndpointsReplying, type PathParams } from '../api/endpoints.js';
 import type { ImportLine, Memory } from '../api/memory.js';
 import type { OutputMeta, SignalName, Task, TaskEvent } from '../api/tasks.js';
@@ -66,8 +67,46 @@ export class ApiClient {
     return (await this.call('runTask', { body: req })).task;
   }
 
-  async list(all = false): Promise<Task[]> {
-    return (await this.call('listTasks', { query: { all: all ? 1 : 0 } })).tasks;
+  /** Running and queued tasks (`all`: finished too); `group`, `status`: only those. */
+  async list(all = false, filter: { group?: string; status?: Task['status']; labels?: Record<string, string> } = {}): Promise<Task[]> {
+    const { labels, ...rest } = filter;
+    return (await this.call('listTasks', { query: { all: all ? 1 : 0, ...rest, ...(labels ? { labels: JSON.stringify(labels) } : {}) } })).tasks;
+  }
+
+  /** A new run of a finished task, in environment `env`. */
+  async restart(taskId: string, env: Record<string, string>): Promise<Task> {
+    return (await this.call('restartTask', { ...id(taskId), body: { env } })).task;
+  }
+
+  async pause(taskId: string): Promise<Task> {
+    return (await this.call('pauseTask', id(taskId))).task;
+  }
+
+  async resume(taskId: string): Promise<Task> {
+    return (await this.call('resumeTask', id(taskId))).task;
+  }
+
+  // ── groups ──
+
+  async groups(): Promise<Group[]> {
+    return (await this.call('listGroups', {})).groups;
+  }
+
+  async addGroup(name: string, parallel: number): Promise<Group> {
+    return (await this.call('addGroup', { body: { name, parallel } })).group;
+  }
+
+  async setGroupParallel(name: string, parallel: number): Promise<Group> {
+    return (await this.call('setGroupParallel', { params: { name }, body: { parallel } })).group;
+  }
+
+  async removeGroup(name: string): Promise<void> {
+    await this.call('removeGroup', { params: { name } });
+  }
+
+  /** Pauses (or resumes) every running task of the group; the ids it acted on. */
+  async pauseGroup(name: string, resume = false): Promise<string[]> {
+    return (await this.call(resume ? 'resumeGroup' : 'pauseGroup', { params: { name } })).ids;
   }
 
   async get(taskId: string): Promise<Task> {

@@ -5,7 +5,7 @@ import type { Task } from '../api/tasks.js';
 export function statusLabel(t: Task): string {
   switch (t.status) {
     case 'running':
-      return t.attention ? `running (${t.attention.kind})` : 'running';
+      return t.paused ? 'running (paused)' : t.attention ? `running (${t.attention.kind})` : 'running';
     case 'exited':
       return `exited ${t.exitCode}`;
     case 'killed':
@@ -26,7 +26,12 @@ export function statusText(t: Task): string {
       return `failed to start: ${t.error}`;
     case 'lost':
       return `lost: ${t.reason}`;
+    case 'timed_out':
+      return t.reason;
+    case 'skipped':
+      return `skipped: ${t.reason}`;
     case 'running':
+      if (t.paused) return 'running, paused';
       return t.attention ? `running, ${t.attention.kind === 'prompt' ? 'waiting at a prompt' : 'silent'}` : 'running';
     default:
       return t.status;

@@ -10,6 +10,7 @@ import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
 import { configureNotify, monitorEvent, notify, notifyTaskEvent } from '../tasks/notify-events.js';
 import { Schedules } from '../tasks/schedules.js';
+import { GroupStore } from '../tasks/groups.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { journalPath } from '../tasks/task-store.js';
 import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
@@ -28,6 +29,7 @@ import { modelUsageHandlers } from './routes/model-usage.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { statusHandlers } from './routes/status.js';
 import { scheduleHandlers } from './routes/schedules.js';
+import { groupHandlers } from './routes/groups.js';
 import { taskHandlers } from './routes/tasks.js';
 import { createApiServer } from './server.js';
 import { Streams } from './streams.js';
@@ -116,7 +118,8 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   const unlisted = registry.adoptUnlisted(paths.tasksDir);
   if (unlisted.length > 0) log.warn({ tasks: unlisted }, 'took back tasks started by a daemon that died before saving them');
   const events = new TaskEvents();
-  const tasks = new TaskManager({ paths, config, log, registry, events });
+  const groups = await GroupStore.open(paths.stateDir, () => tasks.maxParallel);
+  const tasks = new TaskManager({ paths, config, log, registry, events, groups });
   await tasks.startUp();
   const schedules = new Schedules({ file: schedulesFile(paths), tasks, events, log, env: daemonEnv });
   await schedules.start();
@@ -155,6 +158,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...monitorHandlers(monitors),
     ...taskHandlers(tasks, events, streams),
     ...scheduleHandlers(schedules),
+    ...groupHandlers(tasks, groups),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
     ...sessionHandlers(memory.service, log),

@@ -7,7 +7,7 @@ const SWEEP_EVERY_MS = 3600 * 1000;
 /** Removes finished tasks older than the retention period: now, then hourly. */
 export function startRetention(tasks: TaskManager, retentionDays: number, log: Logger): () => void {
   const sweep = async () => {
-    const ids = expired(await tasks.list(true), retentionDays);
+    const ids = expired(await tasks.list({ all: true }), retentionDays);
     for (const id of ids) {
       await tasks.remove(id).catch((err: unknown) => log.warn({ task: id, err: (err as Error).message }, 'retention: remove failed'));
     }

@@ -47,21 +47,29 @@ export async function killTask(c: ControlContext, id: string, signal: SignalName
   if (t.status !== 'running' || !e.run) {
     throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
   }
-  const child = await c.resolveChild(id);
   const fresh = c.registry.get(id);
   if (fresh?.run && fresh.task.status === 'running') {
     c.registry.set(fresh.task, { ...fresh.run, killSignal: signal });
   }
+  await signalGroup(c, e, signal);
+  // A stopped (paused) process sees no signal but SIGKILL until it is continued.
+  if (t.paused && signal !== 'SIGSTOP') await signalGroup(c, e, 'SIGCONT');
+  c.log.info({ task: id, signal }, 'task signalled');
+}
+
+/** Sends `signal` to the task's whole process group: the command and everything it started, not the wrapper. */
+export async function signalGroup(c: ControlContext, e: Entry, signal: SignalName): Promise<void> {
+  const child = await c.resolveChild(e.task.id);
+  const wrapperPid = e.run?.wrapperPid;
+  if (child === undefined && wrapperPid === undefined) return;
   try {
-    // The whole process group: the command and everything it started, not the wrapper.
-    process.kill(-(child ?? e.run.wrapperPid), signal);
+    process.kill(-(child ?? (wrapperPid as number)), signal);
   } catch (err) {
     if (!isErrno(err, 'ESRCH')) throw err;
     // Just started: the wrapper records the pid a moment before that process calls setsid, so
     // its group may not exist yet. The process itself does, and has started nothing yet.
     if (child !== undefined) signalIfAlive(child, signal);
   }
-  c.log.info({ task: id, signal }, 'task signalled');
 }
 
 export async function sendInput(c: ControlContext, id: string, text: string, eof: boolean): Promise<void> {

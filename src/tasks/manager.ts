@@ -1,6 +1,5 @@
-import { readFile, rm, unlink } from 'node:fs/promises';
+import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Attention, RunRequest, ScheduleLink, SignalName, Task } from '../api/tasks.js';
 import { isFinished } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
@@ -11,19 +10,24 @@ import type { Paths } from '../paths.js';
 import { readExitCode } from './adopt.js';
 import { Adoption } from './adoption.js';
 import type { TaskEvents } from './events.js';
-import { PendingSpawn, type Entry, type RunInfo, type TaskMeta } from './model.js';
+import type { Entry, RunInfo, TaskMeta } from './model.js';
 import { killTask, sendInput, type ControlContext } from './control.js';
-import { baseOf, endedTask, interpretStatus } from './outcome.js';
+import { Deadlines } from './deadlines.js';
+import type { GroupStore } from './groups.js';
+import { baseOf, endedTask, interpretStatus, workflowOf } from './outcome.js';
+import { pauseTask, resumeTask, timeOutTask, timeoutReason } from './pause.js';
+import { ChildContext, recordChild, resolveChild } from './child-pid.js';
+import { decide, groupOf } from './queue.js';
+import { QueueRunner } from './queue-runner.js';
+import { queueRetry } from './retry.js';
+import { restartRequest } from './restart.js';
 import { outputSize } from './output.js';
-import { bootId, isSameProcessAlive, readStat } from '../sys/proc.js';
+import { bootId, readStat } from '../sys/proc.js';
 import type { TaskRegistry } from './registry.js';
 import { preflight, spawnTask, toArgv } from './spawn.js';
 import { StallMonitor } from './stall-monitor.js';
 import { claimTaskDir, writeRunInfo, writeTaskFile } from './task-dir.js';
 import { endOnDisk, waitForEnd } from './wait.js';
-
-/** How long a start waits for the wrapper to name the command's pid (it is a fork away). */
-const CHILD_PID_WAIT_MS = 3000;
 
 export interface ManagerDeps {
   paths: Paths;
@@ -31,6 +35,15 @@ export interface ManagerDeps {
   log: Logger;
   registry: TaskRegistry;
   events: TaskEvents;
+  groups: GroupStore;
+}
+
+export interface ListFilter {
+  all: boolean;
+  group?: string;
+  status?: Task['status'];
+  /** Only tasks carrying every one of these labels. */
+  labels?: Record<string, string>;
 }
 
 /** See `TaskManager.run`. */
@@ -43,15 +56,29 @@ export class TaskManager {
   private readonly stall: StallMonitor;
   private stallTimer: NodeJS.Timeout | undefined;
   private readonly control: ControlContext;
+  private readonly deadlines: Deadlines;
+  private readonly queue: QueueRunner;
+  private readonly children: ChildContext;
 
   constructor(private readonly d: ManagerDeps) {
     this.stall = new StallMonitor((id, attention) => this.setAttention(id, attention));
+    this.children = { registry: d.registry, log: d.log, dir: (id) => this.dir(id), persist: () => this.persist() };
+    this.queue = new QueueRunner({
+      registry: d.registry,
+      groups: d.groups,
+      log: d.log,
+      events: d.events,
+      dir: (id) => this.dir(id),
+      start: (task, env) => this.start(task, env, true),
+      persist: () => this.persist(),
+    });
+    this.deadlines = new Deadlines((id) => this.background(timeOutTask(this.control, id), id, 'timing out a task failed'));
     this.control = {
       registry: d.registry,
       log: d.log,
       dir: (id) => this.dir(id),
       entry: (id) => this.entry(id),
-      resolveChild: (id) => this.resolveChild(id),
+      resolveChild: (id) => resolveChild(this.children, id),
       finish: (task) => this.finish(task),
       touch: (id) => this.stall.touch(id),
       persist: () => this.persist(),
@@ -66,6 +93,11 @@ export class TaskManager {
     });
   }
 
+  /** The default group's limit: the config's `maxParallel` (reloadable). */
+  get maxParallel(): number {
+    return this.d.config.maxParallel;
+  }
+
   dir(id: string): string {
     return join(this.d.paths.tasksDir, id);
   }
@@ -76,16 +108,18 @@ export class TaskManager {
     return this.live(this.entry(id).task);
   }
 
-  async list(all: boolean): Promise<Task[]> {
+  /** `status` or `group`: only those (a status filter includes finished tasks without `all`). */
+  async list(f: ListFilter): Promise<Task[]> {
     const tasks = this.d.registry
       .list()
       .map((e) => e.task)
-      .filter((t) => all || !isFinished(t));
+      .filter((t) => (f.status ? t.status === f.status : f.all || !isFinished(t)) && (f.group === undefined || groupOf(t) === f.group))
+      .filter((t) => Object.entries(f.labels ?? {}).every(([k, v]) => t.labels?.[k] === v));
     return Promise.all(tasks.map((t) => this.live(t)));
   }
 
   counts(): Record<Task['status'] | 'attention', number> {
-    const c = { queued: 0, running: 0, attention: 0, exited: 0, killed: 0, failed_to_start: 0, lost: 0 };
+    const c = { queued: 0, running: 0, attention: 0, exited: 0, killed: 0, timed_out: 0, skipped: 0, failed_to_start: 0, lost: 0 };
     for (const { task } of this.d.registry.list()) {
       c[task.status] += 1;
       if (task.status === 'running' && task.attention) c.attention += 1;
@@ -127,9 +161,19 @@ export class TaskManager {
    * task writes its spec there and names it in the command it returns. If it throws, the directory
    * is removed and nothing was started.
    */
-  async run(req: RunRequest, prepare?: PrepareTask, link?: { schedule?: ScheduleLink }): Promise<Task> {
+  async run(req: RunRequest, prepare?: PrepareTask, link?: { schedule?: ScheduleLink; restartOf?: string }): Promise<Task> {
     const env = { ...(req.env ?? {}) };
     preflight(toArgv(req.command), req.cwd, env);
+    for (const dep of req.after ?? []) {
+      if (!this.d.registry.get(dep)) throw new AppError('not_found', `no task ${dep} to run after (see \`nightshift ps --all\`)`);
+    }
+    if (req.group !== undefined) this.d.groups.check(req.group);
+    const { retry, ...rest } = req;
+    const workflow = workflowOf({
+      ...rest,
+      ...(retry ? { retries: retry, attempt: 1 } : {}),
+      ...(link?.restartOf !== undefined ? { restartOf: link.restartOf } : {}),
+    });
     const { id, dir } = claimTaskDir(this.d.registry, this.d.paths.tasksDir, this.d.log);
     let command = req.command;
     if (prepare) {
@@ -148,6 +192,7 @@ export class TaskManager {
       createdAt: now().toISOString(),
       stallAfterSeconds: req.stallAfterSeconds ?? this.d.config.stallAfterSeconds,
       stdin: req.stdin,
+      ...workflow,
     };
     const task: Task = {
       ...meta,
@@ -167,12 +212,18 @@ export class TaskManager {
       }
     };
     await writeOrUndo('meta.json', JSON.stringify(meta));
-    if (this.counts().running < this.d.config.maxParallel) {
+    // Starts at once when the queue would start it now (its dependencies done, room in its group).
+    const startable = decide([...this.d.registry.list(), { task }], (g) => this.d.groups.limit(g), nowMs()).start.some((t) => t.id === id);
+    // A task that may be retried keeps its environment for its next attempts (see retry.ts).
+    if (retry) await writeOrUndo('spawn.json', JSON.stringify({ env }));
+    if (startable) {
       await this.start(task, env);
     } else {
       await writeOrUndo('spawn.json', JSON.stringify({ env }));
       this.d.registry.set(task);
       this.d.events.emit('queued', task);
+      // A dependency that has already failed skips it now.
+      await this.schedule();
     }
     await this.persist();
     return this.get(id);
@@ -209,9 +260,10 @@ export class TaskManager {
     // Registered at once, so a daemon that dies right now still takes it back; its pid (the command's) is a fork away.
     this.d.registry.set({ ...baseOf(task), status: 'running', startedAt }, run);
     writeRunInfo(dir, run, startedAt, this.d.log);
-    if (fromQueue) unlink(join(dir, 'spawn.json')).catch(() => undefined);
+    if (fromQueue && !(task.retries ?? 0)) unlink(join(dir, 'spawn.json')).catch(() => undefined);
     this.stall.touch(task.id, 0);
-    const pid = await this.recordChild(task.id, spawned.childPid);
+    if (task.timeoutSeconds !== undefined) this.deadlines.arm(task.id, startedAt, task.timeoutSeconds);
+    const pid = await recordChild(this.children, task.id, spawned.childPid);
     // Its end is recorded once its pid is, so the ended task carries the pid too.
     this.background(
       spawned.exited.then((code) => this.onWrapperExit(task.id, code)),
@@ -221,46 +273,6 @@ export class TaskManager {
     const running = this.d.registry.get(task.id)?.task ?? task;
     this.d.log.info({ task: task.id, commandPid: pid }, 'task started');
     this.d.events.emit('started', running);
-  }
-
-  /** The pid the wrapper reports, into the task (and run.json); undefined when none comes within a few seconds. */
-  private async recordChild(id: string, reported: Promise<number | undefined>): Promise<number | undefined> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), CHILD_PID_WAIT_MS);
-    });
-    const childPid = await Promise.race([reported, late]).finally(() => clearTimeout(timer));
-    if (childPid === undefined) return undefined;
-    // A short task may have ended (and been settled) meanwhile: never write its old state back.
-    const cur = this.d.registry.get(id);
-    if (!cur || cur.task.status !== 'running' || !cur.run) return undefined;
-    const childStart = readStat(childPid)?.startTicks;
-    const run: RunInfo = { ...cur.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
-    this.d.registry.set({ ...cur.task, pid: childPid }, run);
-    writeRunInfo(this.dir(id), run, cur.task.startedAt, this.d.log);
-    return childPid;
-  }
-
-  /**
-   * The command's pid (its process group), from the file the wrapper writes: for a task whose pid
-   * did not come with its start (re-adopted, or a slow wrapper). Saves the registry when it learns it.
-   */
-  private async resolveChild(id: string): Promise<number | undefined> {
-    const deadline = nowMs() + CHILD_PID_WAIT_MS;
-    for (;;) {
-      const e = this.d.registry.get(id);
-      if (!e || e.task.status !== 'running' || !e.run) return undefined;
-      if (e.run.childPid !== undefined) return e.run.childPid;
-      const text = await readFile(join(this.dir(id), 'child.pid'), 'utf8').catch(() => '');
-      const m = /^([0-9]+)\n$/.exec(text);
-      if (m) {
-        const pid = await this.recordChild(id, Promise.resolve(Number(m[1])));
-        if (pid !== undefined) await this.persist();
-        return pid;
-      }
-      if (!isSameProcessAlive(e.run.wrapperPid, e.run.wrapperStart) || nowMs() > deadline) return undefined;
-      await sleep(5);
-    }
   }
 
   /** `wrapperCode`: the wrapper's own exit code, the command's status when the exit file could not be written (a full disk). */
@@ -276,7 +288,11 @@ export class TaskManager {
   private async settle(id: string, code: number): Promise<void> {
     const e = this.d.registry.get(id);
     if (!e || e.task.status !== 'running' || !e.run) return;
-    await this.finish(endedTask(e.task, interpretStatus(code, e.run.capBytes), await outputSize(e.task.outputPath)));
+    const ending = interpretStatus(code, e.run.capBytes);
+    const final = e.run.timedOutAt
+      ? { status: 'timed_out' as const, reason: timeoutReason(e.task), ...(ending.status === 'killed' ? { signal: ending.signal } : {}) }
+      : ending;
+    await this.finish(endedTask(e.task, final, await outputSize(e.task.outputPath)));
   }
 
   private async settleLost(id: string, reason: string): Promise<void> {
@@ -285,50 +301,51 @@ export class TaskManager {
     await this.finish(endedTask(e.task, { status: 'lost', reason }, await outputSize(e.task.outputPath)));
   }
 
-  private async finish(task: Task): Promise<void> {
+  private async finish(ended: Task): Promise<void> {
+    const next = queueRetry(this.d.registry, this.d.paths.tasksDir, this.d.log, ended);
+    const task: Task = next ? { ...ended, retriedBy: next.id } : ended;
     this.d.registry.set(task);
+    if (next) this.d.registry.set(next);
+    // Its environment, if it was kept for a retry, has moved on (or is no longer needed).
+    if (task.retries) unlink(join(this.dir(task.id), 'spawn.json')).catch(() => undefined);
     this.adoption.forget(task.id);
     this.stall.forget(task.id);
+    this.deadlines.forget(task.id);
     await this.persist();
     this.d.log.info({ task: task.id, status: task.status }, 'task ended');
     this.d.events.emit('exited', task);
+    if (next) this.d.events.emit('queued', next);
     await this.schedule();
   }
 
-  /** Starts queued tasks, oldest first, while there is room. */
-  private async schedule(): Promise<void> {
-    const queued = this.d.registry
-      .list()
-      .filter((e) => e.task.status === 'queued')
-      .sort((a, b) => Number(a.task.id) - Number(b.task.id));
-    let started = false;
-    for (const { task } of queued) {
-      if (this.counts().running >= this.d.config.maxParallel) break;
-      const raw = await readFile(join(this.dir(task.id), 'spawn.json'), 'utf8').catch(() => null);
-      // It may have been killed (or started by a concurrent pass) while the spec was read.
-      if (this.d.registry.get(task.id)?.task.status !== 'queued') continue;
-      const spec = raw === null ? null : PendingSpawn.safeParse(safeJson(raw));
-      if (!spec?.success) {
-        const failed: Task = {
-          ...baseOf(task),
-          status: 'failed_to_start',
-          endedAt: now().toISOString(),
-          error: 'its saved start spec is missing or unreadable',
-        };
-        this.d.registry.set(failed);
-        this.d.events.emit('exited', failed);
-      } else {
-        await this.start(task, spec.data.env, true);
-      }
-      started = true;
-    }
-    if (started) await this.persist();
+  /** Skips queued tasks whose dependencies failed and starts those with room in their group, oldest first. */
+  schedule(): Promise<void> {
+    return this.queue.schedule();
   }
 
   // ---- control -------------------------------------------------------------------------------
 
   async kill(id: string, signal: SignalName): Promise<Task> {
     await killTask(this.control, id, signal);
+    return this.get(id);
+  }
+
+  /**
+   * A new task with the command, cwd, name, stdin, stall time, group, timeout and labels of a finished
+   * one, linked to it (`restartOf`). Its environment is the caller's: a task's own is not kept.
+   */
+  async restart(id: string, env: Record<string, string>): Promise<Task> {
+    const req = restartRequest(this.entry(id).task, env, (g) => this.d.groups.has(g));
+    return this.run(req, undefined, { restartOf: id });
+  }
+
+  async pause(id: string): Promise<Task> {
+    await pauseTask(this.control, id);
+    return this.get(id);
+  }
+
+  async resume(id: string): Promise<Task> {
+    await resumeTask(this.control, id);
     return this.get(id);
   }
 
@@ -339,6 +356,14 @@ export class TaskManager {
 
   /** Answers once the task has ended and that end is on disk (a daemon killed right after still knows it), or after `timeoutMs`. */
   async wait(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
+    const until = nowMs() + timeoutMs;
+    let r = await this.waitOne(id, timeoutMs);
+    // A failed attempt that was retried: the answer is the last attempt's.
+    while (r.task.retriedBy !== undefined && this.d.registry.get(r.task.retriedBy)) r = await this.waitOne(r.task.retriedBy, Math.max(0, until - nowMs()));
+    return r;
+  }
+
+  private async waitOne(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
     const e = this.entry(id);
     const r = isFinished(e.task) ? { task: e.task, timedOut: false } : await waitForEnd(this.d.events, e.task, timeoutMs, () => this.get(id));
     if (isFinished(r.task)) await endOnDisk(this.d.registry, r.task);
@@ -377,7 +402,12 @@ export class TaskManager {
 
   /** Settles or re-adopts tasks left running by an earlier daemon, then starts the queue. */
   async startUp(): Promise<void> {
-    await this.adoption.start(this.d.registry.list().filter((e) => e.task.status === 'running'));
+    const running = this.d.registry.list().filter((e) => e.task.status === 'running');
+    await this.adoption.start(running);
+    for (const { task } of running) {
+      const cur = this.d.registry.get(task.id)?.task;
+      if (cur?.status === 'running' && cur.timeoutSeconds !== undefined) this.deadlines.arm(cur.id, cur.startedAt, cur.timeoutSeconds);
+    }
     await this.schedule();
     this.startStallChecks();
   }
@@ -397,20 +427,14 @@ export class TaskManager {
     const old = this.d.config;
     this.d.config = config;
     if (config.stallCheckSeconds !== old.stallCheckSeconds && this.stallTimer) this.startStallChecks();
-    if (config.maxParallel > old.maxParallel) await this.schedule();
+    if (config.maxParallel !== old.maxParallel) await this.schedule();
   }
 
   stop(): void {
     this.adoption.stop();
+    this.deadlines.stop();
+    this.queue.stop();
     clearInterval(this.stallTimer);
     this.d.registry.stop();
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

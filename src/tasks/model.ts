@@ -10,6 +10,8 @@ export const RunInfo = z.object({
   childStart: z.number().optional(),
   capBytes: z.number(),
   killSignal: z.string().optional(),
+  /** Set when its deadline (`run --timeout`) passed and it was signalled: its end is `timed_out`. */
+  timedOutAt: z.string().optional(),
 });
 export type RunInfo = z.infer<typeof RunInfo>;
 
@@ -34,6 +36,16 @@ export const TaskMeta = z.object({
   createdAt: z.string(),
   stallAfterSeconds: z.number(),
   stdin: z.boolean(),
+  after: z.array(z.string()).optional(),
+  afterAny: z.boolean().optional(),
+  group: z.string().optional(),
+  timeoutSeconds: z.number().optional(),
+  restartOf: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  retries: z.number().optional(),
+  retryDelaySeconds: z.number().optional(),
+  attempt: z.number().optional(),
+  retryOf: z.string().optional(),
 });
 export type TaskMeta = z.infer<typeof TaskMeta>;
 

@@ -8,7 +8,10 @@ export function signalNumber(name: string): number {
   return (constants.signals as Record<string, number | undefined>)[name] ?? 0;
 }
 
-type Ending = { status: 'exited'; exitCode: number; reason?: string } | { status: 'killed'; signal: string; exitCode: number; reason?: string };
+type Ending =
+  | { status: 'exited'; exitCode: number; reason?: string }
+  | { status: 'killed'; signal: string; exitCode: number; reason?: string }
+  | { status: 'timed_out'; signal?: string; reason: string };
 
 /**
  * Turns the wrapper's recorded status into an outcome. Like a shell, the wrapper reports a command
@@ -23,9 +26,30 @@ export function interpretStatus(code: number, capBytes: number): Ending {
   return { status: 'killed', signal: sig, exitCode: code };
 }
 
+/** The workflow fields a task carries whatever its status (only those it has). */
+type WorkflowFields =
+  'after' | 'afterAny' | 'group' | 'timeoutSeconds' | 'restartOf' | 'labels' | 'retries' | 'retryDelaySeconds' | 'attempt' | 'retryOf' | 'retriedBy';
+
+export function workflowOf(t: Partial<Pick<Task, WorkflowFields>>) {
+  return {
+    ...(t.after !== undefined ? { after: t.after } : {}),
+    ...(t.afterAny !== undefined ? { afterAny: t.afterAny } : {}),
+    ...(t.group !== undefined ? { group: t.group } : {}),
+    ...(t.timeoutSeconds !== undefined ? { timeoutSeconds: t.timeoutSeconds } : {}),
+    ...(t.restartOf !== undefined ? { restartOf: t.restartOf } : {}),
+    ...(t.labels !== undefined ? { labels: t.labels } : {}),
+    ...(t.retries !== undefined ? { retries: t.retries } : {}),
+    ...(t.retryDelaySeconds !== undefined ? { retryDelaySeconds: t.retryDelaySeconds } : {}),
+    ...(t.attempt !== undefined ? { attempt: t.attempt } : {}),
+    ...(t.retryOf !== undefined ? { retryOf: t.retryOf } : {}),
+    ...(t.retriedBy !== undefined ? { retriedBy: t.retriedBy } : {}),
+  };
+}
+
 /** Fields shared by every variant; used when a task moves from one status to another. */
 export function baseOf(task: Task) {
   return {
+    ...workflowOf(task),
     id: task.id,
     name: task.name,
     command: task.command,

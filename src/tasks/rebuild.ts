@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { now } from '../clock.js';
+import { workflowOf } from './outcome.js';
 import { PendingSpawn, RunInfo, TaskMeta, type Entry } from './model.js';
 
 function readJson(file: string): unknown {
@@ -32,6 +33,7 @@ export function rebuildEntries(tasksDir: string, skip: (id: string) => boolean =
     if (!meta.success || meta.data.id !== name) continue;
     const m = meta.data;
     const base = {
+      ...workflowOf(m),
       id: m.id,
       name: m.name,
       command: m.command,

@@ -76,7 +76,8 @@ export class StallMonitor {
     this.checking = true;
     try {
       const watched = entries.flatMap(({ task, run }) =>
-        task.status === 'running'
+        // A paused task is silent because it was stopped: not a stall.
+        task.status === 'running' && !task.paused
           ? [{ id: task.id, outputPath: task.outputPath, stallAfterSeconds: task.stallAfterSeconds, attention: task.attention, pgid: run?.childPid }]
           : [],
       );

@@ -55,7 +55,7 @@ async function readAll(id: string, limit?: number): Promise<{ data: string; page
 }
 
 describe('nightshift mcp: task tools over stdio', () => {
-  it('lists the thirteen tools, each with an input and an output schema', async () => {
+  it('lists the sixteen tools, each with an input and an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
@@ -63,8 +63,11 @@ describe('nightshift mcp: task tools over stdio', () => {
         'kill_task',
         'list_tasks',
         'monitors',
+        'pause_task',
         'recall',
         'remember',
+        'restart_task',
+        'resume_task',
         'run_task',
         'schedule_add',
         'schedule_list',
@@ -93,6 +96,24 @@ describe('nightshift mcp: task tools over stdio', () => {
     expect(text(r)).toContain('héllo');
     expect(text(r)).toContain(`[task ${id}: exit code 3;`);
     expect(text(r)).not.toContain('call task_output with offset');
+  });
+
+  it('queues a task after another, skips it when that one fails, and pauses and resumes a task', async () => {
+    const first = await run({ command: 'sleep 0.3; exit 4' });
+    const r = await mcp.call('run_task', { command: 'echo never', after: [first], timeout_seconds: 5 });
+    const dependent = structured<{ task_id: string; status: string; after: string[] }>(r);
+    expect(dependent).toMatchObject({ status: 'queued', after: [first] });
+    expect(text(r)).toContain(`queued background task ${dependent.task_id}`);
+    await until(async () => structured<Output>(await mcp.call('task_output', { task_id: dependent.task_id })).status === 'skipped', 10_000);
+    const sleeper = await run({ command: ['sleep', '30'] });
+    const paused = await mcp.call('pause_task', { task_id: sleeper });
+    expect(structured<{ paused?: boolean }>(paused).paused).toBe(true);
+    expect(text(paused)).toContain('running, paused');
+    expect(structured<{ paused?: boolean }>(await mcp.call('resume_task', { task_id: sleeper })).paused).toBeUndefined();
+    await mcp.call('kill_task', { task_id: sleeper, signal: 'KILL' });
+    const again = structured<{ task_id: string; restart_of: string }>(await mcp.call('restart_task', { task_id: first }));
+    expect(again.restart_of).toBe(first);
+    expect(again.task_id).not.toBe(first);
   });
 
   it('runs an argv array without a shell, in a relative cwd', async () => {

@@ -13,6 +13,7 @@ import { ConfigSchema } from '../../src/config.js';
 import { AppError } from '../../src/errors.js';
 import { resolvePaths, type Paths } from '../../src/paths.js';
 import { TaskEvents } from '../../src/tasks/events.js';
+import { GroupStore } from '../../src/tasks/groups.js';
 import { TaskManager } from '../../src/tasks/manager.js';
 import { TaskRegistry } from '../../src/tasks/registry.js';
 import { readTaskState } from '../../src/tasks/task-store.js';
@@ -34,7 +35,7 @@ const rigs: Array<{ rig: Rig; registry: TaskRegistry }> = [];
 afterEach(async () => {
   for (const { rig, registry } of rigs.splice(0)) {
     // Anything still running: its whole process group, by the pid the manager reports.
-    for (const t of await rig.manager.list(false)) {
+    for (const t of await rig.manager.list({ all: false })) {
       if (t.status === 'queued') await rig.manager.kill(t.id, 'SIGKILL');
       if (t.status !== 'running' || t.pid === undefined) continue;
       try {
@@ -44,7 +45,7 @@ afterEach(async () => {
       }
     }
     // Their exits settled and the last state write done before the directory goes.
-    await until(async () => (await rig.manager.list(false)).length === 0);
+    await until(async () => (await rig.manager.list({ all: false })).length === 0);
     rig.manager.stop();
     await registry.close(); // the last save, and the journal's file handle
     rmSync(rig.home, { recursive: true, force: true });
@@ -58,7 +59,9 @@ async function rig(config: Record<string, unknown> = {}): Promise<Rig> {
   const bus = new TaskEvents();
   const events: TaskEvent[] = [];
   bus.on((e) => events.push(e));
-  const manager = new TaskManager({ paths, config: ConfigSchema.parse(config), log: pino({ level: 'silent' }), registry, events: bus });
+  const parsed = ConfigSchema.parse(config);
+  const groups = await GroupStore.open(paths.stateDir, () => manager.maxParallel);
+  const manager = new TaskManager({ paths, config: parsed, log: pino({ level: 'silent' }), registry, events: bus, groups });
   await manager.startUp();
   const r: Rig = {
     home,

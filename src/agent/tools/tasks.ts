@@ -10,7 +10,16 @@ import { taskTools, type TaskTool } from '../../client/task-tools/tools.js';
 import { SHELL, taskLabel } from './shell.js';
 import { defineTool, type AgentTool } from './types.js';
 
-export const AGENT_TASK_TOOLS = { run: 'task_run', output: 'task_output', input: 'task_input', wait: 'task_wait', kill: 'task_kill' } as const;
+export const AGENT_TASK_TOOLS = {
+  run: 'task_run',
+  output: 'task_output',
+  input: 'task_input',
+  wait: 'task_wait',
+  kill: 'task_kill',
+  pause: 'task_pause',
+  resume: 'task_resume',
+  restart: 'task_restart',
+} as const;
 
 /** The JSON Schema the model sees, made from the same zod shape the input is checked against. */
 function inputSchema(shape: TaskTool['input']): Tool['input_schema'] {

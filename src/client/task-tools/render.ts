@@ -17,6 +17,9 @@ export interface ToolNames {
   wait?: string;
   kill?: string;
   list?: string;
+  pause?: string;
+  resume?: string;
+  restart?: string;
 }
 
 export function attentionLine(t: Task, names: ToolNames): string | undefined {

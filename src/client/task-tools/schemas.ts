@@ -38,7 +38,25 @@ export const RunInput = {
     .optional()
     .describe('seconds without output before nightshift checks whether the task waits at a prompt (default 45)'),
   stdin: z.boolean().optional().describe('true: keep stdin open so input can be sent to it (default false)'),
+  after: z
+    .array(TaskRef)
+    .min(1)
+    .max(256)
+    .optional()
+    .describe('task ids: start only once all of them exited 0; if one fails (or is killed, times out, is skipped) this task is skipped'),
+  after_any: z.boolean().optional().describe('with after: start once they ended, however they ended'),
+  group: z.string().min(1).max(64).optional().describe('a task group (made with `nightshift group add`): runs under its parallel limit, queued in order'),
+  timeout_seconds: z
+    .number()
+    .positive()
+    .max(20 * 24 * 3600)
+    .optional()
+    .describe('kill its whole process tree after this many seconds (status timed_out)'),
 };
+
+export const PauseInput = { task_id: TaskRef.describe('the task id') };
+
+export const RestartInput = { task_id: TaskRef.describe('the id of a finished task') };
 
 export const OutputInput = {
   task_id: TaskRef.describe('the task id'),
@@ -82,6 +100,10 @@ export const TaskSummary = z.object({
   error: z.string().optional(),
   reason: z.string().optional(),
   attention: Attention.optional(),
+  paused: z.boolean().optional(),
+  group: z.string().optional(),
+  after: z.array(z.string()).optional(),
+  restart_of: z.string().optional(),
   output_bytes: z.number(),
   created_at: z.string(),
   started_at: z.string().optional(),
@@ -120,6 +142,10 @@ export function summary(t: Task): TaskSummary {
   if ('error' in t) s.error = t.error;
   if ('reason' in t && t.reason) s.reason = t.reason;
   if (t.status === 'running' && t.attention) s.attention = t.attention;
+  if (t.status === 'running' && t.paused) s.paused = true;
+  if (t.group) s.group = t.group;
+  if (t.after) s.after = t.after;
+  if (t.restartOf) s.restart_of = t.restartOf;
   if ('startedAt' in t && t.startedAt) s.started_at = t.startedAt;
   if ('endedAt' in t) s.ended_at = t.endedAt;
   return s;

@@ -12,7 +12,20 @@ import type { Caller } from '../caller.js';
 import { commandLine, humanSize, readLimitWords, statusText } from '../format.js';
 import { waitUpTo } from '../wait.js';
 import { outputForModel, outputPage, type ToolNames } from './render.js';
-import { InputInput, KillInput, ListInput, OutputAnswer, OutputInput, RunInput, summary, TASK_TOOL_LIMITS as L, TaskSummary, WaitInput } from './schemas.js';
+import {
+  InputInput,
+  KillInput,
+  ListInput,
+  OutputAnswer,
+  OutputInput,
+  PauseInput,
+  RestartInput,
+  RunInput,
+  summary,
+  TASK_TOOL_LIMITS as L,
+  TaskSummary,
+  WaitInput,
+} from './schemas.js';
 
 export type { ToolNames } from './render.js';
 
@@ -78,6 +91,7 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
       output: TaskSummary.shape,
       brief: (i) => (typeof i.command === 'string' ? i.command : commandLine(i.command)),
       run: async (i, host) => {
+        if (i.after_any && !i.after) throw new AppError('bad_request', 'after_any needs after (the task ids to wait for)');
         const line = typeof i.command === 'string' ? i.command : commandLine(i.command);
         const command = typeof i.command !== 'string' ? i.command : o.shell ? [...o.shell, i.command] : [i.command];
         const name = host.name ? host.name(i.name, line) : i.name;
@@ -89,10 +103,13 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
             stdin: i.stdin ?? false,
             ...(name ? { name } : {}),
             ...(i.stall_after_seconds !== undefined ? { stallAfterSeconds: i.stall_after_seconds } : {}),
+            ...(i.after ? { after: i.after, ...(i.after_any ? { afterAny: true } : {}) } : {}),
+            ...(i.group ? { group: i.group } : {}),
+            ...(i.timeout_seconds !== undefined ? { timeoutSeconds: i.timeout_seconds } : {}),
           }),
         );
         if (task.status === 'failed_to_start') throw new AppError('spawn_failed', `task ${task.id} failed to start: ${task.error}`);
-        const text = `started background task ${task.id} (${statusText(task)}): ${line}\ncwd: ${task.cwd}\nread its output with ${n.output} {"task_id": "${task.id}", "offset": 0}`;
+        const text = `${task.status === 'queued' ? 'queued' : 'started'} background task ${task.id} (${statusText(task)}): ${line}\ncwd: ${task.cwd}\nread its output with ${n.output} {"task_id": "${task.id}", "offset": 0}`;
         return { text, structured: summary(task) };
       },
     }),
@@ -196,6 +213,39 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
           ? `task ${t.id} ended: ${statusText(t)}`
           : `sent ${sig.data} to task ${t.id}; it is still ${statusText(t)} after ${L.killWaitSeconds} s (try ${n.kill} with signal SIGKILL)`;
         return { text, structured: summary(t) };
+      },
+    }),
+
+    ...[
+      [n.pause, false],
+      [n.resume, true],
+    ].flatMap(([name, resume]) =>
+      tool(name as string | undefined, {
+        title: resume ? 'Resume a paused task' : 'Pause a task',
+        description: resume
+          ? 'Continue a paused task (SIGCONT to its whole process group).'
+          : `Stop a running task (SIGSTOP to its whole process group) until it is resumed${n.resume ? ` with ${n.resume}` : ''}: it keeps its state and uses no CPU meanwhile.`,
+        input: PauseInput,
+        output: TaskSummary.shape,
+        brief: (i) => i.task_id,
+        run: async (i, host) => {
+          const t = await host.call((c) => (resume ? c.resume(i.task_id) : c.pause(i.task_id)), true);
+          return { text: `task ${t.id} is ${statusText(t)}`, structured: summary(t) };
+        },
+      }),
+    ),
+
+    ...tool(n.restart, {
+      title: 'Restart a finished task',
+      description:
+        'Start a finished task again as a new task: same command, cwd, name, stdin, group, timeout and labels, in the environment a new task gets; ' +
+        'returns the new task (restart_of names the old one).',
+      input: RestartInput,
+      output: TaskSummary.shape,
+      brief: (i) => i.task_id,
+      run: async (i, host) => {
+        const t = await host.call((c) => c.restart(i.task_id, host.env()));
+        return { text: `started task ${t.id} (${statusText(t)}) as a new run of task ${i.task_id}`, structured: summary(t) };
       },
     }),
 

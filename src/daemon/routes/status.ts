@@ -23,7 +23,7 @@ export function statusHandlers(
         socket: info.socket,
         tcp: info.tcp(),
         stateDir: info.stateDir,
-        tasks: { ...c, total: c.queued + c.running + c.exited + c.killed + c.failed_to_start + c.lost },
+        tasks: { ...c, total: c.queued + c.running + c.exited + c.killed + c.timed_out + c.skipped + c.failed_to_start + c.lost },
         memory: {
           memories: memory.store.size,
           episodes: memory.episodes.size,

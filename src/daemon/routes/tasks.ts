@@ -12,11 +12,34 @@ import type { Streams } from '../streams.js';
 /** Long polls end after this long at most; the client asks again, so no request waits forever. */
 const MAX_WAIT_MS = 300_000;
 
-type TaskHandlers = Pick<Handlers, 'listTasks' | 'runTask' | 'getTask' | 'removeTask' | 'taskOutput' | 'followTask' | 'sendInput' | 'killTask' | 'waitTask'>;
+type TaskHandlers = Pick<
+  Handlers,
+  | 'listTasks'
+  | 'runTask'
+  | 'getTask'
+  | 'removeTask'
+  | 'taskOutput'
+  | 'followTask'
+  | 'sendInput'
+  | 'killTask'
+  | 'waitTask'
+  | 'pauseTask'
+  | 'resumeTask'
+  | 'restartTask'
+>;
 
 export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: Streams): TaskHandlers {
   return {
-    listTasks: async ({ query }) => ({ json: { tasks: await tasks.list(query.all === '1') } }),
+    listTasks: async ({ query }) => ({
+      json: {
+        tasks: await tasks.list({
+          all: query.all === '1',
+          ...(query.group ? { group: query.group } : {}),
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.labels ? { labels: query.labels } : {}),
+        }),
+      },
+    }),
     runTask: async ({ body }) => ({ json: { task: await tasks.run(body) } }),
     getTask: async ({ params: { id } }) => ({ json: { task: await withAgentInfo(await tasks.get(id), tasks.dir(id)) } }),
     removeTask: async ({ params: { id } }) => {
@@ -67,6 +90,9 @@ export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: St
       return 'streamed';
     },
     sendInput: async ({ params: { id }, body }) => ({ json: { task: await tasks.input(id, body.text, body.eof) } }),
+    restartTask: async ({ params: { id }, body }) => ({ json: { task: await tasks.restart(id, body.env ?? {}) } }),
+    pauseTask: async ({ params: { id } }) => ({ json: { task: await tasks.pause(id) } }),
+    resumeTask: async ({ params: { id } }) => ({ json: { task: await tasks.resume(id) } }),
     killTask: async ({ params: { id }, body }) => ({ json: { task: await tasks.kill(id, body.signal) } }),
     waitTask: async ({ params: { id }, query: q }) => {
       const ms = Math.min(MAX_WAIT_MS, (q.timeout ?? MAX_WAIT_MS / 1000) * 1000);

@@ -4,7 +4,16 @@ import { scheduleTools } from '../../client/task-tools/schedule-tools.js';
 import { taskTools, type TaskToolHost } from '../../client/task-tools/tools.js';
 import { guarded, ok, type WithClient } from '../result.js';
 
-export const MCP_TASK_TOOLS = { run: 'run_task', output: 'task_output', input: 'send_input', kill: 'kill_task', list: 'list_tasks' } as const;
+export const MCP_TASK_TOOLS = {
+  run: 'run_task',
+  output: 'task_output',
+  input: 'send_input',
+  kill: 'kill_task',
+  list: 'list_tasks',
+  pause: 'pause_task',
+  resume: 'resume_task',
+  restart: 'restart_task',
+} as const;
 export const MCP_SCHEDULE_TOOLS = { add: 'schedule_add', list: 'schedule_list', remove: 'schedule_remove' } as const;
 
 export interface TaskToolOptions {

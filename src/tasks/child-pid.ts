@@ -1,0 +1,60 @@
+/** The command's pid (the leader of the task's process group), which the wrapper reports a fork after its own start. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { nowMs } from '../clock.js';
+import type { Logger } from '../log.js';
+import { isSameProcessAlive, readStat } from '../sys/proc.js';
+import type { RunInfo } from './model.js';
+import type { TaskRegistry } from './registry.js';
+import { writeRunInfo } from './task-dir.js';
+
+/** How long a start waits for the wrapper to name the command's pid (it is a fork away). */
+const CHILD_PID_WAIT_MS = 3000;
+
+export interface ChildContext {
+  registry: TaskRegistry;
+  log: Logger;
+  dir(id: string): string;
+  persist(): Promise<void>;
+}
+
+/** The pid the wrapper reports, into the task (and run.json); undefined when none comes within a few seconds. */
+export async function recordChild(c: ChildContext, id: string, reported: Promise<number | undefined>): Promise<number | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), CHILD_PID_WAIT_MS);
+  });
+  const childPid = await Promise.race([reported, late]).finally(() => clearTimeout(timer));
+  if (childPid === undefined) return undefined;
+  // A short task may have ended (and been settled) meanwhile: never write its old state back.
+  const cur = c.registry.get(id);
+  if (!cur || cur.task.status !== 'running' || !cur.run) return undefined;
+  const childStart = readStat(childPid)?.startTicks;
+  const run: RunInfo = { ...cur.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
+  c.registry.set({ ...cur.task, pid: childPid }, run);
+  writeRunInfo(c.dir(id), run, cur.task.startedAt, c.log);
+  return childPid;
+}
+
+/**
+ * The command's pid (its process group), from the file the wrapper writes: for a task whose pid
+ * did not come with its start (re-adopted, or a slow wrapper). Saves the registry when it learns it.
+ */
+export async function resolveChild(c: ChildContext, id: string): Promise<number | undefined> {
+  const deadline = nowMs() + CHILD_PID_WAIT_MS;
+  for (;;) {
+    const e = c.registry.get(id);
+    if (!e || e.task.status !== 'running' || !e.run) return undefined;
+    if (e.run.childPid !== undefined) return e.run.childPid;
+    const text = await readFile(join(c.dir(id), 'child.pid'), 'utf8').catch(() => '');
+    const m = /^([0-9]+)\n$/.exec(text);
+    if (m) {
+      const pid = await recordChild(c, id, Promise.resolve(Number(m[1])));
+      if (pid !== undefined) await c.persist();
+      return pid;
+    }
+    if (!isSameProcessAlive(e.run.wrapperPid, e.run.wrapperStart) || nowMs() > deadline) return undefined;
+    await sleep(5);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Acts on the queue's decisions (queue.ts): skips the tasks whose dependencies failed, starts those
+ * with room in their group from their saved spec, and looks again when a retry delay ends. Passes
+ * run one at a time, so two never hand out the same free slot.
+ */
+import { readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Task } from '../api/tasks.js';
+import { now, nowMs } from '../clock.js';
+import type { Logger } from '../log.js';
+import type { TaskEvents } from './events.js';
+import type { GroupStore } from './groups.js';
+import { PendingSpawn } from './model.js';
+import { baseOf } from './outcome.js';
+import { decide } from './queue.js';
+import type { TaskRegistry } from './registry.js';
+
+export interface QueueContext {
+  registry: TaskRegistry;
+  groups: GroupStore;
+  log: Logger;
+  events: TaskEvents;
+  dir(id: string): string;
+  /** Starts a queued task with its saved environment (the caller saves the registry). */
+  start(task: Task, env: Record<string, string>): Promise<void>;
+  persist(): Promise<void>;
+}
+
+export class QueueRunner {
+  private pass: Promise<void> = Promise.resolve();
+  /** The next time a queued attempt's delay (`--retry-delay`) ends. */
+  private wakeTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly c: QueueContext) {}
+
+  schedule(): Promise<void> {
+    const pass = this.pass.then(() => this.run());
+    this.pass = pass.catch(() => undefined);
+    return pass;
+  }
+
+  stop(): void {
+    clearTimeout(this.wakeTimer);
+  }
+
+  private async run(): Promise<void> {
+    const { registry, events } = this.c;
+    const { start, skip, wakeAt } = decide(registry.list(), (g) => this.c.groups.limit(g), nowMs());
+    this.wakeAt(wakeAt);
+    for (const { task, reason } of skip) {
+      const stdin = task.stdin === 'none' ? ('none' as const) : ('closed' as const);
+      const skipped: Task = { ...baseOf(task), stdin, status: 'skipped', endedAt: now().toISOString(), reason };
+      await unlink(join(this.c.dir(task.id), 'spawn.json')).catch(() => undefined);
+      registry.set(skipped);
+      this.c.log.info({ task: task.id, reason }, 'task skipped');
+      events.emit('exited', skipped);
+    }
+    for (const task of start) {
+      const raw = await readFile(join(this.c.dir(task.id), 'spawn.json'), 'utf8').catch(() => null);
+      // It may have been killed while the spec was read.
+      if (registry.get(task.id)?.task.status !== 'queued') continue;
+      const spec = raw === null ? null : PendingSpawn.safeParse(safeJson(raw));
+      if (!spec?.success) {
+        const failed: Task = {
+          ...baseOf(task),
+          status: 'failed_to_start',
+          endedAt: now().toISOString(),
+          error: 'its saved start spec is missing or unreadable',
+        };
+        registry.set(failed);
+        events.emit('exited', failed);
+      } else {
+        await this.c.start(task, spec.data.env);
+      }
+    }
+    if (start.length + skip.length > 0) await this.c.persist();
+  }
+
+  private wakeAt(at: number | undefined): void {
+    clearTimeout(this.wakeTimer);
+    if (at === undefined) return;
+    this.wakeTimer = setTimeout(
+      () => {
+        this.schedule().catch((err: unknown) => this.c.log.error({ err }, 'starting queued tasks failed'));
+      },
+      Math.max(0, at - nowMs()) + 5,
+    );
+    this.wakeTimer.unref();
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
