@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Monitor } from '../api/monitors.js';
 import { withDaemon } from '../client/connect.js';
 import { AppError } from '../errors.js';
-import { showDuration, duration } from './duration.js';
+import { durationMs, showDuration } from './duration.js';
 import { age, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { resolvePath } from './values.js';
@@ -55,9 +55,9 @@ export function registerMonitorCommands(program: Command): void {
     .description('monitor one MCP server configured for Claude Code or Codex, or all of them (--all)')
     .option('--all', 'every server found')
     .option('--project <dir>', 'the project whose .mcp.json and ~/.claude.json entry are read (default: cwd)')
-    .option('--interval <duration>', 'time between checks (default 60s)', duration('--interval'))
-    .option('--timeout <duration>', 'a check with no answer by then is down (default 10s)', duration('--timeout'))
-    .option('--slow <duration>', 'a check slower than this is degraded (default: half the timeout)', duration('--slow'))
+    .option('--interval <duration>', 'time between checks (default 60s)', durationMs('--interval'))
+    .option('--timeout <duration>', 'a check with no answer by then is down (default 10s)', durationMs('--timeout'))
+    .option('--slow <duration>', 'a check slower than this is degraded (default: half the timeout)', durationMs('--slow'))
     .option('--json', 'print JSON')
     .addHelpText('after', ADD_HELP)
     .action(async (name: string | undefined, o: { all?: boolean; project?: string; interval?: number; timeout?: number; slow?: number; json?: boolean }) => {
