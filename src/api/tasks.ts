@@ -19,6 +19,26 @@ export const ScheduleId = z.string().regex(/^s[1-9][0-9]{0,11}$/, 'schedule ids 
 export const ScheduleLink = z.object({ id: ScheduleId, name: z.string().nullable() });
 export type ScheduleLink = z.infer<typeof ScheduleLink>;
 
+/** What a task carries of workflows (dependencies, group, timeout, restart, labels, retries); meta.json keeps the same. */
+export const WorkflowFields = {
+  /** Starts once these tasks ended: all of them exited 0, or (afterAny) in any state. */
+  after: z.array(z.string()).optional(),
+  afterAny: z.boolean().optional(),
+  /** The group whose parallel limit it runs under (absent: `default`). */
+  group: z.string().optional(),
+  /** Killed (its whole process group) this many seconds after it started: `timed_out`. */
+  timeoutSeconds: z.number().optional(),
+  /** `restart`: the task this one is a new run of. */
+  restartOf: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  /** `run --retry`: runs left after this one if it fails; the delay before the next; which run this is (1-based). */
+  retries: z.number().optional(),
+  retryDelaySeconds: z.number().optional(),
+  attempt: z.number().optional(),
+  /** The attempt before this one. */
+  retryOf: z.string().optional(),
+};
+
 const common = {
   id: TaskId,
   name: z.string().nullable(),
@@ -35,22 +55,8 @@ const common = {
   saveError: z.string().optional(),
   /** The schedule whose firing started it (`nightshift schedule`). */
   schedule: ScheduleLink.optional(),
-  /** Starts once these tasks ended: all of them exited 0, or (afterAny) in any state. */
-  after: z.array(z.string()).optional(),
-  afterAny: z.boolean().optional(),
-  /** The group whose parallel limit it runs under (absent: `default`). */
-  group: z.string().optional(),
-  /** Killed (its whole process group) this many seconds after it started: `timed_out`. */
-  timeoutSeconds: z.number().optional(),
-  /** `restart`: the task this one is a new run of. */
-  restartOf: z.string().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  /** `run --retry`: runs left after this one if it fails; the delay before the next; which run this is (1-based). */
-  retries: z.number().optional(),
-  retryDelaySeconds: z.number().optional(),
-  attempt: z.number().optional(),
-  /** The attempt before this one, and the one after (set once this one failed and another was queued). */
-  retryOf: z.string().optional(),
+  ...WorkflowFields,
+  /** The attempt after this one (set once this one failed and another was queued). */
   retriedBy: z.string().optional(),
   /** A queued attempt starts no earlier than this. */
   notBefore: z.string().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Task } from '../api/tasks.js';
+import { Task, WorkflowFields } from '../api/tasks.js';
 
 /** What the daemon needs to re-find a running task's processes after a restart. */
 export const RunInfo = z.object({
@@ -36,16 +36,7 @@ export const TaskMeta = z.object({
   createdAt: z.string(),
   stallAfterSeconds: z.number(),
   stdin: z.boolean(),
-  after: z.array(z.string()).optional(),
-  afterAny: z.boolean().optional(),
-  group: z.string().optional(),
-  timeoutSeconds: z.number().optional(),
-  restartOf: z.string().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  retries: z.number().optional(),
-  retryDelaySeconds: z.number().optional(),
-  attempt: z.number().optional(),
-  retryOf: z.string().optional(),
+  ...WorkflowFields,
 });
 export type TaskMeta = z.infer<typeof TaskMeta>;
 
