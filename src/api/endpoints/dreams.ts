@@ -1,0 +1,34 @@
+import { DreamListResponse, DreamProgressLine, DreamRequest, DreamResponse } from '../dream.js';
+import { dreamId, json, type Endpoint } from '../endpoint.js';
+
+export const DREAMS_ENDPOINTS = {
+  dream: {
+    method: 'POST',
+    path: '/v1/dreams',
+    doc: 'dream now (`dryRun`: change nothing); the report',
+    body: DreamRequest.describe('dream request'),
+    reply: json(DreamResponse, 201),
+  },
+  dreamProgress: {
+    method: 'POST',
+    path: '/v1/dreams/progress',
+    doc: 'dream now, with a line per phase as it ends, then the report',
+    body: DreamRequest.describe('dream request'),
+    reply: { kind: 'ndjson', schema: DreamProgressLine },
+  },
+  listDreams: { method: 'GET', path: '/v1/dreams', doc: 'past dreams, newest first', reply: json(DreamListResponse) },
+  getDream: {
+    method: 'GET',
+    path: '/v1/dreams/:id',
+    doc: "one dream's report: every merge, supersession and archive (409 while it runs)",
+    params: dreamId,
+    reply: json(DreamResponse),
+  },
+  followDream: {
+    method: 'GET',
+    path: '/v1/dreams/:id/follow',
+    doc: 'a dream as it runs: a line per phase (those already done first), then the report; at once for one that has ended',
+    params: dreamId,
+    reply: { kind: 'ndjson', schema: DreamProgressLine },
+  },
+} as const satisfies Record<string, Endpoint>;
