@@ -11,6 +11,7 @@ import { AGENT_ENDPOINTS } from './endpoints/agent.js';
 import { MEMORY_ENDPOINTS } from './endpoints/memory.js';
 import { DREAMS_ENDPOINTS } from './endpoints/dreams.js';
 import { MONITORS_ENDPOINTS } from './endpoints/monitors.js';
+import { WORKFLOWS_ENDPOINTS } from './endpoints/workflows.js';
 
 import type { Endpoint, Reply } from './endpoint.js';
 
@@ -21,6 +22,7 @@ export const ENDPOINTS = {
   ...TASKS_ENDPOINTS,
   ...GROUPS_ENDPOINTS,
   ...SCHEDULES_ENDPOINTS,
+  ...WORKFLOWS_ENDPOINTS,
   ...AGENT_ENDPOINTS,
   ...MEMORY_ENDPOINTS,
   ...DREAMS_ENDPOINTS,

@@ -13,6 +13,7 @@ import { registerIntegrateCommands } from './integrate.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerDreamCommands } from './dream.js';
 import { registerScheduleCommands } from './schedule.js';
+import { registerWorkflowCommands } from './workflow.js';
 import { registerHookCommands } from './hook.js';
 import { registerMemoryCommands } from './memory.js';
 import { registerRecallCommands } from './recall.js';
@@ -48,6 +49,7 @@ Examples:
   registerDaemonCommands(program);
   registerTaskCommands(program);
   registerScheduleCommands(program);
+  registerWorkflowCommands(program);
   registerTaskControlCommands(program);
   registerGroupCommands(program);
   registerAgentCommands(program);

@@ -1,4 +1,5 @@
 /** Option values of the task commands, checked the same way by commander and by the fast path. */
+import { DURATION_WORDS, parseDuration } from '../api/duration.js';
 import { AppError } from '../errors.js';
 
 export function nonNegInt(what: string) {
@@ -39,18 +40,12 @@ export function resolvePath(p: string): string {
   return p.startsWith('/') ? p : `${process.cwd()}/${p}`;
 }
 
-const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
-
 /** A duration in seconds: `90`, `30s`, `5m`, `1h30m`, `1.5h`, `250ms` (a bare number is seconds). */
 export function duration(what: string) {
   return (v: string): number => {
-    const bad = () => new AppError('bad_request', `${what} must be a duration such as 30s, 5m, 1h30m (a bare number is seconds), got "${v}"`);
-    if (/^[0-9]+(\.[0-9]+)?$/.test(v)) return Number(v);
-    if (!/^([0-9]+(\.[0-9]+)?(ms|s|m|h|d))+$/.test(v)) throw bad();
-    let total = 0;
-    for (const m of v.matchAll(/([0-9]+(?:\.[0-9]+)?)(ms|s|m|h|d)/g)) total += Number(m[1]) * (UNIT_SECONDS[m[2] as string] ?? 0);
-    if (total <= 0) throw bad();
-    return total;
+    const s = parseDuration(v);
+    if (s === null) throw new AppError('bad_request', `${what} must be ${DURATION_WORDS}, got "${v}"`);
+    return s;
   };
 }
 

@@ -10,6 +10,7 @@ import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
 import { configureNotify, monitorEvent, notify, notifyTaskEvent } from '../tasks/notify-events.js';
 import { Schedules } from '../tasks/schedules.js';
+import { Workflows } from '../tasks/workflows.js';
 import { GroupStore } from '../tasks/groups.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { journalPath } from '../tasks/task-store.js';
@@ -29,6 +30,7 @@ import { modelUsageHandlers } from './routes/model-usage.js';
 import { sessionHandlers } from './routes/sessions.js';
 import { statusHandlers } from './routes/status.js';
 import { scheduleHandlers } from './routes/schedules.js';
+import { workflowHandlers } from './routes/workflows.js';
 import { groupHandlers } from './routes/groups.js';
 import { taskHandlers } from './routes/tasks.js';
 import { createApiServer } from './server.js';
@@ -85,10 +87,15 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
     return await serve(paths, config, log, lock, startedAt, opts);
   } catch (err) {
     lock.release();
-    if (err instanceof AppError && err.code === 'state_corrupt' && err.message.includes(schedulesFile(paths))) {
-      log.fatal({ code: err.code }, err.message);
-      process.stderr.write(`nightshift: ${err.message}.\nNothing was changed. Fix the file, or move it aside to start without schedules.\n`);
-      return EXIT_CONFIG;
+    for (const [file, what] of [
+      [schedulesFile(paths), 'schedules'],
+      [join(paths.stateDir, 'workflows.json'), 'workflow records (the tasks stay)'],
+    ] as const) {
+      if (err instanceof AppError && err.code === 'state_corrupt' && err.message.includes(file)) {
+        log.fatal({ code: err.code }, err.message);
+        process.stderr.write(`nightshift: ${err.message}.\nNothing was changed. Fix the file, or move it aside to start without ${what}.\n`);
+        return EXIT_CONFIG;
+      }
     }
     if (err instanceof AppError && err.code === 'state_corrupt') {
       log.fatal({ code: err.code }, err.message);
@@ -123,6 +130,8 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   await tasks.startUp();
   const schedules = new Schedules({ file: schedulesFile(paths), tasks, events, log, env: daemonEnv });
   await schedules.start();
+  const workflows = new Workflows({ tasks, groups, events, log, stateDir: paths.stateDir });
+  await workflows.start();
   const memory = await startMemory(paths, config, log);
   // MCP server monitors; a change of state runs notify.onMonitor (and notify-send when asked for).
   const monitors = new MonitorService(paths.monitorsFile, process.env, log);
@@ -158,6 +167,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...monitorHandlers(monitors),
     ...taskHandlers(tasks, events, streams),
     ...scheduleHandlers(schedules),
+    ...workflowHandlers(workflows),
     ...groupHandlers(tasks, groups),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
@@ -222,6 +232,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   streams.closeAll();
   await closed;
   schedules.stop();
+  workflows.stop();
   tasks.stop();
   await monitors.stop();
   stopRetention();

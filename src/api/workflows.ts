@@ -1,0 +1,167 @@
+/**
+ * Workflows: a file naming tasks and what each needs, run as linked tasks (a DAG). The file's shape
+ * is checked by one schema on both sides: the CLI (which adds the file's line and column to each
+ * problem) and the daemon (which gets the parsed file as the body of `POST /v1/workflows`).
+ */
+import { z } from 'zod';
+import { DURATION_WORDS, parseDuration } from './duration.js';
+import { GroupName } from './groups.js';
+import { RunRequest, Task, TaskId } from './tasks.js';
+
+/** Workflow ids are `w` and a counter (`w3`). */
+export const WorkflowId = z.string().regex(/^w[1-9][0-9]{0,11}$/, 'workflow ids look like w3');
+
+const TaskName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'task names are letters, digits, "_", "." and "-" (at most 63), e.g. build');
+
+/** `30s`, `5m`, `1h30m` or a number of seconds. */
+const Duration = z.union([
+  z.number().nonnegative(),
+  z.string().refine((v) => parseDuration(v) !== null, { message: `must be ${DURATION_WORDS}` }),
+]);
+
+/** Seconds of a duration the schema accepted. */
+export function durationSeconds(v: string | number): number {
+  return typeof v === 'number' ? v : (parseDuration(v) ?? 0);
+}
+
+export const WorkflowTaskSpec = z
+  .object({
+    /** A command line (run by sh -c when it has shell syntax) or an argv array. */
+    command: z.union([RunRequest.shape.command.element.min(1, 'command is empty'), RunRequest.shape.command]),
+    needs: z.array(z.string()).max(256).optional(),
+    /** Start once every need ended, however it ended (`run --after-any`). */
+    needsAny: z.boolean().optional(),
+    group: GroupName.optional(),
+    timeout: Duration.optional(),
+    retry: z.number().int().min(0).max(100).optional(),
+    retryDelay: Duration.optional(),
+    /** Relative to the workflow file's directory. */
+    cwd: z.string().min(1).max(4096).optional(),
+    env: RunRequest.shape.env,
+    labels: RunRequest.shape.labels,
+    /** Seconds without output before nightshift checks for a prompt. */
+    stall: Duration.optional(),
+  })
+  .strict();
+export type WorkflowTaskSpec = z.infer<typeof WorkflowTaskSpec>;
+
+/** `NIGHTSHIFT_OUTPUT_<NAME>`: the name upper-cased, anything but letters and digits as `_`. */
+export function outputVariable(name: string): string {
+  return `NIGHTSHIFT_OUTPUT_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** The first cycle among the tasks' needs, as names (`a`, `b`, `a`), or null. */
+export function findCycle(needs: Record<string, readonly string[]>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (n: string): string[] | null => {
+    if (state.get(n) === 'done') return null;
+    if (state.get(n) === 'open') return [...stack.slice(stack.indexOf(n)), n];
+    state.set(n, 'open');
+    stack.push(n);
+    for (const m of needs[n] ?? []) {
+      if (!(m in needs)) continue;
+      const c = visit(m);
+      if (c) return c;
+    }
+    stack.pop();
+    state.set(n, 'done');
+    return null;
+  };
+  for (const n of Object.keys(needs)) {
+    const c = visit(n);
+    if (c) return c;
+  }
+  return null;
+}
+
+/** Names in an order where each comes after everything it needs (ties: file order). */
+export function topologicalOrder(needs: Record<string, readonly string[]>): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (n: string) => {
+    if (seen.has(n)) return;
+    seen.add(n);
+    for (const m of needs[n] ?? []) visit(m);
+    out.push(n);
+  };
+  for (const n of Object.keys(needs)) visit(n);
+  return out;
+}
+
+export const WorkflowSpec = z
+  .object({
+    name: RunRequest.shape.name,
+    tasks: z.record(TaskName, WorkflowTaskSpec).refine((t) => Object.keys(t).length <= 256, 'at most 256 tasks'),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    const names = Object.keys(w.tasks);
+    if (names.length === 0) ctx.addIssue({ code: 'custom', path: ['tasks'], message: 'the workflow has no tasks' });
+    const byVariable = new Map<string, string>();
+    for (const [name, t] of Object.entries(w.tasks)) {
+      const v = outputVariable(name);
+      const other = byVariable.get(v);
+      if (other !== undefined) ctx.addIssue({ code: 'custom', path: ['tasks', name], message: `tasks "${other}" and "${name}" would share ${v}; rename one` });
+      byVariable.set(v, name);
+      (t.needs ?? []).forEach((need, i) => {
+        if (!(need in w.tasks)) ctx.addIssue({ code: 'custom', path: ['tasks', name, 'needs', i], message: `unknown task "${need}"` });
+        else if (need === name) ctx.addIssue({ code: 'custom', path: ['tasks', name, 'needs', i], message: `task "${name}" needs itself` });
+      });
+    }
+    const cycle = findCycle(Object.fromEntries(Object.entries(w.tasks).map(([n, t]) => [n, (t.needs ?? []).filter((m) => m !== n)])));
+    if (cycle?.[0] !== undefined) ctx.addIssue({ code: 'custom', path: ['tasks', cycle[0], 'needs'], message: `cycle: ${cycle.join(' → ')}` });
+  });
+export type WorkflowSpec = z.infer<typeof WorkflowSpec>;
+
+export const RunWorkflowRequest = z
+  .object({
+    workflow: WorkflowSpec,
+    /** The file it came from (absolute): relative `cwd`s resolve from its directory. */
+    file: z.string().min(1).max(4096).startsWith('/', 'file must be an absolute path').optional(),
+    /** The client's working directory: where relative `cwd`s resolve when there is no file. */
+    cwd: RunRequest.shape.cwd,
+    /** The environment every task starts from (the client's); each task's `env` is added. */
+    env: RunRequest.shape.env,
+  })
+  .strict();
+export type RunWorkflowRequest = z.infer<typeof RunWorkflowRequest>;
+
+/** What `<state>/workflows.json` keeps of one workflow. */
+export const WorkflowRecord = z.object({
+  id: WorkflowId,
+  name: z.string().nullable(),
+  file: z.string().nullable(),
+  createdAt: z.string(),
+  /** Task name → the id of its first attempt (retries follow `retriedBy`). */
+  tasks: z.record(z.string(), TaskId),
+  needs: z.record(z.string(), z.array(z.string())),
+  needsAny: z.array(z.string()).optional(),
+  /** Set by `workflow kill`. */
+  killedAt: z.string().optional(),
+});
+export type WorkflowRecord = z.infer<typeof WorkflowRecord>;
+
+export const NODE_STATES = ['queued', 'running', 'succeeded', 'failed', 'skipped'] as const;
+export const WORKFLOW_STATES = ['queued', 'running', 'succeeded', 'failed', 'killed'] as const;
+
+export const WorkflowNode = z.object({
+  name: z.string(),
+  state: z.enum(NODE_STATES),
+  needs: z.array(z.string()),
+  /** Longest chain of needs above it (0: needs nothing): the layer `workflow show` draws it in. */
+  depth: z.number(),
+  attempts: z.number(),
+  /** The latest attempt (absent when it was removed). */
+  task: Task.optional(),
+});
+export type WorkflowNode = z.infer<typeof WorkflowNode>;
+
+export const WorkflowView = WorkflowRecord.extend({
+  state: z.enum(WORKFLOW_STATES),
+  nodes: z.array(WorkflowNode),
+});
+export type WorkflowView = z.infer<typeof WorkflowView>;
+
+export const WorkflowResponse = z.object({ workflow: WorkflowView });
+export const WorkflowListResponse = z.object({ workflows: z.array(WorkflowView) });

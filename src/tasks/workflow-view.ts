@@ -1,0 +1,64 @@
+/** A workflow as `GET /v1/workflows/:id` shows it: its record plus each task's state, derived from the tasks (the latest attempt decides). Pure. */
+import type { Task } from '../api/tasks.js';
+import type { WorkflowNode, WorkflowRecord, WorkflowView } from '../api/workflows.js';
+
+/** The last attempt of a task that was retried, and how many attempts there were. */
+export function latestAttempt(id: string, byId: ReadonlyMap<string, Task>): { task: Task | undefined; attempts: number } {
+  let t = byId.get(id);
+  let attempts = t ? 1 : 0;
+  while (t?.retriedBy !== undefined && byId.has(t.retriedBy) && attempts < 1000) {
+    t = byId.get(t.retriedBy);
+    attempts += 1;
+  }
+  return { task: t, attempts };
+}
+
+function nodeState(t: Task | undefined): WorkflowNode['state'] {
+  if (!t) return 'failed';
+  switch (t.status) {
+    case 'queued':
+    case 'running':
+    case 'skipped':
+      return t.status;
+    case 'exited':
+      return t.exitCode === 0 ? 'succeeded' : 'failed';
+    default:
+      return 'failed';
+  }
+}
+
+/** Longest chain of needs above each name. */
+export function depths(needs: Record<string, readonly string[]>): Map<string, number> {
+  const out = new Map<string, number>();
+  const depth = (n: string, guard: number): number => {
+    const known = out.get(n);
+    if (known !== undefined) return known;
+    const d = guard > 1000 ? 0 : Math.max(-1, ...(needs[n] ?? []).map((m) => depth(m, guard + 1))) + 1;
+    out.set(n, d);
+    return d;
+  };
+  for (const n of Object.keys(needs)) depth(n, 0);
+  return out;
+}
+
+export function viewOf(record: WorkflowRecord, byId: ReadonlyMap<string, Task>): WorkflowView {
+  const depth = depths(record.needs);
+  const nodes: WorkflowNode[] = Object.entries(record.tasks).map(([name, id]) => {
+    const { task, attempts } = latestAttempt(id, byId);
+    return {
+      name,
+      state: nodeState(task),
+      needs: record.needs[name] ?? [],
+      depth: depth.get(name) ?? 0,
+      attempts,
+      ...(task && { task }),
+    };
+  });
+  return { ...record, state: overall(record, nodes), nodes };
+}
+
+function overall(record: WorkflowRecord, nodes: WorkflowNode[]): WorkflowView['state'] {
+  if (nodes.some((n) => n.state === 'queued' || n.state === 'running')) return nodes.every((n) => n.state === 'queued') ? 'queued' : 'running';
+  if (record.killedAt !== undefined) return 'killed';
+  return nodes.every((n) => n.state === 'succeeded') ? 'succeeded' : 'failed';
+}
