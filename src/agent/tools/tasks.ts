@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { retrying } from '../../client/retrying.js';
 import { taskTools, type TaskTool } from '../../client/task-tools/tools.js';
+import { workflowTools } from '../../client/task-tools/workflow-tools.js';
 import { SHELL, taskLabel } from './shell.js';
 import { defineTool, type AgentTool } from './types.js';
 
@@ -50,4 +51,9 @@ function adapt(t: TaskTool): AgentTool {
   });
 }
 
-export const TASK_TOOLS: AgentTool[] = taskTools({ names: AGENT_TASK_TOOLS, shell: [SHELL, '-c'] }).map(adapt);
+export const AGENT_WORKFLOW_TOOLS = { run: 'workflow_run', show: 'workflow_show' } as const;
+
+export const TASK_TOOLS: AgentTool[] = [
+  ...taskTools({ names: AGENT_TASK_TOOLS, shell: [SHELL, '-c'] }),
+  ...workflowTools(AGENT_WORKFLOW_TOOLS, AGENT_TASK_TOOLS.output),
+].map(adapt);
