@@ -14,10 +14,7 @@ export const WorkflowId = z.string().regex(/^w[1-9][0-9]{0,11}$/, 'workflow ids 
 const TaskName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'task names are letters, digits, "_", "." and "-" (at most 63), e.g. build');
 
 /** `30s`, `5m`, `1h30m` or a number of seconds. */
-const Duration = z.union([
-  z.number().nonnegative(),
-  z.string().refine((v) => parseDuration(v) !== null, { message: `must be ${DURATION_WORDS}` }),
-]);
+const Duration = z.union([z.number().nonnegative(), z.string().refine((v) => parseDuration(v) !== null, { message: `must be ${DURATION_WORDS}` })]);
 
 /** Seconds of a duration the schema accepted. */
 export function durationSeconds(v: string | number): number {

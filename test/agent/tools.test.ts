@@ -223,6 +223,19 @@ describe('bash and background tasks (through the daemon)', () => {
 });
 
 describe('task tools: one definition with the MCP server', () => {
+  it('runs a workflow and shows it, as the MCP server does (workflow_run, workflow_show)', async () => {
+    const r = await run('workflow_run', { workflow: { tasks: { a: { command: 'echo A' }, b: { command: 'cat "$NIGHTSHIFT_OUTPUT_A"', needs: ['a'] } } } });
+    const id = /submitted workflow (w\d+)/.exec(r.content)?.[1] as string;
+    expect(id, r.content).toBeDefined();
+    const shown = await until(async () => {
+      const s = await run('workflow_show', { workflow_id: id });
+      return s.content.includes('succeeded, 2/2') && s;
+    });
+    expect(shown.content).toMatch(/layer 1\n {2}b #\d+ succeeded/);
+    const schema = JSON.stringify(tools.definitions.find((t) => t.name === 'workflow_run')?.input_schema);
+    expect(schema).toContain('needsAny');
+  });
+
   it('closes stdin unless asked, as run_task does, and says how to start a task that takes input', async () => {
     const id = /started background task (\d+)/.exec((await run('task_run', { command: 'sleep 5' })).content)?.[1] as string;
     const r = await run('task_input', { task_id: Number(id), text: 'y' });

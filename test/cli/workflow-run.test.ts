@@ -123,7 +123,9 @@ tasks:
 
   it('run --after waits for the retries of a task that failed (a dependent is not skipped while a retry is pending)', async () => {
     const mark = join(dir, 'after-retry-mark');
-    const a = (await d.cli(['run', '--retry', '1', '--retry-delay', '0.4', '--', `if [ -e ${mark} ]; then exit 0; else touch ${mark}; exit 1; fi`])).stdout.trim();
+    const a = (
+      await d.cli(['run', '--retry', '1', '--retry-delay', '0.4', '--', `if [ -e ${mark} ]; then exit 0; else touch ${mark}; exit 1; fi`])
+    ).stdout.trim();
     const b = (await d.cli(['run', '--after', a, '--', 'echo', 'dep'])).stdout.trim();
     expect((await d.cli(['wait', b])).code).toBe(0);
     expect((await d.cli(['output', b])).stdout).toBe('dep\n');

@@ -55,7 +55,7 @@ async function readAll(id: string, limit?: number): Promise<{ data: string; page
 }
 
 describe('nightshift mcp: task tools over stdio', () => {
-  it('lists the sixteen tools, each with an input and an output schema', async () => {
+  it('lists the eighteen tools, each with an input and an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
@@ -75,6 +75,8 @@ describe('nightshift mcp: task tools over stdio', () => {
         'search_sessions',
         'send_input',
         'task_output',
+        'workflow_run',
+        'workflow_show',
       ].sort(),
     );
     for (const t of tools) {
@@ -307,5 +309,26 @@ describe('nightshift mcp: schedule tools', () => {
     expect(text(bad)).toContain('is not a cron expression');
     await mcp.call('schedule_remove', { schedule: 'mcp-tick' });
     expect(structured<{ schedules: unknown[] }>(await mcp.call('schedule_list')).schedules).toEqual([]);
+  });
+});
+
+describe('nightshift mcp: workflow tools', () => {
+  it('runs a workflow given as JSON in the server cwd and shows it; a bad one is an isError result naming the problem', async () => {
+    const run = structured<{ workflow_id: string; tasks: { name: string; task_id: string }[] }>(
+      await mcp.call('workflow_run', {
+        workflow: { name: 'mcp-wf', tasks: { one: { command: 'pwd' }, two: { command: 'cat "$NIGHTSHIFT_OUTPUT_ONE"', needs: ['one'] } } },
+      }),
+    );
+    expect(run.workflow_id).toMatch(/^w[0-9]+$/);
+    const two = run.tasks.find((t) => t.name === 'two')?.task_id ?? '';
+    const shown = await until(async () => {
+      const r = await mcp.call('workflow_show', { workflow_id: run.workflow_id });
+      return structured<{ state: string }>(r).state === 'succeeded' && r;
+    }, 10_000);
+    expect(text(shown)).toMatch(new RegExp(`^workflow ${run.workflow_id} \\(mcp-wf\\): succeeded, 2/2 succeeded\nlayer 0\n  one #`));
+    expect((await readAll(two)).data).toBe(`${cwd}\n`);
+    const bad = await mcp.call('workflow_run', { workflow: { tasks: { a: { command: 'true', needs: ['b'] } } } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain('unknown task "b"');
   });
 });

@@ -29,7 +29,14 @@ const WorkflowSummary = z.object({
   name: z.string().nullable(),
   state: z.string(),
   tasks: z.array(
-    z.object({ name: z.string(), task_id: z.string().optional(), state: z.string(), needs: z.array(z.string()), attempts: z.number(), exit_code: z.number().optional() }),
+    z.object({
+      name: z.string(),
+      task_id: z.string().optional(),
+      state: z.string(),
+      needs: z.array(z.string()),
+      attempts: z.number(),
+      exit_code: z.number().optional(),
+    }),
   ),
 });
 
@@ -80,7 +87,8 @@ export function workflowTools(n: WorkflowToolNames, output?: string): TaskTool[]
     define({
       name: n.show,
       title: 'Show a workflow',
-      description: 'A workflow layer by layer: each task with its id, state (queued, running, succeeded, failed, skipped), duration and needs, and the workflow’s state.',
+      description:
+        'A workflow layer by layer: each task with its id, state (queued, running, succeeded, failed, skipped), duration and needs, and the workflow’s state.',
       input: ShowInput,
       output: WorkflowSummary.shape,
       brief: (i) => i.workflow_id,

@@ -27,7 +27,11 @@ export interface TaskToolOptions {
 
 export function registerTaskTools(server: McpServer, api: WithClient, opts: TaskToolOptions): void {
   const host: TaskToolHost = { call: api, cwd: opts.cwd, env: opts.env };
-  for (const t of [...taskTools({ names: MCP_TASK_TOOLS }), ...scheduleTools(MCP_SCHEDULE_TOOLS), ...workflowTools(MCP_WORKFLOW_TOOLS, MCP_TASK_TOOLS.output)]) {
+  for (const t of [
+    ...taskTools({ names: MCP_TASK_TOOLS }),
+    ...scheduleTools(MCP_SCHEDULE_TOOLS),
+    ...workflowTools(MCP_WORKFLOW_TOOLS, MCP_TASK_TOOLS.output),
+  ]) {
     server.registerTool(
       t.name,
       { title: t.title, description: t.description, inputSchema: t.input, outputSchema: t.output },
