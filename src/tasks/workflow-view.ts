@@ -59,6 +59,6 @@ export function viewOf(record: WorkflowRecord, byId: ReadonlyMap<string, Task>):
 
 function overall(record: WorkflowRecord, nodes: WorkflowNode[]): WorkflowView['state'] {
   if (nodes.some((n) => n.state === 'queued' || n.state === 'running')) return nodes.every((n) => n.state === 'queued') ? 'queued' : 'running';
-  if (record.killedAt !== undefined) return 'killed';
-  return nodes.every((n) => n.state === 'succeeded') ? 'succeeded' : 'failed';
+  if (nodes.every((n) => n.state === 'succeeded')) return 'succeeded';
+  return record.killedAt !== undefined ? 'killed' : 'failed';
 }

@@ -153,6 +153,8 @@ export class Workflows {
    */
   async kill(id: string): Promise<WorkflowView> {
     const record = this.record(id);
+    const before = await this.get(id);
+    if (before.state !== 'queued' && before.state !== 'running') return before;
     this.store.put({ ...record, killedAt: now().toISOString() });
     await this.store.save();
     const signalled = new Set<string>();
