@@ -27,6 +27,7 @@ import { recallBench } from './recall.js';
 import { restartBench } from './restart.js';
 import { scheduleBench } from './schedule.js';
 import { tailRead } from './tail-read.js';
+import { workflowDag } from './workflow-dag.js';
 
 const BENCHES: Bench[] = [
   capture,
@@ -48,6 +49,7 @@ const BENCHES: Bench[] = [
   cliSpeed,
   scheduleBench,
   mcpMonitorBench,
+  workflowDag,
 ];
 const OUT = join(import.meta.dirname, '.out');
 
