@@ -28,6 +28,8 @@ import { restartBench } from './restart.js';
 import { scheduleBench } from './schedule.js';
 import { tailRead } from './tail-read.js';
 import { workflowDag } from './workflow-dag.js';
+import { groupLimit } from './group-limit.js';
+import { pauseCpu } from './pause-cpu.js';
 
 const BENCHES: Bench[] = [
   capture,
@@ -50,6 +52,8 @@ const BENCHES: Bench[] = [
   scheduleBench,
   mcpMonitorBench,
   workflowDag,
+  groupLimit,
+  pauseCpu,
 ];
 const OUT = join(import.meta.dirname, '.out');
 
