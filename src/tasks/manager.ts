@@ -200,12 +200,20 @@ export class TaskManager {
 
   async pause(id: string): Promise<Task> {
     await pauseTask(this.control, id);
+    this.rearm(id);
     return this.get(id);
   }
 
   async resume(id: string): Promise<Task> {
     await resumeTask(this.control, id);
+    this.rearm(id);
     return this.get(id);
+  }
+
+  /** A paused task's deadline waits; a resumed one's moves by the time it was paused. */
+  private rearm(id: string): void {
+    const e = this.d.registry.get(id);
+    if (e) this.deadlines.armFor(e);
   }
 
   async input(id: string, text: string, eof: boolean): Promise<Task> {
@@ -252,10 +260,7 @@ export class TaskManager {
   async startUp(): Promise<void> {
     const running = this.d.registry.list().filter((e) => e.task.status === 'running');
     await this.adoption.start(running);
-    for (const { task } of running) {
-      const cur = this.d.registry.get(task.id)?.task;
-      if (cur?.status === 'running' && cur.timeoutSeconds !== undefined) this.deadlines.arm(cur.id, cur.startedAt, cur.timeoutSeconds);
-    }
+    for (const { task } of running) this.rearm(task.id);
     await this.schedule();
     this.startStallChecks();
   }

@@ -61,7 +61,8 @@ function groupMembers(pgid: number): number[] {
 
 describe('dependencies', () => {
   it('a dependent waits, then starts once its dependency succeeded', async () => {
-    const a = await run(d, '--', 'sh', '-c', 'sleep 0.5; echo a');
+    // Long enough for two CLI calls on a loaded machine (each can take most of a second).
+    const a = await run(d, '--', 'sh', '-c', 'sleep 2; echo a');
     const b = await run(d, '--after', a, '--', 'echo', 'b');
     expect((await show(d, b)).status).toBe('queued');
     expect((await d.cli(['wait', b])).code).toBe(0);
@@ -164,6 +165,22 @@ describe('timeout', () => {
     await until(() => groupMembers(started).length === 0, 3000);
   });
 
+  it('does not count the time a task spends paused, also across a daemon restart', async () => {
+    const x = newDaemon();
+    await x.start();
+    // About 2 s of running time under a 4 s timeout, paused for about 4.5 s (the daemon restarted meanwhile).
+    const id = await run(x, '--timeout', '4', '--', 'sh', '-c', 'i=0; while [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; echo done');
+    await until(async () => (await show(x, id)).pid);
+    expect((await x.cli(['pause', id])).code).toBe(0);
+    await sleep(1000);
+    await x.restart();
+    await until(async () => Date.now() - Date.parse((await show(x, id)).startedAt ?? '') > 4500, 10_000, 100);
+    expect(await show(x, id)).toMatchObject({ status: 'running', paused: true });
+    expect((await x.cli(['resume', id])).code).toBe(0);
+    expect((await x.cli(['wait', id])).code).toBe(0);
+    expect((await x.cli(['output', id])).stdout).toBe('done\n');
+  });
+
   it('refuses a malformed duration', async () => {
     const r = await d.cli(['run', '--timeout', 'soon', '--', 'true']);
     expect(r.code).toBe(2);
@@ -225,6 +242,21 @@ describe('restart and labels', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('running');
     await d.cli(['kill', running]);
+  });
+
+  it('restart keeps --retry (as first given), --retry-delay, --timeout, --group and --label', async () => {
+    await d.cli(['group', 'add', 'rr', '--parallel', '2']);
+    const old = await run(d, '--retry', '1', '--retry-delay', '100ms', '--timeout', '30', '--group', 'rr', '--label', 'k=v', '--', 'sh', '-c', 'exit 3');
+    expect((await d.cli(['wait', old])).code).toBe(3);
+    const last = (await show(d, old)) as T & { retriedBy?: string };
+    expect(last.retriedBy).toBeDefined();
+    // Restarting the last attempt (no retries left) still gives the new run the --retry 1 of the first.
+    const r = await d.cli(['restart', last.retriedBy ?? '']);
+    expect(r.code).toBe(0);
+    const id = r.stdout.trim();
+    expect((await d.cli(['wait', id])).code).toBe(3);
+    expect(await show(d, id)).toMatchObject({ retries: 1, attempt: 1, retryDelaySeconds: 0.1, timeoutSeconds: 30, group: 'rr', labels: { k: 'v' } });
+    expect((await show(d, id)) as T & { retriedBy?: string }).toHaveProperty('retriedBy');
   });
 
   it('ps --label lists only the tasks with every label given', async () => {
