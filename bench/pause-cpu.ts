@@ -25,7 +25,12 @@ export const pauseCpu: Bench = {
     const work = tempDir('ns-bench-pause-');
     try {
       return await withDaemon({}, async ({ client }) => {
-        const t = await client.run({ command: ['sh', '-c', 'while :; do :; done'], cwd: work.dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, stdin: false });
+        const t = await client.run({
+          command: ['sh', '-c', 'while :; do :; done'],
+          cwd: work.dir,
+          env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+          stdin: false,
+        });
         if (t.status !== 'running' || t.pid === undefined) throw new Error(`task ${t.id} is ${t.status}, without a pid`);
         const pid = t.pid;
         try {
@@ -44,7 +49,9 @@ export const pauseCpu: Bench = {
           const q0 = ticks(pid);
           await sleep(1000);
           const resumed = ticks(pid) - q0;
-          say(`task ${t.id} (pid ${pid}, CLK_TCK ${CLK_TCK}): ${running} ticks in 1 s running, ${paused} ticks in 2 s paused (state ${state}), ${resumed} ticks in 1 s after resume`);
+          say(
+            `task ${t.id} (pid ${pid}, CLK_TCK ${CLK_TCK}): ${running} ticks in 1 s running, ${paused} ticks in 2 s paused (state ${state}), ${resumed} ticks in 1 s after resume`,
+          );
           return [
             atMost('CPU ticks of the paused task over 2 s', paused, 'ticks', 0),
             atLeast('CPU ticks over 1 s after resume', resumed, 'ticks', 1),

@@ -121,7 +121,8 @@ async function runTsp(bin: string, dag: DagNode[], work: string, say: (l: string
     const gateId = await tsp.add(['sh', '-c', GATE, gate]);
     const ids: string[] = [];
     // One at a time: each dependency's id must be known first (tsp numbers jobs in arrival order).
-    for (const [i, n] of dag.entries()) ids[i] = await tsp.add(['-D', n.deps.length ? (ids[n.deps[0] as number] as string) : gateId, ...taskCommand(dir, i, n)]);
+    for (const [i, n] of dag.entries())
+      ids[i] = await tsp.add(['-D', n.deps.length ? (ids[n.deps[0] as number] as string) : gateId, ...taskCommand(dir, i, n)]);
     const submitMs = Date.now() - s0;
     say(`tsp: submitted ${dag.length + 1} jobs in ${fmt(submitMs / 1000)} s`);
     const t0 = Date.now();
@@ -148,7 +149,9 @@ export const workflowDag: Bench = {
     const single = firstDepOnly(dag).slice(0, PEER_LAYERS * WIDTH);
     say(`peer comparison: the first ${single.length} tasks, each keeping its first dependency only`);
     const deps = dag.map((n) => n.deps.length);
-    say(`seed ${SEED}: ${dag.length} tasks, ${deps.reduce((a, b) => a + b, 0)} dependencies; sleeps ${Math.min(...dag.map((n) => n.sleepMs))}–${Math.max(...dag.map((n) => n.sleepMs))} ms, sum ${dag.reduce((a, n) => a + n.sleepMs, 0)} ms`);
+    say(
+      `seed ${SEED}: ${dag.length} tasks, ${deps.reduce((a, b) => a + b, 0)} dependencies; sleeps ${Math.min(...dag.map((n) => n.sleepMs))}–${Math.max(...dag.map((n) => n.sleepMs))} ms, sum ${dag.reduce((a, n) => a + n.sleepMs, 0)} ms`,
+    );
     const work = tempDir('ns-bench-dag-');
     try {
       const full = await runNightshift(dag, work.dir, 'nightshift-full', say);
@@ -167,17 +170,42 @@ export const workflowDag: Bench = {
         info('nightshift overhead p50 (recorded start − max dep end)', median(rec.overhead), 'ms'),
         info('nightshift overhead p95 (recorded)', percentile(rec.overhead, 95), 'ms'),
         info('nightshift overhead p99 (recorded)', percentile(rec.overhead, 99), 'ms'),
-        info('nightshift overhead p50 / p95 / p99 (stamped), full DAG', median(full.cmd.overhead), 'ms', `${fmt(percentile(full.cmd.overhead, 95))} / ${fmt(percentile(full.cmd.overhead, 99))}`),
+        info(
+          'nightshift overhead p50 / p95 / p99 (stamped), full DAG',
+          median(full.cmd.overhead),
+          'ms',
+          `${fmt(percentile(full.cmd.overhead, 95))} / ${fmt(percentile(full.cmd.overhead, 99))}`,
+        ),
         info('nightshift wall / critical path (recorded), full DAG', rec.wallMs / rec.criticalMs, '×', `${fmt(rec.wallMs)} / ${fmt(rec.criticalMs)} ms`),
-        info('nightshift wall / critical path (stamped), full DAG', full.cmd.wallMs / full.cmd.criticalMs, '×', `${fmt(full.cmd.wallMs)} / ${fmt(full.cmd.criticalMs)} ms`),
-        info('nightshift overhead p50 / p95 / p99 (stamped), first dep, 900 tasks', median(one.cmd.overhead), 'ms', `${fmt(percentile(one.cmd.overhead, 95))} / ${fmt(percentile(one.cmd.overhead, 99))}`),
-        info('nightshift wall / critical path (stamped), first dep, 900 tasks', one.cmd.wallMs / one.cmd.criticalMs, '×', `${fmt(one.cmd.wallMs)} / ${fmt(one.cmd.criticalMs)} ms`),
+        info(
+          'nightshift wall / critical path (stamped), full DAG',
+          full.cmd.wallMs / full.cmd.criticalMs,
+          '×',
+          `${fmt(full.cmd.wallMs)} / ${fmt(full.cmd.criticalMs)} ms`,
+        ),
+        info(
+          'nightshift overhead p50 / p95 / p99 (stamped), first dep, 900 tasks',
+          median(one.cmd.overhead),
+          'ms',
+          `${fmt(percentile(one.cmd.overhead, 95))} / ${fmt(percentile(one.cmd.overhead, 99))}`,
+        ),
+        info(
+          'nightshift wall / critical path (stamped), first dep, 900 tasks',
+          one.cmd.wallMs / one.cmd.criticalMs,
+          '×',
+          `${fmt(one.cmd.wallMs)} / ${fmt(one.cmd.criticalMs)} ms`,
+        ),
       ];
       if (peer) {
         const p = peer.cmd;
         figs.push(
           atMost('tsp jobs started early (stamped)', p.early, '', 0),
-          info('tsp overhead p50 / p95 / p99 (stamped), first dep, 900 tasks', median(p.overhead), 'ms', `${fmt(percentile(p.overhead, 95))} / ${fmt(percentile(p.overhead, 99))}`),
+          info(
+            'tsp overhead p50 / p95 / p99 (stamped), first dep, 900 tasks',
+            median(p.overhead),
+            'ms',
+            `${fmt(percentile(p.overhead, 95))} / ${fmt(percentile(p.overhead, 99))}`,
+          ),
           info('tsp wall / critical path (stamped), first dep, 900 tasks', p.wallMs / p.criticalMs, '×', `${fmt(p.wallMs)} / ${fmt(p.criticalMs)} ms`),
           info('overhead p50 nightshift / tsp (first dep, stamped)', median(one.cmd.overhead) / median(p.overhead), '×'),
           info('overhead p99 nightshift / tsp (first dep, stamped)', percentile(one.cmd.overhead, 99) / percentile(p.overhead, 99), '×'),

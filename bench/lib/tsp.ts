@@ -61,7 +61,7 @@ export async function startTsp(bin: string, dir: string, slots: number, jobs: nu
       return r.stdout.trim();
     },
     async wait(id) {
-      return (await timeProcess(bin, ["-w", id], { env, timeoutMs: 600_000 })).code;
+      return (await timeProcess(bin, ['-w', id], { env, timeoutMs: 600_000 })).code;
     },
     stop() {
       drop();
