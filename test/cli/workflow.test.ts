@@ -61,10 +61,12 @@ function groupMembers(pgid: number): number[] {
 
 describe('dependencies', () => {
   it('a dependent waits, then starts once its dependency succeeded', async () => {
-    // Long enough for two CLI calls on a loaded machine (each can take most of a second).
-    const a = await run(d, '--', 'sh', '-c', 'sleep 2; echo a');
+    // Held until b is seen queued (two CLI calls can take seconds on a loaded machine).
+    const gate = join(d.home, 'dep-gate');
+    const a = await run(d, '--', 'sh', '-c', `while [ ! -e ${gate} ]; do sleep 0.05; done; echo a`);
     const b = await run(d, '--after', a, '--', 'echo', 'b');
     expect((await show(d, b)).status).toBe('queued');
+    writeFileSync(gate, '');
     expect((await d.cli(['wait', b])).code).toBe(0);
     const [ta, tb] = [await show(d, a), await show(d, b)];
     expect(Date.parse(tb.startedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(ta.endedAt ?? ''));
@@ -168,17 +170,34 @@ describe('timeout', () => {
   it('does not count the time a task spends paused, also across a daemon restart', async () => {
     const x = newDaemon();
     await x.start();
-    // About 2 s of running time under a 4 s timeout, paused for about 4.5 s (the daemon restarted meanwhile).
-    const id = await run(x, '--timeout', '4', '--', 'sh', '-c', 'i=0; while [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; echo done');
-    await until(async () => (await show(x, id)).pid);
-    expect((await x.cli(['pause', id])).code).toBe(0);
+    const c = x.client;
+    const gate = join(x.home, 'pause-gate');
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+    // Through the client, so that slow CLI start-ups on a loaded machine do not eat the timeouts.
+    // A: a 4 s timeout, paused past it (the daemon restarted meanwhile), resumed, then let finish.
+    // B: a 2 s timeout, paused for 1 s: it times out, but not before 3 s.
+    const a = await c.run({
+      command: ['sh', '-c', `while [ ! -e ${gate} ]; do sleep 0.05; done; echo done`],
+      cwd: x.home,
+      env,
+      stdin: false,
+      timeoutSeconds: 4,
+    });
+    const b = await c.run({ command: ['sleep', '30'], cwd: x.home, env, stdin: false, timeoutSeconds: 2 });
+    await c.pause(a.id);
+    await c.pause(b.id);
     await sleep(1000);
+    await c.resume(b.id);
     await x.restart();
-    await until(async () => Date.now() - Date.parse((await show(x, id)).startedAt ?? '') > 4500, 10_000, 100);
-    expect(await show(x, id)).toMatchObject({ status: 'running', paused: true });
-    expect((await x.cli(['resume', id])).code).toBe(0);
-    expect((await x.cli(['wait', id])).code).toBe(0);
-    expect((await x.cli(['output', id])).stdout).toBe('done\n');
+    await until(async () => Date.now() - Date.parse((await show(x, a.id)).startedAt ?? '') > 4500, 10_000, 100);
+    expect(await show(x, a.id)).toMatchObject({ status: 'running', paused: true });
+    await x.client.resume(a.id);
+    writeFileSync(gate, '');
+    expect((await x.cli(['wait', a.id])).code).toBe(0);
+    expect((await x.cli(['output', a.id])).stdout).toBe('done\n');
+    expect((await x.cli(['wait', b.id])).code).toBe(123);
+    const tb = await show(x, b.id);
+    expect(Date.parse(tb.endedAt ?? '') - Date.parse(tb.startedAt ?? '')).toBeGreaterThanOrEqual(3000);
   });
 
   it('refuses a malformed duration', async () => {
