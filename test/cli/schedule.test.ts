@@ -91,7 +91,7 @@ describe('nightshift schedule', () => {
     // The firing that waited (queued before the stop) is started, with its own time.
     const fromBefore = (v: ScheduleView) =>
       v.firings.find((f) => f.outcome === 'started' && Date.parse(f.at) < stoppedAt && v.firings.some((q) => q.outcome === 'queued' && q.at === f.at));
-    const f = await until(async () => fromBefore(await show(d, id)), 3000);
+    const f = await until(async () => fromBefore(await show(d, id)), 10_000, 100);
     await d.cli(['schedule', 'pause', id]);
     expect(f.taskId).toBeDefined();
   });
