@@ -11,10 +11,11 @@
  * the tsp figures are skipped, and the run says so.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { defer, tempDir } from './lib/cleanup.js';
+import { findTsp } from './lib/tsp.js';
 import { timeShell, withDaemon } from './lib/daemon.js';
 import { CLI, timeNode, timeProcess, type Spawned } from './lib/spawn.js';
 import { fmt, median } from './lib/stats.js';
@@ -22,22 +23,6 @@ import { atMost, info, type Bench, type Figure } from './lib/types.js';
 
 const RATIO_TARGET = 1.3;
 const BIG = 268_435_456;
-
-/** The task-spooler binary, or why there is none. */
-function findTsp(env: Record<string, string>): { bin: string } | { missing: string } {
-  for (const name of ['tsp', 'ts']) {
-    for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-      const bin = join(dir, name);
-      if (!dir || !existsSync(bin)) continue;
-      const v = spawnSync(bin, ['-V'], { env, encoding: 'utf8', timeout: 5000 });
-      if (`${v.stdout}${v.stderr}`.includes('Task Spooler')) return { bin };
-    }
-  }
-  return {
-    missing:
-      'task-spooler not found (neither tsp nor ts on PATH says "Task Spooler" to -V); install it with `apt-get install task-spooler` to measure the peer',
-  };
-}
 
 const ok = (r: Spawned, what: string): Spawned => {
   if (r.code !== 0) throw new Error(`${what} exited ${r.code}: ${r.stderr.slice(0, 500)}`);

@@ -27,6 +27,9 @@ import { recallBench } from './recall.js';
 import { restartBench } from './restart.js';
 import { scheduleBench } from './schedule.js';
 import { tailRead } from './tail-read.js';
+import { workflowDag } from './workflow-dag.js';
+import { groupLimit } from './group-limit.js';
+import { pauseCpu } from './pause-cpu.js';
 
 const BENCHES: Bench[] = [
   capture,
@@ -48,6 +51,9 @@ const BENCHES: Bench[] = [
   cliSpeed,
   scheduleBench,
   mcpMonitorBench,
+  workflowDag,
+  groupLimit,
+  pauseCpu,
 ];
 const OUT = join(import.meta.dirname, '.out');
 

@@ -73,3 +73,29 @@ export function freeBytes(dir: string): number {
   const cols = (out[out.length - 1] ?? '').split(/\s+/);
   return Number(cols[3]) * 1024;
 }
+
+/**
+ * Counts live processes whose argv is exactly `argv` (zombies have no cmdline and are not counted).
+ * Only pids above `abovePid` are read (pids grow until they wrap at pid_max; the caller passes 0 near
+ * the wrap), so one sample costs a /proc listing and a few reads.
+ */
+export function countByArgv(argv: readonly string[], abovePid: number): number {
+  const want = `${argv.join('\0')}\0`;
+  let n = 0;
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!(pid > abovePid)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') === want) n += 1;
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  return n;
+}
+
+/** A pid to pass to countByArgv: new processes are above it, unless pids are about to wrap. */
+export function pidFloor(current: number): number {
+  const max = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8').trim());
+  return current > max - 100_000 ? 0 : current;
+}

@@ -8,10 +8,15 @@ import { printJson } from './print-json.js';
 export function registerTaskControlCommands(program: Command): void {
   program
     .command('restart')
-    .description('start a finished task again as a new task (same command, cwd, name, stdin, group, timeout, labels; linked by restartOf); prints the new id')
+    .description(
+      'start a finished task again as a new task (same command, cwd, name, stdin, group, timeout, labels, --retry and --retry-delay; linked by restartOf); prints the new id',
+    )
     .argument('<id>')
     .option('--json', 'print the new task as JSON')
-    .addHelpText('after', "\nThe new task gets this command's environment, as `run` does: a task's own environment is not kept once it started.")
+    .addHelpText(
+      'after',
+      "\nThe new task gets this command's environment, as `run` does: a task's own environment is not kept once it started.\nIt does not wait for the old task's dependencies (--after): it runs now, as soon as its group has room.",
+    )
     .action(async (id: string, o: { json?: boolean }) => {
       const t = await withDaemon((c) => c.restart(id, callerEnv()));
       if (o.json) printJson(t);

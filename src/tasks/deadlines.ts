@@ -1,4 +1,9 @@
-/** Timers for `run --timeout`: one per running task, armed from its start time (again after a daemon restart). */
+/**
+ * Timers for `run --timeout`: one per running task, armed from its start time (again after a daemon
+ * restart). Time spent paused does not count: a paused task has no timer, and the deadline moves by
+ * the paused time recorded in its run info (so a restart keeps it too).
+ */
+import type { Entry } from './model.js';
 import { nowMs } from '../clock.js';
 
 export class Deadlines {
@@ -6,10 +11,16 @@ export class Deadlines {
 
   constructor(private readonly fire: (id: string) => void) {}
 
-  /** Fires `seconds` after `startedAt` (at once when that has passed already). */
-  arm(id: string, startedAt: string, seconds: number): void {
+  /** Arms the deadline of a running task with a timeout, unless it is paused (else forgets it). */
+  armFor({ task, run }: Entry): void {
+    if (task.status !== 'running' || task.timeoutSeconds === undefined || run?.pausedAt !== undefined) return this.forget(task.id);
+    this.arm(task.id, task.startedAt, task.timeoutSeconds, run?.pausedMs ?? 0);
+  }
+
+  /** Fires `seconds` (plus the time spent paused) after `startedAt`; at once when that has passed already. */
+  arm(id: string, startedAt: string, seconds: number, pausedMs = 0): void {
     this.forget(id);
-    const delay = Math.max(0, Date.parse(startedAt) + seconds * 1000 - nowMs());
+    const delay = Math.max(0, Date.parse(startedAt) + seconds * 1000 + pausedMs - nowMs());
     const timer = setTimeout(() => {
       this.timers.delete(id);
       this.fire(id);

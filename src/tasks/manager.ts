@@ -1,33 +1,28 @@
-import { rm, unlink } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Attention, RunRequest, ScheduleLink, SignalName, Task } from '../api/tasks.js';
 import { isFinished } from '../api/tasks.js';
-import { now, nowMs } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
-import { readExitCode } from './adopt.js';
 import { Adoption } from './adoption.js';
 import type { TaskEvents } from './events.js';
-import type { Entry, RunInfo, TaskMeta } from './model.js';
+import type { Entry } from './model.js';
 import { killTask, sendInput, type ControlContext } from './control.js';
 import { Deadlines } from './deadlines.js';
 import type { GroupStore } from './groups.js';
-import { baseOf, endedTask, interpretStatus, workflowOf } from './outcome.js';
-import { pauseTask, resumeTask, timeOutTask, timeoutReason } from './pause.js';
-import { ChildContext, recordChild, resolveChild } from './child-pid.js';
-import { decide, groupOf } from './queue.js';
+import { pauseTask, resumeTask, timeOutTask } from './pause.js';
+import { ChildContext, resolveChild } from './child-pid.js';
+import { TaskLifecycle } from './lifecycle.js';
+import { groupOf } from './queue.js';
 import { QueueRunner } from './queue-runner.js';
-import { queueRetry } from './retry.js';
 import { restartRequest } from './restart.js';
 import { outputSize } from './output.js';
-import { bootId, readStat } from '../sys/proc.js';
 import type { TaskRegistry } from './registry.js';
-import { preflight, spawnTask, toArgv } from './spawn.js';
 import { StallMonitor } from './stall-monitor.js';
-import { claimTaskDir, writeRunInfo, writeTaskFile } from './task-dir.js';
-import { endOnDisk, waitForEnd } from './wait.js';
+import { submitTask, type PrepareTask, type SubmitContext } from './submit.js';
+import { waitLastAttempt } from './wait.js';
 
 export interface ManagerDeps {
   paths: Paths;
@@ -46,9 +41,6 @@ export interface ListFilter {
   labels?: Record<string, string>;
 }
 
-/** See `TaskManager.run`. */
-export type PrepareTask = (task: { id: string; dir: string }) => Promise<{ command?: string[] }>;
-
 /** Owns the task lifecycle: queue, start, exit, kill, stdin, stalls, re-adoption after a restart. */
 export class TaskManager {
   /** Running tasks whose wrapper is not our child (adopted after a restart). */
@@ -59,6 +51,8 @@ export class TaskManager {
   private readonly deadlines: Deadlines;
   private readonly queue: QueueRunner;
   private readonly children: ChildContext;
+  private readonly lifecycle: TaskLifecycle;
+  private readonly submit: SubmitContext;
 
   constructor(private readonly d: ManagerDeps) {
     this.stall = new StallMonitor((id, attention) => this.setAttention(id, attention));
@@ -69,7 +63,7 @@ export class TaskManager {
       log: d.log,
       events: d.events,
       dir: (id) => this.dir(id),
-      start: (task, env) => this.start(task, env, true),
+      start: (task, env) => this.lifecycle.start(task, env, true),
       persist: () => this.persist(),
     });
     this.deadlines = new Deadlines((id) => this.background(timeOutTask(this.control, id), id, 'timing out a task failed'));
@@ -79,7 +73,7 @@ export class TaskManager {
       dir: (id) => this.dir(id),
       entry: (id) => this.entry(id),
       resolveChild: (id) => resolveChild(this.children, id),
-      finish: (task) => this.finish(task),
+      finish: (task) => this.lifecycle.finish(task),
       touch: (id) => this.stall.touch(id),
       persist: () => this.persist(),
     };
@@ -87,10 +81,28 @@ export class TaskManager {
       log: d.log,
       dir: (id) => this.dir(id),
       entry: (id) => d.registry.get(id),
-      settle: (id, code) => this.settle(id, code),
-      settleLost: (id, reason) => this.settleLost(id, reason),
+      settle: (id, code) => this.lifecycle.settle(id, code),
+      settleLost: (id, reason) => this.lifecycle.settleLost(id, reason),
       watch: async (e) => this.stall.touch(e.task.id, await outputSize(e.task.outputPath)),
     });
+    const shared = { registry: d.registry, log: d.log, events: d.events, tasksDir: d.paths.tasksDir, config: () => this.d.config };
+    this.lifecycle = new TaskLifecycle({
+      ...shared,
+      stall: this.stall,
+      deadlines: this.deadlines,
+      children: this.children,
+      forgetAdopted: (id) => this.adoption.forget(id),
+      schedule: () => this.schedule(),
+      persist: () => this.persist(),
+      background: (work, task, what) => this.background(work, task, what),
+    });
+    this.submit = {
+      ...shared,
+      groups: d.groups,
+      start: (task, env) => this.lifecycle.start(task, env),
+      schedule: () => this.schedule(),
+      persist: () => this.persist(),
+    };
   }
 
   /** The default group's limit: the config's `maxParallel` (reloadable). */
@@ -162,160 +174,7 @@ export class TaskManager {
    * is removed and nothing was started.
    */
   async run(req: RunRequest, prepare?: PrepareTask, link?: { schedule?: ScheduleLink; restartOf?: string }): Promise<Task> {
-    const env = { ...(req.env ?? {}) };
-    preflight(toArgv(req.command), req.cwd, env);
-    for (const dep of req.after ?? []) {
-      if (!this.d.registry.get(dep)) throw new AppError('not_found', `no task ${dep} to run after (see \`nightshift ps --all\`)`);
-    }
-    if (req.group !== undefined) this.d.groups.check(req.group);
-    const { retry, ...rest } = req;
-    const workflow = workflowOf({
-      ...rest,
-      ...(retry ? { retries: retry, attempt: 1 } : {}),
-      ...(link?.restartOf !== undefined ? { restartOf: link.restartOf } : {}),
-    });
-    const { id, dir } = claimTaskDir(this.d.registry, this.d.paths.tasksDir, this.d.log);
-    let command = req.command;
-    if (prepare) {
-      try {
-        command = (await prepare({ id, dir })).command ?? command;
-      } catch (err) {
-        await rm(dir, { recursive: true, force: true });
-        throw err;
-      }
-    }
-    const meta: TaskMeta = {
-      id,
-      name: req.name ?? null,
-      command,
-      cwd: req.cwd,
-      createdAt: now().toISOString(),
-      stallAfterSeconds: req.stallAfterSeconds ?? this.d.config.stallAfterSeconds,
-      stdin: req.stdin,
-      ...workflow,
-    };
-    const task: Task = {
-      ...meta,
-      ...(link?.schedule && { schedule: link.schedule }),
-      stdin: req.stdin ? 'open' : 'none',
-      outputPath: join(dir, 'output.log'),
-      outputBytes: 0,
-      status: 'queued',
-    };
-    // On a full disk these fail naming the file: nothing started, nothing left behind.
-    const writeOrUndo = async (name: string, text: string) => {
-      try {
-        writeTaskFile(dir, name, text);
-      } catch (err) {
-        await rm(dir, { recursive: true, force: true });
-        throw err;
-      }
-    };
-    await writeOrUndo('meta.json', JSON.stringify(meta));
-    // Starts at once when the queue would start it now (its dependencies done, room in its group).
-    const startable = decide([...this.d.registry.list(), { task }], (g) => this.d.groups.limit(g), nowMs()).start.some((t) => t.id === id);
-    // A task that may be retried keeps its environment for its next attempts (see retry.ts).
-    if (retry) await writeOrUndo('spawn.json', JSON.stringify({ env }));
-    if (startable) {
-      await this.start(task, env);
-    } else {
-      await writeOrUndo('spawn.json', JSON.stringify({ env }));
-      this.d.registry.set(task);
-      this.d.events.emit('queued', task);
-      // A dependency that has already failed skips it now.
-      await this.schedule();
-    }
-    await this.persist();
-    return this.get(id);
-  }
-
-  /**
-   * Starts the wrapper, then waits for it to name the command's pid (a fork away): the task is
-   * reported started, to the caller of `run` and in the `started` event, with that pid, the one
-   * `show` and `ps` print. The wrapper's own pid is internal (run.json). The caller saves the registry.
-   */
-  private async start(task: Task, env: Record<string, string>, fromQueue = false): Promise<void> {
-    const dir = this.dir(task.id);
-    let spawned;
-    try {
-      spawned = spawnTask({
-        dir,
-        outputPath: task.outputPath,
-        command: task.command,
-        cwd: task.cwd,
-        env,
-        stdin: task.stdin === 'open',
-        capBytes: this.d.config.outputCapBytes,
-      });
-    } catch (err) {
-      const failed: Task = { ...baseOf(task), status: 'failed_to_start', endedAt: now().toISOString(), error: (err as Error).message };
-      this.d.registry.set(failed);
-      this.d.log.warn({ task: task.id, err: (err as Error).message }, 'task failed to start');
-      this.d.events.emit('exited', failed);
-      return;
-    }
-    const wrapperPid = spawned.wrapperPid;
-    const run: RunInfo = { wrapperPid, wrapperStart: readStat(wrapperPid)?.startTicks ?? 0, bootId: bootId(), capBytes: this.d.config.outputCapBytes };
-    const startedAt = now().toISOString();
-    // Registered at once, so a daemon that dies right now still takes it back; its pid (the command's) is a fork away.
-    this.d.registry.set({ ...baseOf(task), status: 'running', startedAt }, run);
-    writeRunInfo(dir, run, startedAt, this.d.log);
-    if (fromQueue && !(task.retries ?? 0)) unlink(join(dir, 'spawn.json')).catch(() => undefined);
-    this.stall.touch(task.id, 0);
-    if (task.timeoutSeconds !== undefined) this.deadlines.arm(task.id, startedAt, task.timeoutSeconds);
-    const pid = await recordChild(this.children, task.id, spawned.childPid);
-    // Its end is recorded once its pid is, so the ended task carries the pid too.
-    this.background(
-      spawned.exited.then((code) => this.onWrapperExit(task.id, code)),
-      task.id,
-      'recording the end of a task failed',
-    );
-    const running = this.d.registry.get(task.id)?.task ?? task;
-    this.d.log.info({ task: task.id, commandPid: pid }, 'task started');
-    this.d.events.emit('started', running);
-  }
-
-  /** `wrapperCode`: the wrapper's own exit code, the command's status when the exit file could not be written (a full disk). */
-  private async onWrapperExit(id: string, wrapperCode: number | null): Promise<void> {
-    const recorded = await readExitCode(this.dir(id));
-    if (recorded === null && wrapperCode !== null)
-      this.d.log.warn({ task: id, code: wrapperCode }, 'the task wrapper could not write the exit status; took it from the wrapper');
-    const code = recorded ?? wrapperCode;
-    if (code === null) await this.settleLost(id, 'the task wrapper ended without recording an exit status');
-    else await this.settle(id, code);
-  }
-
-  private async settle(id: string, code: number): Promise<void> {
-    const e = this.d.registry.get(id);
-    if (!e || e.task.status !== 'running' || !e.run) return;
-    const ending = interpretStatus(code, e.run.capBytes);
-    const final = e.run.timedOutAt
-      ? { status: 'timed_out' as const, reason: timeoutReason(e.task), ...(ending.status === 'killed' ? { signal: ending.signal } : {}) }
-      : ending;
-    await this.finish(endedTask(e.task, final, await outputSize(e.task.outputPath)));
-  }
-
-  private async settleLost(id: string, reason: string): Promise<void> {
-    const e = this.d.registry.get(id);
-    if (!e || e.task.status !== 'running') return;
-    await this.finish(endedTask(e.task, { status: 'lost', reason }, await outputSize(e.task.outputPath)));
-  }
-
-  private async finish(ended: Task): Promise<void> {
-    const next = queueRetry(this.d.registry, this.d.paths.tasksDir, this.d.log, ended);
-    const task: Task = next ? { ...ended, retriedBy: next.id } : ended;
-    this.d.registry.set(task);
-    if (next) this.d.registry.set(next);
-    // Its environment, if it was kept for a retry, has moved on (or is no longer needed).
-    if (task.retries) unlink(join(this.dir(task.id), 'spawn.json')).catch(() => undefined);
-    this.adoption.forget(task.id);
-    this.stall.forget(task.id);
-    this.deadlines.forget(task.id);
-    await this.persist();
-    this.d.log.info({ task: task.id, status: task.status }, 'task ended');
-    this.d.events.emit('exited', task);
-    if (next) this.d.events.emit('queued', next);
-    await this.schedule();
+    return this.get(await submitTask(this.submit, req, prepare, link));
   }
 
   /** Skips queued tasks whose dependencies failed and starts those with room in their group, oldest first. */
@@ -341,12 +200,20 @@ export class TaskManager {
 
   async pause(id: string): Promise<Task> {
     await pauseTask(this.control, id);
+    this.rearm(id);
     return this.get(id);
   }
 
   async resume(id: string): Promise<Task> {
     await resumeTask(this.control, id);
+    this.rearm(id);
     return this.get(id);
+  }
+
+  /** A paused task's deadline waits; a resumed one's moves by the time it was paused. */
+  private rearm(id: string): void {
+    const e = this.d.registry.get(id);
+    if (e) this.deadlines.armFor(e);
   }
 
   async input(id: string, text: string, eof: boolean): Promise<Task> {
@@ -355,19 +222,8 @@ export class TaskManager {
   }
 
   /** Answers once the task has ended and that end is on disk (a daemon killed right after still knows it), or after `timeoutMs`. */
-  async wait(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
-    const until = nowMs() + timeoutMs;
-    let r = await this.waitOne(id, timeoutMs);
-    // A failed attempt that was retried: the answer is the last attempt's.
-    while (r.task.retriedBy !== undefined && this.d.registry.get(r.task.retriedBy)) r = await this.waitOne(r.task.retriedBy, Math.max(0, until - nowMs()));
-    return r;
-  }
-
-  private async waitOne(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
-    const e = this.entry(id);
-    const r = isFinished(e.task) ? { task: e.task, timedOut: false } : await waitForEnd(this.d.events, e.task, timeoutMs, () => this.get(id));
-    if (isFinished(r.task)) await endOnDisk(this.d.registry, r.task);
-    return r;
+  wait(id: string, timeoutMs: number): Promise<{ task: Task; timedOut: boolean }> {
+    return waitLastAttempt(this.d.registry, this.d.events, id, timeoutMs, (x) => this.get(x));
   }
 
   async remove(id: string): Promise<void> {
@@ -404,10 +260,7 @@ export class TaskManager {
   async startUp(): Promise<void> {
     const running = this.d.registry.list().filter((e) => e.task.status === 'running');
     await this.adoption.start(running);
-    for (const { task } of running) {
-      const cur = this.d.registry.get(task.id)?.task;
-      if (cur?.status === 'running' && cur.timeoutSeconds !== undefined) this.deadlines.arm(cur.id, cur.startedAt, cur.timeoutSeconds);
-    }
+    for (const { task } of running) this.rearm(task.id);
     await this.schedule();
     this.startStallChecks();
   }

@@ -12,6 +12,10 @@ export const RunInfo = z.object({
   killSignal: z.string().optional(),
   /** Set when its deadline (`run --timeout`) passed and it was signalled: its end is `timed_out`. */
   timedOutAt: z.string().optional(),
+  /** Paused (`pause`) since then: its deadline waits until it is resumed. */
+  pausedAt: z.string().optional(),
+  /** Time spent paused before the current pause: the deadline moves by it. */
+  pausedMs: z.number().optional(),
 });
 export type RunInfo = z.infer<typeof RunInfo>;
 

@@ -1,7 +1,7 @@
 /**
  * Acts on the queue's decisions (queue.ts): skips the tasks whose dependencies failed, starts those
  * with room in their group from their saved spec, and looks again when a retry delay ends. Passes
- * run one at a time, so two never hand out the same free slot.
+ * run one at a time, so two never hand out the same free slot; within a pass the tasks start together.
  */
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -55,10 +55,15 @@ export class QueueRunner {
       this.c.log.info({ task: task.id, reason }, 'task skipped');
       events.emit('exited', skipped);
     }
-    for (const task of start) {
-      const raw = await readFile(join(this.c.dir(task.id), 'spawn.json'), 'utf8').catch(() => null);
+    // The specs are read together and the tasks started together: each start registers its task as
+    // running before its first await, and waiting for one wrapper's pid before forking the next made
+    // a wide DAG layer start one task per fork round trip.
+    const specs = await Promise.all(start.map((task) => readFile(join(this.c.dir(task.id), 'spawn.json'), 'utf8').catch(() => null)));
+    const starts: Promise<void>[] = [];
+    start.forEach((task, i) => {
       // It may have been killed while the spec was read.
-      if (registry.get(task.id)?.task.status !== 'queued') continue;
+      if (registry.get(task.id)?.task.status !== 'queued') return;
+      const raw = specs[i] ?? null;
       const spec = raw === null ? null : PendingSpawn.safeParse(safeJson(raw));
       if (!spec?.success) {
         const failed: Task = {
@@ -70,9 +75,10 @@ export class QueueRunner {
         registry.set(failed);
         events.emit('exited', failed);
       } else {
-        await this.c.start(task, spec.data.env);
+        starts.push(this.c.start(task, spec.data.env));
       }
-    }
+    });
+    await Promise.all(starts);
     if (start.length + skip.length > 0) await this.c.persist();
   }
 

@@ -14,6 +14,8 @@ const ScheduleState = z.object({
     Schedule.extend({
       /** The firing time that comes after the last one, as known while running: a catch-up runs when it is past at start. */
       dueAt: z.string().nullable(),
+      /** `overlap: queue`: the due time of the firing waiting for the running task to end (kept across restarts). */
+      waitingSince: z.string().optional(),
     }),
   ),
 });

@@ -27,8 +27,6 @@ export interface ScheduleDeps {
 export class Schedules {
   private readonly store: ScheduleStore;
   private readonly timers = new Map<string, Timer>();
-  /** `queue` schedules with a firing waiting for the running task to end: the time it was due. */
-  private readonly waiting = new Map<string, Date>();
   /** Schedules whose firing is starting its task now: a firing that comes meanwhile overlaps it. */
   private readonly starting = new Set<string>();
   private offEvents: () => void = () => undefined;
@@ -43,13 +41,18 @@ export class Schedules {
       if (e.type === 'exited' || e.type === 'removed') this.onTaskEnd(e.task.id);
     });
     const missed: [StoredSchedule, Date][] = [];
+    const waited: StoredSchedule[] = [];
     for (const s of this.store.data.schedules) {
       if (s.paused) continue;
+      if (s.waitingSince !== undefined) waited.push(s);
       const due = s.dueAt === null ? null : new Date(s.dueAt);
       if (s.catchUp && due !== null && due.getTime() < now().getTime()) missed.push([s, due]);
       this.arm(s);
     }
     await this.save();
+    // A queued firing whose task ended while the daemon was down starts now; the others keep waiting.
+    // (Checked again after the await: the task's end event may have started it meanwhile.)
+    for (const s of waited) if ((await this.runningTask(s)) === undefined && s.waitingSince !== undefined) await this.startWaiting(s);
     for (const [s, due] of missed) await this.fire(s, due, true);
   }
 
@@ -122,9 +125,9 @@ export class Schedules {
   }
 
   private view(s: StoredSchedule): ScheduleView {
-    const { env, dueAt: _due, ...rest } = s;
+    const { env, dueAt: _due, waitingSince, ...rest } = s;
     const next = s.paused ? [] : (this.timers.get(s.id)?.next(5) ?? nextTimes(s.cron, s.tz, 5));
-    return { ...rest, envKeys: Object.keys(env), next: next.map((d) => d.toISOString()), waiting: this.waiting.has(s.id) };
+    return { ...rest, envKeys: Object.keys(env), next: next.map((d) => d.toISOString()), waiting: waitingSince !== undefined };
   }
 
   private arm(s: StoredSchedule): void {
@@ -138,7 +141,8 @@ export class Schedules {
   private disarm(id: string): void {
     this.timers.get(id)?.stop();
     this.timers.delete(id);
-    this.waiting.delete(id);
+    const s = this.store.data.schedules.find((x) => x.id === id);
+    if (s) delete s.waitingSince;
   }
 
   private save(): Promise<void> {
@@ -164,7 +168,7 @@ export class Schedules {
     if (running === undefined) return this.startTask(s, at, catchUp);
     if (busy === undefined) this.starting.delete(s.id);
     const outcome = s.overlap === 'queue' ? 'queued' : 'skipped';
-    if (outcome === 'queued') this.waiting.set(s.id, at);
+    if (outcome === 'queued') s.waitingSince = at.toISOString();
     this.d.log.info({ schedule: s.id, task: running, outcome }, 'schedule firing while its previous task runs');
     await this.record(s, { at: at.toISOString(), outcome, ...(running !== 'starting' && { taskId: running }), ...(catchUp && { catchUp }) });
   }
@@ -195,10 +199,15 @@ export class Schedules {
 
   private onTaskEnd(taskId: string): void {
     for (const s of this.store.data.schedules) {
-      const at = this.waiting.get(s.id);
-      if (at === undefined || s.firings.findLast((f) => f.outcome === 'started')?.taskId !== taskId) continue;
-      this.waiting.delete(s.id);
-      this.startTask(s, at, false).catch((err: unknown) => this.d.log.error({ schedule: s.id, err: (err as Error).message }, 'queued firing failed'));
+      if (s.waitingSince === undefined || s.firings.findLast((f) => f.outcome === 'started')?.taskId !== taskId) continue;
+      this.startWaiting(s).catch((err: unknown) => this.d.log.error({ schedule: s.id, err: (err as Error).message }, 'queued firing failed'));
     }
+  }
+
+  /** Starts the firing that waited (`overlap: queue`); it is no longer waiting once its start is recorded. */
+  private startWaiting(s: StoredSchedule): Promise<void> {
+    const at = new Date(s.waitingSince as string);
+    delete s.waitingSince;
+    return this.startTask(s, at, false);
   }
 }

@@ -1,4 +1,6 @@
 import type { Task } from '../api/tasks.js';
+import { isFinished } from '../api/tasks.js';
+import { nowMs } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { TaskEvents } from './events.js';
 import type { TaskRegistry } from './registry.js';
@@ -49,4 +51,24 @@ function endOf(task: Task): string {
     default:
       return task.status.replace(/_/g, ' ');
   }
+}
+
+/** `wait`: a failed attempt that was retried is followed, so the answer is the last attempt's. */
+export async function waitLastAttempt(
+  registry: TaskRegistry,
+  events: TaskEvents,
+  id: string,
+  timeoutMs: number,
+  get: (id: string) => Promise<Task>,
+): Promise<{ task: Task; timedOut: boolean }> {
+  const until = nowMs() + timeoutMs;
+  const one = async (taskId: string, ms: number) => {
+    const task = await get(taskId);
+    const r = isFinished(task) ? { task, timedOut: false } : await waitForEnd(events, task, ms, () => get(taskId));
+    if (isFinished(r.task)) await endOnDisk(registry, r.task);
+    return r;
+  };
+  let r = await one(id, timeoutMs);
+  while (r.task.retriedBy !== undefined && registry.get(r.task.retriedBy)) r = await one(r.task.retriedBy, Math.max(0, until - nowMs()));
+  return r;
 }

@@ -79,6 +79,23 @@ describe('nightshift schedule', () => {
     expect((await show(d, id)).firings.some((f) => f.outcome === 'queued')).toBe(true);
   });
 
+  it('keeps a queued firing across a daemon restart and starts it when the running task ended meanwhile', async () => {
+    const d = await started();
+    const id = await add(d, '* * * * * *', '--overlap', 'queue', '--', 'sleep', '3');
+    await until(async () => (await show(d, id)).waiting, 5000);
+    await d.stop();
+    const stoppedAt = Date.now();
+    // The running task (sleep 3) ends while the daemon is down; no firing comes meanwhile.
+    await sleep(3500);
+    await d.start();
+    // The firing that waited (queued before the stop) is started, with its own time.
+    const fromBefore = (v: ScheduleView) =>
+      v.firings.find((f) => f.outcome === 'started' && Date.parse(f.at) < stoppedAt && v.firings.some((q) => q.outcome === 'queued' && q.at === f.at));
+    const f = await until(async () => fromBefore(await show(d, id)), 10_000, 100);
+    await d.cli(['schedule', 'pause', id]);
+    expect(f.taskId).toBeDefined();
+  });
+
   it('stops firing while paused and fires again when resumed', async () => {
     const d = await started();
     const id = await add(d, '* * * * * *', '--', 'true');

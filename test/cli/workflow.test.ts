@@ -61,9 +61,12 @@ function groupMembers(pgid: number): number[] {
 
 describe('dependencies', () => {
   it('a dependent waits, then starts once its dependency succeeded', async () => {
-    const a = await run(d, '--', 'sh', '-c', 'sleep 0.5; echo a');
+    // Held until b is seen queued (two CLI calls can take seconds on a loaded machine).
+    const gate = join(d.home, 'dep-gate');
+    const a = await run(d, '--', 'sh', '-c', `while [ ! -e ${gate} ]; do sleep 0.05; done; echo a`);
     const b = await run(d, '--after', a, '--', 'echo', 'b');
     expect((await show(d, b)).status).toBe('queued');
+    writeFileSync(gate, '');
     expect((await d.cli(['wait', b])).code).toBe(0);
     const [ta, tb] = [await show(d, a), await show(d, b)];
     expect(Date.parse(tb.startedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(ta.endedAt ?? ''));
@@ -164,6 +167,39 @@ describe('timeout', () => {
     await until(() => groupMembers(started).length === 0, 3000);
   });
 
+  it('does not count the time a task spends paused, also across a daemon restart', async () => {
+    const x = newDaemon();
+    await x.start();
+    const c = x.client;
+    const gate = join(x.home, 'pause-gate');
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+    // Through the client, so that slow CLI start-ups on a loaded machine do not eat the timeouts.
+    // A: a 4 s timeout, paused past it (the daemon restarted meanwhile), resumed, then let finish.
+    // B: a 2 s timeout, paused for 1 s: it times out, but not before 3 s.
+    const a = await c.run({
+      command: ['sh', '-c', `while [ ! -e ${gate} ]; do sleep 0.05; done; echo done`],
+      cwd: x.home,
+      env,
+      stdin: false,
+      timeoutSeconds: 4,
+    });
+    const b = await c.run({ command: ['sleep', '30'], cwd: x.home, env, stdin: false, timeoutSeconds: 2 });
+    await c.pause(a.id);
+    await c.pause(b.id);
+    await sleep(1000);
+    await c.resume(b.id);
+    await x.restart();
+    await until(async () => Date.now() - Date.parse((await show(x, a.id)).startedAt ?? '') > 4500, 10_000, 100);
+    expect(await show(x, a.id)).toMatchObject({ status: 'running', paused: true });
+    await x.client.resume(a.id);
+    writeFileSync(gate, '');
+    expect((await x.cli(['wait', a.id])).code).toBe(0);
+    expect((await x.cli(['output', a.id])).stdout).toBe('done\n');
+    expect((await x.cli(['wait', b.id])).code).toBe(123);
+    const tb = await show(x, b.id);
+    expect(Date.parse(tb.endedAt ?? '') - Date.parse(tb.startedAt ?? '')).toBeGreaterThanOrEqual(3000);
+  });
+
   it('refuses a malformed duration', async () => {
     const r = await d.cli(['run', '--timeout', 'soon', '--', 'true']);
     expect(r.code).toBe(2);
@@ -225,6 +261,21 @@ describe('restart and labels', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('running');
     await d.cli(['kill', running]);
+  });
+
+  it('restart keeps --retry (as first given), --retry-delay, --timeout, --group and --label', async () => {
+    await d.cli(['group', 'add', 'rr', '--parallel', '2']);
+    const old = await run(d, '--retry', '1', '--retry-delay', '100ms', '--timeout', '30', '--group', 'rr', '--label', 'k=v', '--', 'sh', '-c', 'exit 3');
+    expect((await d.cli(['wait', old])).code).toBe(3);
+    const last = (await show(d, old)) as T & { retriedBy?: string };
+    expect(last.retriedBy).toBeDefined();
+    // Restarting the last attempt (no retries left) still gives the new run the --retry 1 of the first.
+    const r = await d.cli(['restart', last.retriedBy ?? '']);
+    expect(r.code).toBe(0);
+    const id = r.stdout.trim();
+    expect((await d.cli(['wait', id])).code).toBe(3);
+    expect(await show(d, id)).toMatchObject({ retries: 1, attempt: 1, retryDelaySeconds: 0.1, timeoutSeconds: 30, group: 'rr', labels: { k: 'v' } });
+    expect((await show(d, id)) as T & { retriedBy?: string }).toHaveProperty('retriedBy');
   });
 
   it('ps --label lists only the tasks with every label given', async () => {
