@@ -11,6 +11,7 @@ import { AGENT_ENDPOINTS } from './endpoints/agent.js';
 import { MEMORY_ENDPOINTS } from './endpoints/memory.js';
 import { DREAMS_ENDPOINTS } from './endpoints/dreams.js';
 import { MONITORS_ENDPOINTS } from './endpoints/monitors.js';
+import { UI_ENDPOINTS } from './endpoints/ui.js';
 
 import type { Endpoint, Reply } from './endpoint.js';
 
@@ -25,6 +26,7 @@ export const ENDPOINTS = {
   ...MEMORY_ENDPOINTS,
   ...DREAMS_ENDPOINTS,
   ...MONITORS_ENDPOINTS,
+  ...UI_ENDPOINTS,
 } as const satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof ENDPOINTS;

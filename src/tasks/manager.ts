@@ -17,7 +17,8 @@ import type { GroupStore } from './groups.js';
 import { baseOf, endedTask, interpretStatus, workflowOf } from './outcome.js';
 import { pauseTask, resumeTask, timeOutTask, timeoutReason } from './pause.js';
 import { ChildContext, recordChild, resolveChild } from './child-pid.js';
-import { decide, groupOf } from './queue.js';
+import { decide } from './queue.js';
+import { selectTasks, type ListFilter } from './list-filter.js';
 import { QueueRunner } from './queue-runner.js';
 import { queueRetry } from './retry.js';
 import { restartRequest } from './restart.js';
@@ -38,13 +39,7 @@ export interface ManagerDeps {
   groups: GroupStore;
 }
 
-export interface ListFilter {
-  all: boolean;
-  group?: string;
-  status?: Task['status'];
-  /** Only tasks carrying every one of these labels. */
-  labels?: Record<string, string>;
-}
+export type { ListFilter } from './list-filter.js';
 
 /** See `TaskManager.run`. */
 export type PrepareTask = (task: { id: string; dir: string }) => Promise<{ command?: string[] }>;
@@ -110,12 +105,16 @@ export class TaskManager {
 
   /** `status` or `group`: only those (a status filter includes finished tasks without `all`). */
   async list(f: ListFilter): Promise<Task[]> {
-    const tasks = this.d.registry
-      .list()
-      .map((e) => e.task)
-      .filter((t) => (f.status ? t.status === f.status : f.all || !isFinished(t)) && (f.group === undefined || groupOf(t) === f.group))
-      .filter((t) => Object.entries(f.labels ?? {}).every(([k, v]) => t.labels?.[k] === v));
-    return Promise.all(tasks.map((t) => this.live(t)));
+    return (await this.page(f)).tasks;
+  }
+
+  /** The matching tasks (a page of them when asked), and how many match in all. */
+  async page(f: ListFilter): Promise<{ tasks: Task[]; total: number }> {
+    const { tasks, total } = selectTasks(
+      this.d.registry.list().map((e) => e.task),
+      f,
+    );
+    return { tasks: await Promise.all(tasks.map((t) => this.live(t))), total };
   }
 
   counts(): Record<Task['status'] | 'attention', number> {
