@@ -27,6 +27,7 @@ import { recallBench } from './recall.js';
 import { restartBench } from './restart.js';
 import { scheduleBench } from './schedule.js';
 import { tailRead } from './tail-read.js';
+import { uiBench } from './ui.js';
 
 const BENCHES: Bench[] = [
   capture,
@@ -48,6 +49,7 @@ const BENCHES: Bench[] = [
   cliSpeed,
   scheduleBench,
   mcpMonitorBench,
+  uiBench,
 ];
 const OUT = join(import.meta.dirname, '.out');
 

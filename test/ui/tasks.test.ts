@@ -36,7 +36,11 @@ describe('tasks pages', () => {
     await page.goto(`${url}/tasks/${task.id}`);
     await page.waitForFunction(() => document.querySelector('pre.output')?.textContent?.includes('first'));
     expect(await outputText(page)).not.toContain('live line');
-    const red = await page.$eval('pre.output .ansi-red-fg', (el) => ({ text: el.textContent, color: getComputedStyle(el).color, plain: getComputedStyle(el.parentElement!).color }));
+    const red = await page.$eval('pre.output .ansi-red-fg', (el) => ({
+      text: el.textContent,
+      color: getComputedStyle(el).color,
+      plain: getComputedStyle(el.parentElement!).color,
+    }));
     expect(red.text).toBe('red');
     expect(red.color).not.toBe(red.plain);
     await import('node:fs').then((fs) => fs.writeFileSync(gate, ''));
@@ -47,7 +51,11 @@ describe('tasks pages', () => {
 
   it('sends input to a task waiting at a prompt, shown with an attention badge', async () => {
     const { d, page, url } = await loggedIn({ stallCheckSeconds: 0.2 });
-    const task = await d.client.run({ command: ['sh', '-c', 'printf "your name? "; read x; echo "hello $x"; read y; echo "bye $y"'], cwd: '/tmp', stallAfterSeconds: 1 });
+    const task = await d.client.run({
+      command: ['sh', '-c', 'printf "your name? "; read x; echo "hello $x"; read y; echo "bye $y"'],
+      cwd: '/tmp',
+      stallAfterSeconds: 1,
+    });
     await page.goto(`${url}/tasks/${task.id}`);
     await page.waitForSelector('.attention-prompt', { timeout: 15_000 });
     await page.type('input[name="input"]', 'Ada');
