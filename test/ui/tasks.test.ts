@@ -68,6 +68,21 @@ describe('tasks pages', () => {
     await page.waitForSelector('.state-ok');
   });
 
+  it('opens a long output at its last 64 KiB and loads earlier chunks by offset on demand', async () => {
+    const { d, page, url } = await loggedIn();
+    const task = await d.client.run({ command: ['seq', '1', '200000'], cwd: '/tmp', stdin: false });
+    await until(async () => (await d.client.get(task.id)).status === 'exited');
+    await page.goto(`${url}/tasks/${task.id}`);
+    await page.waitForFunction(() => document.querySelector('pre.output')?.textContent?.endsWith('200000\n'));
+    const shown = await outputText(page);
+    expect(shown.length).toBe(64 * 1024);
+    await page.click('button.load-earlier');
+    await page.waitForFunction((n: number) => (document.querySelector('pre.output')?.textContent?.length ?? 0) > n, {}, shown.length);
+    const more = await outputText(page);
+    expect(more.length).toBe(128 * 1024);
+    expect(more.endsWith(shown)).toBe(true);
+  });
+
   it('kills a running task from its page, and lists tasks a page at a time with filters', async () => {
     const { d, page, url } = await loggedIn();
     const task = await d.client.run({ command: ['sleep', '60'], cwd: '/tmp', stdin: false, name: 'long sleep' });
