@@ -104,12 +104,31 @@ module.exports = {
     { name: 'monitor-stands-alone', severity: 'error', from: { path: '^src/monitor/' }, to: { path: '^src/(tasks|memory|dream|agent|llm|integrate)/' } },
     { name: 'integrate-edits-files', severity: 'error', from: { path: '^src/integrate/' }, to: { path: '^src/', pathNot: `^src/integrate/|${LEAVES}` } },
 
+    {
+      name: 'ui-server-below-the-daemon',
+      severity: 'error',
+      comment: 'ui/ (the dashboard listener, auth, SSE) is given the API dispatcher by the daemon; it knows no service and no surface.',
+      from: { path: '^src/ui/', pathNot: '^src/ui/web/' },
+      to: { path: '^src/', pathNot: `^src/(ui/|api/|sys/)|${LEAVES}` },
+    },
+    {
+      name: 'ui-web-speaks-the-api',
+      severity: 'error',
+      comment: "The dashboard's front end runs in the browser: it knows the endpoint table's types and nothing else of src/.",
+      from: { path: '^src/ui/web/' },
+      to: { path: '^src/', pathNot: '^src/(ui/web|api)/' },
+    },
+    { name: 'only-the-daemon-serves-ui', severity: 'error', from: { path: '^src/', pathNot: '^src/(daemon|ui)/' }, to: { path: '^src/ui/' } },
     { name: 'scripts-read-the-table', severity: 'error', from: { path: '^scripts/' }, to: { path: '^src/', pathNot: '^src/api/' } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.test.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

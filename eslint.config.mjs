@@ -3,24 +3,35 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const rules = {
+  '@typescript-eslint/no-floating-promises': 'error',
+  '@typescript-eslint/no-misused-promises': 'error',
+  '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+  '@typescript-eslint/await-thenable': 'error',
+  '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+  '@typescript-eslint/no-explicit-any': 'error',
+  'no-control-regex': 'off',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/.out/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    ignores: ['src/ui/web/**'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.test.json'], tsconfigRootDir: import.meta.dirname },
     },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
-      '@typescript-eslint/await-thenable': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      '@typescript-eslint/no-explicit-any': 'error',
-      'no-control-regex': 'off',
+    rules,
+  },
+  // The dashboard's front end: its own tsconfig (DOM, JSX), the same rules.
+  {
+    files: ['src/ui/web/**/*.ts', 'src/ui/web/**/*.tsx'],
+    languageOptions: {
+      parserOptions: { project: ['./src/ui/web/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
+    rules,
   },
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],

@@ -30,6 +30,7 @@ import { tailRead } from './tail-read.js';
 import { workflowDag } from './workflow-dag.js';
 import { groupLimit } from './group-limit.js';
 import { pauseCpu } from './pause-cpu.js';
+import { uiBench } from './ui.js';
 
 const BENCHES: Bench[] = [
   capture,
@@ -54,6 +55,7 @@ const BENCHES: Bench[] = [
   workflowDag,
   groupLimit,
   pauseCpu,
+  uiBench,
 ];
 const OUT = join(import.meta.dirname, '.out');
 

@@ -4,7 +4,7 @@ import { ENDPOINTS, type Endpoint } from '../src/api/endpoints.js';
 export const START = '<!-- api:start (generated from src/api/endpoints.ts by `npm run docs:api`: edit there) -->';
 export const END = '<!-- api:end -->';
 
-const answers: Record<Endpoint['reply']['kind'], string> = { json: 'JSON', bytes: 'bytes', stream: 'byte stream', ndjson: 'NDJSON' };
+const answers: Record<Endpoint['reply']['kind'], string> = { json: 'JSON', bytes: 'bytes', stream: 'byte stream', ndjson: 'NDJSON', sse: 'server-sent events' };
 
 export function apiTable(): string {
   const rows = (Object.entries(ENDPOINTS) as [string, Endpoint][]).map(([name, e]) => {

@@ -8,12 +8,15 @@
  * - dist/main.mjs and its chunks: the full CLI (commander), the daemon, the agent run and the MCP
  *   server, split so that each command loads what it uses. dist/package.json makes `.js` CommonJS.
  *
+ * - dist/ui/: the web dashboard's front end (scripts/build-ui.ts).
+ *
  * The full CLI carries zod and commander in its bundle (see BUNDLED); other packages load from
  * node_modules.
  */
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
+import { buildUi } from './build-ui.js';
 
 const root = resolve(import.meta.dirname, '..');
 const outdir = resolve(root, 'dist');
@@ -70,6 +73,7 @@ await Promise.all([
     // commander is CommonJS: its require() of Node's modules needs a real require in an ES module.
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
   }),
+  buildUi(root, resolve(outdir, 'ui')),
 ]);
 writeFileSync(resolve(outdir, 'package.json'), '{ "type": "commonjs" }\n');
 chmodSync(resolve(outdir, 'cli.js'), 0o755);

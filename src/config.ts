@@ -47,6 +47,14 @@ export const ConfigSchema = z
       })
       .strict()
       .optional(),
+    /** The web dashboard (`nightshift ui`): served by the daemon on 127.0.0.1 only; 0 = any free port. */
+    ui: z
+      .object({
+        enabled: z.boolean().default(false),
+        port: z.number().int().min(0).max(65535).default(7787),
+      })
+      .strict()
+      .default({}),
     memory: z
       .object({
         /**

@@ -36,6 +36,8 @@ export interface Paths {
   dreamLock: string;
   /** MCP server monitors and their recent checks. */
   monitorsFile: string;
+  /** Whether the web dashboard is on (`nightshift ui`, `nightshift ui --off`), kept across restarts. */
+  uiStateFile: string;
 }
 
 export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
@@ -71,5 +73,6 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     dreamsDir: join(stateDir, 'dreams'),
     dreamLock: join(stateDir, 'dream.lock'),
     monitorsFile: join(stateDir, 'monitors.json'),
+    uiStateFile: join(stateDir, 'ui.json'),
   };
 }

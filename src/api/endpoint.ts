@@ -16,7 +16,9 @@ export type Reply =
   /** Raw bytes as they come, until there are no more. */
   | { kind: 'stream' }
   /** One JSON value per line (NDJSON) as things happen. */
-  | { kind: 'ndjson'; schema: z.ZodTypeAny };
+  | { kind: 'ndjson'; schema: z.ZodTypeAny }
+  /** Server-sent events (text/event-stream): `schema` is each event's data as JSON. */
+  | { kind: 'sse'; schema: z.ZodTypeAny };
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'DELETE';

@@ -12,6 +12,7 @@ import { MEMORY_ENDPOINTS } from './endpoints/memory.js';
 import { DREAMS_ENDPOINTS } from './endpoints/dreams.js';
 import { MONITORS_ENDPOINTS } from './endpoints/monitors.js';
 import { WORKFLOWS_ENDPOINTS } from './endpoints/workflows.js';
+import { UI_ENDPOINTS } from './endpoints/ui.js';
 
 import type { Endpoint, Reply } from './endpoint.js';
 
@@ -27,6 +28,7 @@ export const ENDPOINTS = {
   ...MEMORY_ENDPOINTS,
   ...DREAMS_ENDPOINTS,
   ...MONITORS_ENDPOINTS,
+  ...UI_ENDPOINTS,
 } as const satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof ENDPOINTS;

@@ -240,6 +240,22 @@ export const ListQuery = z
       })
       .pipe(z.record(z.string(), z.string()))
       .optional(),
+    /** 1: only running tasks that need attention (a prompt, or silence). */
+    attention: z.enum(['0', '1']).optional(),
+    /** desc: newest first (default: oldest first). */
+    order: z.enum(['asc', 'desc']).optional(),
+    /** A page: skip `offset` matching tasks, return at most `limit` (absent: all of them). */
+    offset: z
+      .string()
+      .regex(/^[0-9]{1,9}$/, 'offset must be a non-negative integer')
+      .transform(Number)
+      .optional(),
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,5}$/, 'limit must be a positive integer')
+      .transform(Number)
+      .pipe(z.number().min(1).max(10_000))
+      .optional(),
   })
   .strict();
 
@@ -324,7 +340,8 @@ export const WaitQuery = z
 
 export const WaitResponse = z.object({ task: Task, timedOut: z.boolean() });
 export const TaskResponse = z.object({ task: Task });
-export const TaskListResponse = z.object({ tasks: z.array(Task) });
+/** `total`: how many tasks match the filters (more than `tasks` holds when a page was asked for). */
+export const TaskListResponse = z.object({ tasks: z.array(Task), total: z.number().optional() });
 export const OkResponse = z.object({ ok: z.literal(true) });
 
 export const TaskEvent = z.object({

@@ -21,6 +21,7 @@ import { registerSessionCommands } from './sessions.js';
 import { registerModelUsageCommands } from './model-usage.js';
 import { registerDoctorCommands } from './doctor.js';
 import { registerMonitorCommands } from './monitor.js';
+import { registerUiCommands } from './ui.js';
 
 export async function runCli(argv: string[]): Promise<void> {
   const program = new Command()
@@ -60,6 +61,7 @@ Examples:
   registerModelUsageCommands(program);
   registerDoctorCommands(program);
   registerMonitorCommands(program);
+  registerUiCommands(program);
   registerHookCommands(program);
   registerServiceCommands(program);
   registerMcpCommands(program);

@@ -317,6 +317,17 @@ export class ApiClient {
     return this.call('reextract', { body: { project, ...(opts.fallenBack && { fallenBack: true }) } });
   }
 
+  // ── dashboard ──
+
+  /** Turns the web dashboard on; its URL and a one-time login link. */
+  enableUi() {
+    return this.call('enableUi', {});
+  }
+
+  disableUi() {
+    return this.call('disableUi', {});
+  }
+
   private open(name: EndpointName, input: AnyInput, signal?: AbortSignal): Promise<IncomingMessage> {
     const e: Endpoint = ENDPOINTS[name];
     return send(this.address, {

@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { MonitorService } from '../monitor/service.js';
-import { resolvePaths, type Paths } from '../paths.js';
+import { INSTALL, resolvePaths, type Paths } from '../paths.js';
 import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
 import { notifier } from '../tasks/notify.js';
@@ -33,7 +33,9 @@ import { scheduleHandlers } from './routes/schedules.js';
 import { workflowHandlers } from './routes/workflows.js';
 import { groupHandlers } from './routes/groups.js';
 import { taskHandlers } from './routes/tasks.js';
-import { createApiServer } from './server.js';
+import { uiHandlers } from './routes/ui.js';
+import { createApiHandler, createApiServer } from './server.js';
+import { Dashboard } from '../ui/dashboard.js';
 import { Streams } from './streams.js';
 
 export interface DaemonOptions {
@@ -181,6 +183,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
       env: process.env,
     }),
     ...agentHandlers({ tasks, socket: paths.socket, env: process.env }),
+    ...uiHandlers(() => dashboard),
     reload: async () => {
       if (!reloader) throw new AppError('daemon_unavailable', 'the daemon is still starting; reload in a moment');
       return { json: await reloader.reload() };
@@ -192,6 +195,15 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   // TCP first: when it cannot listen, start-up fails before anything is served.
   await listeners.setTcp(config.tcp);
   await listeners.listenUnix();
+  const dashboard = new Dashboard({
+    port: () => (reloader?.config ?? config).ui.port,
+    enabledByConfig: config.ui.enabled,
+    stateFile: paths.uiStateFile,
+    assetsDir: join(INSTALL.root, 'dist', 'ui'),
+    api: createApiHandler({ handlers: handlers(), maxRequestBytes: () => maxRequestBytes, log }),
+    log,
+  });
+  await dashboard.startUp();
   reloader = new ConfigReloader(config, {
     configFile: paths.configFile,
     log,
@@ -218,7 +230,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     r?.reload().catch((err: unknown) => log.error({ err: (err as Error).message }, 'reload on SIGHUP failed; the config in effect is unchanged'));
   };
   process.on('SIGHUP', onHangup);
-  log.info({ socket: paths.socket, tcp: listeners.tcpAddress }, 'nightshift daemon ready');
+  log.info({ socket: paths.socket, tcp: listeners.tcpAddress, ui: dashboard.url }, 'nightshift daemon ready');
   memory.afterReady();
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
@@ -228,7 +240,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   log.info({ signal }, 'shutting down; tasks keep running');
   process.off('SIGHUP', onHangup);
   // Stop accepting, end long-lived streams (clients resume by offset), let in-flight requests finish.
-  const closed = listeners.close();
+  const closed = Promise.all([listeners.close(), dashboard.close()]);
   streams.closeAll();
   await closed;
   schedules.stop();

@@ -8,7 +8,7 @@
  * memory.episodesInRecall, memory.maxPerSession, memory.dailyTokenBudget, dream.schedule,
  * dream.minHours, dream.minSessions, dream.cap. Waiting for a restart (see NEEDS_RESTART): the
  * extractor, its model and agent-CLI settings, the dream's reviewer and model budget, transcript
- * watching, team directories.
+ * watching, team directories, the dashboard's ui.enabled and ui.port (`nightshift ui` turns it on or off now).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ReloadResponse } from '../api/status.js';
@@ -23,7 +23,7 @@ import type { Listeners } from './listeners.js';
 const MODEL_KEYS = ['extractor', 'model', 'claudePath', 'codexPath', 'codexModel', 'codexConfig', 'maxUsdPerCall', 'cliTimeoutSeconds'] as const;
 
 /** Keys (or key prefixes, ending in `.`) that a running daemon keeps until it restarts. */
-const NEEDS_RESTART = [...MODEL_KEYS.map((k) => `memory.${k}`), 'dream.tokenBudget', 'dream.reviewer', 'transcripts.', 'teams'];
+const NEEDS_RESTART = [...MODEL_KEYS.map((k) => `memory.${k}`), 'dream.tokenBudget', 'dream.reviewer', 'transcripts.', 'teams', 'ui.'];
 
 export interface ReloadTargets {
   configFile: string;

@@ -82,7 +82,14 @@ function sendParserError(err: NodeJS.ErrnoException, socket: Duplex): void {
  * endpoint's schemas before the handler sees them. Every failure is a JSON error with a code and a message.
  */
 export function createApiServer(opts: ServerOptions): Server {
-  const server = createServer({ requestTimeout: 0, headersTimeout: 10_000 }, (req, res) => {
+  const server = createServer({ requestTimeout: 0, headersTimeout: 10_000 }, createApiHandler(opts));
+  server.on('clientError', sendParserError);
+  return server;
+}
+
+/** The dispatcher alone: what the unix socket and TCP servers answer with, and the dashboard mounts under its own checks. */
+export function createApiHandler(opts: ServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     void handle(req, res).catch(async (err: unknown) => {
       // A full disk anywhere below (a write that did not name its file) is still said as such.
       const known = err instanceof AppError ? err : diskFullError(err, (err as NodeJS.ErrnoException).path ?? 'a file in the state directory');
@@ -95,8 +102,7 @@ export function createApiServer(opts: ServerOptions): Server {
       if (!drained) res.setHeader('connection', 'close');
       sendError(res, appErr);
     });
-  });
-  server.on('clientError', sendParserError);
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (opts.token !== undefined && !authorized(req, opts.token)) {
@@ -147,6 +153,4 @@ export function createApiServer(opts: ServerOptions): Server {
       res.end(data);
     }
   }
-
-  return server;
 }

@@ -15,7 +15,7 @@ import type { GroupStore } from './groups.js';
 import { pauseTask, resumeTask, timeOutTask } from './pause.js';
 import { ChildContext, resolveChild } from './child-pid.js';
 import { TaskLifecycle } from './lifecycle.js';
-import { groupOf } from './queue.js';
+import { selectTasks, type ListFilter } from './list-filter.js';
 import { QueueRunner } from './queue-runner.js';
 import { restartRequest } from './restart.js';
 import { outputSize } from './output.js';
@@ -33,13 +33,7 @@ export interface ManagerDeps {
   groups: GroupStore;
 }
 
-export interface ListFilter {
-  all: boolean;
-  group?: string;
-  status?: Task['status'];
-  /** Only tasks carrying every one of these labels. */
-  labels?: Record<string, string>;
-}
+export type { ListFilter } from './list-filter.js';
 
 /** Owns the task lifecycle: queue, start, exit, kill, stdin, stalls, re-adoption after a restart. */
 export class TaskManager {
@@ -122,12 +116,16 @@ export class TaskManager {
 
   /** `status` or `group`: only those (a status filter includes finished tasks without `all`). */
   async list(f: ListFilter): Promise<Task[]> {
-    const tasks = this.d.registry
-      .list()
-      .map((e) => e.task)
-      .filter((t) => (f.status ? t.status === f.status : f.all || !isFinished(t)) && (f.group === undefined || groupOf(t) === f.group))
-      .filter((t) => Object.entries(f.labels ?? {}).every(([k, v]) => t.labels?.[k] === v));
-    return Promise.all(tasks.map((t) => this.live(t)));
+    return (await this.page(f)).tasks;
+  }
+
+  /** The matching tasks (a page of them when asked), and how many match in all. */
+  async page(f: ListFilter): Promise<{ tasks: Task[]; total: number }> {
+    const { tasks, total } = selectTasks(
+      this.d.registry.list().map((e) => e.task),
+      f,
+    );
+    return { tasks: await Promise.all(tasks.map((t) => this.live(t))), total };
   }
 
   counts(): Record<Task['status'] | 'attention', number> {

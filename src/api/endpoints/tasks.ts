@@ -14,13 +14,15 @@ import {
   WaitQuery,
   WaitResponse,
 } from '../tasks.js';
+import { OutputEvent } from '../ui.js';
+import { z } from 'zod';
 import { json, taskId, type Endpoint } from '../endpoint.js';
 
 export const TASKS_ENDPOINTS = {
   listTasks: {
     method: 'GET',
     path: '/v1/tasks',
-    doc: 'running and queued tasks (`all=1`: finished ones too)',
+    doc: 'running and queued tasks (`all=1`: finished ones too); `status`, `group`, `labels`, `attention=1` filter; `order=desc` newest first; `offset`/`limit` a page of them (`total`: how many match)',
     query: ListQuery.describe('query'),
     reply: json(TaskListResponse),
   },
@@ -55,6 +57,14 @@ export const TASKS_ENDPOINTS = {
     query: FollowQuery.describe('follow query'),
     reply: { kind: 'stream' },
   },
+  followTaskEvents: {
+    method: 'GET',
+    path: '/v1/tasks/:id/follow/sse',
+    doc: 'as `follow`, as server-sent events: `output` events `{offset, text}` in whole UTF-8 characters, each with the offset after it as its id (`Last-Event-ID` resumes there), then one `end` event `{task}`',
+    params: taskId,
+    query: FollowQuery.describe('follow query'),
+    reply: { kind: 'sse', schema: z.union([OutputEvent, TaskResponse]) },
+  },
   sendInput: {
     method: 'POST',
     path: '/v1/tasks/:id/input',
@@ -74,7 +84,7 @@ export const TASKS_ENDPOINTS = {
   restartTask: {
     method: 'POST',
     path: '/v1/tasks/:id/restart',
-    doc: 'start a new task with the command, cwd, group, timeout and labels of a finished one (`restartOf` links them), in the environment given',
+    doc: "start a new task with the command, cwd, group, timeout and labels of a finished one (`restartOf` links them), in the environment given (none: the daemon's own, as a scheduled task gets)",
     params: taskId,
     body: RestartRequest.describe('restart request'),
     reply: json(TaskResponse, 201),

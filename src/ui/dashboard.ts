@@ -1,0 +1,133 @@
+/**
+ * The web dashboard's listener: 127.0.0.1 only, off until asked for. It serves the bundled front end
+ * and mounts the daemon's own API dispatcher under /v1 (the same endpoint table the CLI uses), behind
+ * the Host/Origin checks and the session cookie.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { UiOnResponse } from '../api/ui.js';
+import { AppError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { Assets } from './assets.js';
+import { clearCookie, Logins, sessionCookie, setCookie } from './auth.js';
+import { refusal, securityHeaders, sendText } from './guard.js';
+import { readUiState, writeUiState } from './ui-state.js';
+
+export interface DashboardOptions {
+  /** The configured port, read when the listener opens (0: any free one). */
+  port: () => number;
+  enabledByConfig: boolean;
+  stateFile: string;
+  assetsDir: string;
+  /** The API dispatcher, as the unix socket serves it. */
+  api: (req: IncomingMessage, res: ServerResponse) => void;
+  log: Logger;
+}
+
+export class Dashboard {
+  private server: Server | null = null;
+  private port = 0;
+  private readonly logins = new Logins();
+  private assets: Assets | null = null;
+
+  constructor(private readonly o: DashboardOptions) {}
+
+  get url(): string | null {
+    return this.server ? `http://127.0.0.1:${this.port}` : null;
+  }
+
+  /** At daemon start: on when `nightshift ui` left it on (or the config says so and nothing was recorded). A port in use is logged, not fatal. */
+  async startUp(): Promise<void> {
+    if (!(readUiState(this.o.stateFile) ?? this.o.enabledByConfig)) return;
+    try {
+      await this.listen();
+    } catch (err) {
+      this.o.log.error({ err: (err as Error).message }, 'the dashboard could not start; `nightshift ui` tries again');
+    }
+  }
+
+  /** Turns it on (and records that), with a fresh one-time login link. */
+  async enable(): Promise<UiOnResponse> {
+    await this.listen();
+    await writeUiState(this.o.stateFile, true);
+    const url = this.url ?? '';
+    const { token, expires } = this.logins.mintToken();
+    return { enabled: true, url, loginUrl: `${url}/login?token=${token}`, expires: expires.toISOString() };
+  }
+
+  /** Turns it off (and records that); every session ends. */
+  async disable(): Promise<void> {
+    await writeUiState(this.o.stateFile, false);
+    this.logins.clear();
+    await this.close();
+  }
+
+  /** Stops listening and cuts open connections (live output streams resume by offset on the next login). */
+  async close(): Promise<void> {
+    const s = this.server;
+    this.server = null;
+    if (!s) return;
+    const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+    s.closeAllConnections();
+    await closed;
+  }
+
+  private async listen(): Promise<void> {
+    if (this.server) return;
+    this.assets = Assets.load(this.o.assetsDir);
+    const server = createServer({ requestTimeout: 0, headersTimeout: 10_000 }, (req, res) => this.handle(req, res));
+    const port = this.o.port();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) => {
+        const why = err.code === 'EADDRINUSE' ? 'the port is in use (config "ui.port")' : err.message;
+        reject(new AppError('config_invalid', `the dashboard cannot listen on 127.0.0.1:${port}: ${why}`, err));
+      });
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    const addr = server.address();
+    this.port = typeof addr === 'object' && addr ? addr.port : port;
+    this.server = server;
+    this.o.log.info({ url: this.url }, 'dashboard listening');
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    securityHeaders(res);
+    const refused = refusal(req, this.port);
+    if (refused) {
+      res.setHeader('connection', 'close');
+      return sendText(res, refused.status, refused.text);
+    }
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const session = sessionCookie(req.headers.cookie);
+    if (path.startsWith('/v1/')) {
+      if (!this.logins.check(session)) return sendUnauthorized(res);
+      res.setHeader('cache-control', 'no-store');
+      return this.o.api(req, res);
+    }
+    if (path === '/login' && req.method === 'GET') return this.login(req, res);
+    if (path === '/logout' && req.method === 'POST') {
+      this.logins.end(session);
+      res.writeHead(204, { 'set-cookie': clearCookie() });
+      return void res.end();
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed\n');
+    if (this.assets?.file(path, res)) return;
+    if (path.startsWith('/assets/')) return sendText(res, 404, 'no such file\n');
+    if (!this.logins.check(session)) return sendText(res, 401, 'Not logged in: run `nightshift ui` and open the link it prints (it works once).\n');
+    this.assets?.page(res);
+  }
+
+  /** Spends the one-time token for a session cookie; 303 to / so the token leaves the address bar and the history. */
+  private login(req: IncomingMessage, res: ServerResponse): void {
+    const token = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token') ?? '';
+    const session = this.logins.redeem(token);
+    if (!session) return sendText(res, 403, 'This login link was used already or has expired: run `nightshift ui` for a new one.\n');
+    res.writeHead(303, { location: '/', 'set-cookie': setCookie(session), 'cache-control': 'no-store' });
+    res.end();
+  }
+}
+
+function sendUnauthorized(res: ServerResponse): void {
+  const body = JSON.stringify({ error: new AppError('unauthorized', 'not logged in to the dashboard: run `nightshift ui` and open its link').toJSON() });
+  res.writeHead(401, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.end(body);
+}

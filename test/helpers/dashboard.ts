@@ -1,0 +1,25 @@
+import { rawRequest, type RawResponse } from './raw-http.js';
+import type { TestDaemon } from './daemon.js';
+
+/** The dashboard of a test daemon: turned on through the API, logged in with its one-time link. */
+export async function openDashboard(d: TestDaemon): Promise<{ url: string; port: number; loginUrl: string }> {
+  const r = await d.client.enableUi();
+  return { url: r.url, port: Number(new URL(r.url).port), loginUrl: r.loginUrl };
+}
+
+/** A request to the dashboard with the Host a browser at 127.0.0.1:port sends, unless headers say otherwise. */
+export function dashboardRequest(port: number, r: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+  return rawRequest(
+    { host: '127.0.0.1', port },
+    { method: r.method ?? 'GET', path: r.path, headers: { host: `127.0.0.1:${port}`, ...r.headers }, ...(r.body !== undefined ? { body: r.body } : {}) },
+  );
+}
+
+/** Spends a login link; the session cookie (name=value) it set. */
+export async function login(port: number, loginUrl: string): Promise<string> {
+  const u = new URL(loginUrl);
+  const res = await dashboardRequest(port, { path: `${u.pathname}${u.search}` });
+  if (res.status !== 303) throw new Error(`login answered ${res.status}: ${res.body}`);
+  const set = String(res.headers['set-cookie'] ?? '');
+  return set.split(';')[0] ?? '';
+}

@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { daemonsPerTest, until } from '../helpers/daemon.js';
+import { dashboardRequest, login, openDashboard } from '../helpers/dashboard.js';
+
+const daemon = daemonsPerTest(afterEach);
+const UI = { ui: { port: 0 } };
+
+describe('dashboard security', () => {
+  it('exchanges a one-time token for an HttpOnly, SameSite=Strict session cookie and redirects the token away', async () => {
+    const d = daemon(UI);
+    await d.start();
+    const { port, loginUrl } = await openDashboard(d);
+    const u = new URL(loginUrl);
+    const first = await dashboardRequest(port, { path: `${u.pathname}${u.search}` });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toMatch(/^ns_session=[\w-]{20,}; /);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).toContain('Path=/');
+    // Single use: the same link never logs in again.
+    const again = await dashboardRequest(port, { path: `${u.pathname}${u.search}` });
+    expect(again.status).toBe(403);
+    expect(String(again.headers['set-cookie'] ?? '')).toBe('');
+    const wrong = await dashboardRequest(port, { path: '/login?token=nope' });
+    expect(wrong.status).toBe(403);
+  });
+
+  it('answers the API only with the session cookie, with the security headers on every answer', async () => {
+    const d = daemon(UI);
+    await d.start();
+    const { port, loginUrl } = await openDashboard(d);
+    const none = await dashboardRequest(port, { path: '/v1/tasks' });
+    expect(none.status).toBe(401);
+    expect(JSON.parse(none.body).error.code).toBe('unauthorized');
+    expect((await dashboardRequest(port, { path: '/' })).status).toBe(401);
+    expect((await dashboardRequest(port, { path: '/v1/tasks', headers: { cookie: 'ns_session=forged' } })).status).toBe(401);
+    const cookie = await login(port, loginUrl);
+    const ok = await dashboardRequest(port, { path: '/v1/tasks', headers: { cookie } });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toEqual({ tasks: [], total: 0 });
+    expect(ok.headers['cache-control']).toBe('no-store');
+    for (const res of [none, ok]) {
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+    const page = await dashboardRequest(port, { path: '/tasks/3', headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const script = /src="(\/assets\/app-[\w]+\.js)"/.exec(page.body)?.[1] ?? '';
+    expect(page.body).not.toMatch(/<script>|<style>| style=/);
+    const asset = await dashboardRequest(port, { path: script });
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('refuses a foreign Host (DNS rebinding), even with a valid session', async () => {
+    const d = daemon(UI);
+    await d.start();
+    const { port, loginUrl } = await openDashboard(d);
+    const cookie = await login(port, loginUrl);
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, '127.0.0.1']) {
+      const res = await dashboardRequest(port, { path: '/v1/tasks', headers: { host, cookie } });
+      expect(res.status, host).toBe(421);
+      expect(res.body).toContain('Host');
+    }
+    expect((await dashboardRequest(port, { path: '/v1/tasks', headers: { host: `localhost:${port}`, cookie } })).status).toBe(200);
+  });
+
+  it('refuses a state-changing request from another origin, or without Origin unless same-origin', async () => {
+    const d = daemon(UI);
+    await d.start();
+    const { port, loginUrl } = await openDashboard(d);
+    const cookie = await login(port, loginUrl);
+    const task = await d.client.run({ command: ['sleep', '30'], cwd: '/tmp', stdin: false });
+    const kill = (headers: Record<string, string>) =>
+      dashboardRequest(port, {
+        method: 'POST',
+        path: `/v1/tasks/${task.id}/kill`,
+        headers: { cookie, 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+    expect((await kill({ origin: 'http://evil.example' })).status).toBe(403);
+    expect((await kill({ origin: `http://localhost:${port + 1}` })).status).toBe(403);
+    expect((await kill({})).status).toBe(403);
+    expect((await kill({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await d.client.get(task.id)).status).toBe('running');
+    const ok = await kill({ origin: `http://127.0.0.1:${port}` });
+    expect(ok.status).toBe(200);
+    await until(async () => (await d.client.get(task.id)).status === 'killed');
+  });
+
+  it('turns off with `nightshift ui --off` and stays as left across a restart; a restart ends sessions', async () => {
+    const d = daemon(UI);
+    await d.start();
+    const on = await d.cli(['ui', '--json', '--no-open']);
+    expect(on.code).toBe(0);
+    const { url, loginUrl } = JSON.parse(on.stdout) as { url: string; loginUrl: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const port = Number(new URL(url).port);
+    const cookie = await login(port, loginUrl);
+    await d.restart();
+    // Back on by itself (ui.json), the old session gone.
+    const status = await d.client.enableUi();
+    const port2 = Number(new URL(status.url).port);
+    expect((await dashboardRequest(port2, { path: '/v1/tasks', headers: { cookie } })).status).toBe(401);
+    const off = await d.cli(['ui', '--off']);
+    expect(off.stdout).toBe('dashboard off\n');
+    await expect(dashboardRequest(port2, { path: '/' })).rejects.toThrow(/ECONNREFUSED/);
+    await d.restart();
+    await expect(dashboardRequest(port2, { path: '/' })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
