@@ -50,7 +50,9 @@ export const memoryBrowseBench: Bench = {
             page.push(c);
           }
           const [l, rc, p] = [median(list), median(recall), median(page)];
-          say(`${size} memories: list q + limit 50 ${fmt(l)} ms (mean total ${fmt(totals / (samples + 20))} matches), recall with the query ${fmt(rc)} ms, first page unfiltered ${fmt(p)} ms`);
+          say(
+            `${size} memories: list q + limit 50 ${fmt(l)} ms (mean total ${fmt(totals / (samples + 20))} matches), recall with the query ${fmt(rc)} ms, first page unfiltered ${fmt(p)} ms`,
+          );
           const figures: Figure[] = [
             atMost(`${size / 1000}k: list with q, limit 50 (median round trip)`, l, 'ms', 50),
             atMost(`${size / 1000}k: list with q ÷ recall with the same query`, l / rc, '×', 2),

@@ -2,9 +2,7 @@
 import { z } from 'zod';
 import { Memory, ProjectDir, SessionRecord } from './memory.js';
 
-export const EditMemoryRequest = z
-  .object({ content: z.string().trim().min(1, 'content is empty').max(4000, 'a memory is at most 4,000 characters') })
-  .strict();
+export const EditMemoryRequest = z.object({ content: z.string().trim().min(1, 'content is empty').max(4000, 'a memory is at most 4,000 characters') }).strict();
 
 /** One thing that happened to a memory. `at` is absent when nothing recorded when it happened. */
 export const HistoryEvent = z.object({

@@ -103,6 +103,8 @@ export function registerDreamCommands(program: Command): void {
 }
 
 function describeMemories(memories: Record<string, ReportMemory>): string {
-  const lines = Object.entries(memories).map(([id, m]) => (m.exists ? `  ${id} [${m.state}] ${escapeControls(m.content.slice(0, 100))}` : `  ${id} (no longer stored)`));
+  const lines = Object.entries(memories).map(([id, m]) =>
+    m.exists ? `  ${id} [${m.state}] ${escapeControls(m.content.slice(0, 100))}` : `  ${id} (no longer stored)`,
+  );
   return lines.length === 0 ? '' : `memories now:\n${lines.join('\n')}\n`;
 }

@@ -31,7 +31,10 @@ async function readStdin(): Promise<string> {
 }
 
 function describeEvent(e: HistoryEvent): string {
-  const other = e.memoryId === undefined ? '' : ` ${e.memoryId}${e.text === null ? ' (no longer stored)' : e.text !== undefined ? ` "${escapeControls(e.text.slice(0, 70))}"` : ''}`;
+  const other =
+    e.memoryId === undefined
+      ? ''
+      : ` ${e.memoryId}${e.text === null ? ' (no longer stored)' : e.text !== undefined ? ` "${escapeControls(e.text.slice(0, 70))}"` : ''}`;
   const detail: Record<HistoryEvent['kind'], string> = {
     created: `${e.origin ?? ''}${e.sessionId ? ` from session ${e.sessionId}` : ''}`,
     reinforced: `by session ${e.sessionId ?? '?'}`,
@@ -54,7 +57,9 @@ export function describeSources(sources: MemorySource[]): string {
   if (sources.length === 0) return 'no sources: written or imported by hand\n';
   const out: string[] = [];
   for (const s of sources) {
-    out.push(`session ${s.sessionId}${s.session ? ` (${s.session.format ?? '?'}, ${s.session.project ?? 'no project'}) ${s.session.path}` : ' (no session record)'}`);
+    out.push(
+      `session ${s.sessionId}${s.session ? ` (${s.session.format ?? '?'}, ${s.session.project ?? 'no project'}) ${s.session.path}` : ' (no session record)'}`,
+    );
     if (s.error) out.push(`  ! ${s.error.message}`);
     for (const m of s.messages) {
       const where = m.line !== undefined ? `line ${m.line}, byte ${m.offset ?? '?'}` : 'not in the transcript';

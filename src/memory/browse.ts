@@ -36,7 +36,13 @@ export function browse(store: MemoryStore, where: Browse, q: ListMemoriesQuery):
   let found: Memory[];
   if (q.q !== undefined) {
     const ranked = where.state === 'archived' ? [] : store.search(q.q, where.namespaces, Number.MAX_SAFE_INTEGER).map((h) => h.memory);
-    const rest = where.state === 'active' ? [] : wordMatches(where.namespaces.flatMap((ns) => store.list(ns).filter((m) => !isActive(m))), q.q);
+    const rest =
+      where.state === 'active'
+        ? []
+        : wordMatches(
+            where.namespaces.flatMap((ns) => store.list(ns).filter((m) => !isActive(m))),
+            q.q,
+          );
     found = [...ranked, ...rest].filter(keep);
   } else {
     found = where.namespaces.flatMap((ns) => store.list(ns).filter(keep));

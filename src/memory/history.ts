@@ -17,15 +17,15 @@ function fromDreams(m: Memory, reports: DreamReport[], textOf: (id: string) => s
     const dreamId = r.id;
     for (const x of r.merges) {
       if (x.merged.includes(m.id)) out.push({ at: at(r), kind: 'merged', memoryId: x.into, text: textOf(x.into), reason: x.reason, dreamId });
-      if (x.into === m.id)
-        for (const id of x.merged) out.push({ at: at(r), kind: 'absorbed', memoryId: id, text: textOf(id), reason: x.reason, dreamId });
+      if (x.into === m.id) for (const id of x.merged) out.push({ at: at(r), kind: 'absorbed', memoryId: id, text: textOf(id), reason: x.reason, dreamId });
     }
     for (const s of r.supersessions) {
       if (s.id === m.id) out.push({ at: at(r), kind: 'superseded', memoryId: s.by, text: textOf(s.by), reason: s.reason, dreamId });
       if (s.by === m.id) out.push({ at: at(r), kind: 'supersedes', memoryId: s.id, text: textOf(s.id), reason: s.reason, dreamId });
     }
     for (const a of r.archives) if (a.id === m.id) out.push({ at: at(r), kind: 'archived', reason: a.reason, dreamId });
-    for (const k of r.masked) if (k.id === m.id) out.push({ at: at(r), kind: 'masked', reason: k.dropped ? 'it was only a secret' : 'a secret in it was masked', dreamId });
+    for (const k of r.masked)
+      if (k.id === m.id) out.push({ at: at(r), kind: 'masked', reason: k.dropped ? 'it was only a secret' : 'a secret in it was masked', dreamId });
   }
   return out;
 }
@@ -44,7 +44,8 @@ export function memoryHistory(store: MemoryStore, id: string, sessions: SessionR
     const at = lastAt.get(s.sessionId);
     events.push({ ...(at !== undefined && { at }), kind: 'reinforced', sessionId: s.sessionId, messageIds: s.messageIds });
   }
-  for (const e of m.events ?? []) events.push({ at: e.at, kind: e.kind, ...(e.from !== undefined && { from: e.from }), ...(e.to !== undefined && { to: e.to }) });
+  for (const e of m.events ?? [])
+    events.push({ at: e.at, kind: e.kind, ...(e.from !== undefined && { from: e.from }), ...(e.to !== undefined && { to: e.to }) });
   const logged = (kind: string, at: string | undefined) => (m.events ?? []).some((e) => e.kind === kind && e.at === at);
   const dreamt = fromDreams(m, reports, textOf);
   events.push(...dreamt);
@@ -67,5 +68,8 @@ export function memoryHistory(store: MemoryStore, id: string, sessions: SessionR
         events.push({ ...(x.supersededAt !== undefined && { at: x.supersededAt }), kind: 'supersedes', memoryId: x.id, text: x.content });
 
   // Stable: events at one time keep the order they were put together in (created before what follows it).
-  return events.map((e, i) => ({ e, i })).sort((a, b) => (a.e.at ?? '\uffff').localeCompare(b.e.at ?? '\uffff') || a.i - b.i).map((x) => x.e);
+  return events
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (a.e.at ?? '\uffff').localeCompare(b.e.at ?? '\uffff') || a.i - b.i)
+    .map((x) => x.e);
 }

@@ -130,7 +130,8 @@ export function merge(store: MemoryStore, inc: Incoming): MergeResult {
     }
   }
   for (const old of inc.replaces ?? [])
-    for (const m of aboutOld(store, inc.namespace, old, memory.id, slot)) if (m.createdAt <= inc.at && !m.pinned && !editedSince(m, inc.at)) retire.set(m.id, m);
+    for (const m of aboutOld(store, inc.namespace, old, memory.id, slot))
+      if (m.createdAt <= inc.at && !m.pinned && !editedSince(m, inc.at)) retire.set(m.id, m);
   store.add(memory);
   const superseded = [...retire.values()].map((m) => supersede(store, m, memory, inc.at));
   return { kind: 'added', memory, superseded };

@@ -158,7 +158,12 @@ export class MemoryService {
         x.archiveReason = 'forgotten by the user';
         logEvent(x, { at: when, kind: 'forgotten' });
       } else if (action === 'restore') {
-        const was = x.supersededBy !== undefined ? `superseded by ${x.supersededBy}` : x.archivedAt !== undefined ? `archived (${x.archiveReason ?? 'no reason'})` : 'active';
+        const was =
+          x.supersededBy !== undefined
+            ? `superseded by ${x.supersededBy}`
+            : x.archivedAt !== undefined
+              ? `archived (${x.archiveReason ?? 'no reason'})`
+              : 'active';
         logEvent(x, { at: when, kind: 'restored', from: was });
         x.restoredAt = when;
         delete x.archivedAt;

@@ -111,7 +111,12 @@ describe('memories edit', () => {
     await d.start();
     const dir = project();
     const id = (await d.cli(['remember', '--project', dir, 'The acme-api repo uses pnpm as its package manager.'])).stdout.trim();
-    const edited = await json<Memory>(d, ['memories', 'edit', id, 'The acme-api repo uses yarn as its package manager; token=ghp_abcdefghijklmnopqrstuvwxyz0123456789']);
+    const edited = await json<Memory>(d, [
+      'memories',
+      'edit',
+      id,
+      'The acme-api repo uses yarn as its package manager; token=ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+    ]);
     expect(edited.content).toContain('yarn');
     expect(edited.content).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
     expect(edited.editedAt).toBeDefined();
@@ -214,7 +219,16 @@ describe('memories sources', () => {
     expect(msg?.after.map((n) => n.id)).toEqual(['a1', 'u2']);
     const { readFileSync } = await import('node:fs');
     const bytes = readFileSync(file);
-    expect(bytes.subarray(msg?.offset ?? 0).toString('utf8').startsWith('{') && bytes.subarray(msg?.offset ?? 0, (msg?.offset ?? 0) + 400).toString().includes('"u1"')).toBe(true);
+    expect(
+      bytes
+        .subarray(msg?.offset ?? 0)
+        .toString('utf8')
+        .startsWith('{') &&
+        bytes
+          .subarray(msg?.offset ?? 0, (msg?.offset ?? 0) + 400)
+          .toString()
+          .includes('"u1"'),
+    ).toBe(true);
     const shown = await d.cli(['memories', 'show', pnpm.id, '--sources']);
     expect(shown.stdout).toContain('line 3');
 
@@ -278,13 +292,19 @@ describe('recall preview and dream reports', () => {
     const d = newDaemon({ dream: { schedule: false } });
     await d.start();
     const dir = project();
-    const line = (content: string, lastSeenAt: string, importance: number) => JSON.stringify({ content, project: dir, scope: 'project', type: 'note', importance, createdAt: lastSeenAt, lastSeenAt });
+    const line = (content: string, lastSeenAt: string, importance: number) =>
+      JSON.stringify({ content, project: dir, scope: 'project', type: 'note', importance, createdAt: lastSeenAt, lastSeenAt });
     const r = await d.cli(['memories', 'import', '-'], { input: `${line('The old wiki lives on confluence.', '2024-01-01T00:00:00Z', 0.3)}\n` });
     expect(r.code, r.stderr).toBe(0);
     const report = await json<{ id: string; archives: { id: string }[] }>(d, ['dream']);
     const archived = report.archives[0]?.id as string;
     expect(archived).toMatch(/^m/);
-    const x = await json<{ report: { id: string }; memories: Record<string, { exists: boolean; content?: string; state?: string }> }>(d, ['dream', 'show', report.id, '--expand']);
+    const x = await json<{ report: { id: string }; memories: Record<string, { exists: boolean; content?: string; state?: string }> }>(d, [
+      'dream',
+      'show',
+      report.id,
+      '--expand',
+    ]);
     expect(x.memories[archived]).toMatchObject({ exists: true, content: 'The old wiki lives on confluence.', state: 'archived' });
     const h = await json<MemoryHistoryResponse>(d, ['memories', 'history', archived]);
     expect(h.events.find((e) => e.kind === 'archived')?.dreamId).toBe(report.id);
