@@ -224,7 +224,7 @@ describe('bash and background tasks (through the daemon)', () => {
 
 describe('task tools: one definition with the MCP server', () => {
   it('runs a workflow and shows it, as the MCP server does (workflow_run, workflow_show)', async () => {
-    const r = await run('workflow_run', { workflow: { tasks: { a: { command: 'echo A' }, b: { command: 'cat "$NIGHTSHIFT_OUTPUT_A"', needs: ['a'] } } } });
+    const r = await run('workflow_run', { workflow: 'tasks:\n  a: { command: echo A }\n  b: { command: \'cat "$NIGHTSHIFT_OUTPUT_A"\', needs: [a] }\n' });
     const id = /submitted workflow (w\d+)/.exec(r.content)?.[1] as string;
     expect(id, r.content).toBeDefined();
     const shown = await until(async () => {

@@ -316,7 +316,7 @@ describe('nightshift mcp: workflow tools', () => {
   it('runs a workflow given as JSON in the server cwd and shows it; a bad one is an isError result naming the problem', async () => {
     const run = structured<{ workflow_id: string; tasks: { name: string; task_id: string }[] }>(
       await mcp.call('workflow_run', {
-        workflow: { name: 'mcp-wf', tasks: { one: { command: 'pwd' }, two: { command: 'cat "$NIGHTSHIFT_OUTPUT_ONE"', needs: ['one'] } } },
+        workflow: JSON.stringify({ name: 'mcp-wf', tasks: { one: { command: 'pwd' }, two: { command: 'cat "$NIGHTSHIFT_OUTPUT_ONE"', needs: ['one'] } } }),
       }),
     );
     expect(run.workflow_id).toMatch(/^w[0-9]+$/);
@@ -327,8 +327,9 @@ describe('nightshift mcp: workflow tools', () => {
     }, 10_000);
     expect(text(shown)).toMatch(new RegExp(`^workflow ${run.workflow_id} \\(mcp-wf\\): succeeded, 2/2 succeeded\nlayer 0\n  one #`));
     expect((await readAll(two)).data).toBe(`${cwd}\n`);
-    const bad = await mcp.call('workflow_run', { workflow: { tasks: { a: { command: 'true', needs: ['b'] } } } });
+    const bad = await mcp.call('workflow_run', { workflow: 'tasks:\n  a: { command: "true", needs: [b] }\n' });
     expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain('workflow:2:');
     expect(text(bad)).toContain('unknown task "b"');
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The workflow tools, beside the task tools and of the same shape (TaskTool), offered by both
- * adapters (the MCP server and the agent): run a workflow given as JSON (the shape of a workflow
- * file) and show one. The tasks get the caller's environment, as `run` does.
+ * adapters (the MCP server and the agent): run a workflow given as the text of a workflow file
+ * (YAML or JSON) and show one. The tasks get the caller's environment, as `run` does.
  */
 import { resolve } from 'node:path';
 import { z, type ZodRawShape } from 'zod';
-import { WorkflowId, WorkflowSpec, type WorkflowView } from '../../api/workflows.js';
+import { WorkflowId, type WorkflowView } from '../../api/workflows.js';
+import { parseWorkflowText } from '../workflow-file.js';
 import { renderWorkflow } from '../workflow-format.js';
 import { getWorkflow, runWorkflow } from '../workflows.js';
 import type { TaskTool, TaskToolAnswer, TaskToolHost } from './tools.js';
@@ -15,11 +16,16 @@ export interface WorkflowToolNames {
   show: string;
 }
 
+// The workflow travels as the text of a workflow file, not as a nested JSON schema: the schema would
+// be sent with every agent request, and the text gets the file's errors with line and column.
 const RunWorkflowInput = {
-  workflow: WorkflowSpec.describe(
-    'the workflow, as a workflow file holds it: {"name"?: string, "tasks": {NAME: {"command": string | string[], "needs"?: [NAME…], "needsAny"?: boolean, ' +
-      '"group"?, "timeout"?: "10m", "retry"?: N, "retryDelay"?: "5s", "cwd"?, "env"?: {}, "labels"?: {}, "stall"?: "45s"}}}',
-  ),
+  workflow: z
+    .string()
+    .min(1)
+    .describe(
+      'the workflow as a workflow file holds it, YAML or JSON: {"name"?: string, "tasks": {NAME: {"command": string | string[], "needs"?: [NAME…], ' +
+        '"needsAny"?: boolean, "group"?, "timeout"?: "10m", "retry"?: N, "retryDelay"?: "5s", "cwd"?, "env"?: {}, "labels"?: {}, "stall"?: "45s"}}}',
+    ),
   cwd: z.string().min(1).optional().describe('where the tasks’ relative cwds resolve (default: the current directory)'),
 };
 const ShowInput = { workflow_id: WorkflowId.describe('workflow id, e.g. w3') };
@@ -77,10 +83,10 @@ export function workflowTools(n: WorkflowToolNames, output?: string): TaskTool[]
         `${output ? ` and read a task's output with ${output}` : ''}.`,
       input: RunWorkflowInput,
       output: WorkflowSummary.shape,
-      brief: (i) => `${i.workflow.name ?? 'workflow'}: ${Object.keys(i.workflow.tasks).join(', ')}`,
+      brief: (i) => i.workflow.replace(/\s+/g, ' ').slice(0, 80),
       run: async (i, host) => {
         const cwd = i.cwd ? resolve(host.cwd, i.cwd) : host.cwd;
-        const w = await host.call((c) => runWorkflow(c, { workflow: i.workflow, cwd, env: host.env() }));
+        const w = await host.call((c) => runWorkflow(c, { workflow: parseWorkflowText('workflow', i.workflow), cwd, env: host.env() }));
         return { text: `submitted workflow ${w.id}:\n${renderWorkflow(w)}\nfollow it with ${n.show} {"workflow_id": "${w.id}"}`, structured: summary(w) };
       },
     }),

@@ -20,7 +20,10 @@ const isLive = (t: Task) => t.status === 'running' || t.status === 'queued';
 export function TaskPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
-  const [task, setTask] = useState<Task | null>(null);
+  const [task, setTaskNow] = useState<Task | null>(null);
+  // Answers and events race (an input's answer can land after the task's end): a task that has
+  // ended never goes back to running, so an older state never replaces a final one.
+  const setTask = (t: Task) => setTaskNow((cur) => (cur && cur.id === t.id && ended(cur) && !ended(t) ? cur : t));
   const [error, setError] = useState<string | null>(null);
   const [start, setStart] = useState(0);
   const [streaming, setStreaming] = useState(false);
@@ -170,4 +173,8 @@ function Controls({ task: t, onTask, onError }: { task: Task; onTask: (t: Task) 
       )}
     </div>
   );
+}
+
+function ended(t: Task): boolean {
+  return t.status !== 'queued' && t.status !== 'running';
 }
