@@ -19,6 +19,7 @@ import { ingestBench } from './ingest.js';
 import { undoAll } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
 import { locomo } from './locomo.js';
+import { memoryBrowseBench } from './memory-browse.js';
 import { mcpMonitorBench } from './mcp-monitor.js';
 import { modelCliBench } from './model-cli.js';
 import type { Bench, Figure } from './lib/types.js';
@@ -35,6 +36,7 @@ const BENCHES: Bench[] = [
   tailRead,
   idleTasks,
   recallBench,
+  memoryBrowseBench,
   promptRecallBench,
   restartBench,
   ingestBench,

@@ -29,7 +29,22 @@ export const DreamReport = z.object({
 export type DreamReport = z.infer<typeof DreamReport>;
 
 export const DreamRequest = z.object({ dryRun: z.boolean().default(false) }).strict();
-export const DreamResponse = z.object({ report: DreamReport });
+/** A memory a report names, as it is now (`expand=1`); `exists: false` when it is no longer stored. */
+export const ReportMemory = z.union([
+  z.object({
+    exists: z.literal(true),
+    content: z.string(),
+    type: z.string(),
+    state: z.enum(['active', 'archived', 'superseded']),
+    supersededBy: z.string().optional(),
+    archiveReason: z.string().optional(),
+  }),
+  z.object({ exists: z.literal(false) }),
+]);
+export type ReportMemory = z.infer<typeof ReportMemory>;
+/** `memories` (with `expand=1`): every memory id the report names, with its text now, for a readable diff. */
+export const DreamResponse = z.object({ report: DreamReport, memories: z.record(z.string(), ReportMemory).optional() });
+export const DreamShowQuery = z.object({ expand: z.enum(['0', '1']).optional() }).strict();
 
 export const DreamSummary = DreamReport.pick({ id: true, trigger: true, dryRun: true, startedAt: true, durationMs: true, error: true }).extend({
   merged: z.number(),

@@ -1,5 +1,6 @@
 import { posix, win32 } from 'node:path';
 import { z } from 'zod';
+import { SessionDigest } from './digest.js';
 
 /** Memory ids: `m` + 12 hex digits. Anything else is refused at the boundary. */
 export const MemoryId = z.string().regex(/^m[0-9a-f]{12}$/, 'memory ids look like m1a2b3c4d5e6f');
@@ -17,6 +18,16 @@ export type Source = z.infer<typeof Source>;
 /** A memory's identity (ARCHITECTURE.md): what it is about, which property, and its value (+/- polarity first). */
 export const Slot = z.object({ subject: z.string(), attribute: z.string(), value: z.string() });
 export type Slot = z.infer<typeof Slot>;
+
+/** What the person did to a memory, as it happened (the record keeps only the latest state). */
+export const MemoryEvent = z.object({
+  at: z.string(),
+  kind: z.enum(['edited', 'pinned', 'forgotten', 'restored']),
+  /** `edited`: the text before and after. */
+  from: z.string().optional(),
+  to: z.string().optional(),
+});
+export type MemoryEvent = z.infer<typeof MemoryEvent>;
 
 /** The memory record of ARCHITECTURE.md § Contracts. */
 export const Memory = z.object({
@@ -45,6 +56,10 @@ export const Memory = z.object({
   archiveReason: z.string().optional(),
   /** When the person last brought it back (`memories restore`): a re-extraction leaves it alone. */
   restoredAt: z.string().optional(),
+  /** When the person last edited its text: neither a re-extraction nor a dream rewrites or merges it away. */
+  editedAt: z.string().optional(),
+  /** The person's edits, pins, forgets and restores, oldest first (the latest 50). */
+  events: z.array(MemoryEvent).optional(),
 });
 export type Memory = z.infer<typeof Memory>;
 
@@ -77,18 +92,31 @@ export const RememberRequest = z
 export type RememberRequest = z.infer<typeof RememberRequest>;
 
 export const MemoryResponse = z.object({ memory: Memory });
-export const MemoryListResponse = z.object({ memories: z.array(Memory) });
+/** `total`: how many matched the filters, of which `memories` is the page asked for (`offset`, `limit`). */
+export const MemoryListResponse = z.object({ memories: z.array(Memory), total: z.number().int().optional() });
 
+const Flag = z.enum(['0', '1']);
 export const ListMemoriesQuery = z
   .object({
     project: ProjectDir.optional(),
     team: TeamName.optional(),
     /** '1': archived and superseded ones only. */
-    archived: z.enum(['0', '1']).optional(),
+    archived: Flag.optional(),
     /** '1': every namespace, active and archived (export). */
-    all: z.enum(['0', '1']).optional(),
+    all: Flag.optional(),
+    /** Search (the BM25 index recall uses), best match first. */
+    q: z.string().trim().min(1).max(2000).optional(),
+    type: MemoryType.optional(),
+    scope: MemoryScope.optional(),
+    origin: z.enum(['heuristic', 'model', 'manual', 'import']).optional(),
+    pinned: Flag.optional(),
+    /** 'recent': last seen first; default: as stored (oldest first). A query ranks by match. */
+    order: z.enum(['stored', 'recent']).optional(),
+    offset: z.coerce.number().int().min(0).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).optional(),
   })
   .strict();
+export type ListMemoriesQuery = z.infer<typeof ListMemoriesQuery>;
 
 export const RecallRequest = z
   .object({
@@ -99,6 +127,8 @@ export const RecallRequest = z
     budget: z.number().int().min(50).max(200_000).optional(),
     /** false: memories only, no excerpts of past sessions. */
     episodes: z.boolean().default(true),
+    /** Answer `rendered` too: the block exactly as the session-start hook injects it. */
+    render: z.boolean().optional(),
   })
   .strict();
 export type RecallRequest = z.infer<typeof RecallRequest>;
@@ -125,6 +155,8 @@ export const RecallResponse = z.object({
   /** Candidates considered before the budget cut. */
   considered: z.number(),
   items: z.array(RecallItem),
+  /** With `render`: the Markdown block the session-start hook injects (at most 10,000 characters). */
+  rendered: z.string().optional(),
 });
 export type RecallResponse = z.infer<typeof RecallResponse>;
 
@@ -281,75 +313,12 @@ export const SessionRecord = z.object({
   reason: z.string().optional(),
 });
 export type SessionRecord = z.infer<typeof SessionRecord>;
-export const SessionListResponse = z.object({ sessions: z.array(SessionRecord) });
-
-export const DIGEST_COMMAND_KINDS = ['test', 'build', 'lint', 'commit', 'push', 'pr', 'deploy', 'install'] as const;
-export const DigestCommandKind = z.enum(DIGEST_COMMAND_KINDS);
-export type DigestCommandKind = z.infer<typeof DigestCommandKind>;
-
-const DigestText = z.object({ text: z.string(), messageId: z.string(), at: z.string().optional() });
-
-/**
- * What a session did, in short, with the ids of the messages each part comes from. Built as the
- * transcript is ingested and updated by each incremental ingest.
- */
-export const SessionDigest = z.object({
-  version: z.literal(1),
-  /** The session file's key (SessionRecord.key). */
-  key: z.string(),
-  sessionId: z.string(),
-  agentId: z.string().optional(),
-  project: z.string().nullable(),
-  firstAt: z.string().optional(),
-  lastAt: z.string().optional(),
-  messages: z.number(),
-  /** The first requests the person typed (clipped). */
-  asked: z.array(DigestText),
-  /** Files written by Edit/Write/MultiEdit/NotebookEdit/apply_patch calls that did not fail. */
-  files: z.array(z.object({ path: z.string(), edits: z.number(), messageIds: z.array(z.string()) })),
-  /** Tests, builds, linters, commits, pushes, PRs, deploys and installs run, grouped by command. */
-  commands: z.array(
-    z.object({
-      command: z.string(),
-      kind: DigestCommandKind,
-      runs: z.number(),
-      failures: z.number(),
-      /** How the last run with a known outcome ended. */
-      ok: z.boolean().optional(),
-      exitCode: z.number().optional(),
-      messageIds: z.array(z.string()),
-      at: z.string().optional(),
-    }),
-  ),
-  /** Failed commands, and whether a later run of the same command (or kind) succeeded. */
-  errors: z.array(
-    z.object({
-      command: z.string(),
-      text: z.string(),
-      count: z.number(),
-      messageId: z.string(),
-      at: z.string().optional(),
-      fixed: z.boolean(),
-      fixedBy: z.string().optional(),
-    }),
-  ),
-  commits: z.array(z.object({ message: z.string().optional(), messageId: z.string(), at: z.string().optional() })),
-  pushes: z.array(z.object({ command: z.string(), messageId: z.string(), at: z.string().optional() })),
-  /** "Pending Tasks" of the latest compaction summary. */
-  pendingTasks: z.array(DigestText),
-  /** The agent's last question, while no answer followed. */
-  question: DigestText.optional(),
-  /** A plan still awaiting the person's verdict. */
-  plan: DigestText.optional(),
-  /** The person's last move was to interrupt the agent. */
-  interrupted: z.boolean(),
-  /** How it ended, in short phrases ("tests passing", "2 commits", "pushed", "interrupted"). */
-  outcome: z.array(z.string()),
-  /** What was left open: pending tasks, an unanswered question, a plan without a verdict. */
-  open: z.array(z.object({ text: z.string(), source: z.enum(['pending-tasks', 'question', 'plan']), messageId: z.string() })),
-  updatedAt: z.string(),
+/** `total`: sessions that matched, of which `sessions` is the page; with `q`, `matches` (same order) says why each matched. */
+export const SessionListResponse = z.object({
+  sessions: z.array(SessionRecord),
+  total: z.number().int().optional(),
+  matches: z.array(z.object({ sessionId: z.string(), score: z.number(), hits: z.array(SearchHit) })).optional(),
 });
-export type SessionDigest = z.infer<typeof SessionDigest>;
 
 export const SessionShowResponse = z.object({
   session: SessionRecord,

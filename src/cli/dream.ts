@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { DreamReport } from '../api/dream.js';
+import type { DreamReport, ReportMemory } from '../api/dream.js';
+import { escapeControls } from '../api/recall-render.js';
 import { withDaemon } from '../client/connect.js';
 import { age, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
@@ -79,8 +80,9 @@ export function registerDreamCommands(program: Command): void {
     .command('show')
     .description('one dream’s report: counts per phase and every merge, supersession and archive with the reason; a dream still running is followed to its end')
     .argument('<id>')
+    .option('--expand', 'with the text now of every memory it names (JSON: `{report, memories}`)')
     .option('--json', 'print JSON')
-    .action(async (id: string, o: { json?: boolean }) => {
+    .action(async (id: string, o: { json?: boolean; expand?: boolean }) => {
       let said = false;
       const r = await withDaemon((c) =>
         c.followDream(id, (phase, detail) => {
@@ -89,7 +91,20 @@ export function registerDreamCommands(program: Command): void {
           process.stderr.write(`  ${phase.padEnd(12)} ${detail}\n`);
         }),
       );
-      if (o.json) printJson(r);
-      else process.stdout.write(describeReport(r));
+      if (!o.expand) {
+        if (o.json) printJson(r);
+        else process.stdout.write(describeReport(r));
+        return;
+      }
+      const x = await withDaemon((c) => c.call('getDream', { params: { id }, query: { expand: '1' } }));
+      if (o.json) printJson(x);
+      else process.stdout.write(describeReport(x.report) + describeMemories(x.memories ?? {}));
     });
+}
+
+function describeMemories(memories: Record<string, ReportMemory>): string {
+  const lines = Object.entries(memories).map(([id, m]) =>
+    m.exists ? `  ${id} [${m.state}] ${escapeControls(m.content.slice(0, 100))}` : `  ${id} (no longer stored)`,
+  );
+  return lines.length === 0 ? '' : `memories now:\n${lines.join('\n')}\n`;
 }

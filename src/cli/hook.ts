@@ -15,7 +15,7 @@ import { isatty } from 'node:tty';
 import type { Command } from 'commander';
 import { MODEL_CALL_MARKER } from '../api/model-call.js';
 import { LightClient } from '../client/light-client.js';
-import { renderClaudeHook, renderPromptContext } from '../client/recall-format.js';
+import { renderClaudeHook, renderPromptContext } from '../api/recall-render.js';
 import { spoolIngest } from '../client/spool.js';
 import { AppError, isErrno } from '../errors.js';
 import { resolvePaths } from '../paths.js';

@@ -5,15 +5,26 @@ import { ImportLine, MEMORY_TYPES, type Memory, type MemoryType } from '../api/m
 import { resolveDir } from '../project.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
-import { escapeControls } from '../client/recall-format.js';
+import { escapeControls } from '../api/recall-render.js';
 import { age, clipColumns, loadWidths, table } from './format.js';
+import { count, describeSources, memoryTypeOption, oneOf, registerMemoryBrowseCommands } from './memory-browse.js';
 import { printJson } from './print-json.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;
 
-function memoryType(v: string): MemoryType {
-  if (!(MEMORY_TYPES as readonly string[]).includes(v)) throw new AppError('bad_request', `--type must be one of ${MEMORY_TYPES.join(', ')}; got "${v}"`);
-  return v as MemoryType;
+interface ListOptions {
+  project?: string;
+  team?: string;
+  archived?: boolean;
+  query?: string;
+  type?: MemoryType;
+  scope?: 'user' | 'project' | 'team';
+  origin?: 'heuristic' | 'model' | 'manual' | 'import';
+  pinned?: boolean;
+  recent?: boolean;
+  offset?: number;
+  limit?: number;
+  json?: boolean;
 }
 
 function describeMemory(m: Memory): string {
@@ -33,6 +44,7 @@ function describeMemory(m: Memory): string {
   if (m.supersededBy) rows.push(['superseded', `by ${m.supersededBy} at ${m.supersededAt ?? '?'}`]);
   if (m.archivedAt) rows.push(['archived', `${m.archivedAt} (${m.archiveReason ?? 'no reason'})`]);
   if (m.restoredAt) rows.push(['restored', m.restoredAt]);
+  if (m.editedAt) rows.push(['edited', `${m.editedAt} (see \`memories history ${m.id}\`)`]);
   return rows.map(([k, v]) => `${`${k}:`.padEnd(12)} ${v}`).join('\n');
 }
 
@@ -57,7 +69,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('--user', 'about you, recalled in every project')
     .option('--team <name>', 'a team memory')
     .option('--stable', 'never decays (a standing instruction or lasting fact)')
-    .option('--type <type>', `one of ${MEMORY_TYPES.join(', ')} (default note)`, memoryType)
+    .option('--type <type>', `one of ${MEMORY_TYPES.join(', ')} (default note)`, memoryTypeOption)
     .option('--json', 'print the memory as JSON')
     .action(async (text: string[], o: { project?: string; user?: boolean; team?: string; stable?: boolean; type?: MemoryType; json?: boolean }) => {
       if (o.user && (o.project || o.team)) throw new AppError('bad_request', '--user cannot be combined with --project or --team');
@@ -83,25 +95,61 @@ export function registerMemoryCommands(program: Command): void {
     .option('--project <dir>', 'project directory, relative to the current one (default: the current one)')
     .option('--team <name>', 'include a team’s memories')
     .option('--archived', 'show archived and superseded memories instead')
+    .option('-q, --query <text>', 'only those matching (the search recall uses), best match first')
+    .option('--type <type>', `only this type: ${MEMORY_TYPES.join(', ')}`, memoryTypeOption)
+    .option('--scope <scope>', 'only this scope: user, project, team', oneOf('--scope', ['user', 'project', 'team'] as const))
+    .option('--origin <origin>', 'only this origin: heuristic, model, manual, import', oneOf('--origin', ['heuristic', 'model', 'manual', 'import'] as const))
+    .option('--pinned', 'only pinned ones')
+    .option('--recent', 'last seen first')
+    .option('--offset <n>', 'skip the first N', count('--offset'))
+    .option('--limit <n>', 'at most N (1–1000)', count('--limit'))
     .option('--json', 'print JSON')
-    .action(async (o: { project?: string; team?: string; archived?: boolean; json?: boolean }) => {
-      const list = await withDaemon((c) =>
-        c.memories({ project: resolveDir(o.project ?? '.'), ...(o.team && { team: o.team }), archived: Boolean(o.archived) }),
+    .action(async (o: ListOptions) => {
+      const { memories: list, total } = await withDaemon((c) =>
+        c.call('listMemories', {
+          query: {
+            project: resolveDir(o.project ?? '.'),
+            ...(o.team && { team: o.team }),
+            archived: o.archived ? '1' : '0',
+            ...(o.query !== undefined && { q: o.query }),
+            ...(o.type && { type: o.type }),
+            ...(o.scope && { scope: o.scope }),
+            ...(o.origin && { origin: o.origin }),
+            ...(o.pinned && { pinned: '1' }),
+            ...(o.recent && { order: 'recent' }),
+            offset: o.offset,
+            limit: o.limit,
+          },
+        }),
       );
       if (o.json) return printJson(list);
       await loadWidths();
-      process.stdout.write(list.length === 0 ? (o.archived ? 'no archived memories\n' : 'no memories yet\n') : `${memoryTable(list)}\n`);
+      if (list.length === 0 && (total ?? 0) === 0) {
+        process.stdout.write(o.query !== undefined ? 'no memories match\n' : o.archived ? 'no archived memories\n' : 'no memories yet\n');
+        return;
+      }
+      const from = o.offset ?? 0;
+      const paged = total !== undefined && list.length < total;
+      process.stdout.write(`${memoryTable(list)}\n${paged ? `${from + 1}–${from + list.length} of ${total}\n` : ''}`);
     });
   memories
     .command('show')
     .description('one memory, with its sources and history')
     .argument('<id>')
+    .option('--sources', 'with the messages it came from, opened in place (as `memories sources`)')
     .option('--json', 'print JSON')
-    .action(async (id: string, o: { json?: boolean }) => {
+    .action(async (id: string, o: { json?: boolean; sources?: boolean }) => {
+      if (o.sources) {
+        const r = await withDaemon((c) => c.call('memorySources', { params: { id } }));
+        if (o.json) printJson(r);
+        else process.stdout.write(`${describeMemory(r.memory)}\n\n${describeSources(r.sources)}`);
+        return;
+      }
       const m = await withDaemon((c) => c.memory(id));
       if (o.json) printJson(m);
       else process.stdout.write(`${describeMemory(m)}\n`);
     });
+  registerMemoryBrowseCommands(memories);
   for (const [name, what] of [
     ['forget', 'archive a memory (kept, restorable, never recalled)'],
     ['restore', 'bring back an archived or superseded memory'],

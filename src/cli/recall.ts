@@ -1,7 +1,7 @@
 import { resolveDir } from '../project.js';
 import type { Command } from 'commander';
 import { AppError } from '../errors.js';
-import { escapeControls, renderRecall, type RecallFormat } from '../client/recall-format.js';
+import { escapeControls, renderRecall, type RecallFormat } from '../api/recall-render.js';
 import { withDaemon } from '../client/connect.js';
 import { clipColumns, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';

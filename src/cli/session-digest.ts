@@ -1,5 +1,6 @@
 /** `nightshift sessions show`: a session's record and its whole digest, as text. */
-import type { SessionDigest, SessionRecord, SessionShowResponse } from '../api/memory.js';
+import type { SessionDigest } from '../api/digest.js';
+import type { SessionRecord, SessionShowResponse } from '../api/memory.js';
 
 const when = (at: string | undefined) => (at ? at.slice(0, 16).replace('T', ' ') : '-');
 

@@ -6,6 +6,8 @@ import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { humanBytes } from '../client/format.js';
 import { age, loadWidths, table } from './format.js';
+import { escapeControls } from '../api/recall-render.js';
+import { count } from './memory-browse.js';
 import { printJson } from './print-json.js';
 import { describeSession } from './session-digest.js';
 
@@ -78,16 +80,32 @@ export function registerSessionCommands(program: Command): void {
     });
   sessions
     .command('list', { isDefault: true })
-    .description('known sessions: project, times and ingest state')
+    .description('known sessions: project, times and ingest state (--query: the sessions where it was said, best first)')
+    .option('--project <dir>', 'only this project’s sessions (a directory in it, relative to the current one)')
+    .option('-q, --query <text>', 'search what was said and done, grouped by session, best first')
+    .option('--offset <n>', 'skip the first N', count('--offset'))
+    .option('--limit <n>', 'at most N (1–1000)', count('--limit'))
     .option('--json', 'print JSON')
-    .action(async (o: { json?: boolean }) => {
-      const list = await withDaemon((c) => c.sessions());
-      if (o.json) return printJson(list);
+    .action(async (o: { project?: string; query?: string; offset?: number; limit?: number; json?: boolean }) => {
+      const r = await withDaemon((c) =>
+        c.call('sessions', {
+          query: {
+            ...(o.project !== undefined && { project: resolveDir(o.project) }),
+            ...(o.query !== undefined && { q: o.query }),
+            // A page is most useful newest first; the whole list is printed oldest first, as before.
+            ...((o.offset !== undefined || o.limit !== undefined) && o.query === undefined && { order: 'recent' }),
+            offset: o.offset,
+            limit: o.limit,
+          },
+        }),
+      );
+      const list = r.sessions;
+      if (o.json) return printJson(o.query !== undefined ? r : list);
       if (list.length === 0) {
-        process.stdout.write('no sessions ingested yet\n');
+        process.stdout.write(o.query !== undefined ? 'no session matches\n' : 'no sessions ingested yet\n');
         return;
       }
-      list.sort((a, b) => (a.lastMessageAt ?? '').localeCompare(b.lastMessageAt ?? ''));
+      if (o.query === undefined) list.sort((a, b) => (a.lastMessageAt ?? '').localeCompare(b.lastMessageAt ?? ''));
       await loadWidths();
       const rows = list.map((s) => [
         s.sessionId.slice(0, 36) + (s.agentId ? ` +${s.agentId}` : ''),
@@ -99,5 +117,10 @@ export function registerSessionCommands(program: Command): void {
         String(s.memories),
       ]);
       process.stdout.write(`${table(['SESSION', 'PROJECT', 'LAST', 'STATE', 'INGESTED', 'MSGS', 'MEMORIES'], rows)}\n`);
+      for (const m of r.matches ?? []) {
+        const hit = m.hits[0];
+        if (hit) process.stdout.write(`${m.sessionId.slice(0, 36)}: ${hit.role}: ${escapeControls(hit.text.replace(/\s+/g, ' ').slice(0, 100))}\n`);
+      }
+      if (r.total !== undefined && list.length < r.total) process.stdout.write(`${(o.offset ?? 0) + 1}–${(o.offset ?? 0) + list.length} of ${r.total}\n`);
     });
 }

@@ -24,6 +24,7 @@ import { agentHandlers } from './routes/agent.js';
 import { dreamHandlers } from './routes/dream.js';
 import { eventHandlers } from './routes/events.js';
 import { memoryHandlers } from './routes/memory.js';
+import { memoryBrowseHandlers } from './routes/memory-browse.js';
 import { monitorHandlers } from './routes/monitors.js';
 import { modelUsageHandlers } from './routes/model-usage.js';
 import { sessionHandlers } from './routes/sessions.js';
@@ -164,7 +165,8 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
     ...sessionHandlers(memory.service, log),
-    ...dreamHandlers(memory.dreams, streams),
+    ...memoryBrowseHandlers(memory.service, memory.dreams.reports),
+    ...dreamHandlers(memory.dreams, streams, memory.service.store),
     ...modelUsageHandlers({
       ledger: memory.ledger,
       extractor: memory.extractor,

@@ -7,6 +7,7 @@
 import type { Memory } from '../api/memory.js';
 import { redact } from '../memory/extract/redact.js';
 import { changeable } from '../memory/merge.js';
+import { editedSince } from '../memory/model.js';
 import { numberChanged } from '../memory/slots.js';
 import type { Plan } from './plan.js';
 import type { Shaped } from './similarity.js';
@@ -26,9 +27,11 @@ export function planSlotGroups(items: Shaped[], groups: number[][], plan: Plan, 
     // One memory per value: the oldest keeps its words and takes the others in.
     const kept: Memory[] = [];
     for (const same of byValue.values()) {
-      const into = [...same].sort((a, b) => (older(a, b) ? -1 : 1))[0] as Memory;
+      // The person's edited words win over the oldest; an edited or pinned memory is never merged away.
+      const edited = (m: Memory) => m.editedAt !== undefined;
+      const into = [...same].sort((a, b) => (edited(a) !== edited(b) ? (edited(a) ? -1 : 1) : older(a, b) ? -1 : 1))[0] as Memory;
       kept.push(into);
-      const merged = same.filter((m) => m.id !== into.id && !m.pinned);
+      const merged = same.filter((m) => m.id !== into.id && !m.pinned && !edited(m));
       if (merged.length === 0) continue;
       for (const m of merged) taken.add(m.id);
       plan.merges.push({
@@ -43,7 +46,7 @@ export function planSlotGroups(items: Shaped[], groups: number[][], plan: Plan, 
     const slotOfId = new Map(members.map((s) => [s.memory.id, s.slot]));
     const latest = kept.reduce((a, b) => (newer(b, a) ? b : a));
     for (const m of kept) {
-      if (m.id === latest.id || m.pinned || taken.has(m.id)) continue;
+      if (m.id === latest.id || m.pinned || editedSince(m, latest.lastSeenAt) || taken.has(m.id)) continue;
       // A choice that changed, or a number that did; otherwise two values of one slot may both hold.
       const [was, now] = [slotOfId.get(m.id), slotOfId.get(latest.id)];
       if (!changeable(slot) && !(was !== undefined && now !== undefined && numberChanged(was, now))) continue;

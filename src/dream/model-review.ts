@@ -10,6 +10,7 @@ import { DAILY_BUDGET } from '../llm/metered.js';
 import { validateStructured } from '../llm/structured.js';
 import { estimateTokens } from '../llm/tokens.js';
 import type { Logger } from '../log.js';
+import { editedSince } from '../memory/model.js';
 import type { Plan } from './plan.js';
 import type { Pair, Shaped } from './similarity.js';
 
@@ -126,10 +127,10 @@ function applyVerdicts(batch: Task[], v: z.infer<typeof Verdicts>, plan: Plan, r
     const older = t.a.memory;
     const newer = t.b.memory;
     if (removed.has(older.id) || removed.has(newer.id)) continue;
-    if (p.verdict === 'contradiction' && !older.pinned) {
+    if (p.verdict === 'contradiction' && !older.pinned && !editedSince(older, newer.lastSeenAt)) {
       plan.supersede.push({ id: older.id, by: newer.id, at: newer.createdAt, reason: 'contradicted (model verdict)' });
       removed.add(older.id);
-    } else if (p.verdict === 'same' && !newer.pinned) {
+    } else if (p.verdict === 'same' && !newer.pinned && newer.editedAt === undefined) {
       // The older statement keeps its words and takes the newer in.
       plan.merges.push({ into: older.id, merged: [newer.id], text: older.content, reason: 'the same statement in other words (model verdict)' });
       removed.add(newer.id);

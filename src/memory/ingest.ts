@@ -6,7 +6,8 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute } from 'node:path';
-import type { IngestRequest, IngestSummary, Memory, SessionDigest } from '../api/memory.js';
+import type { SessionDigest } from '../api/digest.js';
+import type { IngestRequest, IngestSummary, Memory } from '../api/memory.js';
 import { nowMs } from '../clock.js';
 import { AppError, isErrno } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -21,7 +22,7 @@ import { promoteIfShared } from './promote.js';
 import { relatedMemories } from './related.js';
 import type { Namespace } from './model.js';
 import { projectKey } from '../project.js';
-import { repeatsForgotten, retractFile, type Retraction } from './reextract.js';
+import { keptOut, retractFile, type Retraction } from './reextract.js';
 import { sessionKey, type SessionRegistry } from './sessions.js';
 import type { MemoryStore } from './store.js';
 import { detectTranscriptFormat, parseTranscript } from './transcripts/index.js';
@@ -166,7 +167,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     secretsMasked += r.found.length;
     if (r.onlySecret) continue; // a memory only about a secret is dropped
     const namespace: Namespace = c.scope === 'user' ? { scope: 'user' } : { scope: 'project', project };
-    if (retraction && repeatsForgotten(retraction.forgotten, namespace, r.text)) continue;
+    if (retraction && keptOut(retraction, namespace, r.text)) continue;
     const out = merge(deps.store, {
       content: r.text,
       type: c.type,

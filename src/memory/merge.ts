@@ -8,7 +8,7 @@
  * - anything else is a memory of its own.
  */
 import type { Memory, MemoryType, Slot, Source } from '../api/memory.js';
-import { isActive, newMemoryId, type Namespace } from './model.js';
+import { editedSince, isActive, newMemoryId, type Namespace } from './model.js';
 import { numberChanged, sameValue, slotKey, slotOf } from './slots.js';
 import type { MemoryStore } from './store.js';
 import { normalize, terms } from './text.js';
@@ -122,7 +122,7 @@ export function merge(store: MemoryStore, inc: Incoming): MergeResult {
     ...(slot !== undefined && { slot }),
   };
   // Only what was true before the change is retired; two values said in one session both stand.
-  const older = (m: Memory) => m.createdAt <= inc.at && !m.pinned && !sharesSession(m, inc.source);
+  const older = (m: Memory) => m.createdAt <= inc.at && !m.pinned && !editedSince(m, inc.at) && !sharesSession(m, inc.source);
   const retire = new Map<string, Memory>();
   if (slot !== undefined) {
     for (const m of store.withSlot(inc.namespace, slot)) {
@@ -130,7 +130,8 @@ export function merge(store: MemoryStore, inc: Incoming): MergeResult {
     }
   }
   for (const old of inc.replaces ?? [])
-    for (const m of aboutOld(store, inc.namespace, old, memory.id, slot)) if (m.createdAt <= inc.at && !m.pinned) retire.set(m.id, m);
+    for (const m of aboutOld(store, inc.namespace, old, memory.id, slot))
+      if (m.createdAt <= inc.at && !m.pinned && !editedSince(m, inc.at)) retire.set(m.id, m);
   store.add(memory);
   const superseded = [...retire.values()].map((m) => supersede(store, m, memory, inc.at));
   return { kind: 'added', memory, superseded };

@@ -56,3 +56,6 @@ export function namespaceOf(m: Pick<Memory, 'scope' | 'project' | 'team'>): Name
   if (m.scope === 'team' && m.team !== undefined) return { scope: 'team', team: m.team };
   return { scope: 'user' };
 }
+
+/** The person edited it after (or when) `iso` was said: a statement from then never replaces their words. */
+export const editedSince = (m: Pick<Memory, 'editedAt'>, iso: string): boolean => m.editedAt !== undefined && m.editedAt >= iso;

@@ -2,11 +2,13 @@
  * Before a transcript file is extracted again, what its earlier extraction left is taken back:
  * memories that came only from this file and that the person never touched are archived (kept,
  * restorable) as replaced by the re-extraction; memories with other sources only lose this file's
- * source. Memories the person pinned, wrote, imported, restored or forgot stay as they are.
+ * source. Memories the person pinned, wrote, imported, edited, restored or forgot stay as they are; what
+ * they edited away does not come back.
  */
 import type { Memory, Source } from '../api/memory.js';
 import { sameStatement } from './merge.js';
-import { isActive, namespaceOf, type Namespace } from './model.js';
+import { isActive, namespaceKey, namespaceOf, type Namespace } from './model.js';
+import { normalize } from './text.js';
 import { slotOf } from './slots.js';
 import type { MemoryStore } from './store.js';
 
@@ -23,7 +25,9 @@ const fromFile = (s: Source, f: FileMessages) => s.sessionId === f.sessionId && 
 
 /** The person acted on it: it is theirs now, not the extractor's. */
 function touched(m: Memory): boolean {
-  return m.pinned || m.origin === 'manual' || m.origin === 'import' || m.restoredAt !== undefined || m.archiveReason === FORGOTTEN_REASON;
+  return (
+    m.pinned || m.origin === 'manual' || m.origin === 'import' || m.restoredAt !== undefined || m.editedAt !== undefined || m.archiveReason === FORGOTTEN_REASON
+  );
 }
 
 export interface Retraction {
@@ -31,14 +35,17 @@ export interface Retraction {
   detached: Memory[];
   /** Memories the person forgot that came from this file: the new extraction must not bring them back. */
   forgotten: Memory[];
+  /** Texts the person edited away in memories from this file: the new extraction must not bring them back either. */
+  editedAway: { namespace: Namespace; content: string }[];
 }
 
 export function retractFile(store: MemoryStore, file: FileMessages, nowIso: string): Retraction {
-  const out: Retraction = { replaced: [], detached: [], forgotten: [] };
+  const out: Retraction = { replaced: [], detached: [], forgotten: [], editedAway: [] };
   const candidates = store.namespaces().flatMap((ns) => store.list(ns).filter((m) => m.sources.some((s) => fromFile(s, file))));
   for (const m of candidates) {
     const only = m.sources.every((s) => fromFile(s, file));
     if (only && m.archiveReason === FORGOTTEN_REASON) out.forgotten.push(m);
+    for (const e of m.events ?? []) if (e.kind === 'edited' && e.from !== undefined) out.editedAway.push({ namespace: namespaceOf(m), content: e.from });
     if (only && touched(m)) continue;
     if (only) {
       if (!isActive(m)) continue; // archived or superseded by a dream: its history stays as it is
@@ -74,14 +81,14 @@ export function retractFile(store: MemoryStore, file: FileMessages, nowIso: stri
   return out;
 }
 
-/** A candidate repeats a memory the person forgot (from this file): it stays forgotten. */
-export function repeatsForgotten(forgotten: Memory[], ns: Namespace, content: string): boolean {
-  if (forgotten.length === 0) return false;
+const sameNamespace = (a: Namespace, b: Namespace) => namespaceKey(a) === namespaceKey(b);
+
+/** A candidate repeats a memory the person forgot, or a text they edited away (from this file): it stays out. */
+export function keptOut(r: Retraction, ns: Namespace, content: string): boolean {
+  if (r.forgotten.length === 0 && r.editedAway.length === 0) return false;
   const slot = slotOf(content);
-  return forgotten.some((m) => {
-    const where = namespaceOf(m);
-    return (
-      where.scope === ns.scope && (where.scope !== 'project' || (ns.scope === 'project' && where.project === ns.project)) && sameStatement(m, content, slot)
-    );
-  });
+  return (
+    r.forgotten.some((m) => sameNamespace(namespaceOf(m), ns) && sameStatement(m, content, slot)) ||
+    r.editedAway.some((e) => sameNamespace(e.namespace, ns) && normalize(e.content) === normalize(content))
+  );
 }

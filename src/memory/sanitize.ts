@@ -1,7 +1,7 @@
 /**
  * Control characters never enter the store: what is stored (memories, episodes) loses terminal
  * escape sequences (ANSI CSI/OSC, by strip-ansi), NUL and the other C0/C1 controls; line ends become
- * `\n` and tabs stay. (What is printed is escaped as well: `escapeControls` in client/recall-format.ts.)
+ * `\n` and tabs stay. (What is printed is escaped as well: `escapeControls` in api/recall-render.ts.)
  */
 import stripAnsi from 'strip-ansi';
 

@@ -1,6 +1,7 @@
 /** The daemon's memory subsystem: the store, the episodic index, sessions and the ingest queue. */
 import type {
   ImportLine,
+  ListMemoriesQuery,
   IngestRequest,
   IngestSummary,
   Memory,
@@ -24,7 +25,7 @@ import { redact } from './extract/redact.js';
 import { ingestTranscript, type Extractor } from './ingest.js';
 import { IngestQueue } from './ingest-queue.js';
 import { findDuplicate, merge } from './merge.js';
-import { isActive, type Namespace } from './model.js';
+import type { Namespace } from './model.js';
 import { projectKey } from '../project.js';
 import { recall, DIGESTS_MAX } from './recall.js';
 import { stripControls } from './sanitize.js';
@@ -32,6 +33,10 @@ import { SessionRegistry } from './sessions.js';
 import { MemoryStore } from './store.js';
 import { importMemory } from './transfer.js';
 import { estimateTokens } from '../llm/tokens.js';
+import { hookContext } from '../api/recall-render.js';
+import { browse } from './browse.js';
+import { editMemory } from './edit.js';
+import { logEvent } from './events.js';
 
 export class MemoryService {
   readonly queue: IngestQueue;
@@ -128,13 +133,20 @@ export class MemoryService {
     return out.memory;
   }
 
-  list(q: { project?: string | undefined; team?: string | undefined; archived?: boolean; all?: boolean }): Memory[] {
-    if (q.all) return this.store.namespaces().flatMap((ns) => [...this.store.list(ns)]);
+  /** The user's, the project's and the team's memories (`all`: every namespace, every state), filtered, a page of them and the total. */
+  list(q: ListMemoriesQuery): { memories: Memory[]; total: number } {
+    if (q.all === '1') return browse(this.store, { namespaces: this.store.namespaces(), state: 'all' }, q);
     const namespaces: Namespace[] = [{ scope: 'user' }];
     const project = this.project(q.project);
     if (project) namespaces.push({ scope: 'project', project });
     if (q.team) namespaces.push(this.team(q.team));
-    return namespaces.flatMap((ns) => this.store.list(ns).filter((m) => (q.archived ? !isActive(m) : isActive(m))));
+    return browse(this.store, { namespaces, state: q.archived === '1' ? 'archived' : 'active' }, q);
+  }
+
+  async edit(id: string, content: string): Promise<Memory> {
+    const m = editMemory(this.store, id, content, new Date(nowMs()).toISOString());
+    await this.store.save();
+    return m;
   }
 
   async act(id: string, action: 'forget' | 'restore' | 'pin'): Promise<Memory> {
@@ -144,13 +156,22 @@ export class MemoryService {
       if (action === 'forget') {
         x.archivedAt = when;
         x.archiveReason = 'forgotten by the user';
+        logEvent(x, { at: when, kind: 'forgotten' });
       } else if (action === 'restore') {
+        const was =
+          x.supersededBy !== undefined
+            ? `superseded by ${x.supersededBy}`
+            : x.archivedAt !== undefined
+              ? `archived (${x.archiveReason ?? 'no reason'})`
+              : 'active';
+        logEvent(x, { at: when, kind: 'restored', from: was });
         x.restoredAt = when;
         delete x.archivedAt;
         delete x.archiveReason;
         delete x.supersededBy;
         delete x.supersededAt;
       } else {
+        if (!x.pinned) logEvent(x, { at: when, kind: 'pinned' });
         x.pinned = true;
         x.stable = true;
         x.importance = Math.max(x.importance, 0.9);
@@ -188,7 +209,7 @@ export class MemoryService {
     const namespaces: Namespace[] = [{ scope: 'user' }];
     if (project) namespaces.push({ scope: 'project', project });
     if (req.team) namespaces.push(this.team(req.team));
-    return recall(this.store, {
+    const r = recall(this.store, {
       namespaces,
       project,
       query: req.query,
@@ -197,6 +218,7 @@ export class MemoryService {
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
       digests: project === null ? [] : this.recentDigests(project),
     });
+    return req.render ? { ...r, rendered: hookContext(r) } : r;
   }
 
   /** The most recent sessions of the project that changed or ran something, as recall items. */

@@ -24,6 +24,8 @@ const FIELDS = [
   'supersededAt',
   'archivedAt',
   'archiveReason',
+  'editedAt',
+  'events',
   'sources',
 ] as const;
 const PLAIN = /^[^\s"'[{][^\n]*[^\s]$|^[^\s"'[{]$/;

@@ -96,6 +96,21 @@ describe('golden state files', () => {
       expect(dreams.map((r) => r.id)).toEqual(want.dreams);
       for (const id of want.dreams) expect(await json<{ id: string }>(['dream', 'show', id])).toMatchObject({ id });
 
+      // What the dashboard browses, on the same files: history, sources, projects, pages, an edit, expanded reports.
+      for (const m of [...active, ...archived]) {
+        const h = await json<{ events: Array<{ kind: string }> }>(['memories', 'history', m.id]);
+        expect(h.events[0]?.kind, `history of ${m.id}`).toBe('created');
+        expect((await d.cli(['memories', 'sources', m.id, '--json'])).code, `sources of ${m.id}`).toBe(0);
+      }
+      const projects = await json<{ projects: Array<{ project: string; active: number }> }>(['memories', 'projects']);
+      expect(projects.projects.find((p) => p.project === GOLDEN_PROJECT)?.active).toBe(active.filter((m) => m.scope === 'project').length);
+      const page = await d.client.call('listMemories', { query: { project: GOLDEN_PROJECT, limit: 1 } });
+      expect(page.total).toBe(active.length);
+      expect((await d.client.call('sessions', { query: { limit: 1 } })).total).toBe(want.sessions.length);
+      const first = active[0] as M;
+      expect((await json<{ content: string }>(['memories', 'edit', first.id, `${first.content} (edited)`])).content).toBe(`${first.content} (edited)`);
+      for (const id of want.dreams) expect((await d.client.call('getDream', { params: { id }, query: { expand: '1' } })).memories).toBeDefined();
+
       // Nothing was judged unreadable and moved aside.
       expect(filesUnder(d.paths.stateDir).filter((f) => f.includes('.corrupt-'))).toEqual([]);
       expect(d.log).not.toMatch(/corrupt|state_corrupt|unreadable/i);

@@ -1,4 +1,4 @@
-import { DreamListResponse, DreamProgressLine, DreamRequest, DreamResponse } from '../dream.js';
+import { DreamListResponse, DreamProgressLine, DreamRequest, DreamResponse, DreamShowQuery } from '../dream.js';
 import { dreamId, json, type Endpoint } from '../endpoint.js';
 
 export const DREAMS_ENDPOINTS = {
@@ -20,8 +20,9 @@ export const DREAMS_ENDPOINTS = {
   getDream: {
     method: 'GET',
     path: '/v1/dreams/:id',
-    doc: "one dream's report: every merge, supersession and archive (409 while it runs)",
+    doc: "one dream's report: every merge, supersession and archive (409 while it runs); `expand=1`: with the text now of every memory it names",
     params: dreamId,
+    query: DreamShowQuery.describe('query'),
     reply: json(DreamResponse),
   },
   followDream: {

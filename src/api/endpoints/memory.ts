@@ -19,6 +19,7 @@ import {
   SessionListResponse,
   SessionShowResponse,
 } from '../memory.js';
+import { EditMemoryRequest, MemoryHistoryResponse, MemorySourcesResponse, ProjectsResponse, SessionListQuery } from '../memory-browse.js';
 import { json, memoryId, type Endpoint } from '../endpoint.js';
 
 export const MEMORY_ENDPOINTS = {
@@ -32,7 +33,7 @@ export const MEMORY_ENDPOINTS = {
   listMemories: {
     method: 'GET',
     path: '/v1/memories',
-    doc: "the user's and a project's (or team's) active memories; `archived=1`: archived and superseded; `all=1`: all of them",
+    doc: "the user's and a project's (or team's) active memories; `archived=1`: archived and superseded; `all=1`: all of them; filters `q` (search, best first), `type`, `scope`, `origin`, `pinned`; `order=recent`; a page: `offset`, `limit`, with the `total`",
     query: ListMemoriesQuery.describe('query'),
     reply: json(MemoryListResponse),
   },
@@ -42,6 +43,12 @@ export const MEMORY_ENDPOINTS = {
     doc: 'add memories (duplicates are skipped)',
     body: ImportRequest.describe('import request'),
     reply: json(ImportResponse),
+  },
+  projects: {
+    method: 'GET',
+    path: '/v1/projects',
+    doc: 'every project with memories or sessions: active and archived memories, sessions, last activity; the same for the user and each team',
+    reply: json(ProjectsResponse),
   },
   getMemory: { method: 'GET', path: '/v1/memories/:id', doc: 'one memory', params: memoryId, reply: json(MemoryResponse) },
   forgetMemory: { method: 'POST', path: '/v1/memories/:id/forget', doc: 'archive a memory (kept, restorable)', params: memoryId, reply: json(MemoryResponse) },
@@ -58,6 +65,28 @@ export const MEMORY_ENDPOINTS = {
     doc: 'make a memory stable and important, never pruned',
     params: memoryId,
     reply: json(MemoryResponse),
+  },
+  editMemory: {
+    method: 'POST',
+    path: '/v1/memories/:id/edit',
+    doc: "change a memory's text (secrets masked; the text before kept in its history); an edited memory is never rewritten or merged away by a re-extraction or a dream",
+    params: memoryId,
+    body: EditMemoryRequest.describe('edit request'),
+    reply: json(MemoryResponse),
+  },
+  memoryHistory: {
+    method: 'GET',
+    path: '/v1/memories/:id/history',
+    doc: 'what happened to a memory, oldest first: created, reinforced (by session), edited, pinned, forgotten, archived, restored, superseded and merged (both ways, by ingest or by which dream)',
+    params: memoryId,
+    reply: json(MemoryHistoryResponse),
+  },
+  memorySources: {
+    method: 'GET',
+    path: '/v1/memories/:id/sources',
+    doc: "where a memory came from: each source session's record and each source message (text, time, line and byte offset in the transcript, the messages around it); a transcript that is gone is an error value of its source",
+    params: memoryId,
+    reply: json(MemorySourcesResponse),
   },
   recall: {
     method: 'POST',
@@ -87,7 +116,13 @@ export const MEMORY_ENDPOINTS = {
     body: IngestRequest.describe('ingest request'),
     reply: json(IngestResponse),
   },
-  sessions: { method: 'GET', path: '/v1/sessions', doc: 'known sessions and how far each transcript was ingested', reply: json(SessionListResponse) },
+  sessions: {
+    method: 'GET',
+    path: '/v1/sessions',
+    doc: 'known sessions and how far each transcript was ingested; `project`; `q`: search what was said, grouped by session, best first; `order=recent`; a page: `offset`, `limit`, with the `total`',
+    query: SessionListQuery.describe('query'),
+    reply: json(SessionListResponse),
+  },
   getSession: {
     method: 'GET',
     path: '/v1/sessions/:id',

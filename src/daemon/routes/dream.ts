@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { DreamProgressLine } from '../../api/dream.js';
+import { reportMemories } from '../../dream/expand.js';
 import type { DreamService } from '../../dream/service.js';
+import type { MemoryStore } from '../../memory/store.js';
 import { AppError } from '../../errors.js';
 import { writeWithBackpressure } from '../../sys/backpressure.js';
 import type { Handlers } from '../http.js';
@@ -8,7 +10,7 @@ import type { Streams } from '../streams.js';
 
 type DreamHandlers = Pick<Handlers, 'dream' | 'dreamProgress' | 'listDreams' | 'getDream' | 'followDream'>;
 
-export function dreamHandlers(dreams: DreamService, streams: Streams): DreamHandlers {
+export function dreamHandlers(dreams: DreamService, streams: Streams, store: MemoryStore): DreamHandlers {
   return {
     // The dream runs to its end even when the client goes away; `dream show ID` follows it.
     dream: async ({ body }) => ({ json: { report: await streams.hold(dreams.run({ dryRun: body.dryRun, trigger: 'manual' }).job) } }),
@@ -34,7 +36,10 @@ export function dreamHandlers(dreams: DreamService, streams: Streams): DreamHand
         running: dreams.running,
       },
     }),
-    getDream: async ({ params }) => ({ json: { report: dreams.report(params.id) } }),
+    getDream: async ({ params, query }) => {
+      const report = dreams.report(params.id);
+      return { json: { report, ...(query.expand === '1' && { memories: reportMemories(report, store) }) } };
+    },
     followDream: async ({ params, res }) => {
       await followDream(dreams, params.id, res, streams);
       return 'streamed';

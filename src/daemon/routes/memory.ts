@@ -10,9 +10,7 @@ type MemoryHandlers = Pick<
 export function memoryHandlers(memory: MemoryService, prompts: PromptRecall): MemoryHandlers {
   return {
     remember: async ({ body }) => ({ json: { memory: await memory.remember(body) } }),
-    listMemories: async ({ query: q }) => ({
-      json: { memories: memory.list({ project: q.project, team: q.team, archived: q.archived === '1', all: q.all === '1' }) },
-    }),
+    listMemories: async ({ query }) => ({ json: memory.list(query) }),
     importMemories: async ({ body }) => ({ json: await memory.importLines(body.memories) }),
     getMemory: async ({ params }) => ({ json: { memory: memory.store.mustGet(params.id) } }),
     forgetMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'forget') } }),

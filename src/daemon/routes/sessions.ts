@@ -5,7 +5,7 @@ import type { Logger } from '../../log.js';
 import type { MemoryService } from '../../memory/service.js';
 import type { Handlers } from '../http.js';
 
-export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handlers, 'ingest' | 'sessions' | 'getSession' | 'reextract'> {
+export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handlers, 'ingest' | 'getSession' | 'reextract'> {
   return {
     ingest: async ({ body: req }) => {
       // Refused now, not later in the log: a path that cannot be a transcript.
@@ -22,7 +22,6 @@ export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handle
       job.catch((err: unknown) => log.warn({ path: req.path, err: (err as Error).message }, 'background ingest failed'));
       return { status: 202, json: { queued: true } };
     },
-    sessions: async () => ({ json: { sessions: memory.sessions.list() } }),
     getSession: async ({ params }) => ({ json: memory.showSession(params.id) }),
     reextract: async ({ body }) => ({ json: await memory.reextract(body.project, { ...(body.fallenBack && { fallenBack: true }) }) }),
   };

@@ -4,7 +4,7 @@
  * left open. A digest from an earlier ingest is continued, so an incremental ingest only reads what
  * was appended.
  */
-import type { SessionDigest } from '../../api/memory.js';
+import type { SessionDigest } from '../../api/digest.js';
 import { redact } from '../extract/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 import { commitMessage, errorLine, notableCommand } from './commands.js';

@@ -3,7 +3,7 @@
  * commits, pushes, pull requests, deploys, installs), each reduced to the part that matters:
  * `cd app && npm test 2>&1 | tail -20` is `npm test`.
  */
-import type { DigestCommandKind } from '../../api/memory.js';
+import type { DigestCommandKind } from '../../api/digest.js';
 
 const PM = '(?:npm|pnpm|yarn|bun)';
 

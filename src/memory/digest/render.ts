@@ -3,7 +3,7 @@
  * commits and pushes. Never the person's words or error text: those were true of that moment and
  * go stale; `nightshift sessions show` has the whole digest.
  */
-import type { SessionDigest } from '../../api/memory.js';
+import type { SessionDigest } from '../../api/digest.js';
 
 const NAMES_SHOWN = 3;
 const CHECKS_SHOWN = 3;

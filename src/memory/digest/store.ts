@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SessionDigest } from '../../api/memory.js';
+import { SessionDigest } from '../../api/digest.js';
 import { isErrno } from '../../errors.js';
 import { DurableJsonFile } from '../../sys/state-file.js';
 

@@ -4,7 +4,7 @@
  * model can say reinforces / supersedes), the heuristics' own candidates, and the person's
  * statements (digest-items.ts). A typical session is one call of a few thousand tokens.
  */
-import type { SessionDigest } from '../../api/memory.js';
+import type { SessionDigest } from '../../api/digest.js';
 import { MEMORY_TYPES } from '../../api/memory.js';
 import type { Candidate, KnownMemory } from './types.js';
 

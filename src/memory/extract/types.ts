@@ -1,5 +1,6 @@
 /** What an extractor sees and what it proposes; the ingest pipeline stores, dedupes and supersedes. */
-import type { MemoryType, SessionDigest } from '../../api/memory.js';
+import type { SessionDigest } from '../../api/digest.js';
+import type { MemoryType } from '../../api/memory.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 
 /**

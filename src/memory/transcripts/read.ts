@@ -144,3 +144,9 @@ export async function readTranscript(file: string, options: ParseOptions = {}): 
   for await (const message of parse.messages) messages.push(message);
   return { format: parse.format, messages, ...parse.stats() };
 }
+
+/** The messages of one JSONL line read on its own (provenance: a source message opened in place). */
+export function messagesOfLine(format: TranscriptFormat, text: string, start: number): TranscriptMessage[] {
+  const value = parseJson(text);
+  return isRecord(value) ? PARSERS[format]().parse(value, `@${start}`) : [];
+}

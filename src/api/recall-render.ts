@@ -1,5 +1,6 @@
-/** Renders a recall block as plain lines, Markdown, or Claude Code's SessionStart hook answer. */
-import type { RecallItem, RecallResponse } from '../api/memory.js';
+/** Renders a recall block as plain lines, Markdown, or Claude Code's SessionStart hook answer: the block
+ * a session is given is part of the API (`POST /v1/recall` with `render` answers it), so client and daemon share it. */
+import type { RecallItem, RecallResponse } from './memory.js';
 
 export type RecallFormat = 'text' | 'markdown' | 'claude-hook';
 /** Claude Code shows at most this much of a hook's additional context. */
@@ -32,7 +33,7 @@ export function renderText(r: RecallResponse): string {
   return r.items.map((i) => `[${i.type}] ${dated(i)}`).join('\n');
 }
 
-export function renderMarkdown(r: RecallResponse): string {
+export function renderMarkdown(r: Pick<RecallResponse, 'items' | 'project'>): string {
   if (r.items.length === 0) return '';
   const taken = new Set<RecallItem>();
   const out = ['# What nightshift remembers', ''];
@@ -49,14 +50,17 @@ export function renderMarkdown(r: RecallResponse): string {
   return out.join('\n').trimEnd();
 }
 
-/** The hook's JSON; the context is cut at a line boundary to stay within Claude Code's limit. */
+/** What the session-start hook injects: the Markdown block, cut at a line boundary to stay within Claude Code's limit. */
+export function hookContext(r: Pick<RecallResponse, 'items' | 'project'>): string {
+  const context = renderMarkdown(r);
+  if (context.length <= HOOK_CONTEXT_MAX) return context;
+  const cut = context.lastIndexOf('\n', HOOK_CONTEXT_MAX);
+  return context.slice(0, cut > 0 ? cut : HOOK_CONTEXT_MAX);
+}
+
+/** The hook's JSON. */
 export function renderClaudeHook(r: RecallResponse, event = 'SessionStart'): string {
-  let context = renderMarkdown(r);
-  if (context.length > HOOK_CONTEXT_MAX) {
-    const cut = context.lastIndexOf('\n', HOOK_CONTEXT_MAX);
-    context = context.slice(0, cut > 0 ? cut : HOOK_CONTEXT_MAX);
-  }
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } });
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: hookContext(r) } });
 }
 
 export function renderRecall(r: RecallResponse, format: RecallFormat): string {
