@@ -356,7 +356,7 @@ function buildCases(finished: string, running: string, canary: string): Case[] {
   for (const q of ['timeout=-1', 'timeout=abc', 'timeout=1e5', 'timeout=Infinity', 'timeout=', 'timeout=1&x=1', 'seconds=1', 'timeout=0x1']) {
     cases.push({ what: `wait ${q}`, method: 'GET', path: `/v1/tasks/${finished}/wait?${q}`, status: 400 });
   }
-  for (const q of ['all=2', 'all=true', 'all=', 'all=yes', 'all=1&foo=1', 'limit=5', 'all=-1']) {
+  for (const q of ['all=2', 'all=true', 'all=', 'all=yes', 'all=1&foo=1', 'limit=0', 'limit=-5', 'all=-1']) {
     cases.push({ what: `list ${q}`, method: 'GET', path: `/v1/tasks?${q}`, status: 400 });
   }
   cases.push({ what: 'follow with extra query', method: 'GET', path: `/v1/tasks/${finished}/follow?offset=0&lines=2`, status: 400 });
