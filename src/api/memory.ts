@@ -23,7 +23,7 @@ export type Slot = z.infer<typeof Slot>;
 export const MemoryEvent = z.object({
   at: z.string(),
   kind: z.enum(['edited', 'pinned', 'forgotten', 'restored']),
-  /** `edited`: the text before and after. */
+  /** `edited`: the text before and after; `restored`: `from` is the state it was brought back from. */
   from: z.string().optional(),
   to: z.string().optional(),
 });
