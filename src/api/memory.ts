@@ -110,6 +110,8 @@ export const ListMemoriesQuery = z
     scope: MemoryScope.optional(),
     origin: z.enum(['heuristic', 'model', 'manual', 'import']).optional(),
     pinned: Flag.optional(),
+    /** Only those one session gave or reinforced (a source of theirs is this session id). */
+    session: z.string().min(1).max(200).optional(),
     /** 'recent': last seen first; default: as stored (oldest first). A query ranks by match. */
     order: z.enum(['stored', 'recent']).optional(),
     offset: z.coerce.number().int().min(0).optional(),

@@ -21,6 +21,7 @@ interface ListOptions {
   scope?: 'user' | 'project' | 'team';
   origin?: 'heuristic' | 'model' | 'manual' | 'import';
   pinned?: boolean;
+  session?: string;
   recent?: boolean;
   offset?: number;
   limit?: number;
@@ -100,6 +101,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('--scope <scope>', 'only this scope: user, project, team', oneOf('--scope', ['user', 'project', 'team'] as const))
     .option('--origin <origin>', 'only this origin: heuristic, model, manual, import', oneOf('--origin', ['heuristic', 'model', 'manual', 'import'] as const))
     .option('--pinned', 'only pinned ones')
+    .option('--session <id>', 'only those this session gave or reinforced')
     .option('--recent', 'last seen first')
     .option('--offset <n>', 'skip the first N', count('--offset'))
     .option('--limit <n>', 'at most N (1–1000)', count('--limit'))
@@ -116,6 +118,7 @@ export function registerMemoryCommands(program: Command): void {
             ...(o.scope && { scope: o.scope }),
             ...(o.origin && { origin: o.origin }),
             ...(o.pinned && { pinned: '1' }),
+            ...(o.session && { session: o.session }),
             ...(o.recent && { order: 'recent' }),
             offset: o.offset,
             limit: o.limit,

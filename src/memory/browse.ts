@@ -32,7 +32,8 @@ export function browse(store: MemoryStore, where: Browse, q: ListMemoriesQuery):
     (q.type === undefined || m.type === q.type) &&
     (q.scope === undefined || m.scope === q.scope) &&
     (q.origin === undefined || m.origin === q.origin) &&
-    (q.pinned === undefined || m.pinned === (q.pinned === '1'));
+    (q.pinned === undefined || m.pinned === (q.pinned === '1')) &&
+    (q.session === undefined || m.sources.some((s) => s.sessionId === q.session));
   let found: Memory[];
   if (q.q !== undefined) {
     const ranked = where.state === 'archived' ? [] : store.search(q.q, where.namespaces, Number.MAX_SAFE_INTEGER).map((h) => h.memory);

@@ -1,3 +1,5 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { newPage } from './browser.js';
 import { rawRequest, type RawResponse } from './raw-http.js';
 import type { TestDaemon } from './daemon.js';
 
@@ -22,4 +24,22 @@ export async function login(port: number, loginUrl: string): Promise<string> {
   if (res.status !== 303) throw new Error(`login answered ${res.status}: ${res.body}`);
   const set = String(res.headers['set-cookie'] ?? '');
   return set.split(';')[0] ?? '';
+}
+
+/** A started daemon with its dashboard on, and a page of `browser` logged in to it. */
+export async function loggedInPage(browser: Browser, d: TestDaemon): Promise<{ page: Page; url: string; problems: string[] }> {
+  const { url, loginUrl } = await openDashboard(d);
+  const { page, problems } = await newPage(browser);
+  await page.goto(loginUrl);
+  return { page, url, problems };
+}
+
+/** Waits until an element matching `selector` holds `text`. */
+export async function waitForText(page: Page, selector: string, text: string, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(
+    (s: string, t: string) => Array.from(document.querySelectorAll(s)).some((el) => el.textContent?.includes(t)),
+    { timeout },
+    selector,
+    text,
+  );
 }

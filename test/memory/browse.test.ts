@@ -231,6 +231,11 @@ describe('memories sources', () => {
     ).toBe(true);
     const shown = await d.cli(['memories', 'show', pnpm.id, '--sources']);
     expect(shown.stdout).toContain('line 3');
+    // What one session gave: `session` filters by source (a manual memory of the project has none).
+    await d.cli(['remember', '--project', dir, 'Release notes live in docs/releases.']);
+    const fromSession = await json<Memory[]>(d, ['memories', 'list', '--project', dir, '--session', 'sess-s']);
+    expect(fromSession.map((m) => m.id).sort()).toEqual(s.added.map((m) => m.id).sort());
+    expect((await d.client.call('listMemories', { query: { all: '1', session: 'sess-none' } })).total).toBe(0);
 
     renameSync(file, `${file}.moved`);
     const moved = await json<MemorySourcesResponse>(d, ['memories', 'sources', pnpm.id]);

@@ -30,7 +30,7 @@ describe('dashboard in a browser', () => {
     expect(session?.httpOnly).toBe(true);
     expect(session?.sameSite).toBe('Strict');
     expect(await page.evaluate(() => document.cookie)).not.toContain('ns_session');
-    // The nav's routes render (the other sections are placeholders for now).
+    // The nav's routes render.
     await page.click('nav a[href="/memories"]');
     await page.waitForSelector('h1');
     expect(await page.$eval('h1', (el) => el.textContent)).toBe('Memories');

@@ -33,7 +33,7 @@ export const MEMORY_ENDPOINTS = {
   listMemories: {
     method: 'GET',
     path: '/v1/memories',
-    doc: "the user's and a project's (or team's) active memories; `archived=1`: archived and superseded; `all=1`: all of them; filters `q` (search, best first), `type`, `scope`, `origin`, `pinned`; `order=recent`; a page: `offset`, `limit`, with the `total`",
+    doc: "the user's and a project's (or team's) active memories; `archived=1`: archived and superseded; `all=1`: all of them; filters `q` (search, best first), `type`, `scope`, `origin`, `pinned`, `session` (those a session gave); `order=recent`; a page: `offset`, `limit`, with the `total`",
     query: ListMemoriesQuery.describe('query'),
     reply: json(MemoryListResponse),
   },

@@ -2,8 +2,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { whenLoggedOut } from './api.js';
+import { DreamPage } from './pages/dream.js';
 import { DreamsPage } from './pages/dreams.js';
 import { MemoriesPage } from './pages/memories.js';
+import { MemoryPage } from './pages/memory.js';
+import { RecallPage } from './pages/recall.js';
+import { SessionPage } from './pages/session.js';
 import { SessionsPage } from './pages/sessions.js';
 import { TaskPage } from './pages/task.js';
 import { TasksPage } from './pages/tasks.js';
@@ -59,11 +63,12 @@ export function App() {
           <Route path="/tasks" component={TasksPage} />
           <Route path="/tasks/:id" component={TaskPage} />
           <Route path="/memories" component={MemoriesPage} />
-          <Route path="/memories/:id" component={MemoriesPage} />
+          <Route path="/memories/recall" component={RecallPage} />
+          <Route path="/memories/:id" component={MemoryPage} />
           <Route path="/dreams" component={DreamsPage} />
-          <Route path="/dreams/:id" component={DreamsPage} />
+          <Route path="/dreams/:id" component={DreamPage} />
           <Route path="/sessions" component={SessionsPage} />
-          <Route path="/sessions/:id" component={SessionsPage} />
+          <Route path="/sessions/:id" component={SessionPage} />
           <Route default component={NotFound} />
         </Router>
       </main>

@@ -6,6 +6,7 @@ import { call, type Json } from '../api.js';
 import { AttentionBadge, StateBadge } from '../badges.js';
 import { ago, bytesText, commandText, STATE_LABELS } from '../format.js';
 import { useListKeys } from '../list-keys.js';
+import { Pager } from '../pager.js';
 import { useTaskEvents } from '../task-events.js';
 
 export const PAGE_SIZE = 50;
@@ -78,7 +79,6 @@ export function TasksPage() {
   const table = useListKeys<HTMLTableSectionElement>('a.task-link');
   const go = (next: Partial<Filters>) => route(hrefOf({ ...f, page: 0, ...next }), true);
   const total = list?.total ?? 0;
-  const first = f.page * PAGE_SIZE;
 
   return (
     <section>
@@ -136,19 +136,7 @@ export function TasksPage() {
           </tbody>
         </table>
       )}
-      {list && total > PAGE_SIZE && (
-        <nav class="pager" aria-label="pages">
-          <button type="button" disabled={f.page === 0} onClick={() => go({ ...f, page: f.page - 1 })}>
-            ← newer
-          </button>
-          <span>
-            {first + 1}–{Math.min(total, first + PAGE_SIZE)} of {total}
-          </span>
-          <button type="button" disabled={first + PAGE_SIZE >= total} onClick={() => go({ ...f, page: f.page + 1 })}>
-            older →
-          </button>
-        </nav>
-      )}
+      {list && <Pager page={f.page} size={PAGE_SIZE} total={total} onPage={(page) => go({ page })} labels={['← newer', 'older →']} />}
     </section>
   );
 }
