@@ -11,7 +11,7 @@ import { isErrno } from '../../errors.js';
 import { writeFileAtomic } from '../../sys/atomic-file.js';
 import type { StructuredSummary } from './compact.js';
 import { NOTE_SECTIONS, type NotesState } from './notes.js';
-import { fail, ok, type Result } from './types.js';
+import { fail, ok, type ContextError, type ContextEventInput, type Result } from './types.js';
 
 export const CHECKPOINT_FORMAT = 'nightshift.context.checkpoint/1';
 export const CHECKPOINT_DIR = 'context';
@@ -152,4 +152,25 @@ export async function saveCheckpoint(taskDir: string, c: Checkpoint): Promise<Re
     return fail('io_error', `cannot save the checkpoint: ${(err as Error).message}`);
   }
   return ok({ checkpoint: c, jsonPath: paths.json, mdPath: paths.md });
+}
+
+/** What `checkpoint()` gives: the checkpoint, and where it was saved. */
+export interface CheckpointOutcome {
+  checkpoint: Checkpoint;
+  /** Absent without a task directory, or when saving failed (see `error`). */
+  jsonPath?: string;
+  mdPath?: string;
+  error?: ContextError;
+}
+
+/** Saves the checkpoint when there is a task directory, with a `checkpoint` event either way it goes. */
+export async function saveCheckpointReporting(taskDir: string | undefined, c: Checkpoint, emit: (e: ContextEventInput) => void): Promise<CheckpointOutcome> {
+  if (!taskDir) return { checkpoint: c };
+  const saved = await saveCheckpoint(taskDir, c);
+  if (!saved.ok) {
+    emit({ type: 'checkpoint', version: c.version, error: saved.error });
+    return { checkpoint: c, error: saved.error };
+  }
+  emit({ type: 'checkpoint', version: c.version, jsonPath: saved.value.jsonPath, mdPath: saved.value.mdPath });
+  return { checkpoint: c, jsonPath: saved.value.jsonPath, mdPath: saved.value.mdPath };
 }

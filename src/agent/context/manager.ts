@@ -8,10 +8,8 @@
 import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import type { CheckpointOutcome, ContextManagerOptions, OverflowDecision, PrepareInput, PreparedRequest, ToolResultInput } from './options.js';
 import { toolCalls } from './blocks.js';
-import { CircuitBreaker } from './breaker.js';
-import { buildCheckpoint, saveCheckpoint, type Checkpoint } from './checkpoint.js';
-import type { StructuredSummary } from './compact.js';
-import { runCompaction } from './compactor.js';
+import { buildCheckpoint, saveCheckpointReporting, type Checkpoint } from './checkpoint.js';
+import { Compactions, type Measure } from './compactions.js';
 import { limitCrossings, limitTokens, measureComponents, memoryBlock, withBlock, type ComponentStatus, type ComponentUsage } from './components.js';
 import { resolveConfig, type ContextConfig } from './config.js';
 import { messageTokens, messagesTokens, roughRequestTokens, TokenAccount } from './estimate.js';
@@ -29,7 +27,6 @@ import {
   fail,
   ok,
   type Clock,
-  type CompactionTrigger,
   type ComponentName,
   type ContextEvent,
   type ContextEventInput,
@@ -44,7 +41,6 @@ import {
 import { checkWindow, inputBudget, type WindowSpec } from './window.js';
 import { PressureMonitor, zoneOf } from './zones.js';
 
-type Measure = { rough: number; tokens: number };
 type Pass = { m: Measure; exact: boolean; compacted: boolean; reports: TierReport[] }; // one prepareRequest's running state
 const textOf = (c: string | ContentBlockParam[]): string => (typeof c === 'string' ? c : c.map((b) => (b.type === 'text' ? b.text : '')).join('\n'));
 
@@ -59,7 +55,6 @@ export class ContextManager {
   private readonly account = new TokenAccount();
   private readonly pressure: PressureMonitor;
   private readonly stats = new HealthStats();
-  private readonly breaker: CircuitBreaker;
   private readonly inflight = new Set<Promise<void>>();
   private readonly componentStatus = new Map<ComponentName, ComponentStatus>();
   private readonly tiersRun = new Set<TierName>();
@@ -68,14 +63,11 @@ export class ContextManager {
   private memories: string | undefined;
   private iteration = 0;
   private retrying = false;
-  private compactedIn = -1;
   private reactiveIn = -1;
-  private compactRequested = false;
   private lastResponseAt: number | undefined;
   private resumed = false;
   private last: { tokens: number; exact: boolean; zone: Zone } | undefined;
-  private compactions = 0;
-  private lastSummary: StructuredSummary | undefined;
+  private readonly compactions: Compactions;
   private version = 0;
   private toolSeq = 0;
 
@@ -88,10 +80,25 @@ export class ContextManager {
     this.policy = opts.policy ?? typeAgePolicy;
     this.clock = opts.clock ?? Date.now;
     this.pressure = new PressureMonitor(this.config.velocityTurns);
-    this.breaker = new CircuitBreaker(this.config.compaction.maxFailures);
     this.notes = new NotesStore(opts.notes);
     this.task = opts.task;
     this.memories = opts.memories;
+    this.compactions = new Compactions({
+      history: this.history,
+      config: this.config,
+      window: this.window,
+      budget: this.budget,
+      account: this.account,
+      stats: this.stats,
+      inflight: this.inflight,
+      opts,
+      iteration: () => this.iteration,
+      task: () => this.task,
+      notes: () => this.notes.render(),
+      measure: () => this.measure(),
+      emit: (e) => this.emit(e),
+      checkpoint: () => this.checkpoint(),
+    });
   }
 
   /**
@@ -105,9 +112,9 @@ export class ContextManager {
     const task = opts.task ?? (checkpoint?.goal || first);
     const m = new ContextManager({ ...opts, ...(task !== undefined ? { task } : {}), ...(checkpoint ? { notes: checkpoint.notes } : {}) });
     m.history.load(r.value.entries, transcript.length);
-    m.lastSummary = r.value.summary;
+    m.compactions.lastSummary = r.value.summary;
     m.version = checkpoint?.version ?? 0;
-    m.compactions = checkpoint?.compactions ?? 0;
+    m.compactions.count = checkpoint?.compactions ?? 0;
     m.resumed = true; // the prompt cache is long cold: microcompact applies at once
     m.stats.addedTokens = messagesTokens(transcript);
     m.toolSeq = transcript.length;
@@ -168,7 +175,7 @@ export class ContextManager {
 
   /** Compact before the next request (`nightshift compact ID`); the circuit breaker does not stop it. */
   requestCompaction(): void {
-    this.compactRequested = true;
+    this.compactions.request();
   }
 
   private measure(): Measure {
@@ -203,7 +210,7 @@ export class ContextManager {
     if (!retry && this.last) this.pressure.record(p.m.tokens - this.last.tokens);
     this.cheapTiers(p);
     await this.countNearLimit(p);
-    await this.compactIfDue(p);
+    if (await this.compactions.ifDue(p.m.tokens)) [p.m, p.exact, p.compacted] = [this.measure(), false, true];
     this.fit(p);
     this.stats.recordTurn(p.reports, !retry);
     if (p.m.tokens > this.budget) {
@@ -239,25 +246,11 @@ export class ContextManager {
    * unavailable) the estimate's error could decide wrongly: ask for the exact figure.
    */
   private async countNearLimit(p: Pass): Promise<void> {
-    const canCompact = this.config.compaction.enabled && !this.breaker.open;
+    const canCompact = this.compactions.available;
     const limit = (canCompact ? this.config.compaction.threshold : 1) * this.budget;
     if (!this.opts.countTokens || p.m.tokens < (1 - this.config.exactCountWithin) * limit) return;
     const n = await this.exactCount(p.m);
     if (n !== undefined) [p.m, p.exact] = [{ rough: p.m.rough, tokens: n }, true];
-  }
-
-  /**
-   * Past the threshold (or when asked), once per iteration, and only at a turn boundary: the history
-   * ends with the user's turn (a message, or the complete results of the last tool calls, which the
-   * repair guarantees), never inside a tool exchange or after an assistant prefill.
-   */
-  private async compactIfDue(p: Pass): Promise<void> {
-    const manual = this.compactRequested;
-    const due = manual || p.m.tokens >= this.config.compaction.threshold * this.budget;
-    const boundary = this.history.messages().at(-1)?.role === 'user';
-    if (!due || !boundary || this.compactedIn === this.iteration) return;
-    this.compactRequested = false;
-    if ((await this.compact(manual ? 'manual' : 'proactive')).ok) [p.m, p.exact, p.compacted] = [this.measure(), false, true];
   }
 
   /** The guarantee: evict by policy (tool results past their hard limit, or the request over the budget), then squeeze the current turn. */
@@ -338,55 +331,6 @@ export class ContextManager {
     }
   }
 
-  private async compact(trigger: CompactionTrigger): Promise<Result<void>> {
-    if (trigger !== 'manual' && (this.breaker.open || !this.config.compaction.enabled)) {
-      return this.breaker.open
-        ? fail('breaker_open', `compaction is off after ${this.breaker.consecutiveFailures} consecutive failures`)
-        : fail('compaction_failed', 'compaction is disabled');
-    }
-    this.compactedIn = this.iteration;
-    const beforeTokens = this.measure().tokens;
-    const r = await runCompaction({
-      history: this.history,
-      cfg: this.config.compaction,
-      inputBudget: this.budget,
-      contextWindow: this.window.contextWindow,
-      maxOutputTokens: this.window.maxOutputTokens,
-      ratio: this.account.ratio,
-      summarize: this.opts.summarize,
-      ...(this.opts.extractMemories ? { extractMemories: this.opts.extractMemories } : {}),
-      inflight: this.inflight,
-      onExtractError: (message) => this.emit({ type: 'memory_extraction_failed', message }),
-      task: this.task,
-      notes: this.notes.render(),
-      ordinal: this.compactions + 1,
-    });
-    if (!r.ok) {
-      if (r.error.code !== 'nothing_to_compact' && this.breaker.recordFailure())
-        this.emit({ type: 'breaker_open', failures: this.breaker.consecutiveFailures });
-      this.emit({ type: 'compaction', trigger, ok: false, beforeTokens, error: r.error });
-      return r;
-    }
-    this.breaker.recordSuccess();
-    this.compactions++;
-    this.lastSummary = r.value.summary;
-    this.account.rebase(this.measure().rough);
-    const afterTokens = this.measure().tokens;
-    this.stats.lastCompactionRatio = afterTokens > 0 ? beforeTokens / afterTokens : null;
-    this.emit({
-      type: 'compaction',
-      trigger,
-      ok: true,
-      beforeTokens,
-      afterTokens,
-      keptMessages: r.value.keptMessages,
-      summaryTokens: r.value.summaryTokens,
-      ...(r.value.usage ? { summaryUsage: r.value.usage } : {}),
-    });
-    await this.checkpoint();
-    return ok(undefined);
-  }
-
   /**
    * The request was refused for its size (or the response stopped on the window). The first time in
    * an iteration: one reactive compaction (eviction by policy if that fails) and 'retry'; the second
@@ -403,7 +347,7 @@ export class ContextManager {
     if (this.reactiveIn === this.iteration) return giveUp(`the context overflowed again after a reactive compaction: ${o.message}`);
     this.reactiveIn = this.iteration;
     const before = this.measure().tokens;
-    const compacted = this.breaker.open ? false : (await this.compact('reactive')).ok;
+    const compacted = (await this.compactions.run('reactive')).ok; // refused at once while the breaker is open
     // A summary can outweigh the small head it replaced: unless the request clearly shrank, evict too,
     // down to the evict target; at least a quarter of the budget, as the estimate was wrong.
     if (!compacted || this.measure().tokens > before * 0.9) {
@@ -425,18 +369,13 @@ export class ContextManager {
       savedAt: new Date(this.clock()).toISOString(),
       ...(this.opts.taskId ? { taskId: this.opts.taskId } : {}),
       task: this.task,
-      summary: this.lastSummary,
+      summary: this.compactions.lastSummary,
       notes: this.notes.snapshot,
-      compactions: this.compactions,
+      compactions: this.compactions.count,
       keptFrom: this.history.hasSummary() ? this.history.keptFrom() : 0,
       messageCount: this.history.messageCount,
     });
-    if (!this.opts.taskDir) return { checkpoint: c };
-    const saved = await saveCheckpoint(this.opts.taskDir, c);
-    if (!saved.ok) this.emit({ type: 'checkpoint', version: c.version, error: saved.error });
-    if (!saved.ok) return { checkpoint: c, error: saved.error };
-    this.emit({ type: 'checkpoint', version: c.version, jsonPath: saved.value.jsonPath, mdPath: saved.value.mdPath });
-    return { checkpoint: c, jsonPath: saved.value.jsonPath, mdPath: saved.value.mdPath };
+    return saveCheckpointReporting(this.opts.taskDir, c, (e) => this.emit(e));
   }
 
   /** Utilisation, zone, velocity, burn rate, evictions, compression, components (`nightshift show ID --json`). */
@@ -449,9 +388,9 @@ export class ContextManager {
       zones: this.config.zones,
       pressure: this.pressure,
       stats: this.stats,
-      breaker: this.breaker,
+      breaker: this.compactions.breaker,
       components: this.components(),
-      compactions: this.compactions,
+      compactions: this.compactions.count,
       checkpointVersion: this.version,
     });
   }

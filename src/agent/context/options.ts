@@ -3,7 +3,7 @@
  * decides. Kept apart so a loop can import the types without the implementation.
  */
 import type { MessageParam, ToolResultBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
-import type { Checkpoint } from './checkpoint.js';
+import type { CheckpointOutcome } from './checkpoint.js';
 import type { ContextConfigInput } from './config.js';
 import type { NotesState } from './notes.js';
 import type { EvictionPolicy } from './policy.js';
@@ -58,13 +58,7 @@ export interface PreparedRequest {
   tiers: TierReport[];
 }
 
-export interface CheckpointOutcome {
-  checkpoint: Checkpoint;
-  /** Absent without a task directory, or when saving failed (see `error`). */
-  jsonPath?: string;
-  mdPath?: string;
-  error?: ContextError;
-}
+export type { CheckpointOutcome } from './checkpoint.js';
 
 export type OverflowDecision =
   { action: 'retry'; compacted: boolean } | { action: 'give_up'; error: ContextError; checkpoint: CheckpointOutcome } | { action: 'not_overflow' };
