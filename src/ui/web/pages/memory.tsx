@@ -10,6 +10,7 @@ import { History } from '../memories/history.js';
 import { Provenance } from '../memories/provenance.js';
 import { ErrorLine } from '../pager.js';
 import { useLoad } from '../use-load.js';
+import { Facts } from '../facts.js';
 
 export function MemoryPage() {
   const { params } = useRoute();
@@ -58,13 +59,7 @@ function MemoryFacts({ memory: m }: { memory: Memory }) {
   if (m.slot) rows.push(['slot', `${m.slot.subject} · ${m.slot.attribute} = ${m.slot.value}`]);
   if (m.archiveReason) rows.push(['archived because', m.archiveReason]);
   return (
-    <dl class="facts">
-      {rows.map(([k, v]) => (
-        <div key={k}>
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
-      ))}
+    <Facts rows={rows}>
       {m.supersededBy && (
         <div>
           <dt>superseded by</dt>
@@ -73,6 +68,6 @@ function MemoryFacts({ memory: m }: { memory: Memory }) {
           </dd>
         </div>
       )}
-    </dl>
+    </Facts>
   );
 }

@@ -8,6 +8,7 @@ import { ErrorLine } from '../pager.js';
 import { Digest } from '../sessions/digest.js';
 import { costText, extractorText, sessionHref, tokensText } from '../sessions/format.js';
 import { useLoad } from '../use-load.js';
+import { Facts } from '../facts.js';
 
 /** More than a session gives in practice; the count says when there are more. */
 const MEMORIES = 200;
@@ -67,16 +68,7 @@ function Record({ s }: { s: SessionRecord }) {
     ['last message', s.lastMessageAt ? `${s.lastMessageAt} (${ago(s.lastMessageAt)} ago)` : '—'],
   ];
   if (s.reason) rows.push(['ended because', s.reason]);
-  return (
-    <dl class="facts">
-      {rows.map(([k, v]) => (
-        <div key={k}>
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <Facts rows={rows} />;
 }
 
 function SessionMemories({ sessionId }: { sessionId: string }) {
