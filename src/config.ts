@@ -81,7 +81,7 @@ export const ConfigSchema = z
         /** Where the agent CLIs are; default: found on PATH. */
         claudePath: z.string().min(1).optional(),
         codexPath: z.string().min(1).optional(),
-        maxPerSession: z.number().int().min(1).max(200).default(20),
+        maxPerSession: z.number().int().min(1).max(200).default(60),
         /** Default token budget of a recall block. */
         recallBudget: z.number().int().min(50).max(200_000).default(2000),
         /** With a query, recall may add excerpts of past sessions below the matching memories. */

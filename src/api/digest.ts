@@ -25,7 +25,10 @@ export const SessionDigest = z.object({
   asked: z.array(DigestText),
   /** Files written by Edit/Write/MultiEdit/NotebookEdit/apply_patch calls that did not fail. */
   files: z.array(z.object({ path: z.string(), edits: z.number(), messageIds: z.array(z.string()) })),
-  /** Tests, builds, linters, commits, pushes, PRs, deploys and installs run, grouped by command. */
+  /**
+   * Tests, builds, linters, commits, pushes, PRs, deploys and installs run, grouped by command. A run
+   * is a call whose result came back with an outcome; `failures` counts the runs that failed.
+   */
   commands: z.array(
     z.object({
       command: z.string(),
@@ -39,6 +42,12 @@ export const SessionDigest = z.object({
       at: z.string().optional(),
     }),
   ),
+  /**
+   * Calls of such commands that were declined (the person rejected or cancelled them at the prompt or
+   * stopped them while they ran, or a permission rule denied them): never runs. Absent from digests
+   * written before it existed.
+   */
+  declined: z.array(z.object({ command: z.string(), kind: DigestCommandKind, count: z.number(), messageId: z.string(), at: z.string().optional() })).optional(),
   /** Failed commands, and whether a later run of the same command (or kind) succeeded. */
   errors: z.array(
     z.object({

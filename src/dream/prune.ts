@@ -1,21 +1,22 @@
 /**
- * Prune: memories whose decayed relevance fell below the threshold are archived with the reason;
+ * Prune: memories that kept less than a tenth of their relevance are archived with the reason;
  * beyond the per-namespace cap, the least relevant are archived too. Stable memories do not decay;
  * pinned ones are never pruned.
  */
 import type { Memory } from '../api/memory.js';
-import { namespaceKey, namespaceOf, PRUNE_THRESHOLD, relevance } from '../memory/model.js';
+import { decay, namespaceKey, namespaceOf, PRUNE_FACTOR, relevance } from '../memory/model.js';
 import type { Plan } from './plan.js';
 
 export function planPrune(active: Memory[], plan: Plan, opts: { nowMs: number; cap: number; removed: Set<string> }): void {
   const perNamespace = new Map<string, { m: Memory; r: number }[]>();
   for (const m of active) {
     if (opts.removed.has(m.id) || m.pinned) continue;
-    const r = relevance(m, opts.nowMs);
-    if (r < PRUNE_THRESHOLD) {
-      plan.archive.push({ id: m.id, reason: `decayed: relevance ${r.toFixed(3)} < ${PRUNE_THRESHOLD}` });
+    const kept = decay(m, opts.nowMs);
+    if (kept < PRUNE_FACTOR) {
+      plan.archive.push({ id: m.id, reason: `decayed: ${kept.toFixed(3)} of its relevance left (< ${PRUNE_FACTOR})` });
       continue;
     }
+    const r = relevance(m, opts.nowMs);
     const key = namespaceKey(namespaceOf(m));
     const list = perNamespace.get(key) ?? [];
     list.push({ m, r });

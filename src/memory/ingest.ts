@@ -148,7 +148,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   const input: ExtractInput = { sessionId, project, messages, maxMemories: deps.maxPerSession, related, digest: finished };
   let result: ExtractResult;
   try {
-    result = input.messages.length > 0 ? await deps.extract(input) : { candidates: [], extractor: 'heuristic' };
+    result = input.messages.length > 0 ? await deps.extract(input) : { proposals: [], extractor: 'heuristic' };
   } catch (err) {
     session.state = 'failed';
     session.error = (err as Error).message;
@@ -162,7 +162,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   const added: Memory[] = [];
   const reinforced: Memory[] = [];
   const superseded: Memory[] = [];
-  for (const c of result.candidates) {
+  for (const c of result.proposals) {
     const r = redact(c.content);
     secretsMasked += r.found.length;
     if (r.onlySecret) continue; // a memory only about a secret is dropped

@@ -12,7 +12,7 @@ import { editedSince, isActive, newMemoryId, type Namespace } from './model.js';
 import { numberChanged, sameValue, slotKey, slotOf } from './slots.js';
 import type { MemoryStore } from './store.js';
 import { normalize, terms } from './text.js';
-import { TOOL_CATEGORY } from './extract/tool-lexicon.js';
+import { TOOL_CATEGORY } from './nlp/tool-lexicon.js';
 
 export interface Incoming {
   content: string;

@@ -1,38 +1,32 @@
 /** Memory rules that do not depend on storage: ids, decay, ranking weights, namespaces. */
 import { randomBytes } from 'node:crypto';
-import type { Memory, MemoryType } from '../api/memory.js';
+import type { Memory } from '../api/memory.js';
 
 export const HALF_LIFE_DAYS = 30;
-/** Below this decayed relevance a memory is never recalled, and the dream archives it. */
-export const PRUNE_THRESHOLD = 0.1;
+/** Below this share of its base a decaying memory is never recalled, and the dream archives it. */
+export const PRUNE_FACTOR = 0.1;
 const DAY_MS = 86_400_000;
 
 export function newMemoryId(): string {
   return `m${randomBytes(6).toString('hex')}`;
 }
 
-/** ARCHITECTURE.md: `base × 0.5^(days since lastSeenAt / 30)`; stable and pinned memories keep `base`. */
-export function relevance(m: Pick<Memory, 'importance' | 'stable' | 'pinned' | 'lastSeenAt'>, nowMs: number): number {
-  if (m.stable || m.pinned) return m.importance;
+/** How much of its base a memory keeps: `0.5^(days since lastSeenAt / 30)`; stable and pinned ones keep all of it. */
+export function decay(m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt'>, nowMs: number): number {
+  if (m.stable || m.pinned) return 1;
   const days = Math.max(0, (nowMs - Date.parse(m.lastSeenAt)) / DAY_MS);
-  return m.importance * 0.5 ** (days / HALF_LIFE_DAYS);
+  return 0.5 ** (days / HALF_LIFE_DAYS);
 }
 
-/** Standing instructions and preferences lead a recall block; notes trail. */
-export const TYPE_WEIGHT: Record<MemoryType, number> = {
-  instruction: 1,
-  preference: 0.95,
-  decision: 0.85,
-  fact: 0.8,
-  procedure: 0.8,
-  learning: 0.75,
-  note: 0.7,
-};
+/** ARCHITECTURE.md: `base × 0.5^(days since lastSeenAt / 30)`; stable and pinned memories keep `base`. */
+export function relevance(m: Pick<Memory, 'importance' | 'stable' | 'pinned' | 'lastSeenAt'>, nowMs: number): number {
+  return m.importance * decay(m, nowMs);
+}
 
-/** Rank of a memory without a query: its decayed relevance × type, nudged by how often it was seen. */
+/** Rank of a memory without a query: its decayed relevance, nudged by how often it was seen and by a pin. */
 export function baseScore(m: Memory, rel: number): number {
-  const boost = 1 + 0.1 * Math.log2(1 + m.reinforcements) + (m.pinned ? 0.5 : 0) + (m.stable ? 0.1 : 0);
-  return rel * TYPE_WEIGHT[m.type] * boost;
+  const boost = 1 + 0.1 * Math.log2(1 + m.reinforcements) + (m.pinned ? 0.5 : 0);
+  return rel * boost;
 }
 
 export const isActive = (m: Memory): boolean => m.archivedAt === undefined && m.supersededBy === undefined;

@@ -7,9 +7,15 @@ import type { Memory } from '../api/memory.js';
 import { merge } from './merge.js';
 import { isActive, namespaceOf, type Namespace } from './model.js';
 import { sameValue } from './slots.js';
+import { standingIn } from './rank/lexicon.js';
 import type { MemoryStore } from './store.js';
 
 const PROMOTABLE = new Set<Memory['type']>(['preference', 'instruction']);
+
+/** A taste, or a rule said to hold always ("never…", "from now on…"): a command for the task at hand is not how someone works. */
+function general(m: Memory): boolean {
+  return m.type === 'preference' || standingIn(m.content);
+}
 
 function sameStatement(a: Memory, b: Memory): boolean {
   if (a.slot !== undefined && b.slot !== undefined)
@@ -19,7 +25,7 @@ function sameStatement(a: Memory, b: Memory): boolean {
 
 /** Promotes `m` (just added or reinforced in a project) when another project holds the same statement. */
 export function promoteIfShared(store: MemoryStore, m: Memory, at: string): Memory | undefined {
-  if (m.scope !== 'project' || !PROMOTABLE.has(m.type) || m.slot === undefined || !isActive(m)) return undefined;
+  if (m.scope !== 'project' || !PROMOTABLE.has(m.type) || !general(m) || m.slot === undefined || !isActive(m)) return undefined;
   const others: Memory[] = [];
   for (const ns of store.namespaces()) {
     if (ns.scope !== 'project' || ns.project === m.project) continue;

@@ -1,23 +1,27 @@
 /**
- * Recall: the memories that matter for a session, ranked, each on one short line, cut to a token
- * budget. Reading never touches `lastSeenAt`: only a fact reappearing in a session resets decay,
- * or everything recalled at every session start would never age.
+ * Recall: the memories that matter for a session, best first, filling the token budget down to
+ * the ranker's calibrated floor (recall/select.ts: one line per slot, one per wording), then the
+ * digests of the project's recent sessions in their share. Items are whole memories, never cut.
+ * Reading never touches `lastSeenAt`: only a fact reappearing in a session resets decay, or
+ * everything recalled at every session start would never age.
  */
 import type { Memory, RecallItem, RecallResponse } from '../api/memory.js';
 import type { EpisodeStore } from './episodes.js';
-import { baseScore, namespaceKey, PRUNE_THRESHOLD, relevance, type Namespace } from './model.js';
+import { baseScore, decay, namespaceKey, PRUNE_FACTOR, type Namespace } from './model.js';
 import type { MemoryStore } from './store.js';
 import { estimateTokens } from '../llm/tokens.js';
-import { TopK } from './top-k.js';
+import { rankFloor } from './rank/score.js';
+import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS } from './recall/budget.js';
+import { fillBudget, type Offer } from './recall/select.js';
+import { slotKey } from './slots.js';
+import { dedupeKey } from './candidates/tidy.js';
 
-export const LINE_MAX = 240;
-/** Tokens of the framing around the lines (headings, the closing note). */
-const FRAME_TOKENS = 40;
-/** "Recent sessions here": at most this many digests, within a quarter of the budget. */
+/** "Recent sessions here": at most this many digests, within their share of the budget. */
 export const DIGESTS_MAX = 3;
-const DIGEST_SHARE = 0.25;
 /** The digests' own heading. */
 const DIGEST_HEADING_TOKENS = 6;
+/** A digest line longer than this is clipped (it is a summary of a session, not someone's words). */
+const DIGEST_LINE_MAX = 400;
 
 export interface RecallOptions {
   namespaces: Namespace[];
@@ -38,7 +42,9 @@ function takeDigests(digests: RecallItem[], budget: number): { items: RecallItem
   let tokens = 0;
   for (const d of digests) {
     if (items.length === DIGESTS_MAX) break;
-    const item = { ...d, text: clipLine(d.text) };
+    const flat = d.text.replace(/\s+/g, ' ').trim();
+    const text = flat.length <= DIGEST_LINE_MAX ? flat : `${flat.slice(0, DIGEST_LINE_MAX - 1)}…`;
+    const item = { ...d, text, tokens: estimateTokens(text) + ITEM_FRAME_TOKENS };
     if (tokens + item.tokens > room) continue;
     items.push(item);
     tokens += item.tokens;
@@ -46,14 +52,14 @@ function takeDigests(digests: RecallItem[], budget: number): { items: RecallItem
   return { items, tokens: items.length > 0 ? tokens + DIGEST_HEADING_TOKENS : 0 };
 }
 
-function clipLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= LINE_MAX ? flat : `${flat.slice(0, LINE_MAX - 1)}…`;
+function memoryItem(m: Memory, score: number): RecallItem {
+  const text = m.content.replace(/\s+/g, ' ').trim();
+  return { kind: 'memory', id: m.id, text, type: m.type, scope: m.scope, score, tokens: estimateTokens(text) + ITEM_FRAME_TOKENS, sources: m.sources, at: m.lastSeenAt };
 }
 
-function memoryItem(m: Memory, score: number): RecallItem {
-  const text = clipLine(m.content);
-  return { kind: 'memory', id: m.id, text, type: m.type, scope: m.scope, score, tokens: estimateTokens(text) + 3, sources: m.sources, at: m.lastSeenAt };
+function offer(m: Memory, score: number): Offer<RecallItem> {
+  const item = memoryItem(m, score);
+  return { item, score, tokens: item.tokens, slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`, wording: dedupeKey(m.content) };
 }
 
 /** Standing instructions and preferences: recalled even when a query does not match them. */
@@ -82,69 +88,56 @@ function standingOf(store: MemoryStore, ns: Namespace): Memory[] {
 }
 
 /**
- * Scores: without a query, the base score; with one, the BM25 score of the match (scaled by the
- * memory's base), so memories and excerpts of past sessions rank on one scale, and unmatched
- * standing instructions follow. Other unmatched memories are not considered at all with a query.
- * A plain loop, no generators: it runs over every memory of the namespaces.
+ * Offers: without a query, every active memory at its score (decayed relevance, reinforcement);
+ * with one, the BM25 score of the match scaled by that, and unmatched standing memories after.
  */
-function rank(store: MemoryStore, opts: RecallOptions, query: string | undefined, matched: Map<string, number>, top: TopK<Memory>): number {
-  let considered = 0;
-  // With a query only matches and standing memories count: no need to walk whole namespaces.
+function offers(store: MemoryStore, opts: RecallOptions, query: string | undefined, matched: Map<string, number>): Offer<RecallItem>[] {
   const pools: (readonly Memory[])[] =
     query === undefined
       ? opts.namespaces.map((ns) => store.list(ns))
       : [...opts.namespaces.map((ns) => standingOf(store, ns).filter((m) => !matched.has(m.id))), [...matched.keys()].flatMap((id) => store.get(id) ?? [])];
+  const out: Offer<RecallItem>[] = [];
   for (const pool of pools) {
     for (const m of pool) {
       if (m.archivedAt !== undefined || m.supersededBy !== undefined) continue;
       const hit = query === undefined ? undefined : matched.get(m.id);
       if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
-      const rel = relevance(m, opts.nowMs);
-      if (rel < PRUNE_THRESHOLD) continue;
-      considered++;
-      const base = baseScore(m, rel);
-      top.offer(query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT, m);
+      const kept = decay(m, opts.nowMs);
+      if (kept < PRUNE_FACTOR) continue;
+      const base = baseScore(m, m.importance * kept);
+      out.push(offer(m, query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT));
     }
   }
-  return considered;
+  return out;
 }
 
 export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse {
   const query = opts.query?.trim() || undefined;
   const matched = new Map<string, number>();
   if (query) for (const h of store.search(query, opts.namespaces, 200)) matched.set(h.memory.id, h.score);
-  const room = Math.max(0, opts.budget - FRAME_TOKENS);
-  const maxLines = Math.max(1, Math.ceil(room / 8));
-  const top = new TopK<Memory>(maxLines);
-  let considered = rank(store, opts, query, matched, top);
-  const ranked: RecallItem[] = top.sorted().map((c) => memoryItem(c.item, c.score));
+  const digests = takeDigests(opts.digests ?? [], opts.budget);
+  const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens);
+  const all = offers(store, opts, query, matched);
   if (query && opts.episodes) {
-    for (const h of opts.episodes.search(query, { project: opts.project ?? undefined, limit: maxLines })) {
-      const text = clipLine(`${h.speaker ? `${h.speaker}: ` : ''}${h.text}`);
-      considered++;
-      ranked.push({
+    for (const h of opts.episodes.search(query, { project: opts.project ?? undefined, limit: 50 })) {
+      const text = `${h.speaker ? `${h.speaker}: ` : ''}${h.text}`.replace(/\s+/g, ' ').trim();
+      const item: RecallItem = {
         kind: 'episode',
         id: `${h.sessionId}#${h.messageId}`,
         text,
         type: 'episode',
         scope: 'session',
         score: h.score * EPISODE_WEIGHT,
-        tokens: estimateTokens(text) + 6,
+        tokens: estimateTokens(text) + ITEM_FRAME_TOKENS + 2,
         sources: [{ sessionId: h.sessionId, messageIds: [h.messageId] }],
         ...(h.at !== undefined && { at: h.at }),
-      });
+      };
+      all.push({ item, score: item.score, tokens: item.tokens, wording: dedupeKey(text) });
     }
-    ranked.sort((a, b) => b.score - a.score);
   }
-  const digests = takeDigests(opts.digests ?? [], opts.budget);
-  considered += opts.digests?.length ?? 0;
-  const items: RecallItem[] = [];
-  let tokens = FRAME_TOKENS + digests.tokens;
-  for (const item of ranked) {
-    if (tokens + item.tokens > opts.budget) continue;
-    items.push(item);
-    tokens += item.tokens;
-  }
-  items.push(...digests.items);
-  return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered, items };
+  // A query ranks by match: the ranker's floor is for what is recalled unasked.
+  const picked = fillBudget(all, room, query === undefined ? rankFloor() : 0).map((o) => o.item);
+  const items = [...picked, ...digests.items];
+  const tokens = FRAME_TOKENS + digests.tokens + picked.reduce((n, i) => n + i.tokens, 0);
+  return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered: all.length + (opts.digests?.length ?? 0), items };
 }

@@ -96,7 +96,7 @@ describe('sessions and their digests', () => {
     const digests = r.items.filter((i) => i.kind === 'digest');
     expect(digests).toHaveLength(1);
     const [line] = digests;
-    expect(line?.text).toBe('2026-03-02: changed totals.ts, CLAUDE.md, money.ts; ran npm test passed (2 runs); 1 commit');
+    expect(line?.text).toBe('2026-03-02: changed totals.ts, CLAUDE.md, money.ts; ran npm test passed (2 runs, 1 failed); 1 commit');
     expect(line?.sources[0]?.sessionId).toBe(PARENT);
     expect(line?.sources[0]?.messageIds.length).toBeGreaterThan(0);
     const md = await d.cli(['recall', '--project', LEDGER, '--format', 'markdown']);
@@ -133,7 +133,7 @@ describe('sessions and their digests', () => {
     expect(s.project).toBe('C:\\Users\\kim\\src\\shop');
     const r = JSON.parse((await d.cli(['recall', '--project', 'C:\\Users\\kim\\src\\shop', '--json'])).stdout) as RecallResponse;
     expect(r.project).toBe('C:\\Users\\kim\\src\\shop');
-    expect(r.items.find((i) => i.kind === 'digest')?.text).toBe('2026-04-01: changed tax.ts, AGENTS.md; ran pnpm test passed (2 runs)');
+    expect(r.items.find((i) => i.kind === 'digest')?.text).toBe('2026-04-01: changed tax.ts, AGENTS.md; ran pnpm test passed (2 runs, 1 failed)');
   });
 
   it('refuses a --format that reads nothing, names the detected one, and marks nothing ingested', async () => {

@@ -7,12 +7,13 @@
 import type { SessionDigest } from '../../api/digest.js';
 import { redact } from '../extract/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
-import { commitMessage, errorLine, notableCommand } from './commands.js';
+import { commitMessage, errorLine, notableCommand, reportsFailure } from './commands.js';
 
 const ASKED_MAX = 3;
 const TEXT_MAX = 200;
 const FILES_MAX = 200;
 const COMMANDS_MAX = 40;
+const DECLINED_MAX = 20;
 const ERRORS_MAX = 10;
 const COMMITS_MAX = 50;
 const IDS_MAX = 5;
@@ -39,6 +40,7 @@ export function emptyDigest(init: Pick<SessionDigest, 'key' | 'sessionId' | 'pro
     asked: [],
     files: [],
     commands: [],
+    declined: [],
     errors: [],
     commits: [],
     pushes: [],
@@ -91,6 +93,8 @@ export class DigestBuilder {
     }
     // A rejected edit's result is the person's feedback, not a tool result: either way it changed nothing.
     if (m.kind !== 'tool_use' && m.toolUseId !== undefined) this.settleEdit(m);
+    // Declined with a reason, the call's result is the person's feedback: the call is declined either way.
+    if (m.rejected === true) this.declined(m);
     if (PERSON.has(m.origin)) this.person(m);
     else if (m.origin === 'interrupt') this.d.interrupted = true;
     else if (m.origin === 'plan') this.plan(m);
@@ -150,12 +154,36 @@ export class DigestBuilder {
     if (m.isError === true) this.files(edited, -1, m.id);
   }
 
+  /** A check, commit, push… the person said no to: listed apart, never a run. */
+  private declined(m: TranscriptMessage): void {
+    const notable = m.command === undefined ? undefined : notableCommand(m.command);
+    if (notable === undefined) return;
+    const declined = (this.d.declined ??= []);
+    let e = declined.find((x) => x.command === notable.command);
+    if (e === undefined) {
+      if (declined.length >= DECLINED_MAX) return;
+      e = { command: notable.command, kind: notable.kind, count: 0, messageId: m.id };
+      declined.push(e);
+    }
+    e.count++;
+    e.messageId = m.id;
+    if (m.timestamp !== undefined) e.at = m.timestamp;
+  }
+
+  /** How a run ended, from its own exit status; undefined while it has none (still running, declined). */
+  private outcome(m: TranscriptMessage, masked: boolean): boolean | undefined {
+    if (m.rejected === true) return undefined;
+    const ok = m.exitCode !== undefined ? m.exitCode === 0 : m.isError === true ? false : undefined;
+    // `npm test 2>&1 | tail -5` exits with tail's status: the runner's own report tells how it ended.
+    return ok === true && masked && reportsFailure(m.text) ? false : ok;
+  }
+
   private toolResult(m: TranscriptMessage): void {
     if (m.command === undefined) return;
     const notable = notableCommand(m.command);
     if (notable === undefined) return;
-    const ok = m.exitCode !== undefined ? m.exitCode === 0 : m.isError === true ? false : undefined;
-    if (ok === undefined) return; // still running: its outcome comes later, if at all
+    const ok = this.outcome(m, notable.masked);
+    if (ok === undefined) return; // still running (its outcome comes later, if at all) or declined
     const at = m.timestamp;
     let c = this.d.commands.find((x) => x.command === notable.command);
     if (c === undefined && this.d.commands.length < COMMANDS_MAX) {
@@ -166,7 +194,8 @@ export class DigestBuilder {
       c.runs++;
       if (!ok) c.failures++;
       c.ok = ok;
-      if (m.exitCode !== undefined) c.exitCode = m.exitCode;
+      // A masked run's exit status is the pipe's or the next command's, not its own.
+      if (m.exitCode !== undefined && !notable.masked) c.exitCode = m.exitCode;
       else delete c.exitCode;
       keepLast(c.messageIds, m.id);
       if (at !== undefined) c.at = at;

@@ -37,6 +37,15 @@ export function combine(main: SessionDigest, sidechains: SessionDigest[]): Sessi
 
 const basename = (path: string) => path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 
+/**
+ * How a check ended: passed only when its last run passed, with the failed runs counted
+ * (`npm test passed (3 runs, 2 failed)`, `npm test failed (2 runs, both failed)`).
+ */
+export function checkText(c: SessionDigest['commands'][number]): string {
+  const failed = c.failures === 0 ? '' : `, ${c.failures < c.runs ? c.failures : c.runs === 2 ? 'both' : 'all'} failed`;
+  return `${c.command} ${c.ok === true ? 'passed' : 'failed'}${c.runs > 1 ? ` (${c.runs} runs${failed})` : ''}`;
+}
+
 /** The recall line of a digest, or undefined when the session changed and ran nothing worth a line. */
 export function digestLine(d: SessionDigest): string | undefined {
   const parts: string[] = [];
@@ -49,7 +58,7 @@ export function digestLine(d: SessionDigest): string | undefined {
     .filter((c) => CHECK_KINDS.has(c.kind) && c.ok !== undefined)
     .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''))
     .slice(0, CHECKS_SHOWN)
-    .map((c) => `${c.command} ${c.ok ? 'passed' : 'failed'}${c.runs > 1 ? ` (${c.runs} runs)` : ''}`);
+    .map(checkText);
   if (checks.length > 0) parts.push(`ran ${checks.join(', ')}`);
   const vcs: string[] = [];
   if (d.commits.length > 0) vcs.push(d.commits.length === 1 ? '1 commit' : `${d.commits.length} commits`);

@@ -14,7 +14,7 @@ import { digestItems } from './digest-items.js';
 import { DIGEST_SCHEMA, DIGEST_SYSTEM_PROMPT, digestLines, digestPrompt } from './digest-prompt.js';
 import { mergeCandidates } from './llm-answer.js';
 import { chunkMessages, chunkText, type RenderedMessage } from './llm-render.js';
-import type { Candidate, ExtractInput, ExtractResult, KnownMemory } from './types.js';
+import type { Proposal as Candidate, ExtractInput, ExtractResult, KnownMemory } from './types.js';
 
 export interface BackendExtractOptions {
   backend: ModelBackend;
@@ -57,7 +57,7 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
   const maxCalls = Math.max(1, opts.maxCalls ?? 4);
   const asked = chunks.slice(0, maxCalls);
   const unasked = new Set(chunks.slice(maxCalls).flatMap((c) => c.map((r) => r.id)));
-  const known = knownMemories(input, heuristic.candidates);
+  const known = knownMemories(input, heuristic.proposals);
   // Any message of the session may be cited (a learning the heuristics found in the agent's words).
   const messages = new Map<string, RenderedMessage>(
     input.messages.map((m, index) => [m.id, { id: m.id, index, ...(m.timestamp !== undefined && { timestamp: m.timestamp }), text: '', tokens: 0 }]),
@@ -66,7 +66,7 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
   const started = Date.now();
   for (const [i, chunk] of asked.entries()) {
     const ids = new Set(chunk.map((r) => r.id));
-    const own = asked.length === 1 ? heuristic.candidates : heuristic.candidates.filter((c) => c.messageIds.some((id) => ids.has(id)));
+    const own = asked.length === 1 ? heuristic.proposals : heuristic.proposals.filter((c) => c.messageIds.some((id) => ids.has(id)));
     const prompt = digestPrompt({
       ...(input.project !== undefined && { project: input.project }),
       digest: i === 0 ? digestLines(input.digest) : [],
@@ -94,7 +94,7 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
     lists.push(parsed.candidates);
   }
   // Statements past the last call keep what the heuristics found in them.
-  lists.push(heuristic.candidates.filter((c) => c.messageIds.length > 0 && c.messageIds.every((id) => unasked.has(id))));
+  lists.push(heuristic.proposals.filter((c) => c.messageIds.length > 0 && c.messageIds.every((id) => unasked.has(id))));
   opts.log.info(
     {
       backend: opts.backend.name,
@@ -106,5 +106,5 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
     },
     'model extraction',
   );
-  return { candidates: mergeCandidates(lists, input.maxMemories), extractor: 'model', ...spent() };
+  return { proposals: mergeCandidates(lists, input.maxMemories), extractor: 'model', ...spent() };
 }

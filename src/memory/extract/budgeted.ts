@@ -8,7 +8,7 @@ import type { BackendName } from '../../llm/backend.js';
 import { budgetSpentMessage, DAILY_BUDGET } from '../../llm/metered.js';
 import type { UsageLedger } from '../../llm/usage-ledger.js';
 import type { Extractor } from '../ingest.js';
-import { extractHeuristic } from './heuristic.js';
+import { extractOffline as extractHeuristic } from './offline.js';
 
 export function budgetedExtractor(extract: Extractor, backend: BackendName, ledger: UsageLedger): Extractor {
   return async (input) => {

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { validateStructured } from '../../llm/structured.js';
 import { toCandidate, type AnswerError, type CandidateContext } from './llm-answer.js';
-import type { Candidate, KnownMemory } from './types.js';
+import type { Proposal as Candidate, KnownMemory } from './types.js';
 
 const Answer = z.object({ memories: z.array(z.unknown()) });
 const Relation = z.object({

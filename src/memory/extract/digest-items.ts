@@ -9,7 +9,8 @@
 import { estimateTokens } from '../../llm/tokens.js';
 import type { RenderedMessage } from './llm-render.js';
 import type { ExtractMessage } from './types.js';
-import { unitsOf, type Unit, type UnitSource } from './units.js';
+import { unitsOf } from '../candidates/collect.js';
+import type { Unit, UnitSource } from '../candidates/unit.js';
 
 /** One message's statements keep at most this many characters. */
 export const ITEM_CHARS = 1500;

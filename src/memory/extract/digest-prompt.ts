@@ -6,7 +6,7 @@
  */
 import type { SessionDigest } from '../../api/digest.js';
 import { MEMORY_TYPES } from '../../api/memory.js';
-import type { Candidate, KnownMemory } from './types.js';
+import type { Proposal as Candidate, KnownMemory } from './types.js';
 
 export const DIGEST_SYSTEM_PROMPT = `You pick durable memories from a digest of a coding-agent session. Future sessions of the same person start with these memories: keep only what will still help later.
 

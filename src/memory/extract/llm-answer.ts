@@ -9,7 +9,7 @@ import { MEMORY_TYPES, type MemoryType } from '../../api/memory.js';
 import { parseStructured, validateStructured, type StructuredErrorCode } from '../../llm/structured.js';
 import { RECORD_TOOL_NAME } from './llm-prompt.js';
 import type { RenderedMessage } from './llm-render.js';
-import type { Candidate } from './types.js';
+import type { Proposal as Candidate } from './types.js';
 
 const Answer = z.object({ memories: z.array(z.unknown()) });
 

@@ -10,7 +10,7 @@ import { classifyModelError, type ModelError } from '../../llm/errors.js';
 import { answerItems, mergeCandidates, toCandidate, type AnswerError } from './llm-answer.js';
 import { promptOverheadTokens, RECORD_TOOL, RECORD_TOOL_NAME, SYSTEM_PROMPT, userPrompt } from './llm-prompt.js';
 import { chunkMessages, chunkText, renderTranscript, type RenderedMessage } from './llm-render.js';
-import type { Candidate, ExtractInput, ExtractResult } from './types.js';
+import type { Proposal as Candidate, ExtractInput, ExtractResult } from './types.js';
 
 export interface ModelExtractOptions {
   client: Anthropic;
@@ -109,7 +109,7 @@ export async function extractWithModel(input: ExtractInput, opts: ModelExtractOp
   };
 
   const rendered = renderTranscript(input.messages);
-  if (rendered.length === 0 || input.maxMemories <= 0) return { candidates: [], extractor: 'model', tokens: run.tokens };
+  if (rendered.length === 0 || input.maxMemories <= 0) return { proposals: [], extractor: 'model', tokens: run.tokens };
 
   const overhead = promptOverheadTokens({ project: input.project, maxMemories: input.maxMemories, part: 99, parts: 99 });
   const free = (opts.contextWindow ?? 200_000) - (opts.maxOutputTokens ?? 4096) - overhead;
@@ -127,5 +127,5 @@ export async function extractWithModel(input: ExtractInput, opts: ModelExtractOp
     if (!r.ok) return fail(r.failure);
     lists.push(r.candidates);
   }
-  return { candidates: mergeCandidates(lists, input.maxMemories), extractor: 'model', tokens: run.tokens };
+  return { proposals: mergeCandidates(lists, input.maxMemories), extractor: 'model', tokens: run.tokens };
 }

@@ -1,6 +1,7 @@
 /** What an extractor sees and what it proposes; the ingest pipeline stores, dedupes and supersedes. */
 import type { SessionDigest } from '../../api/digest.js';
 import type { MemoryType } from '../../api/memory.js';
+import type { CandidateSource } from '../candidates/types.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 
 /**
@@ -54,8 +55,8 @@ export interface KnownMemory {
   value?: string;
 }
 
-export interface Candidate {
-  /** One short sentence, self-contained ("Use pnpm, not npm, in this repository."). */
+export interface Proposal {
+  /** One statement, self-contained, in the person's words (or the model's rewrite of them). */
   content: string;
   type: MemoryType;
   /** user: how the person works, recalled everywhere; project: about this codebase. */
@@ -73,10 +74,12 @@ export interface Candidate {
    * things (X), so older memories in the same scope about them are superseded.
    */
   replaces?: string[];
+  /** Where the person said it (typed, answer, plan…): the candidate's source. */
+  said?: CandidateSource;
 }
 
 export interface ExtractResult {
-  candidates: Candidate[];
+  proposals: Proposal[];
   extractor: 'heuristic' | 'model';
   /** Set when the model extractor failed and the heuristic one answered instead. */
   fallback?: string;

@@ -10,17 +10,18 @@ const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
 /**
  * Code spans, URLs, paths and dotted names ("solve.rb", ".env.example", "Phoenix.LiveViewTest")
- * are one word each: the sentence splitter would break them at their dots. They are swapped for
+ * are one word each, and so are the Latin abbreviations ("e.g.", "etc."): the sentence splitter would
+ * break them at their dots, cutting a statement in two. They are swapped for
  * placeholders that read as one proper noun, and swapped back in the output.
  */
-const PROTECTED = /`[^`\n]+`|\bhttps?:\/\/\S+|(?:~|\.{1,2})?\/?[\w@-]+(?:[./][\w@*-]+)+\/?|(?<![\w])\.[\w-]+(?:\.[\w-]+)*|\b[A-Za-z][\w]*(?:-[\w]+)+\b/g;
+const PROTECTED = /\b(?:[eE]\.[gG]|[iI]\.[eE]|etc|vs|cf|approx|incl|esp|viz)\.(?=[\s,;:)]|$)|`[^`\n]+`|\bhttps?:\/\/\S+|(?:~|\.{1,2})?\/?[\w@-]+(?:[./][\w@*-]+)+\/?|(?<![\w])\.[\w-]+(?:\.[\w-]+)*|\b[A-Za-z][\w]*(?:-[\w]+)+\b/g;
 const PLACEHOLDER = /Zqx(\d+)qZ/g;
 
 function protect(text: string): { masked: string; saved: string[] } {
   const saved: string[] = [];
   const masked = text.replace(PROTECTED, (m) => {
-    // A plain sentence end ("done.") is not a dotted name.
-    if (/^[\w-]+\.$/.test(m)) return m;
+    // A plain sentence end ("done.") is not a dotted name; an abbreviation's dot is not an end.
+    if (/^[\w-]+\.$/.test(m) && !/^(?:[eE]\.[gG]|[iI]\.[eE]|etc|vs|cf|approx|incl|esp|viz)\.$/.test(m)) return m;
     saved.push(m);
     return `Zqx${saved.length - 1}qZ`;
   });

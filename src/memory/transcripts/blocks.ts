@@ -1,3 +1,4 @@
+import { isDeclined } from './interactions.js';
 import { type JsonRecord, str } from './json.js';
 import { renderToolUse, toolOutputText } from './render.js';
 import { instructionWrites, type InstructionWrite, shellCommand, writtenPaths } from './tool-input.js';
@@ -66,18 +67,34 @@ export function toolUse(name: string, input: unknown, callId: string | undefined
 /** Output of a command that goes on in the background: no exit status yet. */
 const RUNNING = /^(?:Command running in background|Process running with session ID)/m;
 
-/** The exit status a shell tool's output states (Claude Code "Exit code N", Codex "Process exited with code N"). */
+/**
+ * The exit status a shell tool's output states: Claude Code "Exit code N", Codex "Exit code: N"
+ * (its plain-text shell output) and "Process exited with code N" (unified exec).
+ */
 export function statedExitCode(text: string): number | undefined {
-  const m = /^Exit code (\d+)/.exec(text) ?? /^Process exited with code (-?\d+)$/m.exec(text.slice(0, 400));
+  const m = /^Exit code:? (-?\d+)/.exec(text) ?? /^Process exited with code (-?\d+)$/m.exec(text.slice(0, 400));
   return m?.[1] === undefined ? undefined : Number(m[1]);
 }
 
-/** A result and the call it answers (undefined when the call is not known). */
-export function toolResult(output: unknown, callId: string | undefined, tools: PendingTools, isError = false): { message: BlockMessage; call?: PendingCall } {
+/**
+ * A result and the call it answers (undefined when the call is not known). `unflaggedIsSuccess`:
+ * the format flags every failed command (Claude Code's `is_error`), so a shell result that is not
+ * flagged and states no exit status ended with 0; formats that state every exit pass false.
+ */
+export function toolResult(
+  output: unknown,
+  callId: string | undefined,
+  tools: PendingTools,
+  isError = false,
+  unflaggedIsSuccess = true,
+): { message: BlockMessage; call?: PendingCall } {
   const call = callId === undefined ? undefined : tools.take(callId);
   const text = toolOutputText(output);
+  // A declined call never ran to an end: no exit status, and it failed as a call (an edit wrote nothing).
+  const rejected = isDeclined(text, isError);
   let exitCode: number | undefined;
-  if (call?.command !== undefined) exitCode = statedExitCode(text) ?? (isError || RUNNING.test(text.slice(0, 400)) ? undefined : 0);
+  if (call?.command !== undefined && !rejected)
+    exitCode = statedExitCode(text) ?? (isError || !unflaggedIsSuccess || RUNNING.test(text.slice(0, 400)) ? undefined : 0);
   const message: BlockMessage = {
     role: 'user',
     kind: 'tool_result',
@@ -85,7 +102,8 @@ export function toolResult(output: unknown, callId: string | undefined, tools: P
     text,
     ...(call !== undefined && { toolName: call.name }),
     ...(callId !== undefined && { toolUseId: callId }),
-    ...((isError || (exitCode !== undefined && exitCode !== 0)) && { isError: true }),
+    ...((isError || rejected || (exitCode !== undefined && exitCode !== 0)) && { isError: true }),
+    ...(rejected && { rejected: true }),
     ...(call?.command !== undefined && { command: call.command }),
     ...(exitCode !== undefined && { exitCode }),
   };

@@ -60,7 +60,8 @@ export function createCodexParser(): LineParser {
 
   function output(payload: JsonRecord): Item[] {
     const unwrapped = unwrapOutput(payload.output);
-    const { message, call } = toolResult(unwrapped.output, str(payload.call_id), tools, (unwrapped.exitCode ?? 0) !== 0);
+    // Codex states how every command it ran ended: a result without an exit status is no finished run.
+    const { message, call } = toolResult(unwrapped.output, str(payload.call_id), tools, (unwrapped.exitCode ?? 0) !== 0, false);
     let result: Item = unwrapped.exitCode === undefined ? message : { ...message, exitCode: unwrapped.exitCode };
     const sessionId = /^Process running with session ID (\d+)/m.exec(message.text.slice(0, 400))?.[1];
     if (sessionId !== undefined && message.command !== undefined) running.set(sessionId, message.command);

@@ -24,6 +24,23 @@ export function isRejection(text: string): boolean {
   return REJECTED.test(text);
 }
 
+/**
+ * The whole of a result that Claude Code writes for a declined call: rejected by the person (with or
+ * without a reason), cancelled at the prompt, interrupted while it ran, or denied by a permission rule
+ * ("Permission for this tool use was denied", also a subagent's rejection). An error result, and only
+ * at its start: output that quotes these words (a `cat` of this file) is output.
+ */
+const DECLINED =
+  /^(?:The user doesn't want to (?:proceed with this tool use|take this action right now)|Permission for this tool use was denied|\[Request interrupted by user)/;
+/** What Codex returns for a command or patch the person declined at its approval prompt. */
+const DECLINED_CODEX = /^(?:exec command|patch) rejected by user\s*$/;
+
+/** The call never ran to an end: the person said no or stopped it, or a permission rule denied it. */
+export function isDeclined(text: string, isError: boolean): boolean {
+  const head = text.trimStart();
+  return (isError && DECLINED.test(head)) || DECLINED_CODEX.test(head);
+}
+
 interface Question {
   question: string;
   options: string[];

@@ -52,6 +52,12 @@ export interface TranscriptMessage {
   toolUseId?: string;
   /** The tool reported failure (Claude `is_error`). */
   isError?: boolean;
+  /**
+   * tool_result (and the `feedback` that stands for one): the call was declined — the person rejected
+   * or cancelled it at the prompt or stopped it while it ran, or a permission rule denied it — so it
+   * never ran to an end (`isError` is set too, `exitCode` never).
+   */
+  rejected?: boolean;
   /** As written in the transcript, never the parse clock. */
   timestamp?: string;
   sessionId?: string;

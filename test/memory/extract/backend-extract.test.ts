@@ -75,7 +75,7 @@ describe('extractWithBackend (claude -p against the fake Messages API)', () => {
     const { result, logText } = await run([reply([toolUse('StructuredOutput', { memories: [memory('Use pnpm, never npm, in this repository.', ['u1'])] })])]);
     expect(result.extractor).toBe('model');
     expect(result.fallback).toBeUndefined();
-    expect(result.candidates).toEqual([
+    expect(result.proposals).toEqual([
       expect.objectContaining({ content: 'Use pnpm, never npm, in this repository.', type: 'instruction', messageIds: ['u1'], at: '2025-03-01T10:00:00Z' }),
     ]);
     expect(result.tokens?.input).toBeGreaterThan(0);
@@ -98,7 +98,7 @@ describe('extractWithBackend (claude -p against the fake Messages API)', () => {
       },
     );
     expect(sent()).toContain('K1 (fact, project): The api deploys to Fly.io.');
-    expect(result.candidates.map((c) => c.content)).toEqual(['The api deploys to Fly.io.']);
+    expect(result.proposals.map((c) => c.content)).toEqual(['The api deploys to Fly.io.']);
   });
 
   it('an answer that never fits the schema falls back to the heuristics, with the reason', async () => {
@@ -106,7 +106,7 @@ describe('extractWithBackend (claude -p against the fake Messages API)', () => {
     const { result } = await run([bad, bad, bad, bad, bad, bad]);
     expect(result.extractor).toBe('heuristic');
     expect(result.fallback).toMatch(/^error_max_structured_output_retries: /);
-    expect(result.candidates.some((c) => c.content.toLowerCase().includes('pnpm'))).toBe(true);
+    expect(result.proposals.some((c) => c.content.toLowerCase().includes('pnpm'))).toBe(true);
   });
 
   it('an answer whose memories are all invalid falls back too', async () => {

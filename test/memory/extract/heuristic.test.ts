@@ -23,7 +23,7 @@ const assistant = (text: string, extra: Partial<ExtractMessage> = {}): ExtractMe
 function run(messages: ExtractMessage[], maxMemories = 20): Candidate[] {
   const result = extractHeuristic({ sessionId: 's1', project: '/repo', messages, maxMemories });
   expect(result.extractor).toBe('heuristic');
-  return result.candidates;
+  return result.proposals;
 }
 
 /** Types that say the same thing from two angles ("we use pnpm, not npm" is a fact and a choice). */

@@ -85,7 +85,7 @@ describe('extractWithModel', () => {
     expect(result.extractor).toBe('model');
     expect(result.fallback).toBeUndefined();
     expect(result.tokens).toEqual({ input: 1210, output: 50 });
-    expect(result.candidates).toEqual([
+    expect(result.proposals).toEqual([
       { ...memories[0], at: '2025-03-01T10:00:00Z' },
       { ...memories[1], at: '2025-03-01T10:05:30Z' },
     ]);
@@ -124,15 +124,15 @@ describe('extractWithModel', () => {
     const answer = `Here are the memories.\n\n\`\`\`json\n${JSON.stringify({ memories }, null, 2)}\n\`\`\`\n`;
     const { result } = await run([reply(answer)]);
     expect(result.extractor).toBe('model');
-    expect(result.candidates.map((c) => c.content)).toEqual(memories.map((m) => m.content));
+    expect(result.proposals.map((c) => c.content)).toEqual(memories.map((m) => m.content));
   });
 
   it('accepts JSON wrapped in prose, and a bare array', async () => {
     const { result } = await run([reply(`Sure! ${JSON.stringify({ memories })} Hope this helps.`)]);
-    expect(result.candidates).toHaveLength(2);
+    expect(result.proposals).toHaveLength(2);
     await fake!.close();
     const bare = await run([reply(`Found these: ${JSON.stringify(memories)}`)]);
-    expect(bare.result.candidates).toHaveLength(2);
+    expect(bare.result.proposals).toHaveLength(2);
   });
 
   it('drops invalid memories one by one and normalises the rest', async () => {
@@ -144,7 +144,7 @@ describe('extractWithModel', () => {
     ];
     const { result } = await run([reply([toolUse('record_memories', { memories: raw })])]);
     expect(result.extractor).toBe('model');
-    expect(result.candidates).toEqual([
+    expect(result.proposals).toEqual([
       { content: 'Deploys go to fly.io.', type: 'note', scope: 'project', stable: false, importance: 1, messageIds: ['u2', 'a3'], at: '2025-03-01T10:05:30Z' },
     ]);
   });
@@ -152,7 +152,7 @@ describe('extractWithModel', () => {
   it('falls back on an empty answer, with the reason and the tokens spent', async () => {
     const { result, logText } = await run([reply([], { usage: { input_tokens: 321, output_tokens: 1 } })]);
     expect(result.extractor).toBe('heuristic');
-    expect(result.candidates).toEqual(MARKER.candidates);
+    expect(result.proposals).toEqual(MARKER.candidates);
     expect(result.fallback).toMatch(/^empty_answer/);
     expect(result.tokens).toEqual({ input: 321, output: 1 });
     expect(logText).toContain('model extraction failed; using the heuristic extractor');
@@ -173,7 +173,7 @@ describe('extractWithModel', () => {
   it('a 500 is retried by the SDK and then succeeds', async () => {
     const { result } = await run([apiError(500, 'internal'), reply([toolUse('record_memories', { memories })])]);
     expect(result.extractor).toBe('model');
-    expect(result.candidates).toHaveLength(2);
+    expect(result.proposals).toHaveLength(2);
     expect(fake!.requests).toHaveLength(2);
   });
 
@@ -273,8 +273,8 @@ describe('chunking', () => {
     expect(seen).toEqual(long.map((m) => m.id));
 
     expect(result.extractor).toBe('model');
-    expect(result.candidates).toHaveLength(5);
-    const [top, ...rest] = result.candidates;
+    expect(result.proposals).toHaveLength(5);
+    const [top, ...rest] = result.proposals;
     expect(top?.content).toBe('The project deploys with  the "deploy" step!'.replace(/\s+/g, ' '));
     expect(top?.messageIds.length).toBe(reqs.length);
     expect(rest.map((c) => c.content)).toEqual(['Fact from m79.', 'Fact from m78.', 'Fact from m77.', 'Fact from m76.']);
@@ -295,7 +295,7 @@ describe('chunking', () => {
     const { result } = await run(steps, { contextWindow: 200_000 }, input({ messages: long.slice(0, 20) }));
     expect(fake!.requests.length).toBeGreaterThanOrEqual(3);
     expect(result.extractor).toBe('model');
-    expect(result.candidates.some((c) => c.content === 'Fact from m19.')).toBe(true);
+    expect(result.proposals.some((c) => c.content === 'Fact from m19.')).toBe(true);
     expect(promptOf(fake!.requests[1])).not.toContain('[m19]');
   });
 });

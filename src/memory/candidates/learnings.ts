@@ -3,7 +3,7 @@
  * prose too ("The root cause was X; fixed by Y"), and a cause and the fix stated just after it
  * become one sentence.
  */
-import { countTechTerms } from './tech-terms.js';
+import { countTechTerms } from '../nlp/tech-terms.js';
 import { isTimeBound, TIME_BOUND_IMPORTANCE } from './time-bound.js';
 import { finish, MAX_CONTENT, tidy, wordCount, type Tidy } from './tidy.js';
 

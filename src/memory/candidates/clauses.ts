@@ -11,10 +11,37 @@ const CLAUSE_BREAK =
 const CLAUSE_MIN_WORDS = 2;
 const SPLIT_FROM_WORDS = 16;
 
+const BREAKS = new RegExp(CLAUSE_BREAK.source, 'gi');
+
+/** Inside parentheses, brackets or quotes at `at`: a break there would cut an aside in two. */
+function nested(text: string, at: number): boolean {
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < at; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+    else if (c === '"' || c === '`') quoted = !quoted;
+  }
+  return depth > 0 || quoted;
+}
+
+/** The text split at clause breaks that are not inside an aside or a quotation. */
+function splitClauses(text: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of text.matchAll(BREAKS)) {
+    if (m[0].length === 0 || nested(text, m.index)) continue;
+    parts.push(text.slice(from, m.index));
+    from = m.index + m[0].length;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
 export function clausesOf(u: Unit): Unit[] {
   if (u.text.split(/\s+/).length < SPLIT_FROM_WORDS) return [];
-  const parts = u.text
-    .split(CLAUSE_BREAK)
+  const parts = splitClauses(u.text)
     .map((p) => p.trim())
     .filter((p) => p.split(/\s+/).length >= CLAUSE_MIN_WORDS);
   if (parts.length < 2) return [];

@@ -3,7 +3,7 @@
  * (Codex's <proposed_plan>) that the person's next words approve. The gist is one decision; the
  * rules stated inside the plan are units of their own.
  */
-import type { ExtractMessage } from './types.js';
+import type { ExtractMessage } from '../extract/types.js';
 import { oneUnit, originOf, sentenceUnits, type Unit } from './unit.js';
 
 /** An approved plan: its title and gist as one decision, and the rules stated inside it. */
@@ -24,7 +24,8 @@ function nthHeading(text: string, n: number): number {
   return -1;
 }
 
-function planGist(text: string, m: ExtractMessage, turn: number): Unit | undefined {
+/** "Title — gist": what a plan is about, from its title and its summary (or approach) section. */
+export function planGistText(text: string): string | undefined {
   const lines = text.split('\n').map((l) => l.trim());
   const title = (lines.find((l) => /^#\s/.test(l)) ?? '').replace(/^#+\s*(?:plan:?\s*)?/i, '').trim();
   const after = (heading: RegExp): string | undefined => {
@@ -33,9 +34,13 @@ function planGist(text: string, m: ExtractMessage, turn: number): Unit | undefin
     return lines.slice(at + 1).find((l) => l !== '' && !/^#/.test(l) && !/^(?:[-*|`>]|\d+[.)])/.test(l));
   };
   const gist = after(/summary|overview|goal/i) ?? after(/strategy|approach|solution|decision/i) ?? after(/context/i);
-  return gist === undefined && title === ''
-    ? undefined
-    : oneUnit(`Approved plan: ${[title, gist].filter((x) => x !== undefined && x !== '').join(' — ')}`, 'plan', m, turn);
+  const parts = [title, gist].filter((x): x is string => x !== undefined && x !== '');
+  return parts.length === 0 ? undefined : parts.join(' — ');
+}
+
+function planGist(text: string, m: ExtractMessage, turn: number): Unit | undefined {
+  const gist = planGistText(text);
+  return gist === undefined ? undefined : oneUnit(`Approved plan: ${gist}`, 'plan', m, turn);
 }
 
 /** Codex and others propose plans in the assistant's text; the person's next words approve them. */

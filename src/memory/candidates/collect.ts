@@ -1,22 +1,26 @@
 /**
- * Every place a person states something, as units the classifier can weigh: sentences they typed
- * (or queued while the agent worked), their answers to the agent's questions, plans they approved
- * and why they rejected one, and the sections of compaction summaries that restate what was
- * decided. Tool output, injected context and a parent agent's briefs to its subagents are not units.
+ * Every place a person states something, as statements the ranker can weigh: sentences they typed
+ * (or queued while the agent worked), their answers joined to the agent's questions, plans they
+ * approved and why they rejected one (with what they rejected), the sections of compaction
+ * summaries that restate what was decided, the lines of documents they pasted, and the causes and
+ * fixes the session verified. Tool output, injected context and a parent agent's briefs to its
+ * subagents are not statements.
  */
-import { inlineAnswers, numberedQuestions, answerUnits } from './answer-units.js';
-import { summaryItems } from './compact-summary.js';
-import { approvedNext, planUnits, PROPOSED } from './plan-units.js';
-import type { ExtractMessage } from './types.js';
+import { closingQuestion } from '../digest/build.js';
+import type { ExtractMessage } from '../extract/types.js';
+import { answerUnits, clipQuestion, inlineAnswers, numberedQuestions } from './answers.js';
+import { findLearnings } from './learnings.js';
+import { approvedNext, planGistText, planUnits, PROPOSED } from './plans.js';
+import { summaryItems } from './summary.js';
 import { oneUnit, originOf, sentenceUnits, type Unit, type UnitSource } from './unit.js';
 import { notableUrl } from './urls.js';
-
-export { clausesOf } from './clauses.js';
-export { originOf, type Unit, type UnitSource } from './unit.js';
+import { verifiedAfter } from './verified.js';
 
 /** A typed message this long, in this many lines, is a pasted document rather than a message. */
 const DOCUMENT_CHARS = 2500;
 const DOCUMENT_LINES = 25;
+/** A reply this short to the agent's closing question is an answer, read with its question. */
+const SHORT_REPLY_WORDS = 12;
 
 function summaryUnits(m: ExtractMessage, turn: number): Unit[] {
   const items = summaryItems(m.text);
@@ -28,8 +32,7 @@ function summaryUnits(m: ExtractMessage, turn: number): Unit[] {
       const quoted = /^["“](.+?)["”]/.exec(item.text)?.[1] ?? item.text;
       out.push(...sentenceUnits(quoted, 'typed', m, { turn, document: false, investigative: false }));
     } else {
-      const u = oneUnit(item.text.replace(/\*\*/g, ''), `summary-${item.section}`, m, turn);
-      if (u !== undefined) out.push(u);
+      out.push(...sentenceUnits(item.text.replace(/\*\*/g, ''), `summary-${item.section}`, m, { turn, document: false, investigative: false }));
     }
   }
   return out;
@@ -47,10 +50,38 @@ function isDocument(text: string): boolean {
   );
 }
 
+/** A short reply to the agent's closing question means nothing without it: "the detailed one". */
+function joinedAnswer(question: string | undefined, m: ExtractMessage, turn: number): Unit | undefined {
+  if (question === undefined) return undefined;
+  const reply = m.text.trim();
+  if (reply.includes('\n') || reply.endsWith('?') || reply.split(/\s+/).length > SHORT_REPLY_WORDS) return undefined;
+  const u = oneUnit(`${clipQuestion(question)} → ${reply}`, 'answer', m, turn);
+  return u === undefined ? undefined : { ...u, text: `${clipQuestion(question)} → ${reply}` };
+}
+
+/** What a rejection turned down: the plan just proposed, or the tool call it answered. */
+function rejected(messages: readonly ExtractMessage[], i: number): string | undefined {
+  for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
+    const m = messages[j] as ExtractMessage;
+    if (originOf(m) === 'plan') return planGistText(m.text);
+    if (m.kind === 'tool_use') return m.text.replace(/\s+/g, ' ').slice(0, 160);
+  }
+  return undefined;
+}
+
+/** Causes with their fixes the assistant stated and the session then verified (a check passed, or the person confirmed). */
+function learningUnits(messages: readonly ExtractMessage[], i: number, m: ExtractMessage, turn: number): Unit[] {
+  const sentences = sentenceUnits(m.text, 'assistant', m, { turn, document: false, investigative: false });
+  const found = findLearnings(sentences.map((u) => u.text)).filter((l) => l.used.length === 2 && !/\b(?:I|I'm|I'll|I need|let me|we need)\b/.test(l.content));
+  if (found.length === 0 || !verifiedAfter(messages, i)) return [];
+  return found.flatMap((l) => oneUnit(l.content, 'learning', m, turn) ?? []);
+}
+
 export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
   const out: Unit[] = [];
   let turn = 0;
   let asked = new Map<number, string>();
+  let question: string | undefined;
   for (const [index, m] of messages.entries()) {
     const origin = originOf(m);
     switch (origin) {
@@ -63,17 +94,20 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
         const linkUnit = link === undefined ? undefined : oneUnit(link, 'url', m, turn);
         if (linkUnit !== undefined) out.push(linkUnit);
         const answered = inlineAnswers(m.text, asked, m, turn);
+        const joined = answered.length === 0 && source === 'typed' ? joinedAnswer(question, m, turn) : undefined;
         asked = new Map();
-        if (answered.length > 0) {
-          out.push(...answered);
+        question = undefined;
+        if (answered.length > 0 || joined !== undefined) {
+          out.push(...answered, ...(joined === undefined ? [] : [joined]));
           turn++;
           break;
         }
         const units = sentenceUnits(m.text, source, m, { turn, document: isDocument(m.text), investigative: false });
+        const rejects = source === 'feedback' ? rejected(messages, index) : undefined;
         // A message that opens by asking something scopes its restrictions to that request.
         const lead = units[0];
         const investigative = lead !== undefined && /\?\s*$/.test(lead.text);
-        for (const u of units) out.push({ ...u, investigative: investigative || u.investigative });
+        for (const u of units) out.push({ ...u, investigative: investigative || u.investigative, ...(rejects !== undefined && { rejects }) });
         turn++;
         break;
       }
@@ -94,9 +128,10 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
       case 'assistant': {
         if (m.kind !== 'text') break;
         asked = numberedQuestions(m.text);
+        question = asked.size === 0 ? closingQuestion(m.text) : undefined;
         const proposed = PROPOSED.exec(m.text)?.[1];
         if (proposed !== undefined && approvedNext(messages, index)) out.push(...planUnits(proposed, m, turn));
-        else out.push(...sentenceUnits(m.text, 'assistant', m, { turn, document: false, investigative: false }));
+        else out.push(...learningUnits(messages, index, m, turn));
         // "The app is live at https://x.onrender.com": the deploy address, said once it was up.
         const live = /\b(?:live|deployed|running|available|hosted)\b/i.test(m.text) ? notableUrl(m.text) : undefined;
         if (live?.startsWith('Live at') === true) {

@@ -4,11 +4,12 @@
  */
 import { analyze, type Sentence } from '../nlp/index.js';
 import type { MessageOrigin } from '../transcripts/types.js';
-import type { SummarySection } from './compact-summary.js';
-import { proseBlocks } from './sentences.js';
-import type { ExtractMessage } from './types.js';
+import type { SummarySection } from './summary.js';
+import { proseBlocks } from './prose.js';
+import type { ExtractMessage } from '../extract/types.js';
 
-export type UnitSource = 'typed' | 'feedback' | 'answer' | 'plan' | 'plan-body' | 'url' | 'instructions' | 'assistant' | `summary-${SummarySection}`;
+export type UnitSource =
+  'typed' | 'feedback' | 'answer' | 'plan' | 'plan-body' | 'url' | 'instructions' | 'assistant' | 'learning' | `summary-${SummarySection}`;
 
 export interface Unit {
   text: string;
@@ -27,6 +28,8 @@ export interface Unit {
   turn: number;
   /** From the first section of a plan: what the plan is about. */
   lead?: boolean;
+  /** A rejection's reason: what it turned down (a plan's gist, a tool call). */
+  rejects?: string;
 }
 
 /** Who said it, inferred from the older flags when a message was built without an origin. */

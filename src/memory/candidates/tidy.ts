@@ -3,8 +3,8 @@
  * stop on. The user's own words are kept; nothing is paraphrased.
  */
 
-/** Memory contents are at most this long. */
-export const MAX_CONTENT = 200;
+/** A learning joined from two sentences is at most this long. */
+export const MAX_CONTENT = 240;
 
 // Fillers that open a sentence. Ones that can also start real content ("no longer", "good
 // commit messages…") only count when punctuation follows them.
@@ -55,27 +55,18 @@ export function bodyOf(text: string): string {
   return body.includes("'d ") ? body.replace(/\b(i|we|you)'d\b/g, '$1 would') : body;
 }
 
-/** Cuts at the last clause boundary (or word) that fits, so the clipped part reads as a sentence. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = text.slice(0, max);
-  const clause = Math.max(head.lastIndexOf(', '), head.lastIndexOf('; '), head.lastIndexOf(' - '), head.lastIndexOf(' — '));
-  if (clause >= max * 0.4) return head.slice(0, clause);
-  const word = head.lastIndexOf(' ');
-  return word > 0 ? head.slice(0, word) : head;
-}
-
-/** A finished memory sentence: clipped, capitalised, one full stop. */
+/**
+ * A finished memory sentence: capitalised, one full stop. Never clipped: a statement is kept whole
+ * or split at clause boundaries before it gets here (candidates/clauses.ts), so no memory ends
+ * inside a parenthesis or after "e.g.".
+ */
 export function finish(text: string): string {
-  const body = clip(
-    text
-      .replace(/\s+/g, ' ')
-      .trim()
-      .replace(/[\s.!;:,—–-]+$/, ''),
-    MAX_CONTENT - 1,
-  );
+  const body = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.!;:,—–-]+$/, '');
   const capital = body.charAt(0).toUpperCase() + body.slice(1);
-  return `${capital.replace(/[\s.!;:,—–-]+$/, '')}.`;
+  return /[?]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /** Dedupe key: case, punctuation and a polite opening do not make two memories different. */

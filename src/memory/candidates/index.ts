@@ -1,0 +1,49 @@
+/**
+ * A session's candidates: every statement (collect.ts), long ones in clauses, generic junk left
+ * out (junk.ts), what the person later took back left out, each with its place in the session and
+ * how often it was said again (repeats.ts).
+ */
+import type { ExtractMessage } from '../extract/types.js';
+import { clausesOf } from './clauses.js';
+import { unitsOf } from './collect.js';
+import { isChatter } from './junk.js';
+import { repeatCounts, reversedIndexes } from './repeats.js';
+import type { Candidate } from './types.js';
+import type { Unit } from './unit.js';
+
+export type { Candidate, CandidateSource } from './types.js';
+
+/** A statement longer than this is read as its clauses, when it has some. */
+const LONG_CHARS = 200;
+
+function pieces(u: Unit): Unit[] {
+  if (u.text.length <= LONG_CHARS || u.source === 'answer' || u.source === 'plan' || u.source === 'learning') return [u];
+  const clauses = clausesOf(u);
+  return clauses.length > 0 ? clauses : [u];
+}
+
+export function collectCandidates(messages: readonly ExtractMessage[]): Candidate[] {
+  const lengths = new Map(messages.map((m) => [m.id, m.text.length]));
+  const units = unitsOf(messages)
+    .flatMap(pieces)
+    .filter((u) => !isChatter(u));
+  const reversed = reversedIndexes(units);
+  const kept = units.filter((_, i) => !reversed.has(i));
+  const repeats = repeatCounts(kept);
+  const perMessage = new Map<string, number>();
+  for (const u of kept) perMessage.set(u.messageId, (perMessage.get(u.messageId) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return kept.map((u, index) => {
+    const inMessage = seen.get(u.messageId) ?? 0;
+    seen.set(u.messageId, inMessage + 1);
+    return {
+      ...u,
+      index,
+      count: kept.length,
+      inMessage,
+      ofMessage: perMessage.get(u.messageId) ?? 1,
+      messageChars: lengths.get(u.messageId) ?? u.text.length,
+      repeats: repeats[index] ?? 0,
+    };
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * The ranker's features: generic properties of a statement, read from its language analysis, the
+ * closed word classes of lexicon.ts, its shape and its place in the session. Nothing here names a
+ * word of any transcript; what each feature is worth was fitted on labelled sessions
+ * (scripts/fit-ranker.ts) and lives in weights.json.
+ */
+import type { Candidate } from '../candidates/index.js';
+import { analyze, type Token } from '../nlp/index.js';
+import { countTechTerms } from '../nlp/tech-terms.js';
+import * as L from './lexicon.js';
+import { echoes, type SessionContext } from './session-context.js';
+
+/** The feature names, in the order of the vector (weights.json must list the same). */
+export const FEATURES = [
+  'source.typed',
+  'source.answer',
+  'source.plan',
+  'source.planBody',
+  'source.rejection',
+  'source.summaryState',
+  'source.summaryLesson',
+  'source.summaryWork',
+  'source.summaryFiles',
+  'source.instructions',
+  'source.established',
+  'mood.question',
+  'mood.imperative',
+  'mood.copula',
+  'mood.bareCommand',
+  'modal.standing',
+  'modal.deontic',
+  'modal.preference',
+  'modal.hedge',
+  'modal.condition',
+  'polarity.negated',
+  'person.first',
+  'person.we',
+  'person.you',
+  'deixis',
+  'time.relative',
+  'time.past',
+  'chatter',
+  'universal',
+  'size.words',
+  'size.contentShare',
+  'tech.terms',
+  'tech.properNouns',
+  'tech.numbers',
+  'tech.sessionEntities',
+  'shape.symbols',
+  'shape.bullet',
+  'shape.document',
+  'shape.emphasis',
+  'place.position',
+  'place.firstTurn',
+  'place.firstInMessage',
+  'place.messageSentences',
+  'place.messageChars',
+  'place.investigative',
+  'said.again',
+  'echo.count',
+  'echo.span',
+  'lang.other',
+] as const;
+export type FeatureName = (typeof FEATURES)[number];
+
+const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
+const cap = (n: number, max: number): number => Math.min(n, max);
+
+function hasPhrase(lower: readonly string[], list: readonly (readonly string[])[]): boolean {
+  for (const p of list)
+    outer: for (let i = 0; i + p.length <= lower.length; i++) {
+      for (let k = 0; k < p.length; k++) if (lower[i + k] !== p[k]) continue outer;
+      return true;
+    }
+  return false;
+}
+
+/** The first token that is part of the statement proper (past interjections and discourse markers). */
+function firstWord(tokens: readonly Token[]): number {
+  let i = 0;
+  while (i < tokens.length && ((tokens[i] as Token).kind === 'punctuation' || (tokens[i] as Token).pos === 'INTJ' || L.OPENERS.has((tokens[i] as Token).lower))) i++;
+  return i;
+}
+
+/**
+ * A command: its first word is a verb in its base form, after "please", "always", "don't".
+ * The language model often reads a sentence-initial verb as a noun ("Use pnpm"), so a first word
+ * it did not call a verb is read again after "you", where only a verb fits.
+ */
+function imperative(tokens: readonly Token[], text: string): boolean {
+  let i = firstWord(tokens);
+  while (i < tokens.length && ((tokens[i] as Token).pos === 'ADV' || (tokens[i] as Token).pos === 'PART' || (tokens[i] as Token).lower === 'do')) i++;
+  const t = tokens[i];
+  if (t === undefined || L.AUXILIARIES.has(t.lower)) return false;
+  if (t.pos === 'VERB') return t.lemma === t.lower;
+  if (i !== firstWord(tokens) || !(t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ') || !/^[A-Za-z]+$/.test(t.text)) return false;
+  const probe = analyze(`you ${t.lower}${text.slice(text.indexOf(t.text) + t.text.length, text.indexOf(t.text) + t.text.length + 40)}`)[0];
+  const again = probe?.tokens[1];
+  return again !== undefined && again.pos === 'VERB' && again.lemma === again.lower;
+}
+
+function question(tokens: readonly Token[], text: string): boolean {
+  if (/\?\s*["')\]]*\s*$/.test(text)) return true;
+  const i = firstWord(tokens);
+  const t = tokens[i];
+  const next = tokens[i + 1];
+  if (t === undefined) return false;
+  // "How much does X cost", "what if we…": asking, with or without the question mark; "when X, do Y" is a condition.
+  if (L.WH_WORDS.has(t.lower)) return !L.CONDITIONS.has(t.lower) || next?.pos === 'AUX' || next?.pos === 'VERB';
+  return L.AUXILIARIES.has(t.lower) && next?.pos === 'PRON';
+}
+
+/** The feature vector of one candidate, in FEATURES order. */
+/** An answer is read as its answer: its question was the agent's. */
+function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
+  if (c.source !== 'answer') return { tokens: c.sentence.tokens, text: c.text };
+  const arrow = c.sentence.tokens.findIndex((t) => t.text === '→');
+  return { tokens: arrow < 0 ? c.sentence.tokens : c.sentence.tokens.slice(arrow + 1), text: c.text.slice(c.text.lastIndexOf('→') + 1).trim() };
+}
+
+export function featuresOf(c: Candidate, session: SessionContext): number[] {
+  const { tokens, text } = spoken(c);
+  const words = tokens.filter((t) => t.kind === 'word' || t.kind === 'number');
+  const lower = tokens.map((t) => t.lower);
+  const lemmas = new Set(tokens.map((t) => t.lemma));
+  const has = (s: ReadonlySet<string>): boolean => lower.some((w) => s.has(w));
+  const count = (s: ReadonlySet<string>): number => lower.filter((w) => s.has(w)).length;
+  const verbs = tokens.filter((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  const src = c.source;
+  const summary = src.startsWith('summary-') ? src.slice('summary-'.length) : undefined;
+  const english = c.sentence.english;
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const visible = text.replace(/\s/g, '').length || 1;
+  const sessionWords = new Set(
+    words.map((t) => t.lower).filter((w) => w.length > 2 && session.entities.has(w)),
+  );
+  const firstPerson = has(L.FIRST_SINGULAR);
+  const asking = question(tokens, text);
+  const echo = echoes(text, c.messageId, session);
+  const command = english && imperative(tokens, text);
+  const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES);
+  const deontic = has(L.DEONTIC) || hasPhrase(lower, L.DEONTIC_PHRASES);
+  const negated = has(L.NEGATORS) || tokens.some((t) => t.negated);
+  const v: Record<FeatureName, number> = {
+    'source.typed': src === 'typed' ? 1 : 0,
+    'source.answer': src === 'answer' ? 1 : 0,
+    'source.plan': src === 'plan' ? 1 : 0,
+    'source.planBody': src === 'plan-body' ? 1 : 0,
+    'source.rejection': src === 'feedback' ? 1 : 0,
+    'source.summaryState': summary === 'request' || summary === 'concepts' || summary === 'other' ? 1 : 0,
+    'source.summaryLesson': summary === 'errors' || summary === 'solving' ? 1 : 0,
+    'source.summaryWork': summary === 'pending' || summary === 'current' || summary === 'next' ? 1 : 0,
+    'source.summaryFiles': summary === 'files' ? 1 : 0,
+    'source.instructions': src === 'instructions' ? 1 : 0,
+    'source.established': src === 'url' || src === 'learning' ? 1 : 0,
+    'mood.question': asking ? 1 : 0,
+    'mood.imperative': command ? 1 : 0,
+    'mood.copula': verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have') ? 1 : 0,
+    // A command with nothing that makes it last: no always, must, when, every, not.
+    'mood.bareCommand': command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL) ? 1 : 0,
+    'modal.standing': standing ? 1 : 0,
+    'modal.deontic': deontic ? 1 : 0,
+    'modal.preference': (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l)) ? 1 : 0,
+    'modal.hedge': has(L.HEDGES) || hasPhrase(lower, L.HEDGE_PHRASES) ? 1 : 0,
+    'modal.condition': has(L.CONDITIONS) ? 1 : 0,
+    'polarity.negated': negated ? 1 : 0,
+    'person.first': firstPerson ? 1 : 0,
+    'person.we': has(L.FIRST_PLURAL) ? 1 : 0,
+    'person.you': has(L.SECOND) ? 1 : 0,
+    deixis: cap(count(L.DEICTIC), 3),
+    'time.relative': cap(count(L.RELATIVE_TIME) + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3),
+    'time.past': verbs.some((t) => t.lemma !== t.lower && /ed$/.test(t.lower)) && !verbs.some((t) => t.lemma === t.lower && t.pos === 'VERB') ? 1 : 0,
+    chatter: cap(count(L.CHATTER), 2),
+    universal: has(L.UNIVERSAL) ? 1 : 0,
+    'size.words': Math.log1p(words.length),
+    'size.contentShare': words.length === 0 ? 0 : tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length / words.length,
+    'tech.terms': cap(countTechTerms(text), 5),
+    'tech.properNouns': cap(tokens.filter((t) => t.pos === 'PROPN').length, 5),
+    'tech.numbers': cap(tokens.filter((t) => t.kind === 'number' || t.pos === 'NUM').length, 4),
+    'tech.sessionEntities': cap(sessionWords.size, 4),
+    'shape.symbols': 1 - letters / visible,
+    'shape.bullet': c.bullet ? 1 : 0,
+    'shape.document': c.document ? 1 : 0,
+    // "DON'T", "NEVER EVER", "!": shouting, not an acronym.
+    'shape.emphasis': /!|\b[A-Z]{2,}'[A-Z]+\b|\b[A-Z]{3,}\s+[A-Z]{3,}\b/.test(text) ? 1 : 0,
+    'place.position': c.count > 1 ? c.index / (c.count - 1) : 0,
+    'place.firstTurn': c.turn === 0 ? 1 : 0,
+    'place.firstInMessage': c.inMessage === 0 ? 1 : 0,
+    'place.messageSentences': Math.log1p(c.ofMessage),
+    'place.messageChars': Math.log1p(c.messageChars),
+    'place.investigative': c.investigative ? 1 : 0,
+    'said.again': cap(c.repeats, 3),
+    'echo.count': Math.log1p(echo.count),
+    'echo.span': echo.span,
+    'lang.other': english ? 0 : 1,
+  };
+  return FEATURES.map((f) => v[f]);
+}

@@ -1,0 +1,51 @@
+/**
+ * The closed word classes the ranker's features read: modals, negators, pronouns, time words,
+ * hedges, interjections. English function words only; no word here was picked from a transcript,
+ * and what they are worth is fitted (weights.json), not set by hand.
+ */
+
+const set = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s+/));
+const phrases = (list: string): readonly (readonly string[])[] =>
+  list
+    .split('|')
+    .map((p) => p.trim().split(/\s+/))
+    .filter((p) => p.length > 0 && p[0] !== '');
+
+/** Discourse markers and interjections that may open a sentence without being part of it. */
+export const OPENERS = set(`ok okay so and also then but oh well alright anyway btw yes yeah yep sure hmm um uh hey hi please pls plz
+  kindly actually now just first`);
+/** Forms of be, have and do and the modals: a sentence opening with one is not a command. */
+export const AUXILIARIES = set(`be is are am was were been being have has had do does did can could would should will shall may might must`);
+export const WH_WORDS = set(`what why how who whom whose which where when`);
+
+export const STANDING = set(`always never whenever henceforth`);
+export const STANDING_PHRASES = phrases(`from now on | going forward | moving forward | by default | as a rule | every time | each time |
+  any time | in general | in the future | in future | from here on | without exception | at all times`);
+export const DEONTIC = set(`must should shall shouldn't mustn't ought required mandatory necessary`);
+export const DEONTIC_PHRASES = phrases(`need to | needs to | have to | has to | got to | is required | are required | not allowed`);
+/** Lemmas of taste and wish, read with a first-person subject. */
+export const PREFERENCE = set(`prefer like love hate dislike rather want wish`);
+export const NEGATORS = set(`not n't never no none nothing nobody neither nor without cannot`);
+export const HEDGES = set(`maybe perhaps probably possibly might guess suppose wonder unsure presumably`);
+export const HEDGE_PHRASES = phrases(`i think | i guess | not sure | i'm not sure | could be | might be | i wonder | do you think | if possible`);
+export const CONDITIONS = set(`if when whenever before after unless once until while`);
+export const FIRST_SINGULAR = set(`i me my mine myself`);
+export const FIRST_PLURAL = set(`we us our ours ourselves let's`);
+export const SECOND = set(`you your yours yourself`);
+/** Pointing at what is on the table right now. */
+export const DEICTIC = set(`it this that these those them here there above below`);
+/** Time relative to the moment of speaking: what holds now, or for now. */
+export const RELATIVE_TIME = set(`now today tonight tomorrow yesterday currently yet again still already soon later next temporarily
+  meanwhile recently anymore`);
+export const RELATIVE_TIME_PHRASES = phrases(`for now | right now | at the moment | for the moment | for the time being | this time |
+  this session | this week | for this | until further notice | in a minute | for a while`);
+/** Interjections and words of thanks, praise or complaint. */
+export const CHATTER = set(`thanks thank thx lol haha wow oops sorry yay cheers great nice awesome cool perfect wtf ugh hmm damn omg`);
+/** Quantifiers that make a statement about every case. */
+export const UNIVERSAL = set(`every each all any`);
+
+/** Says it holds always: "always", "never", "from now on", "by default"… */
+export function standingIn(text: string): boolean {
+  const lower = text.toLowerCase().split(/[^\p{L}']+/u);
+  return lower.some((w) => STANDING.has(w)) || STANDING_PHRASES.some((p) => lower.some((_, i) => p.every((w, k) => lower[i + k] === w)));
+}

@@ -1,0 +1,75 @@
+/**
+ * Ranked candidates → what the store is offered: the person's words with a type, a scope, whether
+ * they decay, and the score as importance. Type and scope are read from the same features the
+ * ranker read, so nothing here weighs a statement twice.
+ */
+import type { MemoryType } from '../../api/memory.js';
+import { findReplaced } from '../candidates/replaces.js';
+import { isTimeBound } from '../candidates/time-bound.js';
+import { finish } from '../candidates/tidy.js';
+import type { Proposal } from '../extract/types.js';
+import { FEATURES, type FeatureName } from './features.js';
+import type { Ranked } from './score.js';
+
+const at = new Map(FEATURES.map((f, i) => [f, i] as const));
+const on = (r: Ranked, f: FeatureName): boolean => (r.features[at.get(f) ?? -1] ?? 0) > 0;
+
+function typeOf(r: Ranked): MemoryType {
+  const s = r.candidate.source;
+  if (s === 'answer' || s === 'plan' || s === 'plan-body') return 'decision';
+  if (s === 'learning' || on(r, 'source.summaryLesson')) return 'learning';
+  if (s === 'url') return 'fact';
+  if (on(r, 'modal.preference')) return 'preference';
+  if (on(r, 'mood.imperative') || on(r, 'modal.standing') || on(r, 'modal.deontic') || s === 'feedback' || s === 'instructions') return 'instruction';
+  return 'fact';
+}
+
+/**
+ * User scope only for how the person works in general: said in the first person with a standing
+ * marker ("I always want…", "never … in any project"), naming nothing of a project (no tool, path,
+ * name or thing the session touched) and pointing at nothing. Anything else is the project's; a
+ * preference said in two projects is promoted later (promote.ts).
+ */
+function scopeOf(r: Ranked): 'user' | 'project' {
+  if (r.candidate.source !== 'typed') return 'project';
+  const general =
+    on(r, 'person.first') &&
+    on(r, 'modal.standing') &&
+    !on(r, 'person.we') &&
+    !on(r, 'tech.terms') &&
+    !on(r, 'tech.properNouns') &&
+    !on(r, 'tech.sessionEntities') &&
+    !on(r, 'deixis');
+  return general ? 'user' : 'project';
+}
+
+/** A rejection carries what it rejected, so the two are recalled together. */
+function contentOf(r: Ranked): string {
+  const c = r.candidate;
+  if (c.source === 'feedback' && c.rejects !== undefined) return finish(`Rejected ${c.rejects}: ${c.text}`);
+  return finish(c.text);
+}
+
+export function proposalsOf(ranked: readonly Ranked[], floor: number, max: number): Proposal[] {
+  return ranked
+    .filter((r) => r.score >= floor)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, max)
+    .sort((a, b) => a.candidate.index - b.candidate.index)
+    .map((r) => {
+      const c = r.candidate;
+      const stable = !isTimeBound(c.text);
+      const replaces = c.source === 'typed' || c.source === 'feedback' ? findReplaced(c.text) : undefined;
+      return {
+        content: contentOf(r),
+        type: typeOf(r),
+        scope: scopeOf(r),
+        stable,
+        importance: Math.max(0, Math.min(1, r.score)),
+        messageIds: [c.messageId],
+        ...(c.at !== undefined && { at: c.at }),
+        ...(replaces !== undefined && stable && { replaces }),
+        said: c.source,
+      };
+    });
+}

@@ -1,0 +1,44 @@
+/**
+ * The fitted ranker, as data: weights.json, written by `npm run fit:ranker` (scripts/fit-ranker.ts)
+ * with its out-of-fold report. Checked once when loaded: a weights file fitted for another feature
+ * list is a build mistake, and the daemon refuses it rather than rank with misaligned weights.
+ */
+import { z } from 'zod';
+import data from './weights.json' with { type: 'json' };
+import { FEATURES } from './features.js';
+
+const Model = z.object({ bias: z.number(), weights: z.array(z.number()), mean: z.array(z.number()), scale: z.array(z.number()) });
+const Tally = z.object({ wanted: z.number(), wantedTotal: z.number(), junk: z.number(), onTarget: z.number(), medianChars: z.number() });
+
+export const Weights = z.object({
+  version: z.literal(1),
+  features: z.array(z.string()),
+  wanted: Model,
+  junk: Model,
+  /** score = P(wanted) − junkWeight × P(junk) */
+  junkWeight: z.number(),
+  /** Below this score a candidate is neither stored nor recalled. */
+  floor: z.number(),
+  report: z.object({
+    corpus: z.object({ files: z.number(), groups: z.number(), candidates: z.number() }),
+    folds: z.number(),
+    lambda: z.number(),
+    /** One per fold, then all folds together. */
+    outOfFold: z.array(Tally),
+  }),
+});
+export type Weights = z.infer<typeof Weights>;
+
+let loaded: Weights | undefined;
+
+export function rankerWeights(): Weights {
+  if (loaded !== undefined) return loaded;
+  const w = Weights.parse(data);
+  const want = FEATURES.join(',');
+  if (w.features.join(',') !== want) throw new Error(`rank/weights.json was fitted for other features; run npm run fit:ranker (want ${want})`);
+  for (const m of [w.wanted, w.junk])
+    if (m.weights.length !== FEATURES.length || m.mean.length !== FEATURES.length || m.scale.length !== FEATURES.length)
+      throw new Error('rank/weights.json: a model has the wrong number of weights; run npm run fit:ranker');
+  loaded = w;
+  return w;
+}
