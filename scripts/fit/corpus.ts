@@ -43,6 +43,9 @@ export interface Row {
   junkWeight: number;
   slot: string | undefined;
   wording: string;
+  /** The file's wanted and junk items (by index) whose regex this candidate's text matches, wherever it was said. */
+  matchesWanted: number[];
+  matchesJunk: number[];
 }
 
 /** Evidence "12, 40-42" as line numbers. */
@@ -118,6 +121,8 @@ export async function corpusRows(labelsPath: string, files: readonly LabelledFil
         junkWeight: 1,
         slot: slot === undefined ? undefined : `${slotKey(slot)}\u0000${slot.value}`,
         wording: dedupeKey(c.text),
+        matchesWanted: wanted.flatMap((w, i) => (w.rx.test(c.text) ? [i] : [])),
+        matchesJunk: junkHits,
         hits,
         junkHits,
       });

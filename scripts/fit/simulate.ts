@@ -33,24 +33,53 @@ export function addTally(a: Tally, b: Tally): Tally {
 /** Recall for every project of `rows`, scored by `score`, counted against the labels of its files. */
 export function simulate(rows: readonly Row[], score: (r: Row) => number, floor: number): Tally {
   const byProject = new Map<string, Row[]>();
-  for (const r of rows) byProject.set(r.file.project, [...(byProject.get(r.file.project) ?? []), r]);
+  for (const r of rows) {
+    const list = byProject.get(r.file.project);
+    if (list === undefined) byProject.set(r.file.project, [r]);
+    else list.push(r);
+  }
   let t = emptyTally();
   for (const [, list] of byProject) {
     const offers: Offer<Row>[] = list.map((r) => ({ item: r, score: score(r), tokens: estimateTokens(r.text) + ITEM_FRAME_TOKENS, slot: r.slot, wording: r.wording }));
-    const picked = fillBudget(offers, MEMORY_TOKENS, floor).map((o) => o.item.text);
+    const picked = fillBudget(offers, MEMORY_TOKENS, floor).map((o) => o.item);
     const files = [...new Set(list.map((r) => r.file))];
-    const wanted = files.flatMap((f) => f.wanted.map((w) => new RegExp(w.regex, 'i')));
-    const junk = files.flatMap((f) => f.junk.map((j) => new RegExp(j.regex, 'i')));
+    // Items are matched per file of the project, as the scorer matches each file's labels against the project's recall.
+    const hit = (r: Row, f: Row['file'], kind: 'matchesWanted' | 'matchesJunk') => (r.file === f ? r[kind] : crossMatches(r, f, kind));
+    let wanted = 0;
+    let junk = 0;
+    for (const f of files) {
+      const w = new Set<number>();
+      const j = new Set<number>();
+      for (const r of picked) {
+        for (const i of hit(r, f, 'matchesWanted')) w.add(i);
+        for (const i of hit(r, f, 'matchesJunk')) j.add(i);
+      }
+      wanted += w.size;
+      junk += j.size;
+    }
     t = addTally(t, {
-      wanted: wanted.filter((rx) => picked.some((p) => rx.test(p))).length,
-      wantedTotal: wanted.length,
-      junk: junk.filter((rx) => picked.some((p) => rx.test(p))).length,
+      wanted,
+      wantedTotal: files.reduce((n, f) => n + f.wanted.length, 0),
+      junk,
       items: picked.length,
-      onTarget: picked.filter((p) => wanted.some((rx) => rx.test(p))).length,
-      chars: [picked.reduce((n, p) => n + p.length, 0)],
+      onTarget: picked.filter((r) => files.some((f) => hit(r, f, 'matchesWanted').length > 0)).length,
+      chars: [picked.reduce((n, r) => n + r.text.length, 0)],
     });
   }
   return t;
+}
+
+const cross = new Map<string, number[]>();
+/** A candidate of one file against another file's items of the same project (compiled once, remembered). */
+function crossMatches(r: Row, f: Row['file'], kind: 'matchesWanted' | 'matchesJunk'): number[] {
+  const key = `${kind}\u0000${f.file}\u0000${r.file.file}\u0000${r.text}`;
+  let out = cross.get(key);
+  if (out === undefined) {
+    const items = kind === 'matchesWanted' ? f.wanted : f.junk;
+    out = items.flatMap((x, i) => (new RegExp(x.regex, 'i').test(r.text) ? [i] : []));
+    cross.set(key, out);
+  }
+  return out;
 }
 
 export const median = (xs: readonly number[]): number => {

@@ -33,18 +33,14 @@ describe('ingest with memory.extractor claude-cli (real claude -p, fake Messages
         type: 'instruction',
         scope: 'project',
         stable: true,
-        importance: 0.9,
-        messageIds: ['cli-1-0000'],
-        relation: 'new',
+        from: [1],
       },
       {
         content: `The staging deploy uses the key ${SECRET} from the vault.`,
         type: 'fact',
         scope: 'project',
         stable: true,
-        importance: 0.6,
-        messageIds: ['cli-1-0000'],
-        relation: 'new',
+        from: [1],
       },
     ];
     fake = await startFakeAnthropic({ steps: [reply([toolUse('StructuredOutput', { memories })])], defaultStep: reply('(no more scripted answers)') });

@@ -30,9 +30,7 @@ const memory = {
   type: 'instruction',
   scope: 'project',
   stable: true,
-  importance: 0.9,
-  messageIds: ['cx-1-0000'],
-  relation: 'new',
+  from: [1],
 };
 
 async function ingestWith(reply: Parameters<typeof startFakeResponses>[0]): Promise<IngestSummary> {

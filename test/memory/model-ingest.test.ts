@@ -39,15 +39,14 @@ describe('ingest with a model (fake Messages API over the real SDK)', () => {
     const { d, file } = await setUp([
       reply(
         [
-          toolUse('record_memories', {
+          toolUse('answer', {
             memories: [
               {
                 content: 'Pull requests are squash-merged.',
                 type: 'instruction',
                 scope: 'project',
                 stable: true,
-                importance: 0.8,
-                messageIds: ['model-1-0000'],
+                from: [1],
               },
             ],
           }),
@@ -64,6 +63,11 @@ describe('ingest with a model (fake Messages API over the real SDK)', () => {
     expect(s.added[0]?.createdAt).toBe('2026-05-05T12:00:00.000Z');
     expect(s.tokens).toEqual({ input: 1234, output: 56 });
     expect(fake?.requests[0]?.body.stream).toBe(true);
+    // The model read the person's statement as candidate C1, not the transcript.
+    const prompt = JSON.stringify(fake?.requests[0]?.body.messages);
+    expect(prompt).toMatch(/C1 \[typed · [^\]]+\] We always squash-merge pull requests in this repository\./);
+    expect(prompt).not.toContain('Got it.');
+    expect(s.added[0]?.sources).toEqual([{ sessionId: 'model-1', messageIds: ['model-1-0000'] }]);
     const sessions = await d.client.sessions();
     expect(sessions[0]?.tokens).toEqual({ input: 1234, output: 56 });
     expect(d.log).not.toContain(KEY);
@@ -76,6 +80,7 @@ describe('ingest with a model (fake Messages API over the real SDK)', () => {
     expect(s.fallback).toMatch(/bad_request|400/);
     expect(s.added.some((m) => m.content.toLowerCase().includes('squash-merge'))).toBe(true);
     expect(fake?.requests).toHaveLength(1); // a 400 is never retried
+    expect(d.log).toContain('model extraction failed; using the offline extractor');
   });
 
   it('falls back on an answer with no usable JSON', async () => {

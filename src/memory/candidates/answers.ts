@@ -5,7 +5,7 @@
 import type { ExtractMessage } from '../extract/types.js';
 import { oneUnit, type Unit } from './unit.js';
 
-/** A question longer than this is clipped in an answer's memory. */
+/** A question longer than this is read as its last sentence in an answer's memory. */
 const QUESTION_MAX = 160;
 
 /** `"Question?"="Answer"` pairs, as Claude Code writes AskUserQuestion results. */
@@ -16,9 +16,16 @@ export function parseAnswerText(text: string): { question: string; answer: strin
   return out;
 }
 
+/**
+ * The question an answer answers, whole: its last sentence when it runs long (a preamble before the
+ * question says nothing the answer needs). Never cut inside a sentence.
+ */
 export function clipQuestion(q: string): string {
   const flat = q.replace(/\s+/g, ' ').trim();
-  return flat.length <= QUESTION_MAX ? flat : `…${flat.slice(flat.length - QUESTION_MAX + 1)}`;
+  if (flat.length <= QUESTION_MAX) return flat;
+  const sentences = flat.split(/(?<=[.!?:])\s+(?=[A-Z"'“(*])/);
+  const asked = [...sentences].reverse().find((x) => x.includes('?')) ?? sentences[sentences.length - 1] ?? flat;
+  return asked.trim();
 }
 
 export function answerUnits(m: ExtractMessage, turn: number): Unit[] {

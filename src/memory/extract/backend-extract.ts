@@ -1,110 +1,103 @@
 /**
- * Model extraction through a ModelBackend (the Claude or Codex CLI, or the API): the heuristics run
- * first; the model then reads a compact digest of the session (digest-items.ts, digest-prompt.ts)
- * with their candidates and the stored memories of the same slots, and answers with the memories
- * to keep. One call for a typical session; a long one is split at message boundaries, at most
- * `maxCalls` calls, the heuristics' candidates standing for the statements past them. Any failure
- * (the call, the answer's shape) falls back to the heuristics for the session, the reason recorded.
- * Neither the prompt nor the answer is ever logged.
+ * Model extraction, one pipeline for every backend (the API through the SDK, the Claude or Codex
+ * CLI): the session is ranked as offline (offline.ts), a wider pool of its candidates is numbered
+ * (model-pool.ts) and the model is asked, one structured question per run of at most 40
+ * candidates (model-prompt.ts), to rewrite that list into crisp memories: keep, merge or drop,
+ * citing the candidates each memory comes from (model-answer.ts). Any failure (the call, the
+ * answer's shape, nothing valid) falls back to the offline proposals for the session, the reason
+ * and the tokens spent recorded. A session with no candidates asks nothing. Neither the prompt nor
+ * the answer is ever logged.
  */
 import type { ModelBackend } from '../../llm/backend.js';
 import type { Logger } from '../../log.js';
-import { digestCandidates } from './digest-answer.js';
-import { digestItems } from './digest-items.js';
-import { DIGEST_SCHEMA, DIGEST_SYSTEM_PROMPT, digestLines, digestPrompt } from './digest-prompt.js';
-import { mergeCandidates } from './llm-answer.js';
-import { chunkMessages, chunkText, type RenderedMessage } from './llm-render.js';
-import type { Proposal as Candidate, ExtractInput, ExtractResult, KnownMemory } from './types.js';
+import { draftsOf, mergeDrafts, type Draft } from './model-answer.js';
+import { chunksOf, poolOf, type Numbered } from './model-pool.js';
+import { outlineOf, SYSTEM_PROMPT, userPrompt } from './model-prompt.js';
+import { ANSWER_SCHEMA } from './model-schema.js';
+import { offlineOf, rankSession } from './offline.js';
+import type { ExtractInput, ExtractResult, KnownMemory } from './types.js';
 
 export interface BackendExtractOptions {
   backend: ModelBackend;
   log: Logger;
-  /** The heuristic extractor: its candidates go into the digest, and it answers when the model fails. */
-  fallback: (input: ExtractInput) => ExtractResult | Promise<ExtractResult>;
-  /** Statement tokens per call (default 5,000): with the rest of the prompt a call stays near 8k. */
-  chunkTokens?: number;
-  /** Calls per session at most (default 4). */
-  maxCalls?: number;
-  /** Output tokens per call (default 1,024). */
+  /** Candidates a session at most (default POOL_MAX, 80). */
+  maxCandidates?: number;
+  /** Candidates one question at most (default PER_CALL, 40). */
+  perCall?: number;
+  /** Output tokens per question (default 3,000: 40 memories of a sentence each). */
   maxOutputTokens?: number;
   signal?: AbortSignal;
 }
 
 const MAX_KNOWN = 15;
-/** Memories asked of one call: what fits the output tokens of one answer. */
-const PER_CALL = 15;
 
-/** Stored memories of the same slots as the heuristics' candidates, under short aliases. */
-function knownMemories(input: ExtractInput, candidates: Candidate[]): Map<string, KnownMemory> {
-  const found = input.related?.(candidates.map((c) => c.content)) ?? [];
+/** Stored memories of the same slots as these candidates, under short aliases (K1, K2…). */
+function knownFor(input: ExtractInput, candidates: readonly Numbered[]): Map<string, KnownMemory> {
+  const found = input.related?.(candidates.map((c) => c.offline.content)) ?? [];
   const unique = [...new Map(found.map((m) => [m.id, m])).values()].slice(0, MAX_KNOWN);
   return new Map(unique.map((m, i) => [`K${i + 1}`, m]));
 }
 
 export async function extractWithBackend(input: ExtractInput, opts: BackendExtractOptions): Promise<ExtractResult> {
-  const heuristic = await opts.fallback(input);
-  const items = digestItems(input.messages);
-  if (items.length === 0 || input.maxMemories <= 0) return heuristic; // nothing the person said: nothing to ask
+  const ranked = rankSession(input);
+  const offline = offlineOf(ranked, input.maxMemories);
+  const pool = input.maxMemories > 0 ? poolOf(ranked, opts.maxCandidates) : [];
+  if (pool.length === 0) return offline; // nothing the person said: nothing to ask
+  const { backend, log } = opts;
   const tokens = { input: 0, output: 0 };
   let costUsd: number | undefined;
   const spent = () => ({ tokens, ...(costUsd !== undefined && { costUsd }) });
   const fail = (code: string, message: string): ExtractResult => {
-    opts.log.warn({ code, reason: message, backend: opts.backend.name, model: opts.backend.model }, 'model extraction failed; using the heuristic extractor');
-    return { ...heuristic, fallback: `${code}: ${message}`, ...spent() };
+    log.warn({ code, reason: message, backend: backend.name, model: backend.model }, 'model extraction failed; using the offline extractor');
+    return { ...offline, fallback: `${code}: ${message}`, ...spent() };
   };
 
-  const chunks = chunkMessages(items, opts.chunkTokens ?? 5000);
-  const maxCalls = Math.max(1, opts.maxCalls ?? 4);
-  const asked = chunks.slice(0, maxCalls);
-  const unasked = new Set(chunks.slice(maxCalls).flatMap((c) => c.map((r) => r.id)));
-  const known = knownMemories(input, heuristic.proposals);
-  // Any message of the session may be cited (a learning the heuristics found in the agent's words).
-  const messages = new Map<string, RenderedMessage>(
-    input.messages.map((m, index) => [m.id, { id: m.id, index, ...(m.timestamp !== undefined && { timestamp: m.timestamp }), text: '', tokens: 0 }]),
-  );
-  const lists: Candidate[][] = [];
+  const chunks = chunksOf(pool, opts.perCall);
+  const outline = outlineOf(input.digest);
+  const lists: Draft[][] = [];
+  let dropped = 0;
   const started = Date.now();
-  for (const [i, chunk] of asked.entries()) {
-    const ids = new Set(chunk.map((r) => r.id));
-    const own = asked.length === 1 ? heuristic.proposals : heuristic.proposals.filter((c) => c.messageIds.some((id) => ids.has(id)));
-    const prompt = digestPrompt({
+  for (const [i, candidates] of chunks.entries()) {
+    const known = knownFor(input, candidates);
+    const prompt = userPrompt({
       ...(input.project !== undefined && { project: input.project }),
-      digest: i === 0 ? digestLines(input.digest) : [],
+      outline: i === 0 ? outline : [],
       known: [...known],
-      candidates: own,
-      statements: chunkText(chunk),
+      candidates,
       part: i + 1,
-      parts: asked.length,
-      maxMemories: Math.min(input.maxMemories, PER_CALL),
+      parts: chunks.length,
+      maxMemories: Math.min(input.maxMemories, candidates.length),
     });
-    const answer = await opts.backend.ask({
+    const answer = await backend.ask({
       purpose: 'extract',
-      system: DIGEST_SYSTEM_PROMPT,
+      system: SYSTEM_PROMPT,
       prompt,
-      schema: DIGEST_SCHEMA,
-      maxOutputTokens: opts.maxOutputTokens ?? 1024,
+      schema: ANSWER_SCHEMA,
+      maxOutputTokens: opts.maxOutputTokens ?? 3000,
       ...(opts.signal !== undefined && { signal: opts.signal }),
     });
     tokens.input += answer.usage?.inputTokens ?? 0;
     tokens.output += answer.usage?.outputTokens ?? 0;
     if (answer.usage?.costUsd !== undefined) costUsd = (costUsd ?? 0) + answer.usage.costUsd;
     if (!answer.ok) return fail(answer.code, answer.message);
-    const parsed = digestCandidates(answer.value, { messages, ...(input.project !== undefined && { project: input.project }) }, known);
+    const parsed = draftsOf(answer.value, candidates, known);
     if (!parsed.ok) return fail(parsed.error.code, parsed.error.message);
-    lists.push(parsed.candidates);
+    lists.push(parsed.drafts);
+    dropped += parsed.dropped;
   }
-  // Statements past the last call keep what the heuristics found in them.
-  lists.push(heuristic.proposals.filter((c) => c.messageIds.length > 0 && c.messageIds.every((id) => unasked.has(id))));
-  opts.log.info(
+  const proposals = mergeDrafts(lists, input.maxMemories);
+  log.info(
     {
-      backend: opts.backend.name,
-      model: opts.backend.model,
-      calls: asked.length,
-      skippedParts: chunks.length - asked.length,
+      backend: backend.name,
+      model: backend.model,
+      calls: chunks.length,
+      candidates: pool.length,
+      memories: proposals.length,
+      dropped,
       tokens,
       ms: Date.now() - started,
     },
     'model extraction',
   );
-  return { proposals: mergeCandidates(lists, input.maxMemories), extractor: 'model', ...spent() };
+  return { proposals, extractor: 'model', ...spent() };
 }

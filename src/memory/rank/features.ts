@@ -27,6 +27,7 @@ export const FEATURES = [
   'mood.imperative',
   'mood.copula',
   'mood.bareCommand',
+  'mood.evaluation',
   'modal.standing',
   'modal.deontic',
   'modal.preference',
@@ -39,6 +40,7 @@ export const FEATURES = [
   'deixis',
   'time.relative',
   'time.past',
+  'trouble',
   'chatter',
   'universal',
   'size.words',
@@ -112,6 +114,18 @@ function question(tokens: readonly Token[], text: string): boolean {
 }
 
 /** The feature vector of one candidate, in FEATURES order. */
+/** A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems off". */
+function evaluation(tokens: readonly Token[]): boolean {
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (!L.DEICTIC.has(t.lower) || t.pos === 'DET') continue;
+    const verb = tokens[i + 1] as Token;
+    if (!L.SEEMING.has(verb.lemma)) continue;
+    if (tokens.slice(i + 2, i + 5).some((x) => x.pos === 'ADJ')) return true;
+  }
+  return false;
+}
+
 /** An answer is read as its answer: its question was the agent's. */
 function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
   if (c.source !== 'answer') return { tokens: c.sentence.tokens, text: c.text };
@@ -159,6 +173,8 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     'mood.copula': verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have') ? 1 : 0,
     // A command with nothing that makes it last: no always, must, when, every, not.
     'mood.bareCommand': command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL) ? 1 : 0,
+    // "that's great", "this looks too good", "it's confusing": judging what is on the table.
+    'mood.evaluation': evaluation(tokens) ? 1 : 0,
     'modal.standing': standing ? 1 : 0,
     'modal.deontic': deontic ? 1 : 0,
     'modal.preference': (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l)) ? 1 : 0,
@@ -171,7 +187,9 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     deixis: cap(count(L.DEICTIC), 3),
     'time.relative': cap(count(L.RELATIVE_TIME) + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3),
     'time.past': verbs.some((t) => t.lemma !== t.lower && /ed$/.test(t.lower)) && !verbs.some((t) => t.lemma === t.lower && t.pos === 'VERB') ? 1 : 0,
-    chatter: cap(count(L.CHATTER), 2),
+    // How much of it is interjection, thanks or praise.
+    trouble: cap(count(L.TROUBLE), 2),
+    chatter: words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length,
     universal: has(L.UNIVERSAL) ? 1 : 0,
     'size.words': Math.log1p(words.length),
     'size.contentShare': words.length === 0 ? 0 : tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length / words.length,

@@ -41,6 +41,11 @@ export const RELATIVE_TIME_PHRASES = phrases(`for now | right now | at the momen
   this session | this week | for this | until further notice | in a minute | for a while`);
 /** Interjections and words of thanks, praise or complaint. */
 export const CHATTER = set(`thanks thank thx lol haha wow oops sorry yay cheers great nice awesome cool perfect wtf ugh hmm damn omg`);
+/** The words of something going wrong, in any codebase: a report of the moment, or a lesson when fixed. */
+export const TROUBLE = set(`error errors warning warnings failed failing fails failure crash crashed broken bug bugs exception undefined
+  unused issue issues problem problems wrong`);
+/** Lemmas of being and seeming, for a judgement of what is on the table ("that looks great"). */
+export const SEEMING = set(`be look sound seem feel`);
 /** Quantifiers that make a statement about every case. */
 export const UNIVERSAL = set(`every each all any`);
 

@@ -18,24 +18,31 @@ export function probability(model: LogisticModel, x: readonly number[]): number 
   return 1 / (1 + Math.exp(-s));
 }
 
-/** Solves A·x = b by Gaussian elimination with partial pivoting (A is small and well conditioned). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i] ?? 0]);
+/** Solves A·x = b (A row-major n×n, overwritten) by Gaussian elimination with partial pivoting. */
+function solve(a: Float64Array, b: Float64Array, n: number): Float64Array {
   for (let c = 0; c < n; c++) {
     let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs((m[r] as number[])[c] ?? 0) > Math.abs((m[p] as number[])[c] ?? 0)) p = r;
-    [m[c], m[p]] = [m[p] as number[], m[c] as number[]];
-    const pivotRow = m[c] as number[];
-    const pivot = pivotRow[c] || 1e-12;
+    for (let r = c + 1; r < n; r++) if (Math.abs(a[r * n + c] as number) > Math.abs(a[p * n + c] as number)) p = r;
+    if (p !== c) {
+      for (let k = 0; k < n; k++) {
+        const t = a[c * n + k] as number;
+        a[c * n + k] = a[p * n + k] as number;
+        a[p * n + k] = t;
+      }
+      const t = b[c] as number;
+      b[c] = b[p] as number;
+      b[p] = t;
+    }
+    const pivot = (a[c * n + c] as number) || 1e-12;
     for (let r = 0; r < n; r++) {
       if (r === c) continue;
-      const row = m[r] as number[];
-      const f = (row[c] ?? 0) / pivot;
-      if (f !== 0) for (let k = c; k <= n; k++) row[k] = (row[k] ?? 0) - f * (pivotRow[k] ?? 0);
+      const f = (a[r * n + c] as number) / pivot;
+      if (f === 0) continue;
+      for (let k = c; k < n; k++) a[r * n + k] = (a[r * n + k] as number) - f * (a[c * n + k] as number);
+      b[r] = (b[r] as number) - f * (b[c] as number);
     }
   }
-  return m.map((row, i) => (row[n] ?? 0) / (row[i] || 1e-12));
+  return b.map((v, i) => v / ((a[i * n + i] as number) || 1e-12));
 }
 
 export interface FitOptions {
@@ -51,37 +58,50 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
   const d = x[0]?.length ?? 0;
   const mean = new Array<number>(d).fill(0);
   const scale = new Array<number>(d).fill(0);
-  for (const row of x) for (let j = 0; j < d; j++) mean[j] = (mean[j] ?? 0) + (row[j] ?? 0) / n;
-  for (const row of x) for (let j = 0; j < d; j++) scale[j] = (scale[j] ?? 0) + ((row[j] ?? 0) - (mean[j] ?? 0)) ** 2 / n;
-  for (let j = 0; j < d; j++) scale[j] = Math.sqrt(scale[j] ?? 0) || 1;
-  const z = x.map((row) => [...row.map((v, j) => (v - (mean[j] ?? 0)) / (scale[j] ?? 1)), 1]);
-  let w = new Array<number>(d + 1).fill(0);
+  for (const row of x) for (let j = 0; j < d; j++) mean[j] = (mean[j] as number) + (row[j] ?? 0) / n;
+  for (const row of x) for (let j = 0; j < d; j++) scale[j] = (scale[j] as number) + ((row[j] ?? 0) - (mean[j] as number)) ** 2 / n;
+  for (let j = 0; j < d; j++) scale[j] = Math.sqrt(scale[j] as number) || 1;
+  // Standardised rows with a constant 1 for the bias, in one flat array.
+  const m = d + 1;
+  const z = new Float64Array(n * m);
+  x.forEach((row, i) => {
+    for (let j = 0; j < d; j++) z[i * m + j] = ((row[j] ?? 0) - (mean[j] as number)) / (scale[j] as number);
+    z[i * m + d] = 1;
+  });
+  const w = new Float64Array(m);
   for (let step = 0; step < (opts.maxSteps ?? 50); step++) {
-    const grad = new Array<number>(d + 1).fill(0);
-    const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    const grad = new Float64Array(m);
+    const hess = new Float64Array(m * m);
     for (let i = 0; i < n; i++) {
-      const zi = z[i] as number[];
+      const o = i * m;
       const weight = opts.sampleWeights?.[i] ?? 1;
       let s = 0;
-      for (let j = 0; j <= d; j++) s += (w[j] ?? 0) * (zi[j] ?? 0);
+      for (let j = 0; j < m; j++) s += (w[j] as number) * (z[o + j] as number);
       const p = 1 / (1 + Math.exp(-s));
       const r = (p - (y[i] ?? 0)) * weight;
       const q = p * (1 - p) * weight;
-      for (let a = 0; a <= d; a++) {
-        grad[a] = (grad[a] ?? 0) + r * (zi[a] ?? 0);
-        const row = hess[a] as number[];
-        for (let b = 0; b <= a; b++) row[b] = (row[b] ?? 0) + q * (zi[a] ?? 0) * (zi[b] ?? 0);
+      for (let a = 0; a < m; a++) {
+        const za = z[o + a] as number;
+        if (za === 0) continue;
+        grad[a] = (grad[a] as number) + r * za;
+        const qa = q * za;
+        const row = a * m;
+        for (let b = 0; b <= a; b++) hess[row + b] = (hess[row + b] as number) + qa * (z[o + b] as number);
       }
     }
-    for (let a = 0; a <= d; a++) for (let b = 0; b < a; b++) (hess[b] as number[])[a] = (hess[a] as number[])[b] ?? 0;
+    for (let a = 0; a < m; a++) for (let b = 0; b < a; b++) hess[b * m + a] = hess[a * m + b] as number;
     for (let a = 0; a < d; a++) {
-      grad[a] = (grad[a] ?? 0) + opts.lambda * (w[a] ?? 0);
-      (hess[a] as number[])[a] = ((hess[a] as number[])[a] ?? 0) + opts.lambda;
+      grad[a] = (grad[a] as number) + opts.lambda * (w[a] as number);
+      hess[a * m + a] = (hess[a * m + a] as number) + opts.lambda;
     }
-    (hess[d] as number[])[d] = ((hess[d] as number[])[d] ?? 0) + 1e-9;
-    const delta = solve(hess, grad);
-    w = w.map((v, j) => v - (delta[j] ?? 0));
-    if (Math.max(...delta.map(Math.abs)) < 1e-7) break;
+    hess[d * m + d] = (hess[d * m + d] as number) + 1e-9;
+    const delta = solve(hess, grad, m);
+    let largest = 0;
+    for (let j = 0; j < m; j++) {
+      w[j] = (w[j] as number) - (delta[j] as number);
+      largest = Math.max(largest, Math.abs(delta[j] as number));
+    }
+    if (largest < 1e-6) break;
   }
-  return { bias: w[d] ?? 0, weights: w.slice(0, d), mean, scale };
+  return { bias: w[d] as number, weights: Array.from(w.subarray(0, d)), mean, scale };
 }

@@ -23,7 +23,9 @@ export const Weights = z.object({
     corpus: z.object({ files: z.number(), groups: z.number(), candidates: z.number() }),
     folds: z.number(),
     lambda: z.number(),
-    /** One per fold, then all folds together. */
+    /** Every group scored by models fitted on all the others (what the operating point was chosen on). */
+    leaveOneGroupOut: Tally,
+    /** The scorer's folds: one per fold, then all folds together. */
     outOfFold: z.array(Tally),
   }),
 });

@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { restoreOptional, toStrictSchema } from '../../../src/llm/backends/strict-schema.js';
 import { strictSchemaProblem } from '../../fakes/openai-responses.js';
-import { RECORD_TOOL } from '../../../src/memory/extract/llm-prompt.js';
+import { ANSWER_SCHEMA } from '../../../src/memory/extract/model-schema.js';
 
 describe('strict schemas for codex --output-schema', () => {
-  it('makes memory extraction’s tool schema one strict mode accepts, optional properties nullable', () => {
-    const loose = RECORD_TOOL.input_schema as Record<string, unknown>;
-    expect(strictSchemaProblem(loose)).toMatch(/additionalProperties/);
+  it('makes memory extraction’s answer schema one strict mode accepts, optional properties nullable', () => {
+    const loose = ANSWER_SCHEMA;
+    expect(strictSchemaProblem(loose)).toMatch(/'required'/);
     const strict = toStrictSchema(loose);
     expect(strictSchemaProblem(strict)).toBeUndefined();
     const item = (strict.properties as { memories: { items: { properties: Record<string, unknown>; required: string[] } } }).memories.items;
-    expect(item.required).toContain('replaces');
+    expect(item.required).toEqual(expect.arrayContaining(['content', 'from', 'same', 'replaces']));
     expect(item.properties.replaces).toMatchObject({ type: ['array', 'null'] });
+    expect(item.properties.same).toMatchObject({ type: ['string', 'null'] });
+    expect(item.properties.from).toMatchObject({ type: 'array', items: { type: 'integer' } });
     expect(item.properties.content).toMatchObject({ type: 'string' });
   });
 
