@@ -99,6 +99,7 @@ for (const lambda of LAMBDAS) {
     for (const floor of FLOORS) {
       const all = simulate(rows, (r) => (oof.get(r)?.wanted ?? 0) - jw * (oof.get(r)?.junk ?? 0), floor);
       const objective = all.wanted - JUNK_COST * all.junk;
+      if (process.env.FIT_TRACE) console.log(`trace lambda ${lambda} jw ${jw} floor ${floor.toFixed(2)}: wanted ${all.wanted} junk ${all.junk} median ${median(all.chars)} objective ${objective}`);
       if (best === undefined || objective > best.objective) best = { lambda, junkWeight: jw, floor, folds: [], all, objective };
     }
 }

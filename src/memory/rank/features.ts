@@ -33,6 +33,8 @@ export const FEATURES = [
   'modal.preference',
   'modal.hedge',
   'modal.condition',
+  'modal.limit',
+  'person.reserves',
   'polarity.negated',
   'person.first',
   'person.we',
@@ -54,11 +56,6 @@ export const FEATURES = [
   'shape.document',
   'shape.emphasis',
   'place.position',
-  'place.firstTurn',
-  'place.firstInMessage',
-  'place.messageSentences',
-  'place.messageChars',
-  'place.investigative',
   'said.again',
   'echo.count',
   'echo.span',
@@ -140,6 +137,8 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
   const lemmas = new Set(tokens.map((t) => t.lemma));
   const has = (s: ReadonlySet<string>): boolean => lower.some((w) => s.has(w));
   const count = (s: ReadonlySet<string>): number => lower.filter((w) => s.has(w)).length;
+  // "from now on" looks ahead: its "now" is not the moment.
+  const moment = hasPhrase(lower, [['from', 'now', 'on']]) ? count(L.RELATIVE_TIME) - 1 : count(L.RELATIVE_TIME);
   const verbs = tokens.filter((t) => t.pos === 'VERB' || t.pos === 'AUX');
   const src = c.source;
   const summary = src.startsWith('summary-') ? src.slice('summary-'.length) : undefined;
@@ -180,12 +179,16 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     'modal.preference': (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l)) ? 1 : 0,
     'modal.hedge': has(L.HEDGES) || hasPhrase(lower, L.HEDGE_PHRASES) ? 1 : 0,
     'modal.condition': has(L.CONDITIONS) ? 1 : 0,
+    // "under 50 lines", "at most 3", "no more than 2": a bound that holds beyond the moment.
+    'modal.limit': tokens.some((t, i) => L.BOUNDS.has(t.lower) && tokens.slice(i + 1, i + 4).some((x) => x.kind === 'number' || x.pos === 'NUM')) ? 1 : 0,
+    // "I do that", "I'll handle the frontend", "I commit myself": the person keeps a job for themselves.
+    'person.reserves': tokens.some((t, i) => t.lower === 'i' && (tokens[i + 1]?.pos === 'VERB' || ((tokens[i + 1]?.pos === 'AUX') && tokens[i + 2]?.pos === 'VERB')) && !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? '')) || lower.includes('myself') ? 1 : 0,
     'polarity.negated': negated ? 1 : 0,
     'person.first': firstPerson ? 1 : 0,
     'person.we': has(L.FIRST_PLURAL) ? 1 : 0,
     'person.you': has(L.SECOND) ? 1 : 0,
     deixis: cap(count(L.DEICTIC), 3),
-    'time.relative': cap(count(L.RELATIVE_TIME) + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3),
+    'time.relative': cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3),
     'time.past': verbs.some((t) => t.lemma !== t.lower && /ed$/.test(t.lower)) && !verbs.some((t) => t.lemma === t.lower && t.pos === 'VERB') ? 1 : 0,
     // How much of it is interjection, thanks or praise.
     trouble: cap(count(L.TROUBLE), 2),
@@ -203,11 +206,6 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     // "DON'T", "NEVER EVER", "!": shouting, not an acronym.
     'shape.emphasis': /!|\b[A-Z]{2,}'[A-Z]+\b|\b[A-Z]{3,}\s+[A-Z]{3,}\b/.test(text) ? 1 : 0,
     'place.position': c.count > 1 ? c.index / (c.count - 1) : 0,
-    'place.firstTurn': c.turn === 0 ? 1 : 0,
-    'place.firstInMessage': c.inMessage === 0 ? 1 : 0,
-    'place.messageSentences': Math.log1p(c.ofMessage),
-    'place.messageChars': Math.log1p(c.messageChars),
-    'place.investigative': c.investigative ? 1 : 0,
     'said.again': cap(c.repeats, 3),
     'echo.count': Math.log1p(echo.count),
     'echo.span': echo.span,

@@ -46,6 +46,8 @@ export const TROUBLE = set(`error errors warning warnings failed failing fails f
   unused issue issues problem problems wrong`);
 /** Lemmas of being and seeming, for a judgement of what is on the table ("that looks great"). */
 export const SEEMING = set(`be look sound seem feel`);
+/** Words that bound a quantity ("under 50", "at most 3", "max 2"). */
+export const BOUNDS = set(`under below over above within max maximum min minimum most least than exceed exceeds`);
 /** Quantifiers that make a statement about every case. */
 export const UNIVERSAL = set(`every each all any`);
 
