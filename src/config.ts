@@ -106,8 +106,8 @@ export const ConfigSchema = z
         /** Gates a scheduled dream must pass (a manual `nightshift dream` ignores them). */
         minHours: z.number().min(0).default(24),
         minSessions: z.number().int().min(0).default(5),
-        /** Active memories per namespace; beyond it the least relevant are archived. */
-        cap: z.number().int().min(1).default(2000),
+        /** Active memories per namespace (a project, you, a team); beyond it the lowest ranked are archived. */
+        cap: z.number().int().min(1).default(150),
         /** Input tokens one dream may send to the model. */
         tokenBudget: z.number().int().min(0).default(200_000),
         /** Who reviews pairs that read alike; auto: the memory extractor's model, if it has one. */

@@ -23,6 +23,8 @@ export const DreamReport = z.object({
   archives: z.array(z.object({ id: z.string(), reason: z.string() })),
   reinforcements: z.array(z.object({ id: z.string(), sessions: z.number() })),
   proposals: z.array(z.object({ topic: z.string(), sessions: z.number() })),
+  /** Two values of one slot the dream did not resolve on its own: the newer may replace the older (`memories forget` the older to agree). */
+  replacements: z.array(z.object({ older: z.string(), newer: z.string(), reason: z.string() })).optional(),
   masked: z.array(z.object({ id: z.string(), dropped: z.boolean() })),
   tokens: z.object({ input: z.number(), output: z.number(), budget: z.number() }).optional(),
 });

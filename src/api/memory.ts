@@ -146,6 +146,8 @@ export const RecallItem = z.object({
   tokens: z.number(),
   sources: z.array(Source),
   at: z.string().optional(),
+  /** A memory's origin: `heuristic` memories are the person's own words, shown quoted. */
+  origin: z.enum(['heuristic', 'model', 'manual', 'import']).optional(),
 });
 export type RecallItem = z.infer<typeof RecallItem>;
 

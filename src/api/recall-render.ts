@@ -7,8 +7,8 @@ export type RecallFormat = 'text' | 'markdown' | 'claude-hook';
 export const HOOK_CONTEXT_MAX = 10_000;
 
 const GROUPS: { title: (project: string | null) => string; test: (i: RecallItem) => boolean }[] = [
-  { title: () => 'Standing instructions and preferences', test: (i) => i.kind === 'memory' && (i.type === 'instruction' || i.type === 'preference') },
-  { title: (p) => (p ? `Project ${p}` : 'Project'), test: (i) => i.kind === 'memory' && i.scope === 'project' },
+  { title: () => 'Standing rules', test: (i) => i.kind === 'memory' && (i.type === 'instruction' || i.type === 'preference') },
+  { title: (p) => (p ? `Current state of ${p}` : 'Current state'), test: (i) => i.kind === 'memory' && i.scope === 'project' },
   { title: () => 'Team', test: (i) => i.kind === 'memory' && i.scope === 'team' },
   { title: () => 'About you', test: (i) => i.kind === 'memory' },
   { title: () => 'Recent sessions here', test: (i) => i.kind === 'digest' },
@@ -24,9 +24,12 @@ export function escapeControls(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
+/** The person's own words (no model rewrote them) are quoted and dated; an excerpt of a past session is dated. */
 function dated(i: RecallItem): string {
   const text = escapeControls(i.text);
-  return i.kind === 'episode' && i.at ? `(${i.at.slice(0, 10)}) ${text}` : text;
+  if (i.kind === 'episode' && i.at) return `(${i.at.slice(0, 10)}) ${text}`;
+  if (i.kind === 'memory' && i.origin === 'heuristic') return `“${text}”${i.at ? ` (${i.at.slice(0, 10)})` : ''}`;
+  return text;
 }
 
 export function renderText(r: RecallResponse): string {

@@ -47,9 +47,19 @@ export function planSlotGroups(items: Shaped[], groups: number[][], plan: Plan, 
     const latest = kept.reduce((a, b) => (newer(b, a) ? b : a));
     for (const m of kept) {
       if (m.id === latest.id || m.pinned || editedSince(m, latest.lastSeenAt) || taken.has(m.id)) continue;
-      // A choice that changed, or a number that did; otherwise two values of one slot may both hold.
+      // A choice that changed, or a number that did; otherwise two values of one slot may both hold,
+      // and the report proposes the newer as a replacement for the person to confirm. A flip of
+      // polarity is never applied here: it may come from a clause read the wrong way round.
       const [was, now] = [slotOfId.get(m.id), slotOfId.get(latest.id)];
-      if (!changeable(slot) && !(was !== undefined && now !== undefined && numberChanged(was, now))) continue;
+      const flipped = was !== undefined && now !== undefined && was.value.slice(1) === now.value.slice(1);
+      if (flipped || (!changeable(slot) && !(was !== undefined && now !== undefined && numberChanged(was, now)))) {
+        plan.replacements.push({
+          older: m.id,
+          newer: latest.id,
+          reason: flipped ? 'the same statement with the opposite polarity' : `another value for "${slot.subject} ${slot.attribute}"`,
+        });
+        continue;
+      }
       taken.add(m.id);
       plan.supersede.push({ id: m.id, by: latest.id, at: latest.createdAt, reason: `changed: "${latest.content.slice(0, 80)}" is newer` });
     }

@@ -20,11 +20,13 @@ export interface Plan {
   archive: { id: string; reason: string }[];
   mask: { id: string; text: string | null }[];
   proposals: DreamReport['proposals'];
+  /** Replacements the dream is not sure of: proposed in the report, not applied. */
+  replacements: NonNullable<DreamReport['replacements']>;
   /** Slots worked out for memories stored without one: saved with them. */
   slots: Map<string, Slot>;
 }
 
-export const emptyPlan = (): Plan => ({ reinforce: new Map(), merges: [], supersede: [], archive: [], mask: [], proposals: [], slots: new Map() });
+export const emptyPlan = (): Plan => ({ reinforce: new Map(), merges: [], supersede: [], archive: [], mask: [], proposals: [], replacements: [], slots: new Map() });
 
 /** Memories a plan already takes out of the active set (merged away, superseded, archived). */
 export function removedBy(plan: Plan): Set<string> {

@@ -16,6 +16,9 @@ import { gather } from './gather.js';
 import type { ModelReview } from './model-review.js';
 import { emptyPlan, removedBy } from './plan.js';
 import { planPrune } from './prune.js';
+import { planRestatements } from './restate.js';
+import { planResolutions } from './resolve.js';
+import { activityOf } from '../memory/activity.js';
 import { newDreamId, type DreamReports } from './reports.js';
 import { shape, slotGroups, uncertainPairs } from './similarity.js';
 
@@ -71,8 +74,11 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     const { items, computed } = shape(active);
     for (const [mid, slot] of computed) plan.slots.set(mid, slot);
     planSlotGroups(items, slotGroups(items), plan, removedBy(plan));
-    // Alike in wording, different in slot: only a model may call them the same; without one they stay apart.
-    const usage = deps.review ? await deps.review.review(items, uncertainPairs(items), plan, removedBy(plan)) : undefined;
+    // Alike in wording, different in slot: restatements when nearly all their words coincide; the
+    // model (when there is one) judges the less alike; without one those stay apart.
+    const pairs = uncertainPairs(items);
+    planRestatements(items, pairs, plan, removedBy(plan));
+    const usage = deps.review ? await deps.review.review(items, pairs, plan, removedBy(plan)) : undefined;
     const gone = removedBy(plan);
     const secretsMasked = planSecrets(
       active.filter((m) => !gone.has(m.id)),
@@ -82,8 +88,11 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     const consolidated = { ms: lap(), merged, superseded: plan.supersede.length, secretsMasked, modelBatches: usage?.batches ?? 0 };
     deps.onPhase?.('consolidate', `${merged} merged, ${plan.supersede.length} superseded, ${secretsMasked} secrets masked`);
 
-    // Prune
-    planPrune(active, plan, { nowMs: started.getTime(), cap: deps.cap, removed: removedBy(plan) });
+    // Finished problems and dropped plans become history.
+    planResolutions(active, episodes, plan, removedBy(plan));
+
+    // Prune, in each project's own time
+    planPrune(active, plan, { nowMs: started.getTime(), cap: deps.cap, removed: removedBy(plan), activity: activityOf(sessions.list()) });
     const pruned = { ms: lap(), archived: plan.archive.length };
     deps.onPhase?.('prune', `${plan.archive.length} archived`);
 
@@ -103,6 +112,7 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
       archives: plan.archive,
       reinforcements: [...plan.reinforce].map(([mid, r]) => ({ id: mid, sessions: r.sessions })),
       proposals: plan.proposals,
+      replacements: plan.replacements,
       masked: plan.mask.map((k) => ({ id: k.id, dropped: k.text === null })),
       ...(usage && { tokens: usage.tokens }),
     };

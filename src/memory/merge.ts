@@ -11,6 +11,7 @@ import type { Memory, MemoryType, Slot, Source } from '../api/memory.js';
 import { editedSince, isActive, newMemoryId, type Namespace } from './model.js';
 import { numberChanged, sameValue, slotKey, slotOf } from './slots.js';
 import type { MemoryStore } from './store.js';
+import { marksChange } from './rank/lexicon.js';
 import { normalize, terms } from './text.js';
 import { TOOL_CATEGORY } from './nlp/tool-lexicon.js';
 
@@ -36,6 +37,9 @@ export interface MergeResult {
 }
 
 const CATEGORIES = new Set(TOOL_CATEGORY.values());
+
+/** Two values of one slot said the same way round: a flip of polarity is a contradiction, not a new value. */
+const samePolarity = (a: Slot, b: Slot): boolean => a.value.charAt(0) === b.value.charAt(0);
 
 /** Slots whose value is a choice that can change: a tool of a kind, what the agent is told to do. */
 export function changeable(slot: Slot): boolean {
@@ -124,9 +128,11 @@ export function merge(store: MemoryStore, inc: Incoming): MergeResult {
   // Only what was true before the change is retired; two values said in one session both stand.
   const older = (m: Memory) => m.createdAt <= inc.at && !m.pinned && !editedSince(m, inc.at) && !sharesSession(m, inc.source);
   const retire = new Map<string, Memory>();
+  const change = marksChange(inc.content);
   if (slot !== undefined) {
     for (const m of store.withSlot(inc.namespace, slot)) {
-      if (older(m) && m.slot !== undefined && (changeable(slot) || numberChanged(m.slot, slot))) retire.set(m.id, m);
+      // A choice that changed, a number that did, or a new value said as a change ("X now runs as Y").
+      if (older(m) && m.slot !== undefined && (changeable(slot) || numberChanged(m.slot, slot) || (change && samePolarity(m.slot, slot)))) retire.set(m.id, m);
     }
   }
   for (const old of inc.replaces ?? [])

@@ -6,6 +6,7 @@
  * everything recalled at every session start would never age.
  */
 import type { Memory, RecallItem, RecallResponse } from '../api/memory.js';
+import type { Activity } from './activity.js';
 import type { EpisodeStore } from './episodes.js';
 import { baseScore, decay, namespaceKey, PRUNE_FACTOR, type Namespace } from './model.js';
 import type { MemoryStore } from './store.js';
@@ -33,6 +34,8 @@ export interface RecallOptions {
   episodes?: EpisodeStore | undefined;
   /** Digests of the project's recent sessions, most recent first. */
   digests?: RecallItem[] | undefined;
+  /** The projects' sessions: what ages a memory (model.ts `decay`). */
+  activity?: Activity | undefined;
 }
 
 /** The digests that fit their share of the budget, most recent first. */
@@ -54,7 +57,18 @@ function takeDigests(digests: RecallItem[], budget: number): { items: RecallItem
 
 function memoryItem(m: Memory, score: number): RecallItem {
   const text = m.content.replace(/\s+/g, ' ').trim();
-  return { kind: 'memory', id: m.id, text, type: m.type, scope: m.scope, score, tokens: estimateTokens(text) + ITEM_FRAME_TOKENS, sources: m.sources, at: m.lastSeenAt };
+  return {
+    kind: 'memory',
+    id: m.id,
+    text,
+    type: m.type,
+    scope: m.scope,
+    score,
+    tokens: estimateTokens(text) + ITEM_FRAME_TOKENS,
+    sources: m.sources,
+    at: m.lastSeenAt,
+    origin: m.origin,
+  };
 }
 
 function offer(m: Memory, score: number): Offer<RecallItem> {
@@ -102,13 +116,18 @@ function offers(store: MemoryStore, opts: RecallOptions, query: string | undefin
       if (m.archivedAt !== undefined || m.supersededBy !== undefined) continue;
       const hit = query === undefined ? undefined : matched.get(m.id);
       if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
-      const kept = decay(m, opts.nowMs);
+      const kept = decay(m, opts.nowMs, opts.activity);
       if (kept < PRUNE_FACTOR) continue;
-      const base = baseScore(m, m.importance * kept);
+      const base = baseScore(m, m.importance * kept, opts.activity);
       out.push(offer(m, query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT));
     }
   }
   return out;
+}
+
+function sectionOf(i: RecallItem): number {
+  if (i.kind === 'episode') return 2;
+  return i.type === 'instruction' || i.type === 'preference' ? 0 : 1;
 }
 
 export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse {
@@ -137,7 +156,9 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   }
   // A query ranks by match: the ranker's floor is for what is recalled unasked.
   const picked = fillBudget(all, room, query === undefined ? rankFloor() : 0).map((o) => o.item);
-  const items = [...picked, ...digests.items];
+  // The current state first: standing rules, then how the project is (stack, configuration,
+  // decisions, lessons), then past sessions; best first within each.
+  const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...digests.items];
   const tokens = FRAME_TOKENS + digests.tokens + picked.reduce((n, i) => n + i.tokens, 0);
   return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered: all.length + (opts.digests?.length ?? 0), items };
 }

@@ -28,6 +28,7 @@ import { findDuplicate, merge } from './merge.js';
 import type { Namespace } from './model.js';
 import { projectKey } from '../project.js';
 import { recall, DIGESTS_MAX } from './recall.js';
+import { activityOf } from './activity.js';
 import { stripControls } from './sanitize.js';
 import { SessionRegistry } from './sessions.js';
 import { MemoryStore } from './store.js';
@@ -217,6 +218,7 @@ export class MemoryService {
       nowMs: nowMs(),
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
       digests: project === null ? [] : this.recentDigests(project),
+      activity: activityOf(this.sessions.list()),
     });
     return req.render ? { ...r, rendered: hookContext(r) } : r;
   }

@@ -10,7 +10,7 @@ import { closingQuestion } from '../digest/build.js';
 import type { ExtractMessage } from '../extract/types.js';
 import { answerUnits, clipQuestion, inlineAnswers, numberedQuestions } from './answers.js';
 import { findLearnings } from './learnings.js';
-import { approvedNext, planGistText, planUnits, PROPOSED } from './plans.js';
+import { approvedNext, carriedOut, planGistText, planUnits, PROPOSED } from './plans.js';
 import { summaryItems } from './summary.js';
 import { oneUnit, originOf, sentenceUnits, type Unit, type UnitSource } from './unit.js';
 import { notableUrl } from './urls.js';
@@ -115,7 +115,7 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
         out.push(...answerUnits(m, turn));
         break;
       case 'plan':
-        if (m.plan === 'approved') out.push(...planUnits(m.text, m, turn));
+        if (m.plan === 'approved') out.push(...planUnits(m.text, m, turn, carriedOut(messages, index)));
         break;
       case 'summary':
         out.push(...summaryUnits(m, turn));
@@ -130,7 +130,7 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
         asked = numberedQuestions(m.text);
         question = asked.size === 0 ? closingQuestion(m.text) : undefined;
         const proposed = PROPOSED.exec(m.text)?.[1];
-        if (proposed !== undefined && approvedNext(messages, index)) out.push(...planUnits(proposed, m, turn));
+        if (proposed !== undefined && approvedNext(messages, index)) out.push(...planUnits(proposed, m, turn, carriedOut(messages, index)));
         else out.push(...learningUnits(messages, index, m, turn));
         // "The app is live at https://x.onrender.com": the deploy address, said once it was up.
         const live = /\b(?:live|deployed|running|available|hosted)\b/i.test(m.text) ? notableUrl(m.text) : undefined;

@@ -6,9 +6,9 @@
 import type { ExtractMessage } from '../extract/types.js';
 import { oneUnit, originOf, sentenceUnits, type Unit } from './unit.js';
 
-/** An approved plan: its title and gist as one decision, and the rules stated inside it. */
-export function planUnits(text: string, m: ExtractMessage, turn: number): Unit[] {
-  const gist = planGist(text, m, turn);
+/** An approved plan: its title and gist as one decision ("Built: …" when the session then carried it out), and the rules stated inside it. */
+export function planUnits(text: string, m: ExtractMessage, turn: number, built = false): Unit[] {
+  const gist = planGist(text, m, turn, built);
   // The plan's first section (its summary or context) says what it is about; the rest is detail.
   const second = nthHeading(text, 2);
   const ctx = { turn, document: false, investigative: false };
@@ -38,9 +38,18 @@ export function planGistText(text: string): string | undefined {
   return parts.length === 0 ? undefined : parts.join(' — ');
 }
 
-function planGist(text: string, m: ExtractMessage, turn: number): Unit | undefined {
+function planGist(text: string, m: ExtractMessage, turn: number, built: boolean): Unit | undefined {
   const gist = planGistText(text);
-  return gist === undefined ? undefined : oneUnit(`Approved plan: ${gist}`, 'plan', m, turn);
+  return gist === undefined ? undefined : oneUnit(`${built ? 'Built' : 'Approved plan'}: ${gist}`, 'plan', m, turn);
+}
+
+/** The session went on to change files after message `i`: the plan approved there was carried out. */
+export function carriedOut(messages: readonly ExtractMessage[], i: number): boolean {
+  for (let j = i + 1; j < messages.length; j++) {
+    const m = messages[j] as ExtractMessage;
+    if (m.kind === 'tool_use' && (m.paths?.length ?? 0) > 0 && m.isError !== true) return true;
+  }
+  return false;
 }
 
 /** Codex and others propose plans in the assistant's text; the person's next words approve them. */

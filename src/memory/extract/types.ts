@@ -27,6 +27,7 @@ export type ExtractMessage = Pick<
   | 'agentId'
   | 'command'
   | 'exitCode'
+  | 'paths'
 > & {
   /** Always set by the parsers; a caller that builds messages by hand may leave it to be inferred. */
   origin?: TranscriptMessage['origin'];

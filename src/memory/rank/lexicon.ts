@@ -56,3 +56,13 @@ export function standingIn(text: string): boolean {
   const lower = text.toLowerCase().split(/[^\p{L}']+/u);
   return lower.some((w) => STANDING.has(w)) || STANDING_PHRASES.some((p) => lower.some((_, i) => p.every((w, k) => lower[i + k] === w)));
 }
+
+/** Words that tell a value changed: "X now runs as…", "we moved to Y", "no longer", "instead". */
+const CHANGE = set(`now anymore instead longer switched switch moved migrated replaced replace changed renamed ported converted`);
+
+export function marksChange(text: string): boolean {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}']+/u)
+    .some((w) => CHANGE.has(w));
+}

@@ -1,0 +1,59 @@
+/**
+ * Finished things leave. A problem the person reported that a later message of the project says is
+ * fixed, and a plan a later message drops, become history: archived with the message that ended
+ * them (still searchable, restorable), no longer recalled as current. Only problems and plans are
+ * looked at: a rule or a fact is not "finished" by being mentioned.
+ */
+import type { Memory } from '../api/memory.js';
+import type { EpisodeStore } from '../memory/episodes.js';
+import { namespaceOf } from '../memory/model.js';
+import { TROUBLE } from '../memory/rank/lexicon.js';
+import { terms, words } from '../memory/text.js';
+import type { Plan } from './plan.js';
+
+/** Share of a memory's content words a later message must use to be about the same thing. */
+const ABOUT = 0.6;
+const LOOK_AT = 8;
+/** The words of a problem being over, and of a plan being given up. */
+const FIXED = new Set(['fixed', 'resolved', 'solved', 'works', 'working']);
+const DROPPED = new Set(['drop', 'dropped', 'scrap', 'scrapped', 'abandon', 'abandoned', 'cancel', 'cancelled', 'canceled', 'shelve', 'shelved']);
+const DROPPED_PHRASES = [/\bnot going to\b/i, /\bwon'?t (?:do|build|need)\b/i, /\bnever ?mind\b/i, /\bforget (?:about )?(?:it|that|the)\b/i];
+const PLAN = /^(?:Approved plan|Plan)\s*:/i;
+
+function kindOf(m: Memory): 'problem' | 'plan' | undefined {
+  if (PLAN.test(m.content)) return 'plan';
+  const w = words(m.content);
+  // A report of something wrong, not a rule about errors ("never swallow errors") nor a lesson.
+  if ((m.type === 'fact' || m.type === 'note') && w.some((x) => TROUBLE.has(x)) && !w.some((x) => FIXED.has(x))) return 'problem';
+  return undefined;
+}
+
+function ends(kind: 'problem' | 'plan', text: string): boolean {
+  const w = words(text);
+  if (kind === 'problem') return w.some((x) => FIXED.has(x));
+  return w.some((x) => DROPPED.has(x)) || DROPPED_PHRASES.some((re) => re.test(text));
+}
+
+export function planResolutions(active: readonly Memory[], episodes: EpisodeStore, plan: Plan, taken: Set<string>): void {
+  for (const m of active) {
+    if (taken.has(m.id) || m.pinned || m.editedAt !== undefined) continue;
+    const kind = kindOf(m);
+    const ns = namespaceOf(m);
+    if (kind === undefined || ns.scope !== 'project') continue;
+    const own = new Set(terms(m.content.replace(PLAN, '')));
+    if (own.size < 2) continue;
+    const sources = new Set(m.sources.map((s) => s.sessionId));
+    for (const hit of episodes.search(m.content.replace(PLAN, ''), { project: ns.project, limit: LOOK_AT })) {
+      // Later than the memory was last said: in a later session, or later in its own.
+      if (hit.kind !== 'text' || (hit.at === undefined ? sources.has(hit.sessionId) : hit.at <= m.lastSeenAt)) continue;
+      const theirs = new Set(terms(hit.text));
+      let shared = 0;
+      for (const t of own) if (theirs.has(t)) shared++;
+      if (shared / own.size < ABOUT || !ends(kind, hit.text)) continue;
+      taken.add(m.id);
+      const quote = hit.text.replace(/\s+/g, ' ').slice(0, 100);
+      plan.archive.push({ id: m.id, reason: `${kind === 'problem' ? 'fixed' : 'dropped'} in session ${hit.sessionId}: "${quote}"` });
+      break;
+    }
+  }
+}
