@@ -67,7 +67,7 @@ async function run(pairs: BenchPair[], withModel: boolean, say: (l: string) => v
   const paths = resolvePaths({ NIGHTSHIFT_HOME: home.dir });
   const config = ConfigSchema.parse({ transcripts: { watch: false }, dream: { schedule: false } });
   const log = pino({ level: 'warn' });
-  const service = await MemoryService.open(paths, config, log, async () => ({ candidates: [], extractor: 'heuristic' }));
+  const service = await MemoryService.open(paths, config, log, async () => ({ proposals: [], extractor: 'heuristic' }));
   const day = 86_400_000;
   const pairOf = new Map<string, number>();
   pairs.forEach((p, i) => {

@@ -74,7 +74,7 @@ async function run(
   const paths = resolvePaths({ NIGHTSHIFT_HOME: home.dir });
   const config = ConfigSchema.parse({ transcripts: { watch: false }, dream: { schedule: false } });
   const log = pino({ level: 'warn' });
-  const memory = await MemoryService.open(paths, config, log, async () => ({ candidates: [], extractor: 'heuristic' }));
+  const memory = await MemoryService.open(paths, config, log, async () => ({ proposals: [], extractor: 'heuristic' }));
   const r = rng(n);
   const group = new Map<string, number>();
   const at = new Date(Date.now() - 86_400_000).toISOString();

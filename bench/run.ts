@@ -11,7 +11,6 @@ import { contextBench } from './context.js';
 import { dreamBench } from './dream.js';
 import { dreamParaphraseBench } from './dream-paraphrase.js';
 import { realSessionsBench } from './real-sessions.js';
-import { nlpChoiceBench } from './nlp-choice.js';
 import { followLatency } from './follow.js';
 import { hooksBench } from './hooks.js';
 import { idleTasks } from './idle-tasks.js';
@@ -46,7 +45,6 @@ const BENCHES: Bench[] = [
   locomo,
   realSessionsBench,
   modelCliBench,
-  nlpChoiceBench,
   dreamBench,
   dreamParaphraseBench,
   contextBench,

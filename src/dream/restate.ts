@@ -6,8 +6,9 @@
  * the model review (when there is one) or apart.
  */
 import type { Memory } from '../api/memory.js';
-import { NEGATORS } from '../memory/rank/lexicon.js';
-import { words } from '../memory/text.js';
+import { CONDITIONS, DEICTIC, FIRST_PLURAL, FIRST_SINGULAR, NEGATORS, SECOND, STANDING, UNIVERSAL } from '../memory/rank/lexicon.js';
+import { stem, words } from '../memory/text.js';
+import { TOOL_CATEGORY } from '../memory/nlp/tool-lexicon.js';
 import type { Plan } from './plan.js';
 import type { Pair, Shaped } from './similarity.js';
 
@@ -18,6 +19,41 @@ export const RESTATED = 0.6;
 const CONTRACTED = new Set('dont doesnt didnt wont cant isnt arent wasnt werent shouldnt wouldnt couldnt mustnt havent hasnt hadnt neednt'.split(' '));
 const negated = (text: string): boolean => words(text).some((w) => NEGATORS.has(w) || CONTRACTED.has(w));
 const numbers = (text: string): string => (text.match(/\d+(?:\.\d+)*/g) ?? []).sort().join(' ');
+/**
+ * The names a statement holds: identifiers (with a digit, dash, dot or underscore), capitalised words
+ * after its first, known tools. Two statements that each name something the other does not are about
+ * different things ("deploys of nova-api…" / "deploys of orbit-api…"), however alike the rest reads.
+ */
+function namesIn(text: string): Set<string> {
+  const out = new Set<string>();
+  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}._\-/]*/gu) ?? [];
+  tokens.forEach((t, i) => {
+    const w = t.replace(/[._-]+$/, '');
+    const lower = w.toLowerCase();
+    if (/[\d._\-/]/.test(w) || (i > 0 && /^\p{Lu}/u.test(w)) || TOOL_CATEGORY.has(lower)) out.add(lower);
+  });
+  return out;
+}
+
+function differentNames(a: string, b: string): boolean {
+  const x = namesIn(a);
+  const y = namesIn(b);
+  return [...x].some((n) => !y.has(n)) && [...y].some((n) => !x.has(n));
+}
+
+/** Function words and markers a rewording may trade freely ("each" for "always", "the" for "our"). */
+const FREE = new Set([...STANDING, ...UNIVERSAL, ...DEICTIC, ...CONDITIONS, ...FIRST_PLURAL, ...FIRST_SINGULAR, ...SECOND].map(stem));
+
+/**
+ * One content word traded for another on each side ("the backend deploys…" / "the frontend
+ * deploys…") is another thing, not the same thing said again: a rewording moves words around, a
+ * near miss swaps one.
+ */
+function swapsContent(a: Set<string>, b: Set<string>): boolean {
+  const only = (x: Set<string>, y: Set<string>) => [...x].filter((w) => !y.has(w) && !FREE.has(w));
+  return only(a, b).length > 0 && only(b, a).length > 0;
+}
+
 const older = (a: Memory, b: Memory): boolean => (a.createdAt !== b.createdAt ? a.createdAt < b.createdAt : a.id < b.id);
 
 export function planRestatements(items: readonly Shaped[], pairs: readonly Pair[], plan: Plan, taken: Set<string>): void {
@@ -28,7 +64,8 @@ export function planRestatements(items: readonly Shaped[], pairs: readonly Pair[
     const a = (items[p.a] as Shaped).memory;
     const b = (items[p.b] as Shaped).memory;
     if (taken.has(a.id) || taken.has(b.id) || a.pinned || b.pinned || a.editedAt !== undefined || b.editedAt !== undefined) continue;
-    if (negated(a.content) !== negated(b.content) || numbers(a.content) !== numbers(b.content)) continue;
+    if (negated(a.content) !== negated(b.content) || numbers(a.content) !== numbers(b.content) || differentNames(a.content, b.content)) continue;
+    if (swapsContent((items[p.a] as Shaped).words, (items[p.b] as Shaped).words)) continue;
     const [keep, drop] = older(a, b) ? [a, b] : [b, a];
     // Each memory joins one group, and only straight into its root: no chains of "alike enough".
     if (rootOf.has(drop.id) || into.has(drop.id)) continue;
