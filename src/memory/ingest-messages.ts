@@ -8,8 +8,8 @@ import type { TranscriptMessage } from './transcripts/types.js';
 /** Extraction sees tool output only as a short excerpt: it is evidence, never a memory. */
 const EXTRACT_TOOL_RESULT_MAX = 500;
 const EXTRACT_TEXT_MAX = 4000;
-/** Summaries, plans and instruction files are long and what matters may come last: kept (nearly) whole. */
-const LONG_ORIGINS = new Set<TranscriptMessage['origin']>(['summary', 'plan', 'instructions']);
+/** Summaries, plans, instruction files and what the person typed or pasted (a spec is mined line by line) are kept (nearly) whole. */
+const LONG_ORIGINS = new Set<TranscriptMessage['origin']>(['summary', 'plan', 'instructions', 'typed', 'queued']);
 
 export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined {
   if (m.kind === 'thinking' || m.kind === 'boundary') return undefined;
@@ -54,4 +54,24 @@ export function episodeOf(m: TranscriptMessage): Episode | undefined {
     ...(m.speaker !== undefined && { speaker: m.speaker }),
     ...(m.timestamp !== undefined && { at: m.timestamp }),
   };
+}
+
+/** Messages back from a rejection within which the rejected call or plan is looked for. */
+const REJECTED_WITHIN = 4;
+
+/**
+ * A rejection travels with what it rejected: the agent's call or plan the person turned down gets
+ * the person's reason appended to its episode, so a search that finds the rejected "fix" finds
+ * the rejection with it. `episodes` is the session's list so far, `m` the rejection just read.
+ */
+export function markRejected(episodes: Episode[], m: TranscriptMessage): void {
+  const reason = m.origin === 'feedback' ? m.text.replace(/\s+/g, ' ').trim() : undefined;
+  if (reason === '' || (reason === undefined && !(m.kind === 'tool_result' && m.rejected === true))) return;
+  for (let i = episodes.length - 1, seen = 0; i >= 0 && seen < REJECTED_WITHIN; i--, seen++) {
+    const e = episodes[i] as Episode;
+    if (e.role !== 'assistant') continue;
+    if (e.text.includes('[rejected by the person')) return; // the call's result and the reason name one rejection
+    e.text = clip(`${e.text} [rejected by the person${reason === undefined ? '' : `: ${redact(reason).text}`}]`, EPISODE_TEXT_MAX);
+    return;
+  }
 }

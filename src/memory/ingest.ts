@@ -16,7 +16,7 @@ import type { DigestStore } from './digest/store.js';
 import type { Episode, EpisodeStore } from './episodes.js';
 import { redact } from './extract/redact.js';
 import type { ExtractInput, ExtractMessage, ExtractResult } from './extract/types.js';
-import { episodeOf, forExtraction } from './ingest-messages.js';
+import { episodeOf, forExtraction, markRejected } from './ingest-messages.js';
 import { merge } from './merge.js';
 import { promoteIfShared } from './promote.js';
 import { relatedMemories } from './related.js';
@@ -120,6 +120,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     digest.add(m);
     const x = forExtraction(m);
     if (x) messages.push(x);
+    markRejected(episodes, m);
     const e = episodeOf(m);
     if (e) episodes.push(e);
   }

@@ -137,8 +137,9 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   const digests = takeDigests(opts.digests ?? [], opts.budget);
   const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens);
   const all = offers(store, opts, query, matched);
-  if (query && opts.episodes) {
-    for (const h of opts.episodes.search(query, { project: opts.project ?? undefined, limit: 50 })) {
+  // Past sessions are searched in this project only: another project's words are never this one's recall.
+  if (query && opts.episodes && opts.project !== null) {
+    for (const h of opts.episodes.search(query, { project: opts.project, limit: 50 })) {
       const text = `${h.speaker ? `${h.speaker}: ` : ''}${h.text}`.replace(/\s+/g, ' ').trim();
       const item: RecallItem = {
         kind: 'episode',

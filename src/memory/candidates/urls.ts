@@ -1,5 +1,5 @@
 /**
- * Addresses worth keeping: where the project is deployed (a URL on a hosting platform), and its demo.
+ * Addresses worth keeping: where the project is deployed (a URL on a hosting platform).
  * A deploy URL is the kind of durable outcome a next session asks for; most other URLs are not.
  */
 
@@ -19,11 +19,12 @@ export function isHostingUrl(url: string): boolean {
   }
 }
 
-/** A memory for a URL the text presents as the live app or the demo, if any. */
+/**
+ * A memory for a URL on a hosting platform (where the app is deployed), if any. Other links stay in
+ * the sentence that gives them: a label read from the words around a link ("demo") names the wrong
+ * link as often as the right one.
+ */
 export function notableUrl(text: string): string | undefined {
-  for (const url of urlsIn(text)) {
-    if (isHostingUrl(url)) return `Live at ${url}`;
-    if (/\bdemo\b/i.test(text)) return `Demo: ${url}`;
-  }
+  for (const url of urlsIn(text)) if (isHostingUrl(url)) return `Live at ${url}`;
   return undefined;
 }

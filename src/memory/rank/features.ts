@@ -154,7 +154,10 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
   const command = english && imperative(tokens, text);
   const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES);
   const deontic = has(L.DEONTIC) || hasPhrase(lower, L.DEONTIC_PHRASES);
-  const negated = has(L.NEGATORS) || tokens.some((t) => t.negated);
+  // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
+  const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;
+  const clause = tokens.slice(reply);
+  const negated = clause.some((t) => L.NEGATORS.has(t.lower) || t.negated);
   const v: Record<FeatureName, number> = {
     'source.typed': src === 'typed' ? 1 : 0,
     'source.answer': src === 'answer' ? 1 : 0,

@@ -6,7 +6,7 @@
 import type { MemoryType } from '../../api/memory.js';
 import { findReplaced } from '../candidates/replaces.js';
 import { isTimeBound } from '../candidates/time-bound.js';
-import { finish } from '../candidates/tidy.js';
+import { finish, tidy } from '../candidates/tidy.js';
 import type { Proposal } from '../extract/types.js';
 import { FEATURES, type FeatureName } from './features.js';
 import type { Ranked } from './score.js';
@@ -43,12 +43,16 @@ function scopeOf(r: Ranked): 'user' | 'project' {
   return general ? 'user' : 'project';
 }
 
-/** A rejection carries what it rejected, so the two are recalled together. */
+/** The person's words without the reply particles and fillers around them ("No, we deploy with Nomad only" says Nomad). A rejection carries what it rejected, so the two are recalled together. */
 function contentOf(r: Ranked): string {
   const c = r.candidate;
-  if (c.source === 'feedback' && c.rejects !== undefined) return finish(`Rejected ${c.rejects}: ${c.text}`);
-  return finish(c.text);
+  const said = c.source === 'answer' || c.source === 'plan' ? c.text : tidy(c.text).text || c.text;
+  if (c.source === 'feedback' && c.rejects !== undefined) return finish(`Rejected ${c.rejects}: ${said}`);
+  return finish(said);
 }
+
+/** Only what the person typed can be bound to the moment; a decision they made, a plan they approved, stands ("tonight's batch" in a plan does not make the plan expire). */
+const TIMELESS = new Set<Ranked['candidate']['source']>(['answer', 'plan', 'plan-body', 'learning', 'url', 'instructions']);
 
 export function proposalsOf(ranked: readonly Ranked[], floor: number, max: number): Proposal[] {
   return ranked
@@ -58,7 +62,7 @@ export function proposalsOf(ranked: readonly Ranked[], floor: number, max: numbe
     .sort((a, b) => a.candidate.index - b.candidate.index)
     .map((r) => {
       const c = r.candidate;
-      const stable = !isTimeBound(c.text);
+      const stable = TIMELESS.has(c.source) || !isTimeBound(c.text);
       const replaces = c.source === 'typed' || c.source === 'feedback' ? findReplaced(c.text) : undefined;
       return {
         content: contentOf(r),
