@@ -23,6 +23,11 @@ type Shared = Pick<TranscriptMessage, 'timestamp' | 'sessionId' | 'cwd' | 'agent
 const SLASH_TYPED = /^\/[\w:-]+(?:\s|$)/;
 const COMPACTION_PROMPT = /^\s*Your task is to create a detailed summary of the conversation/;
 
+/** A Claude Code line: it names its session or its own uuid, or is a file-history snapshot. */
+export function detect(line: JsonRecord): boolean {
+  return (str(line.sessionId) ?? str(line.uuid) ?? str(line.leafUuid)) !== undefined || line.type === 'file-history-snapshot';
+}
+
 export function createClaudeCodeParser(): LineParser {
   const session: SessionInfo = {};
   const tools = new PendingTools();

@@ -44,6 +44,20 @@ function messageParts(payload: JsonRecord): (Item | undefined)[] {
   });
 }
 
+const ENVELOPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const ITEMS = new Set(['function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'web_search_call', 'reasoning']);
+
+/** A Codex rollout line: an envelope with a payload, or an older rollout's state line, header or bare response item. */
+export function detect(line: JsonRecord): boolean {
+  const type = line.type;
+  if (typeof type === 'string' && 'payload' in line && ENVELOPES.has(type)) return true;
+  if (str(line.sessionId) ?? str(line.uuid) ?? str(line.leafUuid)) return false; // Claude Code's
+  if ('record_type' in line) return true;
+  if (type === undefined && line.role === undefined && str(line.id) && 'timestamp' in line) return true;
+  if (typeof type === 'string' && ITEMS.has(type)) return true;
+  return type === 'message' && records(line.content).some((p) => p.type === 'input_text' || p.type === 'output_text');
+}
+
 export function createCodexParser(): LineParser {
   const session: SessionInfo = {};
   const tools = new PendingTools();

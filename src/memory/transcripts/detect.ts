@@ -1,23 +1,13 @@
 /** Format detection from the first non-blank lines, so callers need not know which agent wrote a file. */
 import { open } from 'node:fs/promises';
 import { AppError } from '../../errors.js';
-import { isRecord, type JsonRecord, parseJson, records, str } from './json.js';
+import { FORMATS } from './formats.js';
+import { isRecord, type JsonRecord, parseJson } from './json.js';
 import { type Line, readLines } from './lines.js';
 import type { TranscriptFormat } from './types.js';
 
 const HEAD_LINES = 8;
 const PROBE_BYTES = 4096;
-
-const CODEX_ENVELOPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
-const CODEX_ITEMS = new Set([
-  'function_call',
-  'function_call_output',
-  'custom_tool_call',
-  'custom_tool_call_output',
-  'local_shell_call',
-  'web_search_call',
-  'reasoning',
-]);
 
 /** The start of a transcript: a JSON array, or lines up to the first one whose format is clear. */
 export interface Head {
@@ -50,20 +40,9 @@ export async function readHead(file: string): Promise<Head> {
   return { array: false, lines };
 }
 
-/** The format one line belongs to, if it tells. */
+/** The format one line belongs to, if it tells: the first format of the list that claims it. */
 export function classifyLine(line: JsonRecord): TranscriptFormat | undefined {
-  const type = line.type;
-  if (typeof type === 'string' && 'payload' in line && CODEX_ENVELOPES.has(type)) return 'codex';
-  if (str(line.sessionId) ?? str(line.uuid) ?? str(line.leafUuid)) return 'claude-code';
-  if (type === 'file-history-snapshot') return 'claude-code';
-  // Old Codex rollouts: `{record_type: 'state'}` lines, an `{id, timestamp, instructions}` header,
-  // bare response items whose message parts are input_text/output_text.
-  if ('record_type' in line) return 'codex';
-  if (type === undefined && line.role === undefined && str(line.id) && 'timestamp' in line) return 'codex';
-  if (typeof type === 'string' && CODEX_ITEMS.has(type)) return 'codex';
-  if (type === 'message' && records(line.content).some((p) => p.type === 'input_text' || p.type === 'output_text')) return 'codex';
-  if (typeof line.role === 'string') return 'messages';
-  return undefined;
+  return FORMATS.find((f) => f.detect(line))?.name;
 }
 
 export function detectFormat(head: Head, file: string): TranscriptFormat {

@@ -39,6 +39,11 @@ function blocks(line: JsonRecord, role: TranscriptRole, tools: PendingTools): Bl
 /** Ids of a block's messages: the block's id, then `<id>:instructions[:n]` for what its call wrote. */
 const partId = (id: string, n: number) => (n === 0 ? id : `${id}:instructions${n === 1 ? '' : `:${n - 1}`}`);
 
+/** A chat message: a line with a role (a JSON array of them is recognised by its first character). */
+export function detect(line: JsonRecord): boolean {
+  return typeof line.role === 'string';
+}
+
 export function createMessagesParser(): LineParser {
   const tools = new PendingTools();
   return {

@@ -1,12 +1,10 @@
 /** The entry point: parse a transcript from a byte offset, streaming its messages. */
 import { open, readFile } from 'node:fs/promises';
 import { AppError, isErrno } from '../../errors.js';
-import { createClaudeCodeParser } from './claude-code.js';
-import { createCodexParser } from './codex.js';
 import { detectFormat, readHead } from './detect.js';
+import { formatNamed } from './formats.js';
 import { isRecord, parseJson } from './json.js';
 import { type Line, readLines } from './lines.js';
-import { createMessagesParser } from './messages.js';
 import type { LineParser, ParseResult, TranscriptFormat, TranscriptMessage, TranscriptParse, TranscriptStats } from './types.js';
 
 export interface ParseOptions {
@@ -18,12 +16,6 @@ export interface ParseOptions {
 
 /** JSON-array transcripts are read whole; past this size they are refused rather than risk the heap. */
 export const MAX_ARRAY_BYTES = 200 * 1024 * 1024;
-
-const PARSERS: Record<TranscriptFormat, () => LineParser> = {
-  'claude-code': createClaudeCodeParser,
-  codex: createCodexParser,
-  messages: createMessagesParser,
-};
 
 /**
  * The file's size and whether `offset` starts a line (follows a newline). Offsets that cannot be a
@@ -111,7 +103,7 @@ export async function parseTranscript(file: string, options: ParseOptions = {}):
   const { size, atLineStart } = await resumePoint(file, offset);
   const head = await readHead(file);
   const format = options.format ?? detectFormat(head, file);
-  const parser = PARSERS[format]();
+  const parser = formatNamed(format).parse();
   const stats: TranscriptStats = { malformedLines: 0, linesRead: 0, endOffset: offset };
   const snapshot = (): TranscriptStats => {
     const { sessionId, cwd, agentId } = parser.session;
@@ -148,5 +140,5 @@ export async function readTranscript(file: string, options: ParseOptions = {}): 
 /** The messages of one JSONL line read on its own (provenance: a source message opened in place). */
 export function messagesOfLine(format: TranscriptFormat, text: string, start: number): TranscriptMessage[] {
   const value = parseJson(text);
-  return isRecord(value) ? PARSERS[format]().parse(value, `@${start}`) : [];
+  return isRecord(value) ? formatNamed(format).parse().parse(value, `@${start}`) : [];
 }
