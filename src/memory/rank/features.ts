@@ -14,6 +14,7 @@ import { echoes, type SessionContext } from './session-context.js';
 export const FEATURES = [
   'source.typed',
   'source.answer',
+  'answer.deferral',
   'source.plan',
   'source.planBody',
   'source.rejection',
@@ -28,6 +29,7 @@ export const FEATURES = [
   'mood.copula',
   'mood.bareCommand',
   'mood.evaluation',
+  'mood.fragment',
   'modal.standing',
   'modal.deontic',
   'modal.preference',
@@ -161,6 +163,8 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
   const v: Record<FeatureName, number> = {
     'source.typed': src === 'typed' ? 1 : 0,
     'source.answer': src === 'answer' ? 1 : 0,
+    // "you decide", "not sure", "whatever": an answer that leaves the choice to the agent.
+    'answer.deferral': src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || asking) ? 1 : 0,
     'source.plan': src === 'plan' ? 1 : 0,
     'source.planBody': src === 'plan-body' ? 1 : 0,
     'source.rejection': src === 'feedback' ? 1 : 0,
@@ -177,6 +181,8 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     'mood.bareCommand': command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL) ? 1 : 0,
     // "that's great", "this looks too good", "it's confusing": judging what is on the table.
     'mood.evaluation': evaluation(tokens) ? 1 : 0,
+    // No verb at all: a label, a title, a fragment ("Foto besar + deskripsi", "Explicitly out of scope").
+    'mood.fragment': english && verbs.length === 0 ? 1 : 0,
     'modal.standing': standing ? 1 : 0,
     'modal.deontic': deontic ? 1 : 0,
     'modal.preference': (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l)) ? 1 : 0,

@@ -48,6 +48,9 @@ export const TROUBLE = set(`error errors warning warnings failed failing fails f
 export const SEEMING = set(`be look sound seem feel`);
 /** Words that bound a quantity ("under 50", "at most 3", "max 2"). */
 export const BOUNDS = set(`under below over above within max maximum min minimum most least than exceed exceeds`);
+/** Leaving a choice to someone else. */
+export const DEFERRALS = phrases(`you decide | up to you | your call | not sure | no preference | doesn't matter | does not matter | whatever |
+  i don't know | idk | no idea | either | any of | skip`);
 /** Quantifiers that make a statement about every case. */
 export const UNIVERSAL = set(`every each all any`);
 
