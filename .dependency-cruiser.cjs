@@ -119,7 +119,14 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(ui/web|api)/' },
     },
     { name: 'only-the-daemon-serves-ui', severity: 'error', from: { path: '^src/', pathNot: '^src/(daemon|ui)/' }, to: { path: '^src/ui/' } },
-    { name: 'scripts-read-the-table', severity: 'error', from: { path: '^scripts/' }, to: { path: '^src/', pathNot: '^src/api/' } },
+    { name: 'scripts-read-the-table', severity: 'error', from: { path: '^scripts/', pathNot: '^scripts/fit' }, to: { path: '^src/', pathNot: '^src/api/' } },
+    {
+      name: 'the-fit-reads-the-pipeline',
+      severity: 'error',
+      comment: "The ranker is fitted with the daemon's own candidates and features, so the fit and the daemon cannot drift apart; nothing else.",
+      from: { path: '^scripts/fit' },
+      to: { path: '^src/', pathNot: '^src/(api|memory|llm)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -4,7 +4,7 @@
  * project that went by without it, and with the wall time between its last sighting and the
  * project's last session. A project left alone for six months keeps its memories as they were.
  */
-import type { Namespace } from './model.js';
+import type { Namespace } from './namespace.js';
 import type { SessionRecord } from '../api/memory.js';
 
 export interface Activity {

@@ -2,6 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Memory } from '../api/memory.js';
 import { NO_ACTIVITY, type Activity } from './activity.js';
+import { namespaceOf } from './namespace.js';
+
+export { namespaceKey, namespaceOf, type Namespace } from './namespace.js';
 
 export const HALF_LIFE_DAYS = 30;
 /** Below this share of its base a decaying memory is never recalled, and the dream archives it. */
@@ -62,25 +65,6 @@ export function baseScore(m: Memory, rel: number, activity?: Activity): number {
 
 export const isActive = (m: Memory): boolean => m.archivedAt === undefined && m.supersededBy === undefined;
 
-/** Where a memory lives: the user's namespace, one per project, one per team. */
-export type Namespace = { scope: 'user' } | { scope: 'project'; project: string } | { scope: 'team'; team: string };
-
-export function namespaceKey(ns: Namespace): string {
-  switch (ns.scope) {
-    case 'user':
-      return 'user';
-    case 'project':
-      return `project:${ns.project}`;
-    case 'team':
-      return `team:${ns.team}`;
-  }
-}
-
-export function namespaceOf(m: Pick<Memory, 'scope' | 'project' | 'team'>): Namespace {
-  if (m.scope === 'project' && m.project !== undefined) return { scope: 'project', project: m.project };
-  if (m.scope === 'team' && m.team !== undefined) return { scope: 'team', team: m.team };
-  return { scope: 'user' };
-}
 
 /** The person edited it after (or when) `iso` was said: a statement from then never replaces their words. */
 export const editedSince = (m: Pick<Memory, 'editedAt'>, iso: string): boolean => m.editedAt !== undefined && m.editedAt >= iso;

@@ -2,7 +2,7 @@
  * The person's answers to the agent's questions: AskUserQuestion results, and replies that answer the
  * assistant's numbered questions by number. Each answer is one unit, "question → answer".
  */
-import type { ExtractMessage } from '../extract/types.js';
+import type { ExtractMessage } from '../transcripts/types.js';
 import { oneUnit, type Unit } from './unit.js';
 
 /** A question longer than this is read as its last sentence in an answer's memory. */

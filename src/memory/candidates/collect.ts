@@ -7,7 +7,7 @@
  * subagents are not statements.
  */
 import { closingQuestion } from '../digest/build.js';
-import type { ExtractMessage } from '../extract/types.js';
+import type { ExtractMessage } from '../transcripts/types.js';
 import { answerUnits, clipQuestion, inlineAnswers, numberedQuestions } from './answers.js';
 import { findLearnings } from './learnings.js';
 import { approvedNext, carriedOut, planGistText, planUnits, PROPOSED } from './plans.js';

@@ -3,7 +3,7 @@
  * out (junk.ts), what the person later took back left out, each with its place in the session and
  * how often it was said again (repeats.ts).
  */
-import type { ExtractMessage } from '../extract/types.js';
+import type { ExtractMessage } from '../transcripts/types.js';
 import { clausesOf } from './clauses.js';
 import { unitsOf } from './collect.js';
 import { isChatter } from './junk.js';

@@ -3,7 +3,7 @@
  * (Codex's <proposed_plan>) that the person's next words approve. The gist is one decision; the
  * rules stated inside the plan are units of their own.
  */
-import type { ExtractMessage } from '../extract/types.js';
+import type { ExtractMessage } from '../transcripts/types.js';
 import { oneUnit, originOf, sentenceUnits, type Unit } from './unit.js';
 
 /** An approved plan: its title and gist as one decision ("Built: …" when the session then carried it out), and the rules stated inside it. */

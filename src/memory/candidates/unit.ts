@@ -6,7 +6,7 @@ import { analyze, type Sentence } from '../nlp/index.js';
 import type { MessageOrigin } from '../transcripts/types.js';
 import type { SummarySection } from './summary.js';
 import { proseBlocks } from './prose.js';
-import type { ExtractMessage } from '../extract/types.js';
+import type { ExtractMessage } from '../transcripts/types.js';
 
 export type UnitSource =
   'typed' | 'feedback' | 'answer' | 'plan' | 'plan-body' | 'url' | 'instructions' | 'assistant' | 'learning' | `summary-${SummarySection}`;

@@ -3,7 +3,7 @@
  * a linter, a type check) finished without error, or the person confirmed it. A diagnosis nobody
  * checked stays a guess and is not a learning.
  */
-import type { ExtractMessage } from '../extract/types.js';
+import type { ExtractMessage } from '../transcripts/types.js';
 
 const CHECK = /\b(?:test|tests|spec|pytest|jest|vitest|rspec|build|compile|lint|check|typecheck|tsc|mypy|ruff|credo|dialyzer|clippy|verify)\b/i;
 const CONFIRM = /^(?:yes|yep|yeah|works|it works|that works|that worked|worked|fixed|confirmed|perfect|great|correct|right|exactly|lgtm)\b/i;

@@ -2,36 +2,9 @@
 import type { SessionDigest } from '../../api/digest.js';
 import type { MemoryType } from '../../api/memory.js';
 import type { CandidateSource } from '../candidates/types.js';
-import type { TranscriptMessage } from '../transcripts/types.js';
 
-/**
- * A message as extraction sees it: tool results already clipped (evidence, never memories).
- * `origin` says who put it there (see MessageOrigin): only `typed`, `queued`, `answer`,
- * `feedback`, an approved `plan`, `summary` and `instructions` carry what the person stated.
- */
-export type ExtractMessage = Pick<
-  TranscriptMessage,
-  | 'id'
-  | 'role'
-  | 'kind'
-  | 'text'
-  | 'toolName'
-  | 'isError'
-  | 'timestamp'
-  | 'meta'
-  | 'sidechain'
-  | 'compactSummary'
-  | 'speaker'
-  | 'answers'
-  | 'plan'
-  | 'agentId'
-  | 'command'
-  | 'exitCode'
-  | 'paths'
-> & {
-  /** Always set by the parsers; a caller that builds messages by hand may leave it to be inferred. */
-  origin?: TranscriptMessage['origin'];
-};
+export type { ExtractMessage } from '../transcripts/types.js';
+import type { ExtractMessage } from '../transcripts/types.js';
 
 export interface ExtractInput {
   sessionId: string;

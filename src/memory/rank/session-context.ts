@@ -4,7 +4,7 @@
  * topic that keeps coming back, in the person's words, the agent's or its tool calls, outlives the
  * moment it was raised in; a one-off request is dealt with and gone.
  */
-import type { ExtractMessage } from '../extract/types.js';
+import type { ExtractMessage } from '../transcripts/types.js';
 import { stem, words } from '../text.js';
 
 export interface SessionContext {

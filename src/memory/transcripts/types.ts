@@ -122,3 +122,32 @@ export interface LineParser {
   /** First session id and cwd seen. */
   readonly session: SessionInfo;
 }
+
+/**
+ * A message as extraction sees it: tool results already clipped (evidence, never memories).
+ * `origin` says who put it there (see MessageOrigin): only `typed`, `queued`, `answer`,
+ * `feedback`, an approved `plan`, `summary` and `instructions` carry what the person stated.
+ */
+export type ExtractMessage = Pick<
+  TranscriptMessage,
+  | 'id'
+  | 'role'
+  | 'kind'
+  | 'text'
+  | 'toolName'
+  | 'isError'
+  | 'timestamp'
+  | 'meta'
+  | 'sidechain'
+  | 'compactSummary'
+  | 'speaker'
+  | 'answers'
+  | 'plan'
+  | 'agentId'
+  | 'command'
+  | 'exitCode'
+  | 'paths'
+> & {
+  /** Always set by the parsers; a caller that builds messages by hand may leave it to be inferred. */
+  origin?: TranscriptMessage['origin'];
+};
