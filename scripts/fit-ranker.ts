@@ -65,8 +65,6 @@ function fit(train: readonly Row[], lambda: number): Models {
   };
 }
 
-const scoreWith = (m: Models, jw: number) => (r: Row) => probability(m.wanted, r.x) - jw * probability(m.junk, r.x);
-
 interface Choice {
   lambda: number;
   junkWeight: number;
@@ -99,7 +97,10 @@ for (const lambda of LAMBDAS) {
     for (const floor of FLOORS) {
       const all = simulate(rows, (r) => (oof.get(r)?.wanted ?? 0) - jw * (oof.get(r)?.junk ?? 0), floor);
       const objective = all.wanted - JUNK_COST * all.junk;
-      if (process.env.FIT_TRACE) console.log(`trace lambda ${lambda} jw ${jw} floor ${floor.toFixed(2)}: wanted ${all.wanted} junk ${all.junk} median ${median(all.chars)} objective ${objective}`);
+      if (process.env.FIT_TRACE)
+        console.log(
+          `trace lambda ${lambda} jw ${jw} floor ${floor.toFixed(2)}: wanted ${all.wanted} junk ${all.junk} median ${median(all.chars)} objective ${objective}`,
+        );
       if (best === undefined || objective > best.objective) best = { lambda, junkWeight: jw, floor, folds: [], all, objective };
     }
 }
@@ -119,13 +120,21 @@ const threeAll = chosen.folds.reduce(addTally, emptyTally());
 const ratio = (a: number, b: number): number => (b === 0 ? 0 : Math.round((a / b) * 100) / 100);
 const line = (t: Tally) =>
   `wanted ${t.wanted}/${t.wantedTotal} (${ratio(t.wanted, t.wantedTotal).toFixed(2)}); junk ${t.junk}; on-target ${ratio(t.onTarget, t.items).toFixed(2)}; median characters ${median(t.chars)}`;
-console.log(`corpus: ${files.length} files, ${groups.length} groups, ${rows.length} candidates (${rows.filter((r) => r.wanted === 1).length} wanted, ${rows.filter((r) => r.junk === 1).length} junk); read in ${loaded} ms`);
+console.log(
+  `corpus: ${files.length} files, ${groups.length} groups, ${rows.length} candidates (${rows.filter((r) => r.wanted === 1).length} wanted, ${rows.filter((r) => r.junk === 1).length} junk); read in ${loaded} ms`,
+);
 console.log(`chosen: lambda ${chosen.lambda}, junk weight ${chosen.junkWeight}, floor ${chosen.floor.toFixed(2)}`);
 console.log(`out of fold, leave one group out: ${line(chosen.all)}`);
 chosen.folds.forEach((t, k) => console.log(`out of fold ${k + 1}/${K}: ${line(t)}`));
 console.log(`out of fold ${K} folds, all: ${line(threeAll)}`);
 
-const tallyOf = (t: Tally) => ({ wanted: t.wanted, wantedTotal: t.wantedTotal, junk: t.junk, onTarget: ratio(t.onTarget, t.items), medianChars: median(t.chars) });
+const tallyOf = (t: Tally) => ({
+  wanted: t.wanted,
+  wantedTotal: t.wantedTotal,
+  junk: t.junk,
+  onTarget: ratio(t.onTarget, t.items),
+  medianChars: median(t.chars),
+});
 const final = fit(rows, chosen.lambda);
 const weights: Weights = {
   version: 1,
@@ -151,7 +160,10 @@ const top = (m: LogisticModel) =>
 console.log(`wanted, strongest: ${top(final.wanted)}`);
 console.log(`junk, strongest: ${top(final.junk)}`);
 if (!values['dry-run']) {
-  writeFileSync(resolve(root, 'src/memory/rank/weights.json'), `${JSON.stringify(weights, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v), 2)}\n`);
+  writeFileSync(
+    resolve(root, 'src/memory/rank/weights.json'),
+    `${JSON.stringify(weights, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v), 2)}\n`,
+  );
   console.log('wrote src/memory/rank/weights.json');
 }
 console.log(`fit took ${((Date.now() - started) / 1000).toFixed(1)} s`);

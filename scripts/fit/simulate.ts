@@ -40,7 +40,13 @@ export function simulate(rows: readonly Row[], score: (r: Row) => number, floor:
   }
   let t = emptyTally();
   for (const [, list] of byProject) {
-    const offers: Offer<Row>[] = list.map((r) => ({ item: r, score: score(r), tokens: estimateTokens(r.text) + ITEM_FRAME_TOKENS, slot: r.slot, wording: r.wording }));
+    const offers: Offer<Row>[] = list.map((r) => ({
+      item: r,
+      score: score(r),
+      tokens: estimateTokens(r.text) + ITEM_FRAME_TOKENS,
+      slot: r.slot,
+      wording: r.wording,
+    }));
     const picked = fillBudget(offers, MEMORY_TOKENS, floor).map((o) => o.item);
     const files = [...new Set(list.map((r) => r.file))];
     // Items are matched per file of the project, as the scorer matches each file's labels against the project's recall.

@@ -19,7 +19,8 @@ function describeReport(r: DreamReport): string {
   for (const s of r.supersessions) lines.push(`  supersede  ${s.id} by ${s.by}: ${s.reason.slice(0, 90)}`);
   for (const a of r.archives) lines.push(`  archive    ${a.id}: ${a.reason}`);
   for (const t of r.proposals) lines.push(`  proposal   "${t.topic}" came up in ${t.sessions} sessions with no memory about it`);
-  for (const x of r.replacements ?? []) lines.push(`  replace?   ${x.newer} may replace ${x.older} (${x.reason}): \`nightshift memories forget ${x.older}\` to agree`);
+  for (const x of r.replacements ?? [])
+    lines.push(`  replace?   ${x.newer} may replace ${x.older} (${x.reason}): \`nightshift memories forget ${x.older}\` to agree`);
   return `${lines.join('\n')}\n`;
 }
 

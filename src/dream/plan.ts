@@ -26,7 +26,16 @@ export interface Plan {
   slots: Map<string, Slot>;
 }
 
-export const emptyPlan = (): Plan => ({ reinforce: new Map(), merges: [], supersede: [], archive: [], mask: [], proposals: [], replacements: [], slots: new Map() });
+export const emptyPlan = (): Plan => ({
+  reinforce: new Map(),
+  merges: [],
+  supersede: [],
+  archive: [],
+  mask: [],
+  proposals: [],
+  replacements: [],
+  slots: new Map(),
+});
 
 /** Memories a plan already takes out of the active set (merged away, superseded, archived). */
 export function removedBy(plan: Plan): Set<string> {

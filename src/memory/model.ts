@@ -24,7 +24,11 @@ export const SESSION_HALF_LIFE = 10;
  * last session: an idle project does not age) and every 10 sessions of the project that went by
  * without it.
  */
-export function decay(m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt' | 'scope' | 'project' | 'team'>, nowMs: number, activity: Activity = NO_ACTIVITY): number {
+export function decay(
+  m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt' | 'scope' | 'project' | 'team'>,
+  nowMs: number,
+  activity: Activity = NO_ACTIVITY,
+): number {
   if (m.stable || m.pinned) return 1;
   const ns = namespaceOf(m);
   const seen = Date.parse(m.lastSeenAt);
@@ -34,7 +38,11 @@ export function decay(m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt' | 'scop
 }
 
 /** ARCHITECTURE.md: `base × decay`, decay counted in the project's own time (see `decay`). */
-export function relevance(m: Pick<Memory, 'importance' | 'stable' | 'pinned' | 'lastSeenAt' | 'scope' | 'project' | 'team'>, nowMs: number, activity?: Activity): number {
+export function relevance(
+  m: Pick<Memory, 'importance' | 'stable' | 'pinned' | 'lastSeenAt' | 'scope' | 'project' | 'team'>,
+  nowMs: number,
+  activity?: Activity,
+): number {
   return m.importance * decay(m, nowMs, activity);
 }
 
@@ -64,7 +72,6 @@ export function baseScore(m: Memory, rel: number, activity?: Activity): number {
 }
 
 export const isActive = (m: Memory): boolean => m.archivedAt === undefined && m.supersededBy === undefined;
-
 
 /** The person edited it after (or when) `iso` was said: a statement from then never replaces their words. */
 export const editedSince = (m: Pick<Memory, 'editedAt'>, iso: string): boolean => m.editedAt !== undefined && m.editedAt >= iso;

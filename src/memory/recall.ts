@@ -73,7 +73,13 @@ function memoryItem(m: Memory, score: number): RecallItem {
 
 function offer(m: Memory, score: number): Offer<RecallItem> {
   const item = memoryItem(m, score);
-  return { item, score, tokens: item.tokens, slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`, wording: dedupeKey(m.content) };
+  return {
+    item,
+    score,
+    tokens: item.tokens,
+    slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`,
+    wording: dedupeKey(m.content),
+  };
 }
 
 /** Standing instructions and preferences: recalled even when a query does not match them. */

@@ -14,7 +14,8 @@ const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
  * break them at their dots, cutting a statement in two. They are swapped for
  * placeholders that read as one proper noun, and swapped back in the output.
  */
-const PROTECTED = /\b(?:[eE]\.[gG]|[iI]\.[eE]|etc|vs|cf|approx|incl|esp|viz)\.(?=[\s,;:)]|$)|`[^`\n]+`|\bhttps?:\/\/\S+|(?:~|\.{1,2})?\/?[\w@-]+(?:[./][\w@*-]+)+\/?|(?<![\w])\.[\w-]+(?:\.[\w-]+)*|\b[A-Za-z][\w]*(?:-[\w]+)+\b/g;
+const PROTECTED =
+  /\b(?:[eE]\.[gG]|[iI]\.[eE]|etc|vs|cf|approx|incl|esp|viz)\.(?=[\s,;:)]|$)|`[^`\n]+`|\bhttps?:\/\/\S+|(?:~|\.{1,2})?\/?[\w@-]+(?:[./][\w@*-]+)+\/?|(?<![\w])\.[\w-]+(?:\.[\w-]+)*|\b[A-Za-z][\w]*(?:-[\w]+)+\b/g;
 const PLACEHOLDER = /Zqx(\d+)qZ/g;
 
 function protect(text: string): { masked: string; saved: string[] } {

@@ -80,7 +80,8 @@ function hasPhrase(lower: readonly string[], list: readonly (readonly string[])[
 /** The first token that is part of the statement proper (past interjections and discourse markers). */
 function firstWord(tokens: readonly Token[]): number {
   let i = 0;
-  while (i < tokens.length && ((tokens[i] as Token).kind === 'punctuation' || (tokens[i] as Token).pos === 'INTJ' || L.OPENERS.has((tokens[i] as Token).lower))) i++;
+  while (i < tokens.length && ((tokens[i] as Token).kind === 'punctuation' || (tokens[i] as Token).pos === 'INTJ' || L.OPENERS.has((tokens[i] as Token).lower)))
+    i++;
   return i;
 }
 
@@ -147,9 +148,7 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
   const english = c.sentence.english;
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   const visible = text.replace(/\s/g, '').length || 1;
-  const sessionWords = new Set(
-    words.map((t) => t.lower).filter((w) => w.length > 2 && session.entities.has(w)),
-  );
+  const sessionWords = new Set(words.map((t) => t.lower).filter((w) => w.length > 2 && session.entities.has(w)));
   const firstPerson = has(L.FIRST_SINGULAR);
   const asking = question(tokens, text);
   const echo = echoes(text, c.messageId, session);
@@ -191,7 +190,15 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     // "under 50 lines", "at most 3", "no more than 2": a bound that holds beyond the moment.
     'modal.limit': tokens.some((t, i) => L.BOUNDS.has(t.lower) && tokens.slice(i + 1, i + 4).some((x) => x.kind === 'number' || x.pos === 'NUM')) ? 1 : 0,
     // "I do that", "I'll handle the frontend", "I commit myself": the person keeps a job for themselves.
-    'person.reserves': tokens.some((t, i) => t.lower === 'i' && (tokens[i + 1]?.pos === 'VERB' || ((tokens[i + 1]?.pos === 'AUX') && tokens[i + 2]?.pos === 'VERB')) && !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? '')) || lower.includes('myself') ? 1 : 0,
+    'person.reserves':
+      tokens.some(
+        (t, i) =>
+          t.lower === 'i' &&
+          (tokens[i + 1]?.pos === 'VERB' || (tokens[i + 1]?.pos === 'AUX' && tokens[i + 2]?.pos === 'VERB')) &&
+          !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? ''),
+      ) || lower.includes('myself')
+        ? 1
+        : 0,
     'polarity.negated': negated ? 1 : 0,
     'person.first': firstPerson ? 1 : 0,
     'person.we': has(L.FIRST_PLURAL) ? 1 : 0,

@@ -45,7 +45,15 @@ function messageParts(payload: JsonRecord): (Item | undefined)[] {
 }
 
 const ENVELOPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
-const ITEMS = new Set(['function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'web_search_call', 'reasoning']);
+const ITEMS = new Set([
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+  'reasoning',
+]);
 
 /** A Codex rollout line: an envelope with a payload, or an older rollout's state line, header or bare response item. */
 export function detect(line: JsonRecord): boolean {
