@@ -3,7 +3,8 @@
  * read in place, never copied) on this build, beside its trivial peer (baseline.mjs: a dump of the
  * user's own sentences within the budget) measured in the same run, and times an ingest of every
  * labelled file into one fresh daemon. Targets: wanted ≥ 0.60, junk ≤ 2, foreign 0, on-target ≥ 0.50,
- * every memory with provenance, the whole set ingested in ≤ 10 s.
+ * every memory with provenance, the whole set ingested in ≤ 10 s (beside the baseline build's ingest of
+ * the same files when there is one: lib/restart-home.ts `optionalBaseline`, NIGHTSHIFT_BASELINE_REF or _CLI).
  *
  * `tsx bench/real-sessions.ts --extractor claude-cli` (or NIGHTSHIFT_BENCH_EXTRACTOR=claude-cli with
  * bench/run.ts) scores the same corpus with that extractor: with a Claude login, the quality of
@@ -15,10 +16,13 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { tempDir } from './lib/cleanup.js';
 import { withDaemon } from './lib/daemon.js';
+import { homePaths, optionalBaseline, startDaemon, writeConfig } from './lib/restart-home.js';
 import { scorerCheckout } from './lib/scorer-shim.js';
 import { cli } from './lib/spawn.js';
 import { fmt } from './lib/stats.js';
+import type { ApiClient } from '../src/client/api-client.js';
 import { atLeast, atMost, info, type Bench, type Figure } from './lib/types.js';
 
 const run = promisify(execFile);
@@ -92,13 +96,34 @@ export const realSessionsBench: Bench = {
     // The whole set, ingested into one fresh daemon through its API (one client, as the hooks and the
     // watcher hand transcripts over), and again through the CLI, one process per file.
     const labels = JSON.parse(readFileSync(join(dir, 'labels.json'), 'utf8')) as Label[];
-    const timed = await withDaemon({ transcripts: { watch: false } }, async (d) => {
+    const ingestAll = async (client: ApiClient) => {
       const t0 = performance.now();
       let daemonMs = 0;
       for (const l of labels)
-        daemonMs += (await d.client.ingest({ path: join(dir, l.file), format: l.format as 'claude-code' | 'codex' })).summary?.durationMs ?? 0;
+        daemonMs += (await client.ingest({ path: join(dir, l.file), format: l.format as 'claude-code' | 'codex' })).summary?.durationMs ?? 0;
       return { wall: (performance.now() - t0) / 1000, daemon: daemonMs / 1000 };
-    });
+    };
+    const timed = await withDaemon({ transcripts: { watch: false } }, (d) => ingestAll(d.client));
+    // The baseline's daemon, a fresh home each, then this build once more (the two alternate).
+    const base = optionalBaseline(say);
+    const baseRuns: number[] = [];
+    const again: number[] = [];
+    try {
+      for (let round = 0; base && round < 2; round++) {
+        const home = tempDir('ns-bench-real-base-');
+        writeConfig(homePaths(home.dir));
+        const d = await startDaemon(base.cli, home.dir);
+        try {
+          baseRuns.push((await ingestAll(d.client)).wall);
+        } finally {
+          await d.stop();
+          home.remove();
+        }
+        if (round === 0) again.push((await withDaemon({ transcripts: { watch: false } }, (x) => ingestAll(x.client))).wall);
+      }
+    } finally {
+      base?.remove();
+    }
     const viaCli = await withDaemon({ transcripts: { watch: false } }, async (d) => {
       const t0 = performance.now();
       for (const l of labels) await cli(['ingest', join(dir, l.file), '--format', l.format, '--json'], d.cliEnv, 60_000);
@@ -108,6 +133,14 @@ export const realSessionsBench: Bench = {
       `ingest of all ${labels.length} files: ${fmt(timed.wall)} s through the API (${fmt(timed.daemon)} s of it in the daemon's ingest), ${fmt(viaCli)} s through ${labels.length} CLI processes`,
     );
     figures.push(atMost('ingest of the whole dev half (API)', timed.wall, 's', 10));
+    if (base && baseRuns.length) {
+      say(`the same ingest: baseline ${base.ref} ${baseRuns.map(fmt).join(', ')} s; this build ${[timed.wall, ...again].map(fmt).join(', ')} s (alternated)`);
+      const best = Math.min(timed.wall, ...again);
+      figures.push(
+        info(`baseline ${base.ref}: ingest of the whole dev half (API), faster run`, Math.min(...baseRuns), 's', `runs ${baseRuns.map(fmt).join(', ')}`),
+      );
+      figures.push(info('ingest of the dev half, this build ÷ baseline (faster run of each)', best / Math.min(...baseRuns), '×'));
+    }
     figures.push(info('the same through one CLI process per file', viaCli, 's'));
     return figures;
   },

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ApiClient } from '../src/client/api-client.js';
 import type { ImportLine, Memory } from '../src/api/memory.js';
@@ -10,7 +10,8 @@ import { tempDir } from './lib/cleanup.js';
 import { memoryCounts, withDaemon } from './lib/daemon.js';
 import { memorySentence, nearDuplicate, pick, recallQuery, rng, type Rand } from './lib/memgen.js';
 import { statusKiB } from './lib/proc.js';
-import { cli, timeNode } from './lib/spawn.js';
+import { homePaths, optionalBaseline, startDaemon, waitStatus, writeConfig, type Running } from './lib/restart-home.js';
+import { CLI, cli, timeNode } from './lib/spawn.js';
 import { fmt, median, percentile } from './lib/stats.js';
 import { atMost, info, type Bench, type Figure } from './lib/types.js';
 
@@ -89,14 +90,18 @@ interface Latency {
   items: number[];
 }
 
-/** Round trips of `client.recall` with and without a query, interleaved, after a warm-up. */
+/** A latency loop stops after this long even if it has fewer samples (a slow build must not overrun the bench's budget). */
+const LOOP_MS = 45_000;
+
+/** Round trips of `client.recall` with and without a query, interleaved, after a warm-up; at most LOOP_MS of them. */
 async function recallLatency(client: ApiClient, project: string, samples: number, r: Rand): Promise<Latency> {
   const out: Latency = { plain: [], query: [], items: [] };
   for (let i = 0; i < 20; i++) {
     await client.recall({ project });
     await client.recall({ project, query: recallQuery(r) });
   }
-  for (let i = 0; i < samples; i++) {
+  const until = performance.now() + LOOP_MS;
+  for (let i = 0; i < samples && performance.now() < until; i++) {
     const order = i % 2 === 0;
     for (const withQuery of order ? [false, true] : [true, false]) {
       const req = withQuery ? { project, query: recallQuery(r) } : { project };
@@ -173,7 +178,7 @@ async function measure(
   const lat = await recallLatency(d.client, project, o.samples, r);
   say(
     `${label}: recall without query p50 ${fmt(p(lat.plain, 50))} p90 ${fmt(p(lat.plain, 90))} p99 ${fmt(p(lat.plain, 99))} max ${fmt(Math.max(...lat.plain))} ms; ` +
-      `with query p50 ${fmt(p(lat.query, 50))} p90 ${fmt(p(lat.query, 90))} p99 ${fmt(p(lat.query, 99))} max ${fmt(Math.max(...lat.query))} ms (${o.samples} each, interleaved; items per answer median ${median(lat.items)})`,
+      `with query p50 ${fmt(p(lat.query, 50))} p90 ${fmt(p(lat.query, 90))} p99 ${fmt(p(lat.query, 99))} max ${fmt(Math.max(...lat.query))} ms (${lat.plain.length} each${lat.plain.length < o.samples ? `, cut at ${LOOP_MS / 1000} s` : ''}, interleaved; items per answer median ${median(lat.items)})`,
   );
   const c = await cliLatency(d.cliEnv, project, o.cliRuns);
   say(
@@ -201,19 +206,72 @@ async function measure(
   return figures;
 }
 
+/**
+ * Recall at `count` memories on this build and on the baseline's: the same store written to two
+ * homes, both daemons up side by side, `client.recall` round trips alternated (order flipped each
+ * sample), with and without a query. Issue 19: "recall p50 at 10k memories unchanged" (≤ 1.25 ×).
+ */
+async function againstBaseline(base: { cli: string; ref: string }, count: number, project: string, now: number, samples: number, say: Say): Promise<Figure[]> {
+  const work = tempDir('ns-bench-recall-ab-');
+  const up: Running[] = [];
+  try {
+    const lines = memoryLines(rng(20261125), count, project, now);
+    const start = async (cliPath: string, name: string) => {
+      const home = join(work.dir, name);
+      mkdirSync(home);
+      writeConfig(homePaths(home));
+      seedStore(homePaths(home), lines, project);
+      const d = await startDaemon(cliPath, home);
+      up.push(d);
+      const st = await waitStatus(d.client, (x) => x.memory?.loading !== true);
+      if (st.memory?.memories !== count) throw new Error(`${name}: the daemon loaded ${st.memory?.memories} memories, expected ${count}`);
+      return d.client;
+    };
+    const builds = { now: await start(CLI, 'now'), base: await start(base.cli, 'base') };
+    const r = rng(20261126);
+    const t = { now: { plain: [] as number[], query: [] as number[] }, base: { plain: [] as number[], query: [] as number[] } };
+    const until = performance.now() + LOOP_MS;
+    for (let i = -20; i < samples && performance.now() < until; i++) {
+      const query = recallQuery(r);
+      for (const k of i % 2 === 0 ? (['now', 'base'] as const) : (['base', 'now'] as const)) {
+        for (const withQuery of [false, true]) {
+          const t0 = performance.now();
+          await builds[k].recall(withQuery ? { project, query } : { project });
+          if (i >= 0) t[k][withQuery ? 'query' : 'plain'].push(performance.now() - t0);
+        }
+      }
+    }
+    const label = labelOf(count);
+    say(
+      `${label}, this build beside the baseline ${base.ref} (the same store, ${t.now.plain.length} of each alternated): no query p50 ${fmt(p(t.now.plain, 50))} / ${fmt(p(t.base.plain, 50))} ms, ` +
+        `p99 ${fmt(p(t.now.plain, 99))} / ${fmt(p(t.base.plain, 99))} ms; with a query p50 ${fmt(p(t.now.query, 50))} / ${fmt(p(t.base.query, 50))} ms, p99 ${fmt(p(t.now.query, 99))} / ${fmt(p(t.base.query, 99))} ms`,
+    );
+    return [
+      atMost(`${label}: recall p50, this build ÷ baseline ${base.ref}`, p(t.now.plain, 50) / p(t.base.plain, 50), '×', 1.25),
+      info(`${label}: recall p50 on the baseline (same store, alternated)`, p(t.base.plain, 50), 'ms', `this build ${fmt(p(t.now.plain, 50))} ms`),
+      atMost(`${label}: recall --query p50, this build ÷ baseline`, p(t.now.query, 50) / p(t.base.query, 50), '×', 1.25),
+      info(`${label}: recall --query p50 on the baseline`, p(t.base.query, 50), 'ms', `this build ${fmt(p(t.now.query, 50))} ms`),
+    ];
+  } finally {
+    for (const d of up) await d.stop();
+    work.remove();
+  }
+}
+
 const CONFIG = { transcripts: { watch: false }, memory: { extractor: 'heuristic' } };
 const labelOf = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 
 export const recallBench: Bench = {
   name: 'recall',
   title: 'Recall latency with 10,000 and 100,000 memories (in-daemon round trip; `nightshift recall` end to end)',
-  budgetSeconds: 300,
+  budgetSeconds: 420,
   async run(o, say) {
     const [small, big] = o.quick ? [1_000, 5_000] : [10_000, 100_000];
     const opts = { samples: o.quick ? 50 : 250, cliRuns: o.quick ? 8 : 31 };
     const probe = o.quick ? 50 : 200;
     const work = tempDir('ns-bench-recall-');
     const project = work.dir; // a real directory without .git: the project key is the directory itself
+    const base = optionalBaseline(say);
     try {
       const figures: Figure[] = [];
       const r = rng(20261122);
@@ -237,6 +295,8 @@ export const recallBench: Bench = {
         figures.push(info(`${labelOf(small)}: import through the API, into an empty store`, lines.length / (imp.ms / 1000), 'lines/s'));
         figures.push(...(await measure(d, labelOf(small), project, { ...opts, big: false }, r, say)));
       });
+      // 1b. The same size beside the baseline build, when there is one.
+      if (base) figures.push(...(await againstBaseline(base, small, project, now, opts.samples, say)));
       // 2. `big` memories written to the home before the daemon starts: importing them through the
       //    API would take minutes (each line's duplicate check grows with the store: 7 ms at 100k).
       const seeded = memoryLines(rng(20261123), big, project, now);
@@ -261,6 +321,7 @@ export const recallBench: Bench = {
       );
       return figures;
     } finally {
+      base?.remove();
       work.remove();
     }
   },

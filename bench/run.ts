@@ -18,6 +18,7 @@ import { ingestBench } from './ingest.js';
 import { undoAll } from './lib/cleanup.js';
 import { fmt } from './lib/stats.js';
 import { locomo } from './locomo.js';
+import { longitudinalStressBench } from './longitudinal-stress.js';
 import { memoryBrowseBench } from './memory-browse.js';
 import { mcpMonitorBench } from './mcp-monitor.js';
 import { modelCliBench } from './model-cli.js';
@@ -47,6 +48,7 @@ const BENCHES: Bench[] = [
   modelCliBench,
   dreamBench,
   dreamParaphraseBench,
+  longitudinalStressBench,
   contextBench,
   hooksBench,
   cliSpeed,

@@ -119,16 +119,16 @@ export async function waitStatus(client: ApiClient, done: (s: StatusResponse) =>
 /**
  * The CLI of the baseline: `NIGHTSHIFT_BASELINE_CLI`, or `NIGHTSHIFT_BASELINE_REF` (default: where
  * this branch left main, `git merge-base HEAD main`) checked out in a temporary worktree and built
- * there with this repo's node_modules.
+ * there with this repo's node_modules: with its own build script (`scripts/build.ts`, esbuild) when
+ * it has one, as a release is built, else with tsc.
  */
 export function baselineCli(say: (line: string) => void): { cli: string; ref: string; remove: () => void } {
   const given = process.env.NIGHTSHIFT_BASELINE_CLI;
-  if (given) return { cli: given, ref: given, remove: () => undefined };
-  const git = (args: string[]) => {
-    const r = spawnSync('git', ['-C', REPO, ...args], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout.trim();
-  };
+  if (given) {
+    // Named by the commit of the checkout it was built in, when it is one.
+    const head = spawnSync('git', ['-C', resolve(given, '../..'), 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+    return { cli: given, ref: head.status === 0 ? head.stdout.trim() : given, remove: () => undefined };
+  }
   const ref = process.env.NIGHTSHIFT_BASELINE_REF ?? git(['merge-base', 'HEAD', 'main']);
   const work = tempDir('ns-bench-baseline-');
   const dir = join(work.dir, 'tree');
@@ -140,8 +140,14 @@ export function baselineCli(say: (line: string) => void): { cli: string; ref: st
   const drop = defer(remove);
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
   say(`building the baseline (${ref} = ${git(['rev-parse', '--short', ref])}) in ${dir}`);
-  const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
-  if (tsc.status !== 0 || !existsSync(join(dir, 'dist/cli.js'))) throw new Error(`baseline build failed: ${tsc.stdout}${tsc.stderr}`);
+  const build = existsSync(join(dir, 'scripts/build.ts'))
+    ? spawnSync(process.execPath, [join(REPO, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build.ts'], { cwd: dir, encoding: 'utf8' })
+    : spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+  if (build.status !== 0 || !existsSync(join(dir, 'dist/cli.js'))) {
+    drop();
+    remove();
+    throw new Error(`baseline build failed: ${build.stdout}${build.stderr}`);
+  }
   return {
     cli: join(dir, 'dist/cli.js'),
     ref: ref.slice(0, 9),
@@ -150,4 +156,34 @@ export function baselineCli(say: (line: string) => void): { cli: string; ref: st
       remove();
     },
   };
+}
+
+/**
+ * The baseline as a peer for benchmarks that also run without one: built as `baselineCli` says when
+ * NIGHTSHIFT_BASELINE_CLI or NIGHTSHIFT_BASELINE_REF is set, or when this checkout is not main's
+ * HEAD (then the peer is where it left main); undefined (and a line saying how to get one) on main
+ * itself, where the default baseline would be this very build.
+ */
+export function optionalBaseline(say: (line: string) => void): ReturnType<typeof baselineCli> | undefined {
+  if (!process.env.NIGHTSHIFT_BASELINE_CLI && !process.env.NIGHTSHIFT_BASELINE_REF) {
+    let same = true;
+    try {
+      same = git(['merge-base', 'HEAD', 'main']) === git(['rev-parse', 'HEAD']);
+    } catch {
+      // not a git checkout, or no main branch: no default baseline
+    }
+    if (same) {
+      say(
+        'no baseline build (this is main itself): set NIGHTSHIFT_BASELINE_REF=<commit> or NIGHTSHIFT_BASELINE_CLI=<its dist/cli.js> to time one beside this build',
+      );
+      return undefined;
+    }
+  }
+  return baselineCli(say);
+}
+
+function git(args: string[]): string {
+  const r = spawnSync('git', ['-C', REPO, ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
 }

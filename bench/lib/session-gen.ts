@@ -121,11 +121,7 @@ const RULES: RuleDef[] = [
   {
     id: 'feature-flags',
     re: /user[- ]facing/i,
-    say: [
-      'Anything user-facing ships behind a feature flag.',
-      'Put new user-facing features behind a flag.',
-      'user facing changes need a feature flag first',
-    ],
+    say: ['Anything user-facing ships behind a feature flag.', 'Put new user-facing features behind a flag.', 'user facing changes need a feature flag first'],
   },
   {
     id: 'full-suite',
@@ -175,18 +171,87 @@ interface SwitchDef {
   purpose: string;
   /** When the switch happens, as a share of the sessions. */
   at: number;
+  /** The file the switch changes, and the command that tries the new tool. */
+  file: string;
+  command: string;
   /** The words that name each (for telling statements apart). */
   oldRe: RegExp;
   nowRe: RegExp;
 }
 
 const SWITCHES: SwitchDef[] = [
-  { category: 'test framework', old: 'jest', now: 'vitest', noun: 'test runner', purpose: 'tests', at: 0.35, oldRe: /\bjest\b/i, nowRe: /\bvitest\b/i },
-  { category: 'package manager', old: 'npm', now: 'pnpm', noun: 'package manager', purpose: 'installs', at: 0.2, oldRe: /\bnpm\b/i, nowRe: /\bpnpm\b/i },
-  { category: 'linter', old: 'eslint', now: 'biome', noun: 'linter', purpose: 'linting', at: 0.6, oldRe: /\beslint\b/i, nowRe: /\bbiome\b/i },
-  { category: 'database', old: 'MySQL', now: 'Postgres', noun: 'database', purpose: 'the main database', at: 0.45, oldRe: /\bmysql\b/i, nowRe: /\bpostgres\b/i },
-  { category: 'deploy target', old: 'Heroku', now: 'Railway', noun: 'hosting', purpose: 'deploys', at: 0.7, oldRe: /\bheroku\b/i, nowRe: /\brailway\b/i },
-  { category: 'orm', old: 'Sequelize', now: 'Prisma', noun: 'ORM', purpose: 'database access', at: 0.55, oldRe: /\bsequelize\b/i, nowRe: /\bprisma\b/i },
+  {
+    category: 'test framework',
+    old: 'jest',
+    now: 'vitest',
+    noun: 'test runner',
+    purpose: 'tests',
+    at: 0.35,
+    file: 'vitest.config.ts',
+    command: 'pnpm add -D vitest && pnpm exec vitest run',
+    oldRe: /\bjest\b/i,
+    nowRe: /\bvitest\b/i,
+  },
+  {
+    category: 'package manager',
+    old: 'npm',
+    now: 'pnpm',
+    noun: 'package manager',
+    purpose: 'installs',
+    at: 0.2,
+    file: 'pnpm-workspace.yaml',
+    command: 'rm package-lock.json && pnpm install',
+    oldRe: /\bnpm\b/i,
+    nowRe: /\bpnpm\b/i,
+  },
+  {
+    category: 'linter',
+    old: 'eslint',
+    now: 'biome',
+    noun: 'linter',
+    purpose: 'linting',
+    at: 0.6,
+    file: 'biome.json',
+    command: 'pnpm add -D @biomejs/biome && pnpm exec biome check .',
+    oldRe: /\beslint\b/i,
+    nowRe: /\bbiome\b/i,
+  },
+  {
+    category: 'database',
+    old: 'MySQL',
+    now: 'Postgres',
+    noun: 'database',
+    purpose: 'the main database',
+    at: 0.45,
+    file: 'docker-compose.yml',
+    command: 'docker compose up -d postgres',
+    oldRe: /\bmysql\b/i,
+    nowRe: /\bpostgres\b/i,
+  },
+  {
+    category: 'deploy target',
+    old: 'Heroku',
+    now: 'Railway',
+    noun: 'hosting',
+    purpose: 'deploys',
+    at: 0.7,
+    file: 'railway.json',
+    command: 'railway up --detach',
+    oldRe: /\bheroku\b/i,
+    nowRe: /\brailway\b/i,
+  },
+  {
+    category: 'orm',
+    old: 'Sequelize',
+    now: 'Prisma',
+    noun: 'ORM',
+    purpose: 'database access',
+    at: 0.55,
+    file: 'prisma/schema.prisma',
+    command: 'pnpm exec prisma migrate dev',
+    oldRe: /\bsequelize\b/i,
+    nowRe: /\bprisma\b/i,
+  },
   {
     category: 'ci',
     old: 'CircleCI',
@@ -194,10 +259,23 @@ const SWITCHES: SwitchDef[] = [
     noun: 'CI',
     purpose: 'CI',
     at: 0.3,
+    file: '.github/workflows/ci.yml',
+    command: 'gh workflow run ci.yml',
     oldRe: /\bcircleci\b/i,
     nowRe: /\bgithub actions\b/i,
   },
-  { category: 'dates', old: 'moment', now: 'date-fns', noun: 'date library', purpose: 'date handling', at: 0.5, oldRe: /\bmoment\b/i, nowRe: /\bdate-fns\b/i },
+  {
+    category: 'dates',
+    old: 'moment',
+    now: 'date-fns',
+    noun: 'date library',
+    purpose: 'date handling',
+    at: 0.5,
+    file: 'packages/core/src/dates.ts',
+    command: 'pnpm remove moment && pnpm add date-fns',
+    oldRe: /\bmoment\b/i,
+    nowRe: /\bdate-fns\b/i,
+  },
 ];
 
 const CURRENT = [
@@ -212,7 +290,11 @@ const SWITCH = [
   (s: SwitchDef) => `Use ${s.now} instead of ${s.old} going forward.`,
   (s: SwitchDef) => `Let's replace ${s.old} with ${s.now} as our ${s.noun}.`,
 ];
-const AFTER = [...CURRENT, (t: string, s: SwitchDef) => `${cap(t)} is the ${s.noun} now, not ${s.old}.`, (t: string, s: SwitchDef) => `we're fully on ${t} for ${s.purpose} now`];
+const AFTER = [
+  ...CURRENT,
+  (t: string, s: SwitchDef) => `${cap(t)} is the ${s.noun} now, not ${s.old}.`,
+  (t: string, s: SwitchDef) => `we're fully on ${t} for ${s.purpose} now`,
+];
 
 interface Symptom {
   verb: string;
@@ -255,48 +337,201 @@ const FIXED = [
   (c: string, s: Symptom) => `${cap(c)} ${s.noun} is resolved.`,
 ];
 
+/** Settings whose number changes once: said with the old value, then the new one (and again). */
+interface SettingDef {
+  id: string;
+  /** Names the setting whatever its value. */
+  re: RegExp;
+  old: string;
+  now: string;
+  /** When the value changes, as a share of the sessions. */
+  at: number;
+  said: ((v: string) => string)[];
+  change: (o: string, v: string) => string;
+}
+
+const SETTINGS: SettingDef[] = [
+  {
+    id: 'upload-limit',
+    re: /\bupload limit\b/i,
+    old: '50 MB',
+    now: '200 MB',
+    at: 0.4,
+    said: [(v) => `The upload limit is ${v}.`, (v) => `uploads are capped at ${v}, that's the upload limit`],
+    change: (o, v) => `Raise the upload limit from ${o} to ${v}.`,
+  },
+  {
+    id: 'session-expiry',
+    re: /\bsessions? expire\b/i,
+    old: '30 minutes',
+    now: '12 hours',
+    at: 0.5,
+    said: [(v) => `Sessions expire after ${v}.`, (v) => `user sessions expire after ${v} of inactivity`],
+    change: (o, v) => `Sessions expire after ${v} now instead of ${o}.`,
+  },
+  {
+    id: 'sync-interval',
+    re: /\bsync job\b/i,
+    old: '15 minutes',
+    now: '5 minutes',
+    at: 0.6,
+    said: [(v) => `The inventory sync job runs every ${v}.`, (v) => `the sync job runs every ${v}`],
+    change: (o, v) => `Change the inventory sync job to run every ${v} instead of every ${o}.`,
+  },
+  {
+    id: 'log-retention',
+    re: /\bkeep logs\b|\blogs are kept\b/i,
+    old: '14 days',
+    now: '90 days',
+    at: 0.3,
+    said: [(v) => `We keep logs for ${v}.`, (v) => `Logs are kept for ${v}.`],
+    change: (o, v) => `From now on we keep logs for ${v}, not ${o}.`,
+  },
+  {
+    id: 'rate-limit',
+    re: /\brate limit\b/i,
+    old: '100 requests per minute',
+    now: '600 requests per minute',
+    at: 0.65,
+    said: [(v) => `The public API rate limit is ${v}.`, (v) => `our api rate limit is ${v} per key`],
+    change: (o, v) => `Bump the public API rate limit from ${o} to ${v}.`,
+  },
+  {
+    id: 'retry-cap',
+    re: /\bretries\b.*\bcapped\b|\bcap retries\b/i,
+    old: '3 attempts',
+    now: '5 attempts',
+    at: 0.45,
+    said: [(v) => `Webhook retries are capped at ${v}.`, (v) => `we cap retries for webhooks at ${v}`],
+    change: (o, v) => `Webhook retries are capped at ${v} now, ${o} was too few.`,
+  },
+];
+
+const PEOPLE = ['Priya', 'Kenji', 'Fatima', 'Lars', 'Mei', 'Diego', 'Olga', 'Tunde', 'Hannah', 'Ravi', 'Sofia', 'Marek', 'Aisha', 'Tom'];
+const ENV_KEYS = ['API_KEY', 'DATABASE_URL', 'REGION', 'TIMEOUT_MS', 'BUCKET', 'WEBHOOK_SECRET', 'REDIS_URL', 'SENTRY_DSN'];
+
+/** A detail of the project said once: who owns what, where a config lives, what a service needs. */
+function detail(r: Rand, w: World): string {
+  const svc = pick(r, w.services);
+  const other = pick(
+    r,
+    w.services.filter((x) => x !== svc),
+  );
+  const c = pick(r, w.components);
+  return pick(r, [
+    () => `The ${svc} service talks to the ${other} service over ${pick(r, ['gRPC', 'plain HTTP', 'the event bus', 'a Redis queue'])}.`,
+    () => `${pick(r, PEOPLE)} is the owner of the ${svc} service.`,
+    () => `The ${c} config lives in ${filePath(r)}.`,
+    () => `The ${svc} service needs ${svc.toUpperCase().replace(/-/g, '_')}_${pick(r, ENV_KEYS)} set to start.`,
+    () => `Turns out the ${c} was slow because of ${pick(r, V.cause)}; ${pick(r, V.fix)} fixed it.`,
+    () => `We decided to keep the ${c} inside the ${svc} service for now.`,
+    () => `The ${svc} dashboard is at grafana.acme-shop.dev/d/${svc}-${pick(r, ['overview', 'errors', 'latency', 'jobs'])}.`,
+    () => `The feature flag ${svc}_${pick(r, ['v2', 'beta', 'new_ui', 'fast_path'])} controls the new ${c}.`,
+    () => `The ${c} in the ${svc} service is written in ${pick(r, ['TypeScript', 'Go', 'Rust', 'Python'])}.`,
+  ])();
+}
+
 const FN_A = ['get', 'load', 'save', 'parse', 'render', 'compute', 'build', 'apply', 'resolve', 'handle', 'fetch', 'sync', 'format', 'check', 'merge', 'queue'];
 const FN_B = ['Invoice', 'User', 'Session', 'Order', 'Price', 'Tax', 'Token', 'Cart', 'Route', 'Coupon', 'Refund', 'Report', 'Account', 'Payment', 'Shipment'];
 const FN_C = ['', 'ById', 'Batch', 'Async', 'Total', 'Items', 'State', 'Options', 'Result', 'Rows'];
 const COLUMNS = ['user_id', 'created_at', 'invoice_id', 'account_id', 'order_id', 'sku', 'status', 'updated_at'];
 
+/** Messages of one session at most (the shortest have 15). */
+const MAX_MESSAGES = 40;
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** Ends a sentence that has no closing punctuation, to put another after it. */
+const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 const fnName = (r: Rand) => pick(r, FN_A) + pick(r, FN_B) + pick(r, FN_C);
-const filePath = (r: Rand) => `${pick(r, ['apps/api/src', 'apps/admin/src', 'packages/core/src', 'packages/web/src', 'scripts', 'apps/worker/src'])}/${pick(r, V.file)}.ts`;
+const filePath = (r: Rand) =>
+  `${pick(r, ['apps/api/src', 'apps/admin/src', 'packages/core/src', 'packages/web/src', 'scripts', 'apps/worker/src'])}/${pick(r, V.file)}.ts`;
 
 /** A one-off request or a question: what most of a person's messages are, gone by the next session. */
 function request(r: Rand, w: World): string {
+  const text = frame(r, w);
+  // The same ask is not typed the same way twice.
+  const how = r();
+  if (how < 0.15) return `${pick(r, ['can you', 'could you', 'please', 'pls', 'quick one:', 'next:', 'ok now'])} ${text}`;
+  if (how < 0.25) return `${text} ${pick(r, ['please', 'when you get a chance', 'before lunch', 'no rush', 'for the demo', 'in this branch'])}`;
+  return text;
+}
+
+function frame(r: Rand, w: World): string {
   const c = pick(r, w.components);
   const svc = pick(r, w.services);
+  const e = pick(r, ENTITIES);
+  const fn = fnName(r);
   return pick(r, [
-    () => `add a retry to the ${c}`,
-    () => `Add retries with backoff to the ${c} in the ${svc} service.`,
-    () => `make the ${c} timeout configurable`,
-    () => `rename ${fnName(r)} to ${fnName(r)}`,
-    () => `bump ${pick(r, V.lib)} to ${int(r, 1, 9)}.${int(r, 0, 20)}`,
-    () => `add logging around ${fnName(r)} in ${filePath(r)}`,
+    () => `add a retry to the ${c} for when the ${e} sync fails`,
+    () => `Add retries with backoff to ${fn} in the ${svc} service.`,
+    () => `make the ${c} timeout configurable per ${e}`,
+    () => `rename ${fn} to ${fnName(r)}`,
+    () => `bump ${pick(r, V.lib)} to ${int(r, 1, 9)}.${int(r, 0, 20)} in ${pick(r, DIRS)}`,
+    () => `add logging around ${fn} in ${filePath(r)}`,
     () => `Can you split ${filePath(r)} into smaller files?`,
-    () => `write a unit test for ${fnName(r)}`,
+    () => `write a unit test for ${fn} with an empty ${e}`,
     () => `clean up the unused imports in ${filePath(r)}`,
-    () => `add pagination to the ${svc} list endpoint`,
-    () => `move ${fnName(r)} into ${filePath(r)}`,
-    () => `the ${svc} README is out of date, please update it`,
-    () => `add an index on ${pick(r, COLUMNS)}`,
-    () => `profile the ${c}, it feels slow today`,
-    () => `add a --dry-run flag to the ${svc} sync script`,
-    () => `Remove the dead code in ${filePath(r)}.`,
-    () => `port ${fnName(r)} to async/await`,
-    () => `why does the ${svc} build fail on CI?`,
-    () => `what does ${fnName(r)} actually do?`,
-    () => `where is the ${c} configured?`,
-    () => `Is the ${c} covered by tests?`,
-    () => `how do we seed the local database for the ${svc} service?`,
-    () => `what's the difference between ${fnName(r)} and ${fnName(r)}?`,
-    () => `can you explain how the ${c} works?`,
-    () => `for now skip the flaky ${c} test, I'll look at it later`,
-    () => `let's try caching the ${svc} lookups in memory for this PR`,
+    () => `add pagination to the ${e} list endpoint of the ${svc} service`,
+    () => `move ${fn} into ${filePath(r)}`,
+    () => `the ${svc} README says nothing about ${e}s, add a section`,
+    () => `add an index on ${e.replace(/ /g, '_')}s.${pick(r, COLUMNS)}`,
+    () => `profile ${fn}, it takes ${int(r, 200, 4000)} ms per ${e}`,
+    () => `add a --dry-run flag to scripts/${pick(r, ['sync', 'import', 'export', 'backfill', 'purge'])}-${e.replace(/ /g, '-')}s.ts`,
+    () => `Remove the dead code around ${fn} in ${filePath(r)}.`,
+    () => `port ${fn} to async/await`,
+    () => `why does ${fn} return null for a ${e} without a ${pick(r, FIELDS)}?`,
+    () => `what does ${fn} do with archived ${e}s?`,
+    () => `where do we set the ${c} limits for ${e}s?`,
+    () => `Is ${fn} covered by tests?`,
+    () => `how do I get some ${e}s into my local ${svc} database?`,
+    () => `what's the difference between ${fn} and ${fnName(r)}?`,
+    () => `explain how the ${c} handles ${e}s`,
+    () => `skip the flaky ${fn} test for now, I'll look at it later`,
+    () => `try caching the ${fn} results in memory in this PR`,
+    () => `add a ${pick(r, FIELDS)} column to ${e.replace(/ /g, '_')}s`,
+    () => `show me where ${fn} is called from`,
+    () => `the ${e} email template has a typo in the ${pick(r, FIELDS)} line`,
+    () => `add a command that exports ${e}s as CSV`,
+    () => `log the ${e} id when ${fn} throws`,
+    () => `rewrite ${fn} without the nested loops`,
+    () => `why is the ${svc} build red on ${pick(r, ['my branch', 'the release branch', 'the last PR', 'this PR'])}?`,
   ])();
 }
+
+const ENTITIES = [
+  'invoice',
+  'order',
+  'refund',
+  'coupon',
+  'shipment',
+  'customer',
+  'cart',
+  'payment',
+  'subscription',
+  'plan',
+  'tax rate',
+  'price list',
+  'warehouse',
+  'supplier',
+  'return',
+  'voucher',
+  'gift card',
+  'receipt',
+  'wishlist',
+  'review',
+  'category',
+  'product',
+  'variant',
+  'bundle',
+  'discount',
+  'address',
+  'carrier',
+  'label',
+  'ledger entry',
+  'payout',
+];
+const FIELDS = ['currency', 'due date', 'country', 'email', 'VAT id', 'phone number', 'postcode', 'status', 'note', 'reference', 'owner', 'locale'];
+const DIRS = ['apps/api', 'apps/admin', 'apps/worker', 'packages/core', 'packages/web'];
 
 const ACKS = ['ok', 'looks good', 'great, commit it', 'thanks!', 'go ahead', 'yes', 'perfect', 'ship it', 'hmm, try again', 'no, revert that', 'ok continue'];
 
@@ -329,11 +564,22 @@ export interface BugTruth {
   /** The session that says it is fixed; undefined: still open at the end. */
   fixed?: number;
 }
+export interface SettingTruth {
+  id: string;
+  re: RegExp;
+  old: string;
+  now: string;
+  /** 0-based index of the session that changes the value. */
+  at: number;
+}
 export interface Truth {
   rules: StatementTruth[];
   facts: StatementTruth[];
   switches: SwitchTruth[];
+  settings: SettingTruth[];
   bugs: BugTruth[];
+  /** Details of the project each said once (one in two sessions has one). */
+  details: { text: string; session: number }[];
 }
 
 export interface GenSession {
@@ -344,17 +590,39 @@ export interface GenSession {
   userMessages: number;
 }
 
-/** Statements the schedule puts in one session, each to be typed by the person. */
-type Planned = { text: string }[];
+/**
+ * A statement the schedule puts in a session, typed by the person, and what the agent does about it
+ * right after: its acknowledgement, the files it opens and the commands it runs (as an agent does
+ * when told of a bug or a new tool: the topic comes back in the rest of the turn).
+ */
+interface Statement {
+  text: string;
+  ack?: string;
+  files?: string[];
+  commands?: string[];
+}
+type Planned = Statement[];
+/** A tool call the agent makes. */
+interface Action {
+  kind: 'Read' | 'Edit' | 'Bash';
+  file?: string;
+  command?: string;
+}
 
 /** Writes `count` sessions into `dir` (a file each) for a project whose working directory is `cwd`. */
 export function generateSessions(dir: string, o: { count: number; cwd: string; seed: number; start?: string }): { sessions: GenSession[]; truth: Truth } {
   const r = rng(o.seed);
   const n = o.count;
-  const shuffled = <T>(xs: readonly T[]) => [...xs].map((x) => ({ x, k: r() })).sort((a, b) => a.k - b.k).map((e) => e.x);
+  const shuffled = <T>(xs: readonly T[]) =>
+    [...xs]
+      .map((x) => ({ x, k: r() }))
+      .sort((a, b) => a.k - b.k)
+      .map((e) => e.x);
   const world: World = { services: shuffled(V.service).slice(0, 8), components: shuffled(V.component).slice(0, 16) };
   const planned: Planned[] = Array.from({ length: n }, () => []);
-  const add = (s: number, text: string) => (planned[s] as Planned).push({ text });
+  const add = (s: number, text: string, more: Omit<Statement, 'text'> = {}) => (planned[s] as Planned).push({ text, ...more });
+  const understood = (text: string) =>
+    r() < 0.6 ? `Got it: ${lowerFirst(text.replace(/[.!]$/, ''))}.` : pick(r, ['Understood.', "Noted, I'll keep to that.", 'OK.']);
   for (const d of [...RULES, ...FACTS]) for (const s of d.say) if (!d.re.test(s)) throw new Error(`phrasing "${s}" does not match ${String(d.re)}`);
 
   // Standing rules: introduced in the first half, restated now and then in other words.
@@ -365,7 +633,7 @@ export function generateSessions(dir: string, o: { count: number; cwd: string; s
       let k = int(r, 0, d.say.length - 1);
       if (k === last) k = (k + 1) % d.say.length;
       last = k;
-      add(s, d.say[k] as string);
+      add(s, d.say[k] as string, { ack: understood(d.say[k] as string) });
       t.said.push(s);
     };
     say(from);
@@ -379,12 +647,51 @@ export function generateSessions(dir: string, o: { count: number; cwd: string; s
   const switches: SwitchTruth[] = SWITCHES.map((d) => {
     const at = Math.min(n - 1, Math.max(1, Math.round(d.at * n)));
     const first = int(r, 0, Math.floor(at / 2));
-    add(first, (pick(r, CURRENT) as (t: string, s: SwitchDef) => string)(d.old, d));
-    for (let s = first + 1; s < at; s++) if (r() < 0.1) add(s, pick(r, CURRENT)(d.old, d));
-    add(at, pick(r, SWITCH)(d));
+    const uses = (tool: string) => {
+      const text = pick(r, CURRENT)(tool, d);
+      return { text, ack: understood(text) };
+    };
+    const first_ = uses(d.old);
+    add(first, first_.text, { ack: first_.ack });
+    for (let s = first + 1; s < at; s++) if (r() < 0.1) add(s, uses(d.old).text);
+    add(at, pick(r, SWITCH)(d), {
+      ack: `Switching to ${d.now}: I'll move ${d.file} over from ${d.old} and check that everything still passes.`,
+      files: [d.file],
+      commands: [d.command],
+    });
     for (let s = at + 1; s < n; s++) if (r() < 0.08) add(s, pick(r, AFTER)(d.now, d));
     return { category: d.category, old: d.old, now: d.now, at, oldRe: d.oldRe, nowRe: d.nowRe };
   });
+
+  // Settings whose number changes once.
+  const settings: SettingTruth[] = SETTINGS.map((d) => {
+    for (const f of d.said) for (const v of [d.old, d.now]) if (!d.re.test(f(v))) throw new Error(`"${f(v)}" does not match ${String(d.re)}`);
+    if (!d.re.test(d.change(d.old, d.now))) throw new Error(`"${d.change(d.old, d.now)}" does not match ${String(d.re)}`);
+    const at = Math.min(n - 1, Math.max(1, Math.round(d.at * n)));
+    const first = int(r, 0, Math.floor(at / 2));
+    const say = (s: number, v: string) => {
+      const text = pick(r, d.said)(v);
+      add(s, text, { ack: understood(text) });
+    };
+    say(first, d.old);
+    for (let s = first + 1; s < at; s++) if (r() < 0.04) say(s, d.old);
+    add(at, d.change(d.old, d.now), { ack: `Done: the value is ${d.now} now.` });
+    for (let s = at + 1; s < n; s++) if (r() < 0.04) say(s, d.now);
+    return { id: d.id, re: d.re, old: d.old, now: d.now, at };
+  });
+
+  // Details of the project, each said once.
+  const details: Truth['details'] = [];
+  const known = new Set<string>();
+  for (let s = 0; s < n; s++) {
+    if (r() >= 0.5) continue;
+    let text = detail(r, world);
+    for (let tries = 0; known.has(text) && tries < 20; tries++) text = detail(r, world);
+    if (known.has(text)) continue;
+    known.add(text);
+    add(s, text, { ack: understood(text) });
+    details.push({ text, session: s });
+  }
 
   // Bugs: about two sessions in five report one; most are said to be fixed 1–5 sessions later.
   const bugs: BugTruth[] = [];
@@ -400,11 +707,15 @@ export function generateSessions(dir: string, o: { count: number; cwd: string; s
     }
     used.add(`${component}|${condition}`);
     const symptom = pick(r, SYMPTOMS);
-    add(s, pick(r, REPORT)(component, symptom, condition));
+    const file = `apps/api/src/${component.toLowerCase().replace(/\s+/g, '-')}.ts`;
+    add(s, pick(r, REPORT)(component, symptom, condition), {
+      ack: `Looking at the ${component} in ${file}: I'll reproduce it with a test first.`,
+      files: [file, file.replace(/\.ts$/, '.test.ts')],
+    });
     const fixed = r() < 0.85 ? s + int(r, 1, 5) : undefined;
     const bug: BugTruth = { id: `bug-${bugs.length}`, component, condition, reported: s };
     if (fixed !== undefined && fixed < n) {
-      add(fixed, pick(r, FIXED)(component, symptom, condition));
+      add(fixed, pick(r, FIXED)(component, symptom, condition), { ack: pick(r, ['Great, thanks for checking.', 'Good to hear.', 'Glad it holds.']) });
       bug.fixed = fixed;
     }
     bugs.push(bug);
@@ -422,7 +733,7 @@ export function generateSessions(dir: string, o: { count: number; cwd: string; s
     writeFileSync(file, written.text);
     sessions.push({ file, sessionId, started, messages: written.messages, userMessages: written.userMessages });
   }
-  return { sessions, truth: { rules, facts, switches, bugs } };
+  return { sessions, truth: { rules, facts, switches, settings, bugs, details } };
 }
 
 /** The tools in use at session `s`: the new one from its switch on. */
@@ -446,62 +757,80 @@ function writeSession(
   const pm = tools['package manager'] as string;
   const runner = tools['test framework'] as string;
   const linter = tools.linter as string;
-  while (messages < target || events.length > 0) {
+  // A session has at most MAX_MESSAGES: what the planned statements still need is kept free.
+  const room = () => MAX_MESSAGES - messages - events.length * 2;
+  while ((messages < target && room() >= 2) || events.length > 0) {
     // The person's message: a request or question, an ack, or one of the planned statements
     // (alone, or said before or after a request, as people do).
     let text: string;
-    const event = events.length > 0 && (r() < 0.5 || messages + events.length * 4 >= target) ? events.shift()?.text : undefined;
+    const event = events.length > 0 && (r() < 0.5 || room() < 4 || messages + events.length * 4 >= target) ? events.shift() : undefined;
     if (event !== undefined) {
-      const with_ = r();
-      text = with_ < 0.3 ? `${event} ${request(r, world)}` : with_ < 0.45 ? `${request(r, world)}. Also: ${event}` : event;
+      const mix = r();
+      text = mix < 0.3 ? `${sentence(event.text)} ${request(r, world)}` : mix < 0.45 ? `${sentence(request(r, world))} Also: ${event.text}` : event.text;
     } else text = messages > 0 && r() < 0.25 ? pick(r, ACKS) : request(r, world);
     cs.user(text);
     userMessages++;
     messages++;
     const path = filePath(r);
     cs.assistant(
-      pick(r, [
-        `I'll start with ${path}.`,
-        `Let me look at ${path} first.`,
-        `Sure. The ${pick(r, world.components)} lives in ${path}; I'll change it there.`,
-        `Understood.`,
-        `Looking into it now.`,
-      ]),
+      event?.ack ??
+        pick(r, [
+          `I'll start with ${path}.`,
+          `Let me look at ${path} first.`,
+          `Sure. The ${pick(r, world.components)} lives in ${path}; I'll change it there.`,
+          `Understood.`,
+          `Looking into it now.`,
+        ]),
     );
     messages++;
-    const pairs = messages + 2 >= target && events.length === 0 ? 0 : int(r, 0, 3);
+    // What the agent does about the statement first (its files, then its commands), then other work.
+    const forced: Action[] = [
+      ...(event?.files ?? []).map((f, i): Action => ({ kind: i === 0 ? 'Read' : 'Edit', file: f })),
+      ...(event?.commands ?? []).map((c): Action => ({ kind: 'Bash', command: c })),
+    ];
+    const pairs = Math.max(
+      0,
+      Math.min(Math.max(forced.length, int(r, 0, 3)), Math.floor((room() - 2) / 2), Math.max(forced.length, Math.ceil((target - messages) / 2))),
+    );
     let failed = false;
     for (let k = 0; k < pairs; k++) {
       const id = `toolu_01${o.sessionId.slice(0, 8)}${(++calls).toString(36).padStart(4, '0')}`;
-      const kind = pick(r, ['Edit', 'Edit', 'Bash', 'Bash', 'Bash', 'Read']);
-      const file = `${o.cwd}/${k === 0 ? path : filePath(r)}`;
+      const todo = forced[k];
+      const kind = todo?.kind ?? pick(r, ['Edit', 'Edit', 'Bash', 'Bash', 'Bash', 'Read']);
+      const file = `${o.cwd}/${todo?.file ?? (k === 0 ? path : filePath(r))}`;
       if (kind === 'Edit') {
         const fn = fnName(r);
         cs.toolUse(id, 'Edit', { file_path: file, old_string: `return ${fn}(ctx);`, new_string: `return await ${fn}(ctx, opts);` });
         cs.toolResult(id, `The file ${file} has been updated successfully.`);
       } else if (kind === 'Read') {
         cs.toolUse(id, 'Read', { file_path: file });
-        cs.toolResult(id, `     1→import { ${fnName(r)} } from './${pick(r, V.file)}.js';\n     2→\n     3→export async function ${fnName(r)}(ctx: Context) {\n     4→  return ${int(r, 0, 9)};\n     5→}`);
+        cs.toolResult(
+          id,
+          `     1→import { ${fnName(r)} } from './${pick(r, V.file)}.js';\n     2→\n     3→export async function ${fnName(r)}(ctx: Context) {\n     4→  return ${int(r, 0, 9)};\n     5→}`,
+        );
       } else {
-        const cmd = pick(r, [`${pm} ${runner === 'vitest' ? 'exec vitest run' : 'test'}`, `${pm} run lint`, `${pm} run build`, 'git status --short']);
-        const fail = r() < 0.2;
+        const cmd =
+          todo?.command ?? pick(r, [`${pm} ${runner === 'vitest' ? 'exec vitest run' : 'test'}`, `${pm} run lint`, `${pm} run build`, 'git status --short']);
+        const fail = todo === undefined && r() < 0.2;
         failed ||= fail;
         cs.toolUse(id, 'Bash', { command: cmd, description: cmd.includes('lint') ? `Run ${linter}` : 'Run it' });
         const tests = `${int(r, 20, 400)}`;
-        const out = cmd.startsWith('git')
-          ? ` M ${path}\n?? ${filePath(r)}`
-          : cmd.includes('lint')
-            ? fail
-              ? `${file}:${int(r, 1, 300)}:${int(r, 1, 40)}  error  ${pick(r, ['no-unused-vars', 'prefer-const', 'no-explicit-any'])}`
-              : `Checked ${int(r, 40, 600)} files with ${linter}. No problems.`
-            : fail
-              ? `FAIL ${path.replace(/\.ts$/, '.test.ts')}\n  ✗ ${fnName(r)} > ${pick(r, ['rounds', 'retries', 'rejects', 'parses'])}\n${runner}: 1 failed, ${tests} passed`
-              : `${runner}: ${tests} passed (${int(r, 1, 40)}.${int(r, 0, 9)}s)`;
+        const out = todo
+          ? `${cmd.split(' ')[0]}: done (${int(r, 1, 40)}.${int(r, 0, 9)}s)`
+          : cmd.startsWith('git')
+            ? ` M ${path}\n?? ${filePath(r)}`
+            : cmd.includes('lint')
+              ? fail
+                ? `${file}:${int(r, 1, 300)}:${int(r, 1, 40)}  error  ${pick(r, ['no-unused-vars', 'prefer-const', 'no-explicit-any'])}`
+                : `Checked ${int(r, 40, 600)} files with ${linter}. No problems.`
+              : fail
+                ? `FAIL ${path.replace(/\.ts$/, '.test.ts')}\n  ✗ ${fnName(r)} > ${pick(r, ['rounds', 'retries', 'rejects', 'parses'])}\n${runner}: 1 failed, ${tests} passed`
+                : `${runner}: ${tests} passed (${int(r, 1, 40)}.${int(r, 0, 9)}s)`;
         cs.toolResult(id, fail ? `Exit code 1\n${out}` : out, fail);
       }
       messages += 2;
     }
-    if (r() < 0.7) {
+    if (room() > 0 && r() < 0.7) {
       cs.assistant(
         failed
           ? `One check failed in ${path}; I'll fix that next.`
