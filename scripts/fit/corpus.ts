@@ -106,6 +106,7 @@ export async function corpusRows(labelsPath: string, files: readonly LabelledFil
     const junk = f.junk.map((j) => new RegExp(j.regex, 'i'));
     const fileRows: (Row & { hits: number[]; junkHits: number[] })[] = [];
     for (const c of collectCandidates(messages)) {
+      const x = featuresOf(c, session);
       const line = lineOf(c.messageId);
       const hits = wanted.flatMap((w, i) => (w.rx.test(c.text) && NEAR.some((d) => w.lines.has(line + d)) ? [i] : []));
       const elsewhere = wanted.some((w) => w.rx.test(c.text));
@@ -114,7 +115,7 @@ export async function corpusRows(labelsPath: string, files: readonly LabelledFil
       fileRows.push({
         file: f,
         text: c.text,
-        x: featuresOf(c, session),
+        x,
         wanted: hits.length > 0 ? 1 : elsewhere ? undefined : 0,
         junk: junkHits.length > 0 ? 1 : 0,
         wantedWeight: 1,

@@ -1,17 +1,16 @@
 /**
- * Gather: new signal from the sessions since the last dream. A memory whose statement came up
- * again in sessions it has no source from gains reinforcement and importance; topics the user kept
+ * Gather: new signal from the sessions since the last dream. A memory restated (restate.ts) in
+ * sessions it has no source from gains reinforcement and importance; topics the user kept
  * raising across sessions that no memory covers are proposed in the report.
  */
 import type { Memory } from '../api/memory.js';
 import type { Episode } from '../memory/episodes.js';
 import { isActive, type Namespace } from '../memory/model.js';
 import type { MemoryStore } from '../memory/store.js';
-import { jaccard, subjectAndValues, terms } from '../memory/text.js';
+import { terms } from '../memory/text.js';
+import { restates } from './restate.js';
 import type { Plan } from './plan.js';
 
-/** A session restates a memory when this share of the memory's words appear in one of its messages. */
-const RESTATED = 0.6;
 const TOPIC_SESSIONS = 3;
 const MAX_PROPOSALS = 10;
 
@@ -27,15 +26,12 @@ export function gather(store: MemoryStore, episodes: Episode[], plan: Plan): voi
   for (const e of episodes) {
     if (e.role !== 'user' || e.kind !== 'text') continue;
     if (!firstOf.has(e.sessionId)) firstOf.set(e.sessionId, e);
-    const said = new Set(subjectAndValues(e.text).subject);
-    if (said.size === 0) continue;
+    const sentences = e.text.split(/(?<=[.!?;])\s+|\n+/).filter((x) => x.trim().length > 0);
     for (const hit of store.search(e.text.slice(0, 600), namespacesOf(e), 3, true)) {
       const m: Memory = hit.memory;
       if (!isActive(m) || m.sources.some((s) => s.sessionId === e.sessionId)) continue;
-      const words = new Set(subjectAndValues(m.content).subject);
-      let inside = 0;
-      for (const w of words) if (said.has(w)) inside++;
-      if (words.size > 0 && inside / words.size >= RESTATED && jaccard(words, said) > 0.2) {
+      // Said again when one sentence of the message says the same thing in other words (restate.ts).
+      if (sentences.some((x) => restates(m.content, x))) {
         const set = sessionsPerMemory.get(m.id) ?? new Set<string>();
         set.add(e.sessionId);
         sessionsPerMemory.set(m.id, set);

@@ -7,7 +7,7 @@
 import type { Memory } from '../api/memory.js';
 import type { EpisodeStore } from '../memory/episodes.js';
 import { namespaceOf } from '../memory/model.js';
-import { TROUBLE } from '../memory/rank/lexicon.js';
+import { DEONTIC, standingIn, TROUBLE } from '../memory/rank/lexicon.js';
 import { terms, words } from '../memory/text.js';
 import type { Plan } from './plan.js';
 
@@ -23,8 +23,9 @@ const PLAN = /^(?:Approved plan|Plan)\s*:/i;
 function kindOf(m: Memory): 'problem' | 'plan' | undefined {
   if (PLAN.test(m.content)) return 'plan';
   const w = words(m.content);
-  // A report of something wrong, not a rule about errors ("never swallow errors") nor a lesson.
-  if ((m.type === 'fact' || m.type === 'note') && w.some((x) => TROUBLE.has(x)) && !w.some((x) => FIXED.has(x))) return 'problem';
+  // A report of something wrong: not a lesson, a taste, nor a rule about errors ("never swallow errors").
+  const rule = standingIn(m.content) || w.some((x) => DEONTIC.has(x));
+  if (m.type !== 'learning' && m.type !== 'preference' && !rule && w.some((x) => TROUBLE.has(x)) && !w.some((x) => FIXED.has(x))) return 'problem';
   return undefined;
 }
 
@@ -32,6 +33,14 @@ function ends(kind: 'problem' | 'plan', text: string): boolean {
   const w = words(text);
   if (kind === 'problem') return w.some((x) => FIXED.has(x));
   return w.some((x) => DROPPED.has(x)) || DROPPED_PHRASES.some((re) => re.test(text));
+}
+
+/** The statements stored from the same message as a dropped plan (its steps): they go with it. */
+function withThePlan(m: Memory, active: readonly Memory[], taken: Set<string>): Memory[] {
+  const from = new Set(m.sources.flatMap((s) => s.messageIds.map((id) => `${s.sessionId}\u0000${id}`)));
+  return active.filter(
+    (x) => x.id !== m.id && !taken.has(x.id) && !x.pinned && x.editedAt === undefined && x.sources.every((s) => s.messageIds.every((id) => from.has(`${s.sessionId}\u0000${id}`))),
+  );
 }
 
 export function planResolutions(active: readonly Memory[], episodes: EpisodeStore, plan: Plan, taken: Set<string>): void {
@@ -52,7 +61,13 @@ export function planResolutions(active: readonly Memory[], episodes: EpisodeStor
       if (shared / own.size < ABOUT || !ends(kind, hit.text)) continue;
       taken.add(m.id);
       const quote = hit.text.replace(/\s+/g, ' ').slice(0, 100);
-      plan.archive.push({ id: m.id, reason: `${kind === 'problem' ? 'fixed' : 'dropped'} in session ${hit.sessionId}: "${quote}"` });
+      const reason = `${kind === 'problem' ? 'fixed' : 'dropped'} in session ${hit.sessionId}: "${quote}"`;
+      plan.archive.push({ id: m.id, reason });
+      if (kind === 'plan')
+        for (const step of withThePlan(m, active, taken)) {
+          taken.add(step.id);
+          plan.archive.push({ id: step.id, reason: `part of a plan that was ${reason}` });
+        }
       break;
     }
   }

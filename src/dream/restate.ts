@@ -7,7 +7,7 @@
  */
 import type { Memory } from '../api/memory.js';
 import { CONDITIONS, DEICTIC, FIRST_PLURAL, FIRST_SINGULAR, NEGATORS, SECOND, STANDING, UNIVERSAL } from '../memory/rank/lexicon.js';
-import { stem, words } from '../memory/text.js';
+import { jaccard, stem, terms, words } from '../memory/text.js';
 import { TOOL_CATEGORY } from '../memory/nlp/tool-lexicon.js';
 import type { Plan } from './plan.js';
 import type { Pair, Shaped } from './similarity.js';
@@ -17,8 +17,8 @@ export const RESTATED = 0.6;
 
 /** Negated auxiliaries as the tokenizer spells them (apostrophes dropped). */
 const CONTRACTED = new Set('dont doesnt didnt wont cant isnt arent wasnt werent shouldnt wouldnt couldnt mustnt havent hasnt hadnt neednt'.split(' '));
-const negated = (text: string): boolean => words(text).some((w) => NEGATORS.has(w) || CONTRACTED.has(w));
-const numbers = (text: string): string => (text.match(/\d+(?:\.\d+)*/g) ?? []).sort().join(' ');
+export const negated = (text: string): boolean => words(text).some((w) => NEGATORS.has(w) || CONTRACTED.has(w));
+export const numbers = (text: string): string => (text.match(/\d+(?:\.\d+)*/g) ?? []).sort().join(' ');
 /**
  * The names a statement holds: identifiers (with a digit, dash, dot or underscore), capitalised words
  * after its first, known tools. Two statements that each name something the other does not are about
@@ -35,7 +35,7 @@ function namesIn(text: string): Set<string> {
   return out;
 }
 
-function differentNames(a: string, b: string): boolean {
+export function differentNames(a: string, b: string): boolean {
   const x = namesIn(a);
   const y = namesIn(b);
   return [...x].some((n) => !y.has(n)) && [...y].some((n) => !x.has(n));
@@ -49,8 +49,8 @@ const FREE = new Set([...STANDING, ...UNIVERSAL, ...DEICTIC, ...CONDITIONS, ...F
  * deploys…") is another thing, not the same thing said again: a rewording moves words around, a
  * near miss swaps one.
  */
-function swapsContent(a: Set<string>, b: Set<string>): boolean {
-  const only = (x: Set<string>, y: Set<string>) => [...x].filter((w) => !y.has(w) && !FREE.has(w));
+export function swapsContent(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const only = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].filter((w) => !y.has(w) && !FREE.has(w));
   return only(a, b).length > 0 && only(b, a).length > 0;
 }
 
@@ -86,4 +86,13 @@ export function planRestatements(items: readonly Shaped[], pairs: readonly Pair[
       reason: `restated: the same words at least ${Math.round(g.similarity * 100)}% (said in ${g.merged.length + 1} places)`,
     });
   }
+}
+
+/** The same statement in other words: most content words in common, nothing swapped, the same polarity, numbers and names. */
+export function restates(a: string, b: string): boolean {
+  const x = new Set(terms(a));
+  const y = new Set(terms(b));
+  return (
+    jaccard(x, y) >= RESTATED && negated(a) === negated(b) && numbers(a) === numbers(b) && !differentNames(a, b) && !swapsContent(x, y)
+  );
 }

@@ -18,7 +18,6 @@ import { emptyPlan, removedBy } from './plan.js';
 import { planPrune } from './prune.js';
 import { planRestatements } from './restate.js';
 import { planResolutions } from './resolve.js';
-import { activityOf } from '../memory/activity.js';
 import { newDreamId, type DreamReports } from './reports.js';
 import { shape, slotGroups, uncertainPairs } from './similarity.js';
 
@@ -92,7 +91,7 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     planResolutions(active, episodes, plan, removedBy(plan));
 
     // Prune, in each project's own time
-    planPrune(active, plan, { nowMs: started.getTime(), cap: deps.cap, removed: removedBy(plan), activity: activityOf(sessions.list()) });
+    planPrune(active, plan, { nowMs: started.getTime(), cap: deps.cap, removed: removedBy(plan), activity: deps.memory.activity() });
     const pruned = { ms: lap(), archived: plan.archive.length };
     deps.onPhase?.('prune', `${plan.archive.length} archived`);
 

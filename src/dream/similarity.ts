@@ -30,14 +30,16 @@ const MAX_BLOCK = 400;
 /** Pairs at least this alike in wording, with different slots, may be paraphrases. */
 export const MAYBE = 0.3;
 
-/** Memories with their slots; `computed` lists those whose slot was worked out now (to be saved). */
+/** Memories with their slots; `computed` lists those whose slot was worked out anew (to be saved). */
 export function shape(memories: Memory[]): { items: Shaped[]; computed: Map<string, Slot> } {
   const computed = new Map<string, Slot>();
   const items = memories.map((memory) => {
+    // Read again from the words (the reading improves between releases); an edited memory keeps the slot its edit set.
     let slot = memory.slot;
-    if (slot === undefined) {
-      slot = slotOf(memory.content);
-      if (slot !== undefined) computed.set(memory.id, slot);
+    if (memory.editedAt === undefined) {
+      const now = slotOf(memory.content);
+      if (now !== undefined && (slot === undefined || slotKey(now) !== slotKey(slot) || now.value !== slot.value)) computed.set(memory.id, now);
+      slot = now ?? slot;
     }
     return {
       memory,

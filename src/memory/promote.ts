@@ -37,7 +37,8 @@ export function promoteIfShared(store: MemoryStore, m: Memory, at: string): Memo
     content: m.content,
     type: m.type,
     namespace: user,
-    stable: true,
+    // A rule bound to the moment stays so when it is promoted: only the said-in-two-projects part changes.
+    stable: m.stable && others.every((x) => x.stable),
     importance: Math.max(m.importance, ...others.map((x) => x.importance)),
     at,
     origin: m.origin,

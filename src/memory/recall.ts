@@ -15,8 +15,11 @@ import { rankFloor } from './rank/score.js';
 import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS } from './recall/budget.js';
 import { fillBudget, type Offer } from './recall/select.js';
 import { slotKey } from './slots.js';
+import { TopK } from './top-k.js';
 import { dedupeKey } from './candidates/tidy.js';
 
+/** Sources given with each recalled memory. */
+const SOURCES_SHOWN = 3;
 /** "Recent sessions here": at most this many digests, within their share of the budget. */
 export const DIGESTS_MAX = 3;
 /** The digests' own heading. */
@@ -65,20 +68,10 @@ function memoryItem(m: Memory, score: number): RecallItem {
     scope: m.scope,
     score,
     tokens: estimateTokens(text) + ITEM_FRAME_TOKENS,
-    sources: m.sources,
+    // The latest few: a block is read at every session start; `memories sources ID` has them all.
+    sources: m.sources.slice(-SOURCES_SHOWN),
     at: m.lastSeenAt,
     origin: m.origin,
-  };
-}
-
-function offer(m: Memory, score: number): Offer<RecallItem> {
-  const item = memoryItem(m, score);
-  return {
-    item,
-    score,
-    tokens: item.tokens,
-    slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`,
-    wording: dedupeKey(m.content),
   };
 }
 
@@ -107,16 +100,32 @@ function standingOf(store: MemoryStore, ns: Namespace): Memory[] {
   return list;
 }
 
+/** Candidates kept per line that fits: the budget filler skips duplicates and what does not fit, so it needs some to spare. */
+const SLACK = 3;
+
+const wordingCache = new WeakMap<Memory, { content: string; key: string }>();
+
+/** The normalised wording of a memory, worked out once per text. */
+function wordingOf(m: Memory): string {
+  const seen = wordingCache.get(m);
+  if (seen !== undefined && seen.content === m.content) return seen.key;
+  const key = dedupeKey(m.content);
+  wordingCache.set(m, { content: m.content, key });
+  return key;
+}
+
 /**
- * Offers: without a query, every active memory at its score (decayed relevance, reinforcement);
- * with one, the BM25 score of the match scaled by that, and unmatched standing memories after.
+ * Offers: without a query, the best active memories at their rank (decayed relevance, sessions,
+ * freshness) down to the floor; with one, the BM25 score of the match scaled by that, and unmatched
+ * standing memories after. A plain loop into a bounded heap: items are built only for the few
+ * hundred that can reach the block, whatever the size of the store.
  */
-function offers(store: MemoryStore, opts: RecallOptions, query: string | undefined, matched: Map<string, number>): Offer<RecallItem>[] {
+function offers(store: MemoryStore, opts: RecallOptions, query: string | undefined, matched: Map<string, number>, room: number, floor: number): Offer<RecallItem>[] {
   const pools: (readonly Memory[])[] =
     query === undefined
       ? opts.namespaces.map((ns) => store.list(ns))
       : [...opts.namespaces.map((ns) => standingOf(store, ns).filter((m) => !matched.has(m.id))), [...matched.keys()].flatMap((id) => store.get(id) ?? [])];
-  const out: Offer<RecallItem>[] = [];
+  const top = new TopK<Memory>(Math.max(8, Math.ceil(room / 8)) * SLACK);
   for (const pool of pools) {
     for (const m of pool) {
       if (m.archivedAt !== undefined || m.supersededBy !== undefined) continue;
@@ -125,10 +134,15 @@ function offers(store: MemoryStore, opts: RecallOptions, query: string | undefin
       const kept = decay(m, opts.nowMs, opts.activity);
       if (kept < PRUNE_FACTOR) continue;
       const base = baseScore(m, m.importance * kept, opts.activity);
-      out.push(offer(m, query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT));
+      const score = query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT;
+      if (score < floor || score <= top.floor) continue;
+      top.offer(score, m);
     }
   }
-  return out;
+  return top.sorted().map(({ score, item: m }) => {
+    const item = memoryItem(m, score);
+    return { item, score, tokens: item.tokens, slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`, wording: wordingOf(m) };
+  });
 }
 
 function sectionOf(i: RecallItem): number {
@@ -142,7 +156,9 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   if (query) for (const h of store.search(query, opts.namespaces, 200)) matched.set(h.memory.id, h.score);
   const digests = takeDigests(opts.digests ?? [], opts.budget);
   const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens);
-  const all = offers(store, opts, query, matched);
+  // A query ranks by match: the ranker's floor is for what is recalled unasked.
+  const floor = query === undefined ? rankFloor() : -Infinity;
+  const all = offers(store, opts, query, matched, room, floor);
   // Past sessions are searched in this project only: another project's words are never this one's recall.
   if (query && opts.episodes && opts.project !== null) {
     for (const h of opts.episodes.search(query, { project: opts.project, limit: 50 })) {
@@ -161,8 +177,7 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
       all.push({ item, score: item.score, tokens: item.tokens, wording: dedupeKey(text) });
     }
   }
-  // A query ranks by match: the ranker's floor is for what is recalled unasked.
-  const picked = fillBudget(all, room, query === undefined ? rankFloor() : 0).map((o) => o.item);
+  const picked = fillBudget(all, room, floor).map((o) => o.item);
   // The current state first: standing rules, then how the project is (stack, configuration,
   // decisions, lessons), then past sessions; best first within each.
   const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...digests.items];

@@ -28,7 +28,7 @@ import { findDuplicate, merge } from './merge.js';
 import type { Namespace } from './model.js';
 import { projectKey } from '../project.js';
 import { recall, DIGESTS_MAX } from './recall.js';
-import { activityOf } from './activity.js';
+import { activityOf, type Activity } from './activity.js';
 import { stripControls } from './sanitize.js';
 import { SessionRegistry } from './sessions.js';
 import { MemoryStore } from './store.js';
@@ -205,6 +205,14 @@ export class MemoryService {
     return { added, duplicates };
   }
 
+  private activityCache: { version: number; activity: Activity } | undefined;
+
+  /** The projects' activity (activity.ts), worked out again only when the sessions changed. */
+  activity(): Activity {
+    if (this.activityCache?.version !== this.sessions.version) this.activityCache = { version: this.sessions.version, activity: activityOf(this.sessions.list()) };
+    return this.activityCache.activity;
+  }
+
   recall(req: RecallRequest): RecallResponse {
     const project = this.project(req.project) ?? null;
     const namespaces: Namespace[] = [{ scope: 'user' }];
@@ -218,7 +226,7 @@ export class MemoryService {
       nowMs: nowMs(),
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
       digests: project === null ? [] : this.recentDigests(project),
-      activity: activityOf(this.sessions.list()),
+      activity: this.activity(),
     });
     return req.render ? { ...r, rendered: hookContext(r) } : r;
   }

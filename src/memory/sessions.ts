@@ -25,6 +25,9 @@ export class SessionRegistry {
   /** Set when the file could not be read at start and was moved aside (sessions are then ingested again). */
   setAside: string | undefined;
 
+  /** Counts saves: what is derived from the sessions (activity.ts) is worked out again when it moves. */
+  version = 0;
+
   static async open(file: string): Promise<SessionRegistry> {
     const db = new Low(new DurableJsonFile(file, SessionsFile), { version: 1, sessions: [] });
     let setAside: string | undefined;
@@ -93,6 +96,7 @@ export class SessionRegistry {
   }
 
   save(): Promise<void> {
+    this.version++;
     return this.group.commit();
   }
 }

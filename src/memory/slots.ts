@@ -105,15 +105,27 @@ function subjectName(subject: Token[]): string {
   return w.length === 0 ? 'project' : w.join(' ');
 }
 
+/** Where a statement's main clause ends: what follows ("…; never disable the rule") qualifies it. */
+const CLAUSE_END = new Set([';', '—', '–', 'but', 'except', 'unless']);
+
+/** The polarity of the main clause: a "never" in a clause after it does not turn the whole rule round. */
+function mainPolarity(tokens: Token[]): '+' | '-' {
+  const end = tokens.findIndex((t, i) => i > 0 && CLAUSE_END.has(t.lower));
+  return polarity(end < 0 ? tokens : tokens.slice(0, end));
+}
+
 export function slotOf(text: string): Slot | undefined {
-  // Fillers ("Note:", "FYI,") and asides in parentheses do not change what a statement is about.
+  // An answer states its value after the arrow; the question only says what it is about.
+  const arrow = text.lastIndexOf('→');
+  if (arrow >= 0) text = text.slice(arrow + 1);
+  // Fillers ("Note:", "FYI,", a reply's "No,") and asides in parentheses do not change what a statement is about.
   const core = tidy(text)
     .text.replace(/\s*\([^()]*\)/g, '')
     .trim();
   const sentences = analyze(core);
   const tokens = sentences.flatMap((s) => s.tokens);
   if (tokens.length === 0 || sentences.some((s) => !s.english)) return undefined;
-  const sign = polarity(tokens);
+  const sign = mainPolarity(tokens);
   const { subject, predicate, verb } = split(tokens);
   const tools = currentTools(tokens);
   // A tool of a known kind: the slot is that kind, for whatever else the sentence names.
@@ -141,7 +153,8 @@ export function slotOf(text: string): Slot | undefined {
     }
     // What to do, to what and where is the slot; whether to do it is the value. So "never push to
     // main" and "always push to main" contradict, while rules for other targets stand side by side.
-    const attribute = [verbLemma, ...words(object), ...words(rest)].join(' ');
+    // In any order: "run the linter before committing" and "before committing, run the linter" are one rule.
+    const attribute = [verbLemma, ...words(object), ...words(rest)].sort().join(' ');
     return { subject: 'agent', attribute, value: sign };
   }
   // "X is Y", "our ui is light mode", "X uses Y": the subject's property is the predicate.

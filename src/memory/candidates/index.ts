@@ -22,8 +22,25 @@ function pieces(u: Unit): Unit[] {
   return clauses.length > 0 ? clauses : [u];
 }
 
+/** Messages after which the agent changed files before the person spoke again. */
+function actedOn(messages: readonly ExtractMessage[]): Set<string> {
+  const out = new Set<string>();
+  let pending: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'user' && m.kind === 'text' && m.meta !== true) {
+      pending.push(m.id);
+      if (m.origin === 'typed' || m.origin === 'queued') pending = [m.id];
+    } else if (m.kind === 'tool_use' && (m.paths?.length ?? 0) > 0) {
+      for (const id of pending) out.add(id);
+      pending = [];
+    }
+  }
+  return out;
+}
+
 export function collectCandidates(messages: readonly ExtractMessage[]): Candidate[] {
   const lengths = new Map(messages.map((m) => [m.id, m.text.length]));
+  const done = actedOn(messages);
   const units = unitsOf(messages)
     .flatMap(pieces)
     .filter((u) => !isChatter(u));
@@ -44,6 +61,7 @@ export function collectCandidates(messages: readonly ExtractMessage[]): Candidat
       ofMessage: perMessage.get(u.messageId) ?? 1,
       messageChars: lengths.get(u.messageId) ?? u.text.length,
       repeats: repeats[index] ?? 0,
+      actedOn: done.has(u.messageId),
     };
   });
 }

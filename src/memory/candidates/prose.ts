@@ -10,8 +10,10 @@ const PASTED_SHARE = 0.4;
 /** A whole message this long that is mostly output is a paste with a caption. */
 const PASTE_MIN_LINES = 10;
 const PASTE_SHARE = 0.5;
-/** A line at least this long that stops mid-sentence was wrapped by an editor. */
-const WRAPPED = 60;
+/** A line at least this long that stops mid-sentence was wrapped by an editor (or by the person). */
+const WRAPPED = 40;
+/** A line that ends on one of these stops mid-sentence, however short: "…release notes with the\nthree sections". */
+const OPEN_END = /\b(?:a|an|the|of|to|for|with|and|or|but|in|on|at|by|from|as|that|which|who|into|than|each|every|all|no|not|my|our|your|its|their|this|these)$/i;
 /** Longer units are never read: no sentence that long is a memory, and it bounds regex work. */
 const MAX_UNIT = 2000;
 
@@ -83,7 +85,8 @@ function units(lines: string[], flags: boolean[]): Unit[] {
     const prev = out[out.length - 1];
     // A long unfinished line followed by one in lower case was hard-wrapped; short lines typed
     // one after another are separate thoughts.
-    if (!bullet && prev !== undefined && prev.text.length >= WRAPPED && !ENDS_SENTENCE.test(prev.text) && /^[a-z]/.test(text) && flags[i - 1] !== true) {
+    const wrapped = prev !== undefined && (prev.text.length >= WRAPPED || OPEN_END.test(prev.text));
+    if (!bullet && prev !== undefined && wrapped && !ENDS_SENTENCE.test(prev.text) && /^[a-z(]/.test(text) && flags[i - 1] !== true) {
       prev.text = `${prev.text} ${text}`;
     } else out.push({ text, bullet });
   });

@@ -53,9 +53,34 @@ export function repeatCounts(units: readonly Unit[]): number[] {
 const RETRACTABLE = new Set<Unit['source']>(['typed', 'feedback', 'answer']);
 const SLOT_MAX_CHARS = 240;
 
+/** Words that mark a correction of what was said before: "actually no, use spaces, never tabs". */
+const CORRECTION = new Set(['actually', 'instead', 'rather', 'nope', 'no', 'wait', 'scratch']);
+const NOUN = new Set(['NOUN', 'PROPN']);
+
+/** Nouns a statement says no to ("never tabs", "no Docker here", "not npm"). */
+function refused(u: Unit): Set<string> {
+  const t = u.sentence.tokens;
+  return new Set(t.filter((x, i) => NOUN.has(x.pos) && (x.negated || ['never', 'no', 'not'].includes(t[i - 1]?.lower ?? ''))).map((x) => x.lemma));
+}
+
+/** A correction ("actually no, … never tabs") takes back an earlier statement of the session that asked for what it now refuses. */
+function corrected(units: readonly Unit[], out: Set<number>): void {
+  units.forEach((later, j) => {
+    if (!RETRACTABLE.has(later.source) || !later.sentence.tokens.some((t) => CORRECTION.has(t.lower))) return;
+    const no = refused(later);
+    if (no.size === 0) return;
+    for (let i = 0; i < j; i++) {
+      const earlier = units[i] as Unit;
+      if (!RETRACTABLE.has(earlier.source) || earlier.messageId === later.messageId || earlier.sentence.tokens.some((t) => t.negated)) continue;
+      if (earlier.sentence.tokens.some((t) => NOUN.has(t.pos) && no.has(t.lemma))) out.add(i);
+    }
+  });
+}
+
 /**
  * Indexes of units a later unit of the session reverses: the same slot said again with the
- * opposite polarity, or with another value where the value is a choice (a tool of a kind).
+ * opposite polarity, or with another value where the value is a choice (a tool of a kind), or a
+ * correction that refuses what the earlier one asked for.
  */
 export function reversedIndexes(units: readonly Unit[]): Set<number> {
   const latest = new Map<string, { i: number; value: string; changeable: boolean }[]>();
@@ -73,5 +98,6 @@ export function reversedIndexes(units: readonly Unit[]): Set<number> {
     }
     latest.set(key, [...earlier, { i, value: slot.value, changeable: changeable(slot) }]);
   });
+  corrected(units, out);
   return out;
 }

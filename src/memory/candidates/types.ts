@@ -38,4 +38,6 @@ export interface Candidate {
   repeats: number;
   /** A rejection: what was rejected (a plan's gist, a tool call). */
   rejects?: string;
+  /** The agent changed files after it, before the person spoke again: what it asked was done then. */
+  actedOn: boolean;
 }

@@ -9,7 +9,7 @@ import { isTimeBound } from '../candidates/time-bound.js';
 import { finish, tidy } from '../candidates/tidy.js';
 import type { Proposal } from '../extract/types.js';
 import { FEATURES, type FeatureName } from './features.js';
-import type { Ranked } from './score.js';
+import { doneTask, type Ranked } from './score.js';
 
 const at = new Map(FEATURES.map((f, i) => [f, i] as const));
 const on = (r: Ranked, f: FeatureName): boolean => (r.features[at.get(f) ?? -1] ?? 0) > 0;
@@ -62,11 +62,12 @@ export function proposalsOf(ranked: readonly Ranked[], floor: number, max: numbe
     .sort((a, b) => a.candidate.index - b.candidate.index)
     .map((r) => {
       const c = r.candidate;
-      const stable = TIMELESS.has(c.source) || !isTimeBound(c.text);
+      const done = doneTask(r);
+      const stable = !done && (TIMELESS.has(c.source) || !isTimeBound(c.text));
       const replaces = c.source === 'typed' || c.source === 'feedback' ? findReplaced(c.text) : undefined;
       return {
         content: contentOf(r),
-        type: typeOf(r),
+        type: done ? 'fact' : typeOf(r),
         scope: scopeOf(r),
         stable,
         importance: Math.max(0, Math.min(1, r.score)),

@@ -4,7 +4,7 @@
  * models of weights.json. Candidates below the calibrated floor are neither stored nor recalled.
  */
 import type { Candidate } from '../candidates/index.js';
-import { featuresOf } from './features.js';
+import { FEATURES, featuresOf } from './features.js';
 import { probability } from './logistic.js';
 import type { SessionContext } from './session-context.js';
 import { rankerWeights } from './weights.js';
@@ -31,3 +31,14 @@ export function rank(candidates: readonly Candidate[], session: SessionContext):
 
 /** The calibrated floor: below it a candidate is not worth a line. */
 export const rankFloor = (): number => rankerWeights().floor;
+
+const BARE = FEATURES.indexOf('mood.bareCommand');
+
+/**
+ * A task done: a bare command (nothing in it says it lasts) that the agent then carried out by
+ * changing files. What it asked for is in the code now: it is kept as what was built, not as a
+ * standing rule, and it ages with the project's sessions like anything bound to its moment.
+ */
+export function doneTask(r: Pick<Ranked, 'candidate' | 'features'>): boolean {
+  return r.candidate.source === 'typed' && r.candidate.actedOn && (r.features[BARE] ?? 0) > 0;
+}
