@@ -64,22 +64,29 @@ describe('nightshift dream', () => {
     const before = readFileSync(join(d.paths.memoryDir, 'projects', readdirSync(join(d.paths.memoryDir, 'projects'))[0] ?? ''), 'utf8');
     const dry = JSON.parse((await d.cli(['dream', '--dry-run', '--json'])).stdout) as DreamReport;
     expect(dry.dryRun).toBe(true);
-    // The same statement twice (case aside) merges; "API server: it listens on 8080 in production" says
-    // more, and the analysis does not call it the same slot: without a model it stays.
-    expect(dry.phases.consolidate.merged).toBe(1);
+    // The same statement twice (case aside) merges; so does "API server: it listens on port 8080 in
+    // production", a restatement (the same content words but one, the same number and polarity).
+    expect(dry.phases.consolidate.merged).toBe(2);
     expect(dry.phases.consolidate.superseded).toBe(1);
     expect(dry.archives.map((a) => a.id)).toEqual([byContent('The CI runner is currently flaky.')?.id]);
     const after = readFileSync(join(d.paths.memoryDir, 'projects', readdirSync(join(d.paths.memoryDir, 'projects'))[0] ?? ''), 'utf8');
     expect(after).toBe(before);
 
     const real = JSON.parse((await d.cli(['dream', '--json'])).stdout) as DreamReport;
-    expect(real.merges).toHaveLength(1);
+    const oldest = byContent('The API server listens on port 8080.');
+    expect(real.merges.map((m) => m.into)).toEqual([oldest?.id, oldest?.id]);
+    expect(real.merges.flatMap((m) => m.merged).sort()).toEqual(
+      [byContent('the api server listens on port 8080')?.id, byContent('API server: it listens on port 8080 in production.')?.id].sort(),
+    );
     const merge = real.merges[0];
     expect(merge?.text).toBe('The API server listens on port 8080.'); // the oldest keeps its own words
     const memories = await all();
     const canonical = memories.find((m) => m.id === merge?.into);
     expect(canonical?.content).toBe('The API server listens on port 8080.');
-    expect(canonical?.reinforcements).toBe(1 + 1); // its own, plus one for the statement merged into it
+    expect(canonical?.reinforcements).toBe(1 + 1 + 1); // its own, plus one for each statement merged into it
+    // The merged statements are kept, marked, in their own words.
+    const restated = memories.find((m) => m.content === 'API server: it listens on port 8080 in production.');
+    expect(restated?.supersededBy).toBe(canonical?.id);
     const old5432 = byContent('Postgres runs on port 5432 in the dev stack.');
     const new5433 = byContent('Postgres runs on port 5433 in the dev stack.');
     const superseded = memories.find((m) => m.id === old5432?.id);
@@ -104,6 +111,8 @@ describe('nightshift dream', () => {
 
     expect((await d.cli(['memories', 'restore', old5432?.id ?? ''])).code).toBe(0);
     expect((await d.cli(['recall', '--project', project])).stdout).toContain('5432');
+    expect((await d.cli(['memories', 'restore', restated?.id ?? ''])).code).toBe(0);
+    expect((await all()).find((m) => m.id === restated?.id)?.supersededBy).toBeUndefined();
   });
 
   it('masks secrets found again, and a lock held by a live process refuses a second dream while a stale one is taken over', async () => {

@@ -66,11 +66,17 @@ describe('golden state files', () => {
       for (const t of want.tasks) expect((await d.cli(['output', t.id])).stdout, `output of task ${t.id}`).toBe(t.output);
       expect((await d.cli(['run', '--', 'true'])).stdout.trim()).toBe(want.nextTaskId);
 
-      // Memories: the same records, active and archived, the pinned one still pinned.
-      type M = { id: string; content: string; scope: string; stable: boolean; archivedAt?: string; project?: string; pinned: boolean };
+      // Memories: the same records, active and archived, the pinned one still pinned. The spooled
+      // session was taken in at start: what the ranker kept of it is new, from that session alone.
+      type M = { id: string; content: string; scope: string; stable: boolean; archivedAt?: string; project?: string; pinned: boolean; sources: { sessionId: string }[] };
       const active = await json<M[]>(['memories', 'list', '--project', GOLDEN_PROJECT]);
       const archived = await json<M[]>(['memories', 'list', '--project', GOLDEN_PROJECT, '--archived']);
-      const seen = [...active, ...archived].map((m) => ({ id: m.id, content: m.content, scope: m.scope, stable: m.stable, archived: m.archivedAt !== undefined, ...(m.project ? { project: m.project } : {}) }));
+      const spooled = want.sessions.filter((s) => s !== want.ingestedSession);
+      const fromSpool = (m: M) => m.sources.length > 0 && m.sources.every((s) => spooled.includes(s.sessionId));
+      for (const m of [...active, ...archived].filter(fromSpool)) expect(m).toMatchObject({ scope: 'project', project: GOLDEN_PROJECT });
+      const seen = [...active, ...archived]
+        .filter((m) => !fromSpool(m))
+        .map((m) => ({ id: m.id, content: m.content, scope: m.scope, stable: m.stable, archived: m.archivedAt !== undefined, ...(m.project ? { project: m.project } : {}) }));
       const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
       expect(seen.sort(byId)).toEqual([...want.memories].sort(byId));
       expect(active.find((m) => m.id === want.pinned)?.pinned).toBe(true);

@@ -29,7 +29,7 @@ function project(): string {
 const TURNS: Turn[] = [
   { role: 'user', text: 'Can you look at the failing build?', id: 'u0' },
   { role: 'assistant', text: 'Sure, looking at the build output now.', id: 'a0' },
-  { role: 'user', text: 'The acme-api repo uses pnpm as its package manager.', id: 'u1' },
+  { role: 'user', text: 'The acme-api repo always uses pnpm as its package manager.', id: 'u1' },
   { role: 'assistant', text: 'Noted, I will use pnpm for installs.', id: 'a1' },
   { role: 'user', text: 'Never edit the generated files under src/gen by hand.', id: 'u2' },
   { role: 'assistant', text: 'Understood, I will regenerate them instead.', id: 'a2' },
@@ -157,17 +157,17 @@ describe('memories history', () => {
     const d = newDaemon({ memory: { extractor: 'heuristic' } });
     await d.start();
     const dir = project();
-    writeClaudeTranscript(join(dir, 'a.jsonl'), [{ role: 'user', text: 'The acme-api repo uses pnpm as its package manager.', id: 'p1' }], {
+    writeClaudeTranscript(join(dir, 'a.jsonl'), [{ role: 'user', text: 'The acme-api repo always uses pnpm as its package manager.', id: 'p1' }], {
       sessionId: 'sess-1',
       cwd: dir,
       start: '2026-05-01T09:00:00Z',
     });
-    writeClaudeTranscript(join(dir, 'b.jsonl'), [{ role: 'user', text: 'Package manager for acme-api: pnpm.', id: 'p2' }], {
+    writeClaudeTranscript(join(dir, 'b.jsonl'), [{ role: 'user', text: 'Package manager for acme-api: always pnpm.', id: 'p2' }], {
       sessionId: 'sess-2',
       cwd: dir,
       start: '2026-05-02T09:00:00Z',
     });
-    writeClaudeTranscript(join(dir, 'c.jsonl'), [{ role: 'user', text: 'The acme-api repo uses yarn as its package manager.', id: 'p3' }], {
+    writeClaudeTranscript(join(dir, 'c.jsonl'), [{ role: 'user', text: 'The acme-api repo always uses yarn as its package manager.', id: 'p3' }], {
       sessionId: 'sess-3',
       cwd: dir,
       start: '2026-05-03T09:00:00Z',
@@ -214,7 +214,7 @@ describe('memories sources', () => {
     expect(src?.session?.path).toBe(file);
     expect(src?.error).toBeUndefined();
     const msg = src?.messages[0];
-    expect(msg).toMatchObject({ id: 'u1', found: true, role: 'user', line: 3, text: 'The acme-api repo uses pnpm as its package manager.' });
+    expect(msg).toMatchObject({ id: 'u1', found: true, role: 'user', line: 3, text: 'The acme-api repo always uses pnpm as its package manager.' });
     expect(msg?.before.map((n) => n.id)).toEqual(['u0', 'a0']);
     expect(msg?.after.map((n) => n.id)).toEqual(['a1', 'u2']);
     const { readFileSync } = await import('node:fs');
@@ -240,7 +240,7 @@ describe('memories sources', () => {
     renameSync(file, `${file}.moved`);
     const moved = await json<MemorySourcesResponse>(d, ['memories', 'sources', pnpm.id]);
     expect(moved.sources[0]?.error?.code).toBe('transcript_missing');
-    expect(moved.sources[0]?.messages[0]).toMatchObject({ id: 'u1', found: true, text: 'The acme-api repo uses pnpm as its package manager.' });
+    expect(moved.sources[0]?.messages[0]).toMatchObject({ id: 'u1', found: true, text: 'The acme-api repo always uses pnpm as its package manager.' });
     expect(moved.sources[0]?.messages[0]?.line).toBeUndefined();
 
     const manual = (await d.cli(['remember', '--project', dir, 'Written by hand.'])).stdout.trim();

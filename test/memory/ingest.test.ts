@@ -21,7 +21,7 @@ describe('nightshift ingest', () => {
       [
         { role: 'user', text: 'From now on, always run the linter before committing.' },
         { role: 'assistant', text: 'Understood, I will run the linter before every commit.' },
-        { role: 'user', text: 'The API server runs on port 8080 in this project.' },
+        { role: 'user', text: 'The API server always runs on port 8080 in this project.' },
         { role: 'user', text: 'Fix the failing test in src/invoice.ts please.' },
       ],
       { sessionId: 'sess-1', cwd: join(project, 'src'), start: '2026-09-01T10:00:00.000Z' },
@@ -69,10 +69,11 @@ describe('nightshift ingest', () => {
     const file = join(dir, 'broken.jsonl');
     writeClaudeTranscript(file, [{ role: 'user', text: 'Always answer in English, please.' }], { sessionId: 'b', cwd: dir });
     appendFileSync(file, '{not json\n\u0000garbage\n');
-    appendClaudeTranscript(file, [{ role: 'user', text: 'We deploy to fly.io from the main branch.', id: 'x2' }], { sessionId: 'b', cwd: dir });
+    appendClaudeTranscript(file, [{ role: 'user', text: 'We always deploy to fly.io from the main branch.', id: 'x2' }], { sessionId: 'b', cwd: dir });
     const s = JSON.parse((await d.cli(['ingest', file, '--json'])).stdout) as IngestSummary;
     expect(s.malformedLines).toBe(2);
-    expect(s.added.length).toBeGreaterThanOrEqual(2);
+    // Both statements, around the broken lines, in the person's words (the closing "please" is filler).
+    expect(s.added.map((m) => m.content).sort()).toEqual(['Always answer in English.', 'We always deploy to fly.io from the main branch.']);
     const missing = await d.cli(['ingest', join(dir, 'nope.jsonl')]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('not found');
@@ -140,7 +141,7 @@ describe('nightshift ingest', () => {
     writeFileSync(
       plain,
       JSON.stringify([
-        { role: 'user', content: 'I prefer short answers without bullet lists.', id: 'u1', timestamp: '2026-07-01T08:00:00Z' },
+        { role: 'user', content: 'I always want short answers without bullet lists, whatever the project.', id: 'u1', timestamp: '2026-07-01T08:00:00Z' },
         { role: 'assistant', content: 'Noted.', id: 'a1' },
       ]),
     );

@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory, RecallResponse } from '../../src/api/memory.js';
+import { PRUNE_FACTOR } from '../../src/memory/model.js';
+import { rankFloor } from '../../src/memory/rank/score.js';
 import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -46,13 +48,14 @@ describe('remember, memories and recall', () => {
     expect((await d.client.status()).pid).toBeGreaterThan(0);
   });
 
-  it('ranks standing instructions first, drops decayed and superseded memories, fits the budget and never resets decay', async () => {
+  it('puts standing instructions first, drops decayed and superseded memories, fits the budget and never resets decay', async () => {
     const d = newDaemon();
     await d.start();
     const project = tmp();
     const lines: Record<string, unknown>[] = [
       { content: 'Always run the tests before committing.', scope: 'user', type: 'instruction', stable: true, importance: 0.9 },
-      { content: 'The staging server is currently down.', project, scope: 'project', type: 'fact', stable: false, importance: 0.3, lastSeenAt: daysAgo(90) },
+      // Unseen for 120 days in a project with no sessions since: 0.5^4 of its weight is left, under PRUNE_FACTOR.
+      { content: 'The staging server is currently down.', project, scope: 'project', type: 'fact', stable: false, importance: 0.9, lastSeenAt: daysAgo(120) },
       { content: 'Deploys go to fly.io.', project, scope: 'project', type: 'fact', stable: false, importance: 0.6, lastSeenAt: daysAgo(10) },
       { content: 'Old convention: tabs.', project, scope: 'project', type: 'fact', stable: true, importance: 0.7, supersededBy: 'm0123456789ab' },
     ];
@@ -70,13 +73,24 @@ describe('remember, memories and recall', () => {
     const imp = await d.cli(['memories', 'import', file, '--json']);
     expect(JSON.parse(imp.stdout)).toEqual({ added: 204, duplicates: 0 });
 
+    expect(0.5 ** (120 / 30)).toBeLessThan(PRUNE_FACTOR);
     const r = JSON.parse((await d.cli(['recall', '--project', project, '--budget', '300', '--json'])).stdout) as RecallResponse;
+    // Sections: the standing rules, then the project's state (best first within it).
     expect(r.items[0]?.text).toBe('Always run the tests before committing.');
+    const standing = r.items.map((i) => i.type === 'instruction' || i.type === 'preference');
+    expect(standing.indexOf(false)).toBeGreaterThan(0);
+    expect(standing.lastIndexOf(true)).toBeLessThan(standing.indexOf(false));
+    const state = r.items.filter((i) => i.kind === 'memory' && !(i.type === 'instruction' || i.type === 'preference')).map((i) => i.score);
+    expect(state).toEqual([...state].sort((a, b) => b - a));
+    // The budget is filled, never overrun, and nothing under the ranker's floor is offered.
     expect(r.tokens).toBeLessThanOrEqual(300);
+    expect(r.items.length).toBeGreaterThan(5);
+    expect(r.considered).toBeGreaterThan(r.items.length);
+    for (const i of r.items) expect(i.score).toBeGreaterThanOrEqual(rankFloor());
     const texts = r.items.map((i) => i.text);
-    expect(texts).not.toContain('The staging server is currently down.'); // 0.3 × 0.5^3 < 0.1
-    expect(texts).not.toContain('Old convention: tabs.');
-    expect(texts.indexOf('Deploys go to fly.io.')).toBeGreaterThan(0);
+    expect(texts).not.toContain('The staging server is currently down.'); // decayed past PRUNE_FACTOR, however important
+    expect(texts).not.toContain('Old convention: tabs.'); // superseded
+    expect(texts.indexOf('Deploys go to fly.io.')).toBe(1); // 0.6 × 0.5^(10/30) ≈ 0.48: first of the project's state
 
     const before = JSON.parse((await d.cli(['memories', 'list', '--project', project, '--json'])).stdout) as Memory[];
     await d.cli(['recall', '--project', project]);
@@ -87,7 +101,9 @@ describe('remember, memories and recall', () => {
     expect(q.items[0]?.text).toContain('number 17');
 
     const md = (await d.cli(['recall', '--project', project, '--format', 'markdown'])).stdout;
-    expect(md).toContain('## Standing instructions and preferences');
+    expect(md.indexOf('## Standing rules')).toBeGreaterThan(0);
+    expect(md.indexOf(`## Current state of ${project}`)).toBeGreaterThan(md.indexOf('## Standing rules'));
+    expect(md).not.toContain('currently down');
     const big = await d.cli(['recall', '--project', project, '--budget', '100000', '--format', 'claude-hook']);
     const hook = JSON.parse(big.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(hook.hookSpecificOutput.hookEventName).toBe('SessionStart');

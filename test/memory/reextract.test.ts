@@ -16,8 +16,8 @@ async function json<T>(d: TestDaemon, args: string[]): Promise<T> {
 
 const FIRST: Turn[] = [
   { role: 'user', text: 'From now on, always run the linter before committing.', id: 'f1' },
-  { role: 'user', text: 'The API server runs on port 8080 in this project.', id: 'f2' },
-  { role: 'user', text: 'We deploy to fly.io from the main branch.', id: 'f3' },
+  { role: 'user', text: 'The API server always runs on port 8080 in this project.', id: 'f2' },
+  { role: 'user', text: 'We always deploy to fly.io from the main branch.', id: 'f3' },
   { role: 'user', text: 'Never edit the generated files under src/gen by hand.', id: 'f4' },
   { role: 'user', text: 'Look at the flamingo dashboard when the tests fail.', id: 'f5' },
 ];
@@ -31,7 +31,7 @@ describe('re-extraction', () => {
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl');
     writeClaudeTranscript(a, FIRST, { sessionId: 'sa', cwd: dir, start: '2026-06-01T09:00:00Z' });
-    writeClaudeTranscript(b, [{ role: 'user', text: 'The API server runs on port 8080 in this project.', id: 'g1' }], {
+    writeClaudeTranscript(b, [{ role: 'user', text: 'The API server always runs on port 8080 in this project.', id: 'g1' }], {
       sessionId: 'sb',
       cwd: dir,
       start: '2026-06-02T09:00:00Z',

@@ -17,7 +17,8 @@ describe('start-up with a large memory store', () => {
       const w = (k: number) => WORDS[(i * 7 + k * 5) % WORDS.length] as string;
       memories.push({
         id: `m${String(i).padStart(12, '0')}`,
-        content: `The ${w(1)} ${w(2)} of service ${i} runs behind the ${w(3)} on port ${1000 + (i % 50_000)}.`,
+        // Ports 8000–8099: no port spells another service's number, so "service 39998" names one memory.
+        content: `The ${w(1)} ${w(2)} of service ${i} runs behind the ${w(3)} on port ${8000 + (i % 100)}.`,
         type: 'fact',
         scope: 'user',
         stable: true,

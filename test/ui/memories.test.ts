@@ -88,12 +88,12 @@ describe('memories pages', () => {
       [
         { role: 'user', text: 'Can you look at the failing build?', id: 'u0' },
         { role: 'assistant', text: 'Sure, looking at the build output now.', id: 'a0' },
-        { role: 'user', text: 'The acme-api repo uses pnpm as its package manager.', id: 'u1' },
+        { role: 'user', text: 'The acme-api repo always uses pnpm as its package manager.', id: 'u1' },
         { role: 'assistant', text: 'Noted, I will use pnpm for installs.', id: 'a1' },
       ],
       { sessionId: 'sess-a', cwd: dir, start: '2026-05-01T09:00:00Z' },
     );
-    writeClaudeTranscript(join(dir, 'b.jsonl'), [{ role: 'user', text: 'The acme-api repo uses yarn as its package manager.', id: 'p3' }], {
+    writeClaudeTranscript(join(dir, 'b.jsonl'), [{ role: 'user', text: 'The acme-api repo always uses yarn as its package manager.', id: 'p3' }], {
       sessionId: 'sess-b',
       cwd: dir,
       start: '2026-05-03T09:00:00Z',
@@ -115,7 +115,7 @@ describe('memories pages', () => {
     }));
     expect(source.path).toBe(first);
     expect(source.line).toBe('line 3');
-    expect(source.said).toContain('The acme-api repo uses pnpm as its package manager.');
+    expect(source.said).toContain('The acme-api repo always uses pnpm as its package manager.');
     expect(source.neighbours).toEqual([
       'user Can you look at the failing build?',
       'assistant Sure, looking at the build output now.',

@@ -30,7 +30,7 @@ describe('sessions pages', () => {
       [
         { role: 'user', text: 'Can you look at the failing flamingo build?', id: 'u0' },
         { role: 'assistant', text: 'Sure, looking at the build output now.', id: 'a0' },
-        { role: 'user', text: 'The acme-api repo uses pnpm as its package manager.', id: 'u1' },
+        { role: 'user', text: 'The acme-api repo always uses pnpm as its package manager.', id: 'u1' },
       ],
       { sessionId: 'sess-flamingo', cwd: dir, start: '2026-05-01T09:00:00Z' },
     );
