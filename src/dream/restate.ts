@@ -42,7 +42,8 @@ export function differentNames(a: string, b: string): boolean {
 }
 
 /** Function words and markers a rewording may trade freely ("each" for "always", "the" for "our"). */
-const FREE = new Set([...STANDING, ...UNIVERSAL, ...DEICTIC, ...CONDITIONS, ...FIRST_PLURAL, ...FIRST_SINGULAR, ...SECOND].map(stem));
+const CONNECTIVES = ['instead', 'rather', 'than', 'also', 'just', 'only', 'then', 'too', 'both', 'either', 'please'];
+const FREE = new Set([...STANDING, ...UNIVERSAL, ...DEICTIC, ...CONDITIONS, ...FIRST_PLURAL, ...FIRST_SINGULAR, ...SECOND, ...CONNECTIVES].map(stem));
 
 /**
  * One content word traded for another on each side ("the backend deploys…" / "the frontend

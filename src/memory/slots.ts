@@ -10,6 +10,7 @@
  */
 import type { Slot } from '../api/memory.js';
 import { analyze, type Token } from './nlp/index.js';
+import { commandAt } from './nlp/mood.js';
 import { AMBIGUOUS_TOOLS, TOOL_CATEGORY } from './nlp/tool-lexicon.js';
 import { tidy } from './candidates/tidy.js';
 
@@ -55,26 +56,33 @@ function words(tokens: Token[]): string[] {
   return tokens.filter((t) => KEEP_POS.has(t.pos) && !t.stop && t.kind !== 'punctuation').map((t) => canon(t.lemma.replace(/^`|`$/g, '')));
 }
 
-/** Tools named outside "instead of X" / "rather than X" / "not X": the current choice. */
-function currentTools(tokens: Token[]): { tool: string; category: string }[] {
-  const out: { tool: string; category: string }[] = [];
+/** After a tool was named, these mark the next as the one left behind: "use pnpm, never npm". */
+const CONTRAST_OLD = new Set(['never', 'no', 'not']);
+
+/** Tools named outside "instead of X" / "rather than X" / "not X": the current choice, and whether it is refused ("don't use npm"). */
+function currentTools(tokens: Token[]): { tool: string; category: string; refused: boolean }[] {
+  const out: { tool: string; category: string; refused: boolean }[] = [];
   let old = false;
-  for (const t of tokens) {
+  for (const [i, t] of tokens.entries()) {
     if (t.kind === 'punctuation') old = false;
-    if (CHANGE_OLD.has(t.lower)) old = true;
+    if (CHANGE_OLD.has(t.lower) || (out.length > 0 && CONTRAST_OLD.has(t.lower))) old = true;
     // A code span names its command's tools: "`ruff check`" is ruff.
     const span = /^`.*`$/.test(t.text);
     const inside = span ? t.lower.slice(1, -1).split(/\s+/) : [t.lower];
+    let named = false;
     for (const [k, word] of inside.entries()) {
       const name = canon(word);
       const category = TOOL_CATEGORY.get(name);
       // "`npm test`", "`cargo clippy`": the runner runs something else; the command is about that.
       if (span && category === 'package manager' && k < inside.length - 1) continue;
       if (category === undefined || (!span && AMBIGUOUS_TOOLS.has(name) && t.text === t.lower && t.pos !== 'PROPN')) continue;
-      if (!old) out.push({ tool: name, category });
+      const refused = t.negated || tokens.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.lower) || x.lemma === 'not');
+      if (!old) out.push({ tool: name, category, refused });
+      named = true;
       if (span) break; // the command's first known tool says what it is
     }
-    old = false;
+    // "instead of pnpm", "from jest to vitest": the marker covers the next tool named, then ends.
+    if (named) old = false;
   }
   return out;
 }
@@ -125,9 +133,12 @@ export function slotOf(text: string): Slot | undefined {
   const sentences = analyze(core);
   const tokens = sentences.flatMap((s) => s.tokens);
   if (tokens.length === 0 || sentences.some((s) => !s.english)) return undefined;
-  const sign = mainPolarity(tokens);
+  // A command's verb the model read as a noun ("Use yarn…") is the verb, not the subject.
+  const cmd = commandAt(tokens, core);
+  if (cmd >= 0 && tokens[cmd]?.pos !== 'VERB') tokens[cmd] = { ...(tokens[cmd] as Token), pos: 'VERB', lemma: (tokens[cmd] as Token).lower };
   const { subject, predicate, verb } = split(tokens);
   const tools = currentTools(tokens);
+  const sign = tools.length > 0 ? (tools.every((t) => t.refused) ? '-' : '+') : mainPolarity(tokens);
   // A tool of a known kind: the slot is that kind, for whatever else the sentence names.
   const first = tools[0];
   if (first !== undefined && tools.every((t) => t.category === first.category)) {

@@ -63,7 +63,10 @@ function joinedAnswer(question: string | undefined, m: ExtractMessage, turn: num
 function rejected(messages: readonly ExtractMessage[], i: number): string | undefined {
   for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
     const m = messages[j] as ExtractMessage;
-    if (originOf(m) === 'plan') return planGistText(m.text);
+    if (originOf(m) === 'plan') {
+      const gist = planGistText(m.text);
+      return gist === undefined ? 'the plan' : `the plan "${gist.replace(/[\s.:;,]+$/, '')}"`;
+    }
     if (m.kind === 'tool_use') return m.text.replace(/\s+/g, ' ').slice(0, 160);
   }
   return undefined;

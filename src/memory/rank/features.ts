@@ -5,7 +5,8 @@
  * (scripts/fit-ranker.ts) and lives in weights.json.
  */
 import type { Candidate } from '../candidates/index.js';
-import { analyze, type Token } from '../nlp/index.js';
+import type { Token } from '../nlp/index.js';
+import { commandAt, firstWord } from '../nlp/mood.js';
 import { countTechTerms } from '../nlp/tech-terms.js';
 import * as L from './lexicon.js';
 import { echoes, type SessionContext } from './session-context.js';
@@ -56,6 +57,7 @@ export const FEATURES = [
   'shape.symbols',
   'shape.bullet',
   'shape.document',
+  'shape.labelValue',
   'shape.emphasis',
   'place.position',
   'said.again',
@@ -77,31 +79,6 @@ function hasPhrase(lower: readonly string[], list: readonly (readonly string[])[
   return false;
 }
 
-/** The first token that is part of the statement proper (past interjections and discourse markers). */
-function firstWord(tokens: readonly Token[]): number {
-  let i = 0;
-  while (i < tokens.length && ((tokens[i] as Token).kind === 'punctuation' || (tokens[i] as Token).pos === 'INTJ' || L.OPENERS.has((tokens[i] as Token).lower)))
-    i++;
-  return i;
-}
-
-/**
- * A command: its first word is a verb in its base form, after "please", "always", "don't".
- * The language model often reads a sentence-initial verb as a noun ("Use pnpm"), so a first word
- * it did not call a verb is read again after "you", where only a verb fits.
- */
-function imperative(tokens: readonly Token[], text: string): boolean {
-  let i = firstWord(tokens);
-  while (i < tokens.length && ((tokens[i] as Token).pos === 'ADV' || (tokens[i] as Token).pos === 'PART' || (tokens[i] as Token).lower === 'do')) i++;
-  const t = tokens[i];
-  if (t === undefined || L.AUXILIARIES.has(t.lower)) return false;
-  if (t.pos === 'VERB') return t.lemma === t.lower;
-  if (i !== firstWord(tokens) || !(t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ') || !/^[A-Za-z]+$/.test(t.text)) return false;
-  const probe = analyze(`you ${t.lower}${text.slice(text.indexOf(t.text) + t.text.length, text.indexOf(t.text) + t.text.length + 40)}`)[0];
-  const again = probe?.tokens[1];
-  return again !== undefined && again.pos === 'VERB' && again.lemma === again.lower;
-}
-
 function question(tokens: readonly Token[], text: string): boolean {
   if (/\?\s*["')\]]*\s*$/.test(text)) return true;
   const i = firstWord(tokens);
@@ -114,6 +91,14 @@ function question(tokens: readonly Token[], text: string): boolean {
 }
 
 /** The feature vector of one candidate, in FEATURES order. */
+/** A short label of nouns (no verb, no pronoun), a colon, then a value. */
+function labelValue(tokens: readonly Token[]): boolean {
+  const colon = tokens.findIndex((t) => t.text === ':');
+  if (colon < 1 || colon > 5 || colon >= tokens.length - 1) return false;
+  const label = tokens.slice(0, colon);
+  return label.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') && !label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON');
+}
+
 /** A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems off". */
 function evaluation(tokens: readonly Token[]): boolean {
   for (let i = 0; i + 2 < tokens.length; i++) {
@@ -152,7 +137,8 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
   const firstPerson = has(L.FIRST_SINGULAR);
   const asking = question(tokens, text);
   const echo = echoes(text, c.messageId, session);
-  const command = english && imperative(tokens, text);
+  // A single word is an answer or an acknowledgement, not a command ("Render").
+  const command = english && words.length >= 2 && commandAt(tokens, text) >= 0;
   const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES);
   const deontic = has(L.DEONTIC) || hasPhrase(lower, L.DEONTIC_PHRASES);
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
@@ -181,7 +167,7 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     // "that's great", "this looks too good", "it's confusing": judging what is on the table.
     'mood.evaluation': evaluation(tokens) ? 1 : 0,
     // No verb at all: a label, a title, a fragment ("Foto besar + deskripsi", "Explicitly out of scope").
-    'mood.fragment': english && verbs.length === 0 ? 1 : 0,
+    'mood.fragment': english && verbs.length === 0 && !command ? 1 : 0,
     'modal.standing': standing ? 1 : 0,
     'modal.deontic': deontic ? 1 : 0,
     'modal.preference': (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l)) ? 1 : 0,
@@ -219,6 +205,8 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     'shape.symbols': 1 - letters / visible,
     'shape.bullet': c.bullet ? 1 : 0,
     'shape.document': c.document ? 1 : 0,
+    // "Language: Kotlin 2.0 on the JVM 21", "Deploy target: Fly.io": a named property and its value.
+    'shape.labelValue': labelValue(tokens) ? 1 : 0,
     // "DON'T", "NEVER EVER", "!": shouting, not an acronym.
     'shape.emphasis': /!|\b[A-Z]{2,}'[A-Z]+\b|\b[A-Z]{3,}\s+[A-Z]{3,}\b/.test(text) ? 1 : 0,
     'place.position': c.count > 1 ? c.index / (c.count - 1) : 0,

@@ -11,11 +11,7 @@ const phrases = (list: string): readonly (readonly string[])[] =>
     .map((p) => p.trim().split(/\s+/))
     .filter((p) => p.length > 0 && p[0] !== '');
 
-/** Discourse markers and interjections that may open a sentence without being part of it. */
-export const OPENERS = set(`ok okay so and also then but oh well alright anyway btw yes yeah yep sure hmm um uh hey hi please pls plz
-  kindly actually now just first`);
-/** Forms of be, have and do and the modals: a sentence opening with one is not a command. */
-export const AUXILIARIES = set(`be is are am was were been being have has had do does did can could would should will shall may might must`);
+export { AUXILIARIES, OPENERS } from '../nlp/mood.js';
 export const WH_WORDS = set(`what why how who whom whose which where when`);
 
 export const STANDING = set(`always never whenever henceforth`);

@@ -47,16 +47,27 @@ function scopeOf(r: Ranked): 'user' | 'project' {
 function contentOf(r: Ranked): string {
   const c = r.candidate;
   const said = c.source === 'answer' || c.source === 'plan' ? c.text : tidy(c.text).text || c.text;
-  if (c.source === 'feedback' && c.rejects !== undefined) return finish(`Rejected ${c.rejects}: ${said}`);
+  if (c.source === 'feedback' && c.rejects !== undefined) return finish(`Rejected ${c.rejects.replace(/[\s.:;,]+$/, '')}: ${said}`);
   return finish(said);
 }
 
 /** Only what the person typed can be bound to the moment; a decision they made, a plan they approved, stands ("tonight's batch" in a plan does not make the plan expire). */
 const TIMELESS = new Set<Ranked['candidate']['source']>(['answer', 'plan', 'plan-body', 'learning', 'url', 'instructions']);
 
+/**
+ * A verdict the person gave on the agent's proposal — a plan approved, a reason for rejecting a
+ * plan or a call — is a decision by construction, and kept whatever its score: the labelled corpus
+ * holds too few of them (six plans and two rejections in 41 sessions) for the fit to weigh them.
+ * Answers to questions are ranked like the rest: there are enough of them, and many are chatter.
+ */
+function verdict(r: Ranked): boolean {
+  const s = r.candidate.source;
+  return s === 'plan' || (s === 'feedback' && r.candidate.rejects !== undefined);
+}
+
 export function proposalsOf(ranked: readonly Ranked[], floor: number, max: number): Proposal[] {
   return ranked
-    .filter((r) => r.score >= floor)
+    .filter((r) => r.score >= floor || verdict(r))
     .sort((a, b) => b.score - a.score)
     .slice(0, max)
     .sort((a, b) => a.candidate.index - b.candidate.index)
@@ -70,7 +81,8 @@ export function proposalsOf(ranked: readonly Ranked[], floor: number, max: numbe
         type: done ? 'fact' : typeOf(r),
         scope: scopeOf(r),
         stable,
-        importance: Math.max(0, Math.min(1, r.score)),
+        // A verdict kept below the floor is still worth a line in recall.
+        importance: Math.max(0, Math.min(1, Math.max(r.score, verdict(r) ? floor : -Infinity))),
         messageIds: [c.messageId],
         ...(c.at !== undefined && { at: c.at }),
         ...(replaces !== undefined && stable && { replaces }),

@@ -1,0 +1,37 @@
+/**
+ * The mood of a sentence from its tokens: where its command is, if it is one. The lite language
+ * model often reads a sentence-initial verb as a noun ("Use pnpm", "Format the code"), so a first
+ * word it did not call a verb is read again after "you", where only a verb fits.
+ */
+import { analyze } from './analyze.js';
+import type { Token } from './types.js';
+
+const set = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s+/));
+
+/** Discourse markers and interjections that may open a sentence without being part of it. */
+export const OPENERS = set(`ok okay so and also then but oh well alright anyway btw yes yeah yep sure hmm um uh hey hi please pls plz
+  kindly actually now just first`);
+/** Forms of be, have and do and the modals: a sentence opening with one is not a command. */
+export const AUXILIARIES = set(`be is are am was were been being have has had do does did can could would should will shall may might must`);
+
+/** The first token that is part of the statement proper (past interjections and discourse markers). */
+export function firstWord(tokens: readonly Token[]): number {
+  let i = 0;
+  while (i < tokens.length && ((tokens[i] as Token).kind === 'punctuation' || (tokens[i] as Token).pos === 'INTJ' || OPENERS.has((tokens[i] as Token).lower)))
+    i++;
+  return i;
+}
+
+/** Index of the command's verb ("please always run …", "don't use …", "Use pnpm"), or -1. */
+export function commandAt(tokens: readonly Token[], text: string): number {
+  let i = firstWord(tokens);
+  while (i < tokens.length && ((tokens[i] as Token).pos === 'ADV' || (tokens[i] as Token).pos === 'PART' || (tokens[i] as Token).lower === 'do')) i++;
+  const t = tokens[i];
+  if (t === undefined || AUXILIARIES.has(t.lower)) return -1;
+  if (t.pos === 'VERB') return t.lemma === t.lower ? i : -1;
+  if (i !== firstWord(tokens) || !(t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ') || !/^[A-Za-z]+$/.test(t.text)) return -1;
+  const at = text.indexOf(t.text);
+  const probe = analyze(`you ${t.lower}${text.slice(at + t.text.length, at + t.text.length + 40)}`)[0];
+  const again = probe?.tokens[1];
+  return again !== undefined && again.pos === 'VERB' && again.lemma === again.lower ? i : -1;
+}
