@@ -3,7 +3,7 @@
  * a real daemon with the memories of bench/lib/prompt-set.ts). What it injects: for each prompt
  * about a stored memory, whether that memory comes back; for each unrelated prompt, whether anything
  * does (the target is nothing at all). The recall scores of both kinds are printed, which is what
- * the threshold in src/memory/prompt-recall.ts was chosen from. Then the latency end to end, beside
+ * the threshold in src/memory/recall/prompt-recall.ts was chosen from. Then the latency end to end, beside
  * `node -e 0` in the same rounds (order alternated): p50, p95 and the per-round ratio; and, when there
  * is a baseline build (lib/restart-home.ts `optionalBaseline`: NIGHTSHIFT_BASELINE_REF or _CLI), the
  * baseline's own hook against its own daemon holding the same memories, in the same rounds.

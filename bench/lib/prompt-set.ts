@@ -2,7 +2,7 @@
  * A labelled set for prompt-time recall: memories of a made-up project, prompts that are about one
  * of them (by its words, as lexical recall needs), and prompts about nothing stored, some sharing
  * an incidental word with a memory. bench/prompt-recall.ts measures the scores on it; the threshold
- * in src/memory/prompt-recall.ts was chosen from them.
+ * in src/memory/recall/prompt-recall.ts was chosen from them.
  */
 export interface StoredMemory {
   content: string;

@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectCandidates } from '../../src/memory/candidates/index.js';
 import type { ExtractMessage } from '../../src/memory/extract/types.js';
-import { forExtraction } from '../../src/memory/ingest-messages.js';
+import { forExtraction } from '../../src/memory/ingest/ingest-messages.js';
 import { featuresOf } from '../../src/memory/rank/features.js';
 import { sessionContext } from '../../src/memory/rank/session-context.js';
-import { slotKey, slotOf } from '../../src/memory/slots.js';
+import { slotKey, slotOf } from '../../src/memory/store/slots.js';
 import { dedupeKey } from '../../src/memory/candidates/tidy.js';
 import { parseTranscript } from '../../src/memory/transcripts/index.js';
 

@@ -1,6 +1,6 @@
 /**
  * A session end the daemon could not take now (it is down, or slow) is written to the spool, a
- * small JSON file each, and ingested when the daemon starts (memory/spool.ts). Nothing is lost.
+ * small JSON file each, and ingested when the daemon starts (memory/ingest/spool.ts). Nothing is lost.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

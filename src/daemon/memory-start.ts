@@ -7,12 +7,12 @@ import { DreamService } from '../dream/service.js';
 import { UsageLedger } from '../llm/usage-ledger.js';
 import { budgetedExtractor } from '../memory/extract/budgeted.js';
 import { chooseExtractor } from '../memory/extract/choose.js';
-import { PromptRecall } from '../memory/prompt-recall.js';
+import { PromptRecall } from '../memory/recall/prompt-recall.js';
 import { MemoryService } from '../memory/service.js';
-import { sessionKey } from '../memory/sessions.js';
-import { attachTeams } from '../memory/team-watch.js';
-import { drainSpool } from '../memory/spool.js';
-import { defaultTranscriptDirs, startTranscriptWatcher } from '../memory/watcher.js';
+import { sessionKey } from '../memory/ingest/sessions.js';
+import { attachTeams } from '../memory/store/team-watch.js';
+import { drainSpool } from '../memory/ingest/spool.js';
+import { defaultTranscriptDirs, startTranscriptWatcher } from '../memory/ingest/watcher.js';
 import type { Paths } from '../paths.js';
 
 export interface MemoryRuntime {

@@ -5,10 +5,10 @@
  * superseded, kept and linked) when the slot is one a choice lives in; secrets are masked again.
  */
 import type { Memory } from '../api/memory.js';
-import { redact } from '../memory/extract/redact.js';
-import { changeable } from '../memory/merge.js';
-import { editedSince } from '../memory/model.js';
-import { numberChanged } from '../memory/slots.js';
+import { redact } from '../memory/redact/redact.js';
+import { changeable } from '../memory/store/merge.js';
+import { editedSince } from '../memory/store/model.js';
+import { numberChanged } from '../memory/store/slots.js';
 import type { Plan } from './plan.js';
 import type { Shaped } from './similarity.js';
 

@@ -4,10 +4,10 @@
  * raising across sessions that no memory covers are proposed in the report.
  */
 import type { Memory } from '../api/memory.js';
-import type { Episode } from '../memory/episodes.js';
-import { isActive, type Namespace } from '../memory/model.js';
-import type { MemoryStore } from '../memory/store.js';
-import { terms } from '../memory/text.js';
+import type { Episode } from '../memory/episodic/episodes.js';
+import { isActive, type Namespace } from '../memory/store/model.js';
+import type { MemoryStore } from '../memory/store/store.js';
+import { terms } from '../memory/nlp/text.js';
 import { restates } from './restate.js';
 import type { Plan } from './plan.js';
 

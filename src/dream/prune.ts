@@ -1,5 +1,5 @@
 /**
- * Prune, counted in each project's own time (memory/activity.ts):
+ * Prune, counted in each project's own time (memory/store/activity.ts):
  * - a memory that decays and kept less than a tenth of its relevance is archived;
  * - beyond the per-namespace cap (150 by default), the lowest ranked are archived. The rank is
  *   recall's: relevance, raised by the sessions that said it, lowered by the sessions since it was
@@ -8,8 +8,8 @@
  * Pinned and edited memories are never pruned; nothing is deleted.
  */
 import type { Memory } from '../api/memory.js';
-import type { Activity } from '../memory/activity.js';
-import { baseScore, decay, namespaceKey, namespaceOf, PRUNE_FACTOR } from '../memory/model.js';
+import type { Activity } from '../memory/store/activity.js';
+import { baseScore, decay, namespaceKey, namespaceOf, PRUNE_FACTOR } from '../memory/store/model.js';
 import type { Plan } from './plan.js';
 
 export function planPrune(active: Memory[], plan: Plan, opts: { nowMs: number; cap: number; removed: Set<string>; activity?: Activity }): void {

@@ -5,10 +5,10 @@
  * looked at: a rule or a fact is not "finished" by being mentioned.
  */
 import type { Memory } from '../api/memory.js';
-import type { EpisodeStore } from '../memory/episodes.js';
-import { namespaceOf } from '../memory/model.js';
+import type { EpisodeStore } from '../memory/episodic/episodes.js';
+import { namespaceOf } from '../memory/store/model.js';
 import { DEONTIC, standingIn, TROUBLE } from '../memory/rank/lexicon.js';
-import { terms, words } from '../memory/text.js';
+import { terms, words } from '../memory/nlp/text.js';
 import type { Plan } from './plan.js';
 
 /** Share of a memory's content words a later message must use to be about the same thing. */
@@ -39,7 +39,12 @@ function ends(kind: 'problem' | 'plan', text: string): boolean {
 function withThePlan(m: Memory, active: readonly Memory[], taken: Set<string>): Memory[] {
   const from = new Set(m.sources.flatMap((s) => s.messageIds.map((id) => `${s.sessionId}\u0000${id}`)));
   return active.filter(
-    (x) => x.id !== m.id && !taken.has(x.id) && !x.pinned && x.editedAt === undefined && x.sources.every((s) => s.messageIds.every((id) => from.has(`${s.sessionId}\u0000${id}`))),
+    (x) =>
+      x.id !== m.id &&
+      !taken.has(x.id) &&
+      !x.pinned &&
+      x.editedAt === undefined &&
+      x.sources.every((s) => s.messageIds.every((id) => from.has(`${s.sessionId}\u0000${id}`))),
   );
 }
 

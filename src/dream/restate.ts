@@ -7,7 +7,7 @@
  */
 import type { Memory } from '../api/memory.js';
 import { CONDITIONS, DEICTIC, FIRST_PLURAL, FIRST_SINGULAR, NEGATORS, SECOND, STANDING, UNIVERSAL } from '../memory/rank/lexicon.js';
-import { jaccard, stem, terms, words } from '../memory/text.js';
+import { jaccard, stem, terms, words } from '../memory/nlp/text.js';
 import { TOOL_CATEGORY } from '../memory/nlp/tool-lexicon.js';
 import type { Plan } from './plan.js';
 import type { Pair, Shaped } from './similarity.js';
@@ -93,7 +93,5 @@ export function planRestatements(items: readonly Shaped[], pairs: readonly Pair[
 export function restates(a: string, b: string): boolean {
   const x = new Set(terms(a));
   const y = new Set(terms(b));
-  return (
-    jaccard(x, y) >= RESTATED && negated(a) === negated(b) && numbers(a) === numbers(b) && !differentNames(a, b) && !swapsContent(x, y)
-  );
+  return jaccard(x, y) >= RESTATED && negated(a) === negated(b) && numbers(a) === numbers(b) && !differentNames(a, b) && !swapsContent(x, y);
 }

@@ -8,7 +8,7 @@ import { now } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MemoryService } from '../memory/service.js';
-import { isActive } from '../memory/model.js';
+import { isActive } from '../memory/store/model.js';
 import { acquirePidLock } from '../sys/pid-lock.js';
 import { applyPlan } from './apply.js';
 import { planSecrets, planSlotGroups } from './consolidate.js';

@@ -7,9 +7,9 @@
  * its rarest content words, and only statements sharing a block are compared.
  */
 import type { Memory, Slot } from '../api/memory.js';
-import { namespaceKey, namespaceOf } from '../memory/model.js';
-import { slotKey, slotOf } from '../memory/slots.js';
-import { jaccard, terms } from '../memory/text.js';
+import { namespaceKey, namespaceOf } from '../memory/store/model.js';
+import { slotKey, slotOf } from '../memory/store/slots.js';
+import { jaccard, terms } from '../memory/nlp/text.js';
 
 export interface Shaped {
   memory: Memory;

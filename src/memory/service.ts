@@ -20,23 +20,23 @@ import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
 import { combine, digestLine, digestSources } from './digest/render.js';
 import { DigestStore } from './digest/store.js';
-import { EpisodeStore } from './episodes.js';
-import { redact } from './extract/redact.js';
-import { ingestTranscript, type Extractor } from './ingest.js';
-import { IngestQueue } from './ingest-queue.js';
-import { findDuplicate, merge } from './merge.js';
-import type { Namespace } from './model.js';
+import { EpisodeStore } from './episodic/episodes.js';
+import { redact } from './redact/redact.js';
+import { ingestTranscript, type Extractor } from './ingest/ingest.js';
+import { IngestQueue } from './ingest/ingest-queue.js';
+import { findDuplicate, merge } from './store/merge.js';
+import type { Namespace } from './store/model.js';
 import { projectKey } from '../project.js';
-import { recall, DIGESTS_MAX } from './recall.js';
-import { activityOf, type Activity } from './activity.js';
-import { stripControls } from './sanitize.js';
-import { SessionRegistry } from './sessions.js';
-import { MemoryStore } from './store.js';
-import { importMemory } from './transfer.js';
+import { recall, DIGESTS_MAX } from './recall/recall.js';
+import { activityOf, type Activity } from './store/activity.js';
+import { stripControls } from './redact/sanitize.js';
+import { SessionRegistry } from './ingest/sessions.js';
+import { MemoryStore } from './store/store.js';
+import { importMemory } from './store/transfer.js';
 import { estimateTokens } from '../llm/tokens.js';
 import { hookContext } from '../api/recall-render.js';
-import { browse } from './browse.js';
-import { editMemory } from './edit.js';
+import { browse } from './browse/browse.js';
+import { editMemory } from './browse/edit.js';
 import { logEvent } from './events.js';
 
 export class MemoryService {
@@ -207,9 +207,10 @@ export class MemoryService {
 
   private activityCache: { version: number; activity: Activity } | undefined;
 
-  /** The projects' activity (activity.ts), worked out again only when the sessions changed. */
+  /** The projects' activity (store/activity.ts), worked out again only when the sessions changed. */
   activity(): Activity {
-    if (this.activityCache?.version !== this.sessions.version) this.activityCache = { version: this.sessions.version, activity: activityOf(this.sessions.list()) };
+    if (this.activityCache?.version !== this.sessions.version)
+      this.activityCache = { version: this.sessions.version, activity: activityOf(this.sessions.list()) };
     return this.activityCache.activity;
   }
 

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DreamReport, RunningDream } from '../../src/api/dream.js';
 import type { Memory } from '../../src/api/memory.js';
-import { fileFor } from '../../src/memory/memory-file.js';
+import { fileFor } from '../../src/memory/store/memory-file.js';
 import { reply, startFakeAnthropic, toolUse, type FakeAnthropic, type RecordedRequest } from '../fakes/anthropic.js';
 import { CLI, TestDaemon, until } from '../helpers/daemon.js';
 

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DreamReport } from '../../src/api/dream.js';
 import type { Memory } from '../../src/api/memory.js';
-import { fileFor } from '../../src/memory/memory-file.js';
+import { fileFor } from '../../src/memory/store/memory-file.js';
 import { bootId, readStat } from '../../src/sys/proc.js';
 import { daemonsPerTest, until, type TestDaemon } from '../helpers/daemon.js';
 

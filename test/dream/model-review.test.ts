@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DreamReport } from '../../src/api/dream.js';
 import type { Memory } from '../../src/api/memory.js';
 import type { UsageResponse } from '../../src/api/model-usage.js';
-import { fileFor } from '../../src/memory/memory-file.js';
+import { fileFor } from '../../src/memory/store/memory-file.js';
 import { reply, startFakeAnthropic, toolUse, type FakeAnthropic, type RecordedRequest } from '../fakes/anthropic.js';
 import { TestDaemon } from '../helpers/daemon.js';
 

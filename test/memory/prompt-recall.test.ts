@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecallItem, RecallResponse } from '../../src/api/memory.js';
-import { PromptRecall } from '../../src/memory/prompt-recall.js';
+import { PromptRecall } from '../../src/memory/recall/prompt-recall.js';
 import { tempDirsPerTest } from '../helpers/daemon.js';
 
 const tmp = tempDirsPerTest(afterEach, 'ns-prompt-');

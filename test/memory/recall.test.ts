@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory, RecallResponse } from '../../src/api/memory.js';
-import { PRUNE_FACTOR } from '../../src/memory/model.js';
+import { PRUNE_FACTOR } from '../../src/memory/store/model.js';
 import { rankFloor } from '../../src/memory/rank/score.js';
 import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
 

@@ -1,9 +1,9 @@
 import type { DreamReports } from '../../dream/reports.js';
-import { memoryHistory } from '../../memory/history.js';
-import { projects } from '../../memory/projects.js';
-import { memorySources } from '../../memory/provenance.js';
+import { memoryHistory } from '../../memory/browse/history.js';
+import { projects } from '../../memory/browse/projects.js';
+import { memorySources } from '../../memory/browse/provenance.js';
 import type { MemoryService } from '../../memory/service.js';
-import { listSessions } from '../../memory/session-list.js';
+import { listSessions } from '../../memory/browse/session-list.js';
 import type { Handlers } from '../http.js';
 
 type BrowseHandlers = Pick<Handlers, 'projects' | 'editMemory' | 'memoryHistory' | 'memorySources' | 'sessions'>;

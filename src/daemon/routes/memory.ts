@@ -1,4 +1,4 @@
-import type { PromptRecall } from '../../memory/prompt-recall.js';
+import type { PromptRecall } from '../../memory/recall/prompt-recall.js';
 import type { MemoryService } from '../../memory/service.js';
 import type { Handlers } from '../http.js';
 

@@ -13,7 +13,8 @@ const PASTE_SHARE = 0.5;
 /** A line at least this long that stops mid-sentence was wrapped by an editor (or by the person). */
 const WRAPPED = 40;
 /** A line that ends on one of these stops mid-sentence, however short: "…release notes with the\nthree sections". */
-const OPEN_END = /\b(?:a|an|the|of|to|for|with|and|or|but|in|on|at|by|from|as|that|which|who|into|than|each|every|all|no|not|my|our|your|its|their|this|these)$/i;
+const OPEN_END =
+  /\b(?:a|an|the|of|to|for|with|and|or|but|in|on|at|by|from|as|that|which|who|into|than|each|every|all|no|not|my|our|your|its|their|this|these)$/i;
 /** Longer units are never read: no sentence that long is a memory, and it bounds regex work. */
 const MAX_UNIT = 2000;
 

@@ -1,11 +1,11 @@
 /**
  * How often a statement was said again in the session, and which statements a later one took
  * back. Restating is a sign a thing matters; a later statement on the same slot with another
- * value or the other polarity (slots.ts) means the earlier one no longer holds.
+ * value or the other polarity (store/slots.ts) means the earlier one no longer holds.
  */
-import { changeable } from '../merge.js';
-import { slotKey, slotOf } from '../slots.js';
-import { stem, words } from '../text.js';
+import { changeable } from '../store/merge.js';
+import { slotKey, slotOf } from '../store/slots.js';
+import { stem, words } from '../nlp/text.js';
 import type { Unit } from './unit.js';
 
 /** Content words that stand for a statement when comparing it with others. */

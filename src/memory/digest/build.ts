@@ -5,7 +5,7 @@
  * was appended.
  */
 import type { SessionDigest } from '../../api/digest.js';
-import { redact } from '../extract/redact.js';
+import { redact } from '../redact/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 import { commitMessage, errorLine, notableCommand, reportsFailure } from './commands.js';
 

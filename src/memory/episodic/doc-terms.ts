@@ -6,7 +6,7 @@
  * outranking the turn it follows. Measured on LoCoMo conversations 0–4 (the tuning set): evidence
  * recall@10 0.622 → 0.731 with the context field and session scores, held-out 5–9 0.601 → 0.702.
  */
-import { terms } from '../text.js';
+import { terms } from '../nlp/text.js';
 import type { FieldPair } from './segment.js';
 import type { Episode } from './types.js';
 

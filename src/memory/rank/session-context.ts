@@ -5,7 +5,7 @@
  * moment it was raised in; a one-off request is dealt with and gone.
  */
 import type { ExtractMessage } from '../transcripts/types.js';
-import { stem, words } from '../text.js';
+import { stem, words } from '../nlp/text.js';
 
 export interface SessionContext {
   /** Lower-cased names from the session's tool calls (file and folder names, identifiers). */

@@ -1,0 +1,143 @@
+/**
+ * Recall at prompt time (Claude Code's UserPromptSubmit hook): the recall with the prompt as its
+ * query, kept only where it matches well, cut to a few lines, and never what this session was
+ * given before. What each session got is remembered here, bounded, and saved in the state directory
+ * so a restarted daemon does not repeat itself.
+ */
+import { readFileSync } from 'node:fs';
+import type { PromptRecallRequest, PromptRecallResponse, RecallItem, RecallRequest, RecallResponse } from '../../api/memory.js';
+import { nowMs } from '../../clock.js';
+import type { Logger } from '../../log.js';
+import { writeFileAtomic } from '../../sys/atomic-file.js';
+import { normalize, terms } from '../nlp/text.js';
+
+/**
+ * What counts as a match for a prompt. Recall ranks by BM25 over the prompt's words, so one shared
+ * word scores as much as a rare word can, whether it is the point of the prompt ("keep sessions in
+ * redis") or incidental ("write a haiku" and "always write commit messages"): on the set of
+ * bench/prompt-recall.ts the two kinds score alike (2.8–3.5), and BM25's scale moves with the
+ * store (a perfect match in a store of one memory scores 1.4). So an item is injected when it
+ * shares at least MIN_TERMS distinct words with the prompt, stop words aside (an excerpt of a past
+ * session, which is longer and chattier, EPISODE_MIN_TERMS); MIN_SCORE only keeps out what recall
+ * adds without a match (standing instructions, scored 0.01 or less). On that set this injects
+ * nothing for every unrelated prompt and the right memory for 12 of 14 related ones (BENCHMARKS.md).
+ */
+export const MIN_TERMS = 2;
+export const EPISODE_MIN_TERMS = 3;
+export const MIN_SCORE = 0.1;
+/** The query is the prompt's start: a pasted log beyond it adds noise, not intent. */
+const QUERY_CHARS = 2000;
+/** Lines of a prompt's context at most: a few good ones, not a recall block. */
+const MAX_ITEMS = 5;
+/** Characters the hook adds around each item's text (bullet, type or date) and for its heading. */
+export const LINE_FRAME = 20;
+export const HEADER_CHARS = 50;
+/** Sessions remembered (the least recently prompted go first) and items per session. */
+const MAX_SESSIONS = 500;
+const MAX_PER_SESSION = 1000;
+const SAVE_AFTER_MS = 500;
+
+function sharedTerms(asked: Set<string>, text: string): number {
+  let n = 0;
+  for (const t of new Set(terms(text))) if (asked.has(t)) n++;
+  return n;
+}
+
+interface SessionInjections {
+  at: number;
+  ids: string[];
+}
+
+export class PromptRecall {
+  private readonly sessions: Map<string, SessionInjections>;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly file: string,
+    private readonly recall: (req: RecallRequest) => RecallResponse,
+    private readonly log: Logger,
+    sessions: Map<string, SessionInjections>,
+  ) {
+    this.sessions = sessions;
+  }
+
+  /** Loads what earlier sessions were given; a missing or unreadable file is a fresh start (it only prevents repeats). */
+  static open(file: string, recall: (req: RecallRequest) => RecallResponse, log: Logger): PromptRecall {
+    const sessions = new Map<string, SessionInjections>();
+    try {
+      const data = JSON.parse(readFileSync(file, 'utf8')) as { sessions?: Record<string, SessionInjections> };
+      for (const [id, s] of Object.entries(data.sessions ?? {})) {
+        if (typeof s?.at === 'number' && Array.isArray(s.ids)) sessions.set(id, { at: s.at, ids: s.ids.filter((x) => typeof x === 'string') });
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ file, err: (err as Error).message }, 'prompt injections unreadable; starting afresh');
+    }
+    return new PromptRecall(file, recall, log, new Map([...sessions].sort((a, b) => a[1].at - b[1].at)));
+  }
+
+  forPrompt(req: PromptRecallRequest): PromptRecallResponse {
+    const query = req.prompt.slice(0, QUERY_CHARS).trim();
+    if (!query) return { items: [], repeated: 0 };
+    const r = this.recall({ query, episodes: true, ...(req.project && { project: req.project }) });
+    const asked = new Set(terms(query));
+    const given = req.sessionId ? new Set(this.sessions.get(req.sessionId)?.ids) : new Set<string>();
+    const items: RecallItem[] = [];
+    let repeated = 0;
+    let room = req.maxChars - HEADER_CHARS;
+    for (const item of r.items) {
+      // Digests ("recent sessions here") come with every recall for a project: session-start's, not a match.
+      if (item.kind !== 'memory' && item.kind !== 'episode') continue;
+      if (item.score < MIN_SCORE || sharedTerms(asked, item.text) < (item.kind === 'episode' ? EPISODE_MIN_TERMS : MIN_TERMS)) continue;
+      // This session's own words (ingested at a compaction, or the prompt itself) are no recall.
+      if (item.kind === 'episode' && (item.sources.some((s) => s.sessionId === req.sessionId) || normalize(item.text) === normalize(query))) continue;
+      if (given.has(item.id)) {
+        repeated++;
+        continue;
+      }
+      if (items.length >= MAX_ITEMS || item.text.length + LINE_FRAME > room) continue;
+      items.push(item);
+      room -= item.text.length + LINE_FRAME;
+    }
+    if (req.sessionId && items.length > 0)
+      this.remember(
+        req.sessionId,
+        items.map((i) => i.id),
+      );
+    return { items, repeated };
+  }
+
+  private remember(sessionId: string, ids: string[]): void {
+    const s = this.sessions.get(sessionId) ?? { at: 0, ids: [] };
+    this.sessions.delete(sessionId); // re-inserted last: the map's order is least recently prompted first
+    s.at = nowMs();
+    s.ids = [...s.ids, ...ids].slice(-MAX_PER_SESSION);
+    this.sessions.set(sessionId, s);
+    for (const oldest of this.sessions.keys()) {
+      if (this.sessions.size <= MAX_SESSIONS) break;
+      this.sessions.delete(oldest);
+    }
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, SAVE_AFTER_MS);
+  }
+
+  private save(): Promise<void> {
+    const text = JSON.stringify({ sessions: Object.fromEntries(this.sessions) });
+    this.saving = this.saving
+      .then(() => writeFileAtomic(this.file, text))
+      .catch((err: unknown) => this.log.warn({ file: this.file, err: (err as Error).message }, 'could not save prompt injections'));
+    return this.saving;
+  }
+
+  /** Saves what is pending (daemon shutdown). */
+  async flush(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      await this.save();
+    }
+    await this.saving;
+  }
+}

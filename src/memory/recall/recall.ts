@@ -1,0 +1,193 @@
+/**
+ * Recall: the memories that matter for a session, best first, filling the token budget down to
+ * the ranker's calibrated floor (select.ts: one line per slot, one per wording), then the
+ * digests of the project's recent sessions in their share. Items are whole memories, never cut.
+ * Reading never touches `lastSeenAt`: only a fact reappearing in a session resets decay, or
+ * everything recalled at every session start would never age.
+ */
+import type { Memory, RecallItem, RecallResponse } from '../../api/memory.js';
+import type { Activity } from '../store/activity.js';
+import type { EpisodeStore } from '../episodic/episodes.js';
+import { baseScore, decay, namespaceKey, PRUNE_FACTOR, type Namespace } from '../store/model.js';
+import type { MemoryStore } from '../store/store.js';
+import { estimateTokens } from '../../llm/tokens.js';
+import { rankFloor } from '../rank/score.js';
+import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS } from './budget.js';
+import { fillBudget, type Offer } from './select.js';
+import { slotKey } from '../store/slots.js';
+import { TopK } from './top-k.js';
+import { dedupeKey } from '../candidates/tidy.js';
+
+/** Sources given with each recalled memory. */
+const SOURCES_SHOWN = 3;
+/** "Recent sessions here": at most this many digests, within their share of the budget. */
+export const DIGESTS_MAX = 3;
+/** The digests' own heading. */
+const DIGEST_HEADING_TOKENS = 6;
+/** A digest line longer than this is clipped (it is a summary of a session, not someone's words). */
+const DIGEST_LINE_MAX = 400;
+
+export interface RecallOptions {
+  namespaces: Namespace[];
+  project: string | null;
+  query?: string | undefined;
+  budget: number;
+  nowMs: number;
+  /** With a query, excerpts of past sessions may fill what memories leave (false: memories only). */
+  episodes?: EpisodeStore | undefined;
+  /** Digests of the project's recent sessions, most recent first. */
+  digests?: RecallItem[] | undefined;
+  /** The projects' sessions: what ages a memory (store/model.ts `decay`). */
+  activity?: Activity | undefined;
+}
+
+/** The digests that fit their share of the budget, most recent first. */
+function takeDigests(digests: RecallItem[], budget: number): { items: RecallItem[]; tokens: number } {
+  const room = Math.floor(budget * DIGEST_SHARE) - DIGEST_HEADING_TOKENS;
+  const items: RecallItem[] = [];
+  let tokens = 0;
+  for (const d of digests) {
+    if (items.length === DIGESTS_MAX) break;
+    const flat = d.text.replace(/\s+/g, ' ').trim();
+    const text = flat.length <= DIGEST_LINE_MAX ? flat : `${flat.slice(0, DIGEST_LINE_MAX - 1)}…`;
+    const item = { ...d, text, tokens: estimateTokens(text) + ITEM_FRAME_TOKENS };
+    if (tokens + item.tokens > room) continue;
+    items.push(item);
+    tokens += item.tokens;
+  }
+  return { items, tokens: items.length > 0 ? tokens + DIGEST_HEADING_TOKENS : 0 };
+}
+
+function memoryItem(m: Memory, score: number): RecallItem {
+  const text = m.content.replace(/\s+/g, ' ').trim();
+  return {
+    kind: 'memory',
+    id: m.id,
+    text,
+    type: m.type,
+    scope: m.scope,
+    score,
+    tokens: estimateTokens(text) + ITEM_FRAME_TOKENS,
+    // The latest few: a block is read at every session start; `memories sources ID` has them all.
+    sources: m.sources.slice(-SOURCES_SHOWN),
+    at: m.lastSeenAt,
+    origin: m.origin,
+  };
+}
+
+/** Standing instructions and preferences: recalled even when a query does not match them. */
+const STANDING = new Set<Memory['type']>(['instruction', 'preference']);
+/** With a query, a matching excerpt of a past session weighs a little less than a matching memory. */
+const EPISODE_WEIGHT = 0.8;
+/** With a query, what does not match only fills what the matches leave. */
+const UNMATCHED_WEIGHT = 0.01;
+
+const standingCache = new WeakMap<MemoryStore, { version: number; byNamespace: Map<string, Memory[]> }>();
+
+/** The standing instructions and preferences of a namespace, cached until the store changes. */
+function standingOf(store: MemoryStore, ns: Namespace): Memory[] {
+  let cache = standingCache.get(store);
+  if (!cache || cache.version !== store.version) {
+    cache = { version: store.version, byNamespace: new Map() };
+    standingCache.set(store, cache);
+  }
+  const key = namespaceKey(ns);
+  let list = cache.byNamespace.get(key);
+  if (!list) {
+    list = store.list(ns).filter((m) => STANDING.has(m.type));
+    cache.byNamespace.set(key, list);
+  }
+  return list;
+}
+
+/** Candidates kept per line that fits: the budget filler skips duplicates and what does not fit, so it needs some to spare. */
+const SLACK = 3;
+
+const wordingCache = new WeakMap<Memory, { content: string; key: string }>();
+
+/** The normalised wording of a memory, worked out once per text. */
+function wordingOf(m: Memory): string {
+  const seen = wordingCache.get(m);
+  if (seen !== undefined && seen.content === m.content) return seen.key;
+  const key = dedupeKey(m.content);
+  wordingCache.set(m, { content: m.content, key });
+  return key;
+}
+
+/**
+ * Offers: without a query, the best active memories at their rank (decayed relevance, sessions,
+ * freshness) down to the floor; with one, the BM25 score of the match scaled by that, and unmatched
+ * standing memories after. A plain loop into a bounded heap: items are built only for the few
+ * hundred that can reach the block, whatever the size of the store.
+ */
+function offers(
+  store: MemoryStore,
+  opts: RecallOptions,
+  query: string | undefined,
+  matched: Map<string, number>,
+  room: number,
+  floor: number,
+): Offer<RecallItem>[] {
+  const pools: (readonly Memory[])[] =
+    query === undefined
+      ? opts.namespaces.map((ns) => store.list(ns))
+      : [...opts.namespaces.map((ns) => standingOf(store, ns).filter((m) => !matched.has(m.id))), [...matched.keys()].flatMap((id) => store.get(id) ?? [])];
+  const top = new TopK<Memory>(Math.max(8, Math.ceil(room / 8)) * SLACK);
+  for (const pool of pools) {
+    for (const m of pool) {
+      if (m.archivedAt !== undefined || m.supersededBy !== undefined) continue;
+      const hit = query === undefined ? undefined : matched.get(m.id);
+      if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
+      const kept = decay(m, opts.nowMs, opts.activity);
+      if (kept < PRUNE_FACTOR) continue;
+      const base = baseScore(m, m.importance * kept, opts.activity);
+      const score = query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT;
+      if (score < floor || score <= top.floor) continue;
+      top.offer(score, m);
+    }
+  }
+  return top.sorted().map(({ score, item: m }) => {
+    const item = memoryItem(m, score);
+    return { item, score, tokens: item.tokens, slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`, wording: wordingOf(m) };
+  });
+}
+
+function sectionOf(i: RecallItem): number {
+  if (i.kind === 'episode') return 2;
+  return i.type === 'instruction' || i.type === 'preference' ? 0 : 1;
+}
+
+export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse {
+  const query = opts.query?.trim() || undefined;
+  const matched = new Map<string, number>();
+  if (query) for (const h of store.search(query, opts.namespaces, 200)) matched.set(h.memory.id, h.score);
+  const digests = takeDigests(opts.digests ?? [], opts.budget);
+  const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens);
+  // A query ranks by match: the ranker's floor is for what is recalled unasked.
+  const floor = query === undefined ? rankFloor() : -Infinity;
+  const all = offers(store, opts, query, matched, room, floor);
+  // Past sessions are searched in this project only: another project's words are never this one's recall.
+  if (query && opts.episodes && opts.project !== null) {
+    for (const h of opts.episodes.search(query, { project: opts.project, limit: 50 })) {
+      const text = `${h.speaker ? `${h.speaker}: ` : ''}${h.text}`.replace(/\s+/g, ' ').trim();
+      const item: RecallItem = {
+        kind: 'episode',
+        id: `${h.sessionId}#${h.messageId}`,
+        text,
+        type: 'episode',
+        scope: 'session',
+        score: h.score * EPISODE_WEIGHT,
+        tokens: estimateTokens(text) + ITEM_FRAME_TOKENS + 2,
+        sources: [{ sessionId: h.sessionId, messageIds: [h.messageId] }],
+        ...(h.at !== undefined && { at: h.at }),
+      };
+      all.push({ item, score: item.score, tokens: item.tokens, wording: dedupeKey(text) });
+    }
+  }
+  const picked = fillBudget(all, room, floor).map((o) => o.item);
+  // The current state first: standing rules, then how the project is (stack, configuration,
+  // decisions, lessons), then past sessions; best first within each.
+  const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...digests.items];
+  const tokens = FRAME_TOKENS + digests.tokens + picked.reduce((n, i) => n + i.tokens, 0);
+  return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered: all.length + (opts.digests?.length ?? 0), items };
+}

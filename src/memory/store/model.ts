@@ -1,0 +1,77 @@
+/** Memory rules that do not depend on storage: ids, decay, ranking weights, namespaces. */
+import { randomBytes } from 'node:crypto';
+import type { Memory } from '../../api/memory.js';
+import { NO_ACTIVITY, type Activity } from './activity.js';
+import { namespaceOf } from './namespace.js';
+
+export { namespaceKey, namespaceOf, type Namespace } from './namespace.js';
+
+export const HALF_LIFE_DAYS = 30;
+/** Below this share of its base a decaying memory is never recalled, and the dream archives it. */
+export const PRUNE_FACTOR = 0.1;
+const DAY_MS = 86_400_000;
+
+export function newMemoryId(): string {
+  return `m${randomBytes(6).toString('hex')}`;
+}
+
+/** A memory that decays loses half its weight over this many sessions of its project that went by without it. */
+export const SESSION_HALF_LIFE = 10;
+
+/**
+ * How much of its base a memory keeps. Stable and pinned memories keep all of it. Others halve
+ * every 30 days of the project's own activity (from when the memory was last seen to the project's
+ * last session: an idle project does not age) and every 10 sessions of the project that went by
+ * without it.
+ */
+export function decay(
+  m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt' | 'scope' | 'project' | 'team'>,
+  nowMs: number,
+  activity: Activity = NO_ACTIVITY,
+): number {
+  if (m.stable || m.pinned) return 1;
+  const ns = namespaceOf(m);
+  const seen = Date.parse(m.lastSeenAt);
+  const until = Math.min(nowMs, activity.lastMs(ns) ?? nowMs);
+  const days = Math.max(0, (until - seen) / DAY_MS);
+  return 0.5 ** (days / HALF_LIFE_DAYS) * 0.5 ** (activity.sessionsAfter(ns, m.lastSeenAt) / SESSION_HALF_LIFE);
+}
+
+/** ARCHITECTURE.md: `base × decay`, decay counted in the project's own time (see `decay`). */
+export function relevance(
+  m: Pick<Memory, 'importance' | 'stable' | 'pinned' | 'lastSeenAt' | 'scope' | 'project' | 'team'>,
+  nowMs: number,
+  activity?: Activity,
+): number {
+  return m.importance * decay(m, nowMs, activity);
+}
+
+/** Each doubling of the sessions that said a thing adds this much to its rank: said again is a strong sign. */
+export const SESSION_WEIGHT = 1;
+
+/** The distinct sessions a memory was said in (a memory stored by hand counts as one). */
+export function sessionsOf(m: Pick<Memory, 'sources'>): number {
+  return Math.max(1, new Set(m.sources.map((s) => s.sessionId)).size);
+}
+
+/**
+ * What was said in the project's latest sessions is likelier to be how things are now: a memory
+ * ranks half as high for every FRESH_HALF_LIFE sessions of its project since it was last said, down
+ * to FRESH_MIN. Ranking only: nothing is pruned for it, and a stable rule keeps its relevance.
+ */
+export const FRESH_HALF_LIFE = 8;
+export const FRESH_MIN = 0.25;
+
+export function freshness(m: Pick<Memory, 'lastSeenAt' | 'scope' | 'project' | 'team'>, activity: Activity = NO_ACTIVITY): number {
+  return Math.max(FRESH_MIN, 0.5 ** (activity.sessionsAfter(namespaceOf(m), m.lastSeenAt) / FRESH_HALF_LIFE));
+}
+
+/** Rank of a memory without a query: its decayed relevance, raised by the sessions that said it and by a pin, by its freshness. */
+export function baseScore(m: Memory, rel: number, activity?: Activity): number {
+  return rel * (1 + SESSION_WEIGHT * Math.log2(sessionsOf(m))) * (m.pinned ? 1.5 : 1) * freshness(m, activity);
+}
+
+export const isActive = (m: Memory): boolean => m.archivedAt === undefined && m.supersededBy === undefined;
+
+/** The person edited it after (or when) `iso` was said: a statement from then never replaces their words. */
+export const editedSince = (m: Pick<Memory, 'editedAt'>, iso: string): boolean => m.editedAt !== undefined && m.editedAt >= iso;

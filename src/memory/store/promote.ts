@@ -1,0 +1,59 @@
+/**
+ * A preference or standing instruction the person gave in two different projects is how they
+ * work, not a project's convention: it is promoted to user scope. The user memory takes the
+ * sources of both; the project copies are kept, superseded by it, and restorable.
+ */
+import type { Memory } from '../../api/memory.js';
+import { merge } from './merge.js';
+import { isActive, namespaceOf, type Namespace } from './model.js';
+import { sameValue } from './slots.js';
+import { standingIn } from '../rank/lexicon.js';
+import type { MemoryStore } from './store.js';
+
+const PROMOTABLE = new Set<Memory['type']>(['preference', 'instruction']);
+
+/** A taste, or a rule said to hold always ("never…", "from now on…"): a command for the task at hand is not how someone works. */
+function general(m: Memory): boolean {
+  return m.type === 'preference' || standingIn(m.content);
+}
+
+function sameStatement(a: Memory, b: Memory): boolean {
+  if (a.slot !== undefined && b.slot !== undefined)
+    return a.slot.subject === b.slot.subject && a.slot.attribute === b.slot.attribute && sameValue(a.slot, b.slot);
+  return false;
+}
+
+/** Promotes `m` (just added or reinforced in a project) when another project holds the same statement. */
+export function promoteIfShared(store: MemoryStore, m: Memory, at: string): Memory | undefined {
+  if (m.scope !== 'project' || !PROMOTABLE.has(m.type) || !general(m) || m.slot === undefined || !isActive(m)) return undefined;
+  const others: Memory[] = [];
+  for (const ns of store.namespaces()) {
+    if (ns.scope !== 'project' || ns.project === m.project) continue;
+    for (const x of store.withSlot(ns, m.slot)) if (PROMOTABLE.has(x.type) && sameStatement(x, m)) others.push(x);
+  }
+  if (others.length === 0) return undefined;
+  const user: Namespace = { scope: 'user' };
+  const out = merge(store, {
+    content: m.content,
+    type: m.type,
+    namespace: user,
+    // A rule bound to the moment stays so when it is promoted: only the said-in-two-projects part changes.
+    stable: m.stable && others.every((x) => x.stable),
+    importance: Math.max(m.importance, ...others.map((x) => x.importance)),
+    at,
+    origin: m.origin,
+    slot: m.slot,
+  });
+  const promoted = out.memory;
+  for (const x of [m, ...others]) {
+    for (const s of x.sources)
+      if (!promoted.sources.some((p) => p.sessionId === s.sessionId))
+        store.update(promoted.id, (p) => p.sources.push({ sessionId: s.sessionId, messageIds: [...s.messageIds] }));
+    store.update(x.id, (y) => {
+      y.supersededBy = promoted.id;
+      y.supersededAt = at;
+      y.archiveReason = `promoted to user scope: said in ${namespaceOf(y).scope === 'project' ? 'more than one project' : 'several places'}`;
+    });
+  }
+  return promoted;
+}
