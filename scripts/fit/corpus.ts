@@ -14,7 +14,7 @@ import { forExtraction } from '../../src/memory/ingest/ingest-messages.js';
 import { featuresOf } from '../../src/memory/rank/features.js';
 import { sessionContext } from '../../src/memory/rank/session-context.js';
 import { slotKey, slotOf } from '../../src/memory/store/slots.js';
-import { dedupeKey } from '../../src/memory/candidates/tidy.js';
+import { dedupeKey } from '../../src/memory/nlp/tidy.js';
 import { parseTranscript } from '../../src/memory/transcripts/index.js';
 
 export interface LabelItem {

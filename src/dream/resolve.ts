@@ -7,7 +7,7 @@
 import type { Memory } from '../api/memory.js';
 import type { EpisodeStore } from '../memory/episodic/episodes.js';
 import { namespaceOf } from '../memory/store/model.js';
-import { DEONTIC, standingIn, TROUBLE } from '../memory/rank/lexicon.js';
+import { DEONTIC, standingIn, TROUBLE } from '../memory/nlp/lexicon.js';
 import { terms, words } from '../memory/nlp/text.js';
 import type { Plan } from './plan.js';
 

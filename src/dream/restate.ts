@@ -6,7 +6,7 @@
  * the model review (when there is one) or apart.
  */
 import type { Memory } from '../api/memory.js';
-import { CONDITIONS, DEICTIC, FIRST_PLURAL, FIRST_SINGULAR, NEGATORS, SECOND, STANDING, UNIVERSAL } from '../memory/rank/lexicon.js';
+import { CONDITIONS, DEICTIC, FIRST_PLURAL, FIRST_SINGULAR, NEGATORS, SECOND, STANDING, UNIVERSAL } from '../memory/nlp/lexicon.js';
 import { jaccard, stem, terms, words } from '../memory/nlp/text.js';
 import { TOOL_CATEGORY } from '../memory/nlp/tool-lexicon.js';
 import type { Plan } from './plan.js';

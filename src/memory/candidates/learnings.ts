@@ -5,7 +5,7 @@
  */
 import { countTechTerms } from '../nlp/tech-terms.js';
 import { isTimeBound, TIME_BOUND_IMPORTANCE } from './time-bound.js';
-import { finish, MAX_CONTENT, tidy, wordCount, type Tidy } from './tidy.js';
+import { finish, MAX_CONTENT, tidy, wordCount, type Tidy } from '../nlp/tidy.js';
 
 export interface Learning {
   content: string;

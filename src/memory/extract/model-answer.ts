@@ -6,7 +6,7 @@
  * rewriting its text); "replaces: K3" names the stored value, so the merge supersedes it.
  */
 import { validateStructured, type StructuredError } from '../../llm/structured.js';
-import { dedupeKey } from '../candidates/tidy.js';
+import { dedupeKey } from '../nlp/tidy.js';
 import { rankFloor } from '../rank/score.js';
 import { Answer, MemoryItem } from './model-schema.js';
 import type { Numbered } from './model-pool.js';

@@ -8,7 +8,8 @@ import type { Candidate } from '../candidates/index.js';
 import type { Token } from '../nlp/index.js';
 import { commandAt, firstWord } from '../nlp/mood.js';
 import { countTechTerms } from '../nlp/tech-terms.js';
-import * as L from './lexicon.js';
+import * as L from '../nlp/lexicon.js';
+import { hasStandingMarker } from '../nlp/markers-i18n.js';
 import { echoes, type SessionContext } from './session-context.js';
 
 /** The feature names, in the order of the vector (weights.json must list the same). */
@@ -139,7 +140,8 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
   const echo = echoes(text, c.messageId, session);
   // A single word is an answer or an acknowledgement, not a command ("Render").
   const command = english && words.length >= 2 && commandAt(tokens, text) >= 0;
-  const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES);
+  // Other languages: only their explicit standing markers can be read ("以后", "vždy", "siempre").
+  const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES) || (!english && hasStandingMarker(text));
   const deontic = has(L.DEONTIC) || hasPhrase(lower, L.DEONTIC_PHRASES);
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
   const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;

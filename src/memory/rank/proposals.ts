@@ -6,7 +6,7 @@
 import type { MemoryType } from '../../api/memory.js';
 import { findReplaced } from '../candidates/replaces.js';
 import { isTimeBound } from '../candidates/time-bound.js';
-import { finish, tidy } from '../candidates/tidy.js';
+import { finish, tidy } from '../nlp/tidy.js';
 import type { Proposal } from '../extract/types.js';
 import { FEATURES, type FeatureName } from './features.js';
 import { doneTask, type Ranked } from './score.js';

@@ -16,7 +16,7 @@ import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS } from './budget.js';
 import { fillBudget, type Offer } from './select.js';
 import { slotKey } from '../store/slots.js';
 import { TopK } from './top-k.js';
-import { dedupeKey } from '../candidates/tidy.js';
+import { dedupeKey } from '../nlp/tidy.js';
 
 /** Sources given with each recalled memory. */
 const SOURCES_SHOWN = 3;

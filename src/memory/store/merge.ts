@@ -11,7 +11,7 @@ import type { Memory, MemoryType, Slot, Source } from '../../api/memory.js';
 import { editedSince, isActive, newMemoryId, type Namespace } from './model.js';
 import { numberChanged, sameValue, slotKey, slotOf } from './slots.js';
 import type { MemoryStore } from './store.js';
-import { marksChange } from '../rank/lexicon.js';
+import { marksChange } from '../nlp/lexicon.js';
 import { normalize, terms } from '../nlp/text.js';
 import { TOOL_CATEGORY } from '../nlp/tool-lexicon.js';
 

@@ -7,7 +7,7 @@ import type { Memory } from '../../api/memory.js';
 import { merge } from './merge.js';
 import { isActive, namespaceOf, type Namespace } from './model.js';
 import { sameValue } from './slots.js';
-import { standingIn } from '../rank/lexicon.js';
+import { standingIn } from '../nlp/lexicon.js';
 import type { MemoryStore } from './store.js';
 
 const PROMOTABLE = new Set<Memory['type']>(['preference', 'instruction']);

@@ -12,7 +12,7 @@ import type { Slot } from '../../api/memory.js';
 import { analyze, type Token } from '../nlp/index.js';
 import { commandAt } from '../nlp/mood.js';
 import { AMBIGUOUS_TOOLS, TOOL_CATEGORY } from '../nlp/tool-lexicon.js';
-import { tidy } from '../candidates/tidy.js';
+import { tidy } from '../nlp/tidy.js';
 
 /** Words for the project itself: a statement about "the repo" is about this namespace's project. */
 const PROJECT = new Set(['project', 'repo', 'repository', 'codebase', 'app', 'application', 'code', 'we', 'our', 'us', 'here', 'this']);

@@ -11,7 +11,7 @@ const phrases = (list: string): readonly (readonly string[])[] =>
     .map((p) => p.trim().split(/\s+/))
     .filter((p) => p.length > 0 && p[0] !== '');
 
-export { AUXILIARIES, OPENERS } from '../nlp/mood.js';
+export { AUXILIARIES, OPENERS } from './mood.js';
 export const WH_WORDS = set(`what why how who whom whose which where when`);
 
 export const STANDING = set(`always never whenever henceforth`);
