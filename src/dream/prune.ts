@@ -9,21 +9,22 @@
  */
 import type { Memory } from '../api/memory.js';
 import type { Activity } from '../memory/store/activity.js';
-import { baseScore, decay, namespaceKey, namespaceOf, PRUNE_FACTOR } from '../memory/store/model.js';
+import { clocksOf, namespaceKey, namespaceOf, PRUNE_FACTOR, rankOf } from '../memory/store/model.js';
 import type { Plan } from './plan.js';
 
 export function planPrune(active: Memory[], plan: Plan, opts: { nowMs: number; cap: number; removed: Set<string>; activity?: Activity }): void {
   const perNamespace = new Map<string, { m: Memory; r: number }[]>();
+  const clockOf = clocksOf(opts.activity);
   for (const m of active) {
     if (opts.removed.has(m.id) || m.pinned || m.editedAt !== undefined) continue;
-    const kept = decay(m, opts.nowMs, opts.activity);
+    const { kept, rank } = rankOf(m, opts.nowMs, clockOf(m));
     if (kept < PRUNE_FACTOR) {
       plan.archive.push({ id: m.id, reason: `decayed: ${kept.toFixed(3)} of its relevance left (< ${PRUNE_FACTOR})` });
       continue;
     }
     const key = namespaceKey(namespaceOf(m));
     const list = perNamespace.get(key) ?? [];
-    list.push({ m, r: baseScore(m, m.importance * kept, opts.activity) });
+    list.push({ m, r: rank });
     perNamespace.set(key, list);
   }
   for (const [key, list] of perNamespace) {

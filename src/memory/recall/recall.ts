@@ -8,7 +8,7 @@
 import type { Memory, RecallItem, RecallResponse } from '../../api/memory.js';
 import type { Activity } from '../store/activity.js';
 import type { EpisodeStore } from '../episodic/episodes.js';
-import { baseScore, decay, namespaceKey, PRUNE_FACTOR, type Namespace } from '../store/model.js';
+import { clocksOf, namespaceKey, PRUNE_FACTOR, rankOf, type Namespace } from '../store/model.js';
 import type { MemoryStore } from '../store/store.js';
 import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
@@ -133,14 +133,14 @@ function offers(
       ? opts.namespaces.map((ns) => store.list(ns))
       : [...opts.namespaces.map((ns) => standingOf(store, ns).filter((m) => !matched.has(m.id))), [...matched.keys()].flatMap((id) => store.get(id) ?? [])];
   const top = new TopK<Memory>(Math.max(8, Math.ceil(room / 8)) * SLACK);
+  const clockOf = clocksOf(opts.activity);
   for (const pool of pools) {
     for (const m of pool) {
       if (m.archivedAt !== undefined || m.supersededBy !== undefined) continue;
       const hit = query === undefined ? undefined : matched.get(m.id);
       if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
-      const kept = decay(m, opts.nowMs, opts.activity);
+      const { kept, rank: base } = rankOf(m, opts.nowMs, clockOf(m));
       if (kept < PRUNE_FACTOR) continue;
-      const base = baseScore(m, m.importance * kept, opts.activity);
       const score = query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT;
       if (score < floor || score <= top.floor) continue;
       top.offer(score, m);

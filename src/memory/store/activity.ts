@@ -7,11 +7,20 @@
 import type { Namespace } from './namespace.js';
 import type { SessionRecord } from '../../api/memory.js';
 
+/** One namespace's activity, for ranking many of its memories at once. */
+export interface ProjectClock {
+  /** When its project (for the user: any project) last had a session, in ms. */
+  last: number | undefined;
+  /** Sessions of its project that started after `ms`. */
+  after(ms: number): number;
+}
+
 export interface Activity {
   /** When the namespace's project (for the user: any project) last had a session, in ms. */
   lastMs(ns: Namespace): number | undefined;
   /** Sessions of the namespace's project that started after `iso`. */
   sessionsAfter(ns: Namespace, iso: string): number;
+  clock(ns: Namespace): ProjectClock;
 }
 
 interface Timeline {
@@ -53,18 +62,19 @@ export function activityOf(sessions: readonly Pick<SessionRecord, 'project' | 'a
   for (const [p, list] of projects) byProject.set(p, timeline(list));
   const everyone = timeline(main);
   const of = (ns: Namespace): Timeline | undefined => (ns.scope === 'project' ? byProject.get(ns.project) : ns.scope === 'user' ? everyone : undefined);
+  const clock = (ns: Namespace): ProjectClock => {
+    const t = of(ns);
+    if (t === undefined) return NO_CLOCK;
+    return { last: Number.isFinite(t.last) ? t.last : undefined, after: (ms) => t.starts.length - firstAfter(t.starts, ms) };
+  };
   return {
-    lastMs: (ns) => {
-      const t = of(ns);
-      return t === undefined || !Number.isFinite(t.last) ? undefined : t.last;
-    },
-    sessionsAfter: (ns, iso) => {
-      const t = of(ns);
-      if (t === undefined) return 0;
-      return t.starts.length - firstAfter(t.starts, Date.parse(iso));
-    },
+    lastMs: (ns) => clock(ns).last,
+    sessionsAfter: (ns, iso) => clock(ns).after(Date.parse(iso)),
+    clock,
   };
 }
 
+const NO_CLOCK: ProjectClock = { last: undefined, after: () => 0 };
+
 /** No sessions known: decay by the calendar alone. */
-export const NO_ACTIVITY: Activity = { lastMs: () => undefined, sessionsAfter: () => 0 };
+export const NO_ACTIVITY: Activity = { lastMs: () => undefined, sessionsAfter: () => 0, clock: () => NO_CLOCK };

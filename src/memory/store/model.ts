@@ -1,7 +1,7 @@
 /** Memory rules that do not depend on storage: ids, decay, ranking weights, namespaces. */
 import { randomBytes } from 'node:crypto';
 import type { Memory } from '../../api/memory.js';
-import { NO_ACTIVITY, type Activity } from './activity.js';
+import { NO_ACTIVITY, type Activity, type ProjectClock } from './activity.js';
 import { namespaceOf } from './namespace.js';
 
 export { namespaceKey, namespaceOf, type Namespace } from './namespace.js';
@@ -29,12 +29,7 @@ export function decay(
   nowMs: number,
   activity: Activity = NO_ACTIVITY,
 ): number {
-  if (m.stable || m.pinned) return 1;
-  const ns = namespaceOf(m);
-  const seen = Date.parse(m.lastSeenAt);
-  const until = Math.min(nowMs, activity.lastMs(ns) ?? nowMs);
-  const days = Math.max(0, (until - seen) / DAY_MS);
-  return 0.5 ** (days / HALF_LIFE_DAYS) * 0.5 ** (activity.sessionsAfter(ns, m.lastSeenAt) / SESSION_HALF_LIFE);
+  return rankOf(m, nowMs, activity.clock(namespaceOf(m))).kept;
 }
 
 /** ARCHITECTURE.md: `base × decay`, decay counted in the project's own time (see `decay`). */
@@ -51,7 +46,8 @@ export const SESSION_WEIGHT = 1;
 
 /** The distinct sessions a memory was said in (a memory stored by hand counts as one). */
 export function sessionsOf(m: Pick<Memory, 'sources'>): number {
-  return Math.max(1, new Set(m.sources.map((s) => s.sessionId)).size);
+  if (m.sources.length <= 1) return 1;
+  return new Set(m.sources.map((s) => s.sessionId)).size;
 }
 
 /**
@@ -62,16 +58,44 @@ export function sessionsOf(m: Pick<Memory, 'sources'>): number {
 export const FRESH_HALF_LIFE = 8;
 export const FRESH_MIN = 0.25;
 
-export function freshness(m: Pick<Memory, 'lastSeenAt' | 'scope' | 'project' | 'team'>, activity: Activity = NO_ACTIVITY): number {
-  return Math.max(FRESH_MIN, 0.5 ** (activity.sessionsAfter(namespaceOf(m), m.lastSeenAt) / FRESH_HALF_LIFE));
-}
-
-/** Rank of a memory without a query: its decayed relevance, raised by the sessions that said it and by a pin, by its freshness. */
-export function baseScore(m: Memory, rel: number, activity?: Activity): number {
-  return rel * (1 + SESSION_WEIGHT * Math.log2(sessionsOf(m))) * (m.pinned ? 1.5 : 1) * freshness(m, activity);
+/**
+ * Where a memory stands in its project's time, read once: what it kept of its base (`decay`), and
+ * its rank without a query — that relevance, raised by the sessions that said it and by a pin,
+ * lowered by the sessions since it was last said (freshness). `clock` is its namespace's.
+ */
+export function rankOf(
+  m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt'> & Partial<Pick<Memory, 'importance' | 'sources'>>,
+  nowMs: number,
+  clock: ProjectClock,
+): { kept: number; rank: number } {
+  const seen = Date.parse(m.lastSeenAt);
+  const since = clock.after(seen);
+  let kept = 1;
+  if (!m.stable && !m.pinned) {
+    const days = Math.max(0, (Math.min(nowMs, clock.last ?? nowMs) - seen) / DAY_MS);
+    kept = 0.5 ** (days / HALF_LIFE_DAYS) * 0.5 ** (since / SESSION_HALF_LIFE);
+  }
+  const fresh = Math.max(FRESH_MIN, 0.5 ** (since / FRESH_HALF_LIFE));
+  const said = m.sources === undefined ? 1 : sessionsOf({ sources: m.sources });
+  const rank = (m.importance ?? 0) * kept * (1 + SESSION_WEIGHT * Math.log2(said)) * (m.pinned ? 1.5 : 1) * fresh;
+  return { kept, rank };
 }
 
 export const isActive = (m: Memory): boolean => m.archivedAt === undefined && m.supersededBy === undefined;
 
 /** The person edited it after (or when) `iso` was said: a statement from then never replaces their words. */
 export const editedSince = (m: Pick<Memory, 'editedAt'>, iso: string): boolean => m.editedAt !== undefined && m.editedAt >= iso;
+
+/** Each namespace's clock, looked up once per namespace however many memories ask. */
+export function clocksOf(activity: Activity = NO_ACTIVITY): (m: Pick<Memory, 'scope' | 'project' | 'team'>) => ProjectClock {
+  const clocks = new Map<string, ProjectClock>();
+  return (m) => {
+    const key = m.scope === 'project' ? `p${m.project ?? ''}` : m.scope === 'team' ? `t${m.team ?? ''}` : 'u';
+    let c = clocks.get(key);
+    if (c === undefined) {
+      c = activity.clock(namespaceOf(m));
+      clocks.set(key, c);
+    }
+    return c;
+  };
+}
