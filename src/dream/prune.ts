@@ -9,7 +9,7 @@
  */
 import type { Memory } from '../api/memory.js';
 import type { Activity } from '../memory/store/activity.js';
-import { clocksOf, namespaceKey, namespaceOf, PRUNE_FACTOR, rankOf } from '../memory/store/model.js';
+import { clocksOf, decay, namespaceKey, namespaceOf, PRUNE_FACTOR, rankOf } from '../memory/store/model.js';
 import type { Plan } from './plan.js';
 
 export function planPrune(active: Memory[], plan: Plan, opts: { nowMs: number; cap: number; removed: Set<string>; activity?: Activity }): void {
@@ -17,8 +17,9 @@ export function planPrune(active: Memory[], plan: Plan, opts: { nowMs: number; c
   const clockOf = clocksOf(opts.activity);
   for (const m of active) {
     if (opts.removed.has(m.id) || m.pinned || m.editedAt !== undefined) continue;
-    const { kept, rank } = rankOf(m, opts.nowMs, clockOf(m));
-    if (kept < PRUNE_FACTOR) {
+    const rank = rankOf(m, opts.nowMs, clockOf(m));
+    if (rank < 0) {
+      const kept = decay(m, opts.nowMs, opts.activity);
       plan.archive.push({ id: m.id, reason: `decayed: ${kept.toFixed(3)} of its relevance left (< ${PRUNE_FACTOR})` });
       continue;
     }

@@ -6,9 +6,9 @@
  * everything recalled at every session start would never age.
  */
 import type { Memory, RecallItem, RecallResponse } from '../../api/memory.js';
-import type { Activity } from '../store/activity.js';
+import { NO_ACTIVITY, type Activity, type ProjectClock } from '../store/activity.js';
 import type { EpisodeStore } from '../episodic/episodes.js';
-import { clocksOf, namespaceKey, PRUNE_FACTOR, rankOf, type Namespace } from '../store/model.js';
+import { clocksOf, namespaceKey, rankOf, type Namespace } from '../store/model.js';
 import type { MemoryStore } from '../store/store.js';
 import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
@@ -101,7 +101,7 @@ function standingOf(store: MemoryStore, ns: Namespace): Memory[] {
 }
 
 /** Candidates kept per line that fits: the budget filler skips duplicates and what does not fit, so it needs some to spare. */
-const SLACK = 3;
+const SLACK = 2;
 
 const wordingCache = new WeakMap<Memory, { content: string; key: string }>();
 
@@ -128,28 +128,39 @@ function offers(
   room: number,
   floor: number,
 ): Offer<RecallItem>[] {
-  const pools: (readonly Memory[])[] =
-    query === undefined
-      ? opts.namespaces.map((ns) => store.list(ns))
-      : [...opts.namespaces.map((ns) => standingOf(store, ns).filter((m) => !matched.has(m.id))), [...matched.keys()].flatMap((id) => store.get(id) ?? [])];
-  const top = new TopK<Memory>(Math.max(8, Math.ceil(room / 8)) * SLACK);
+  // Each pool with its namespace's clock when it has one namespace (every pool without a query).
   const clockOf = clocksOf(opts.activity);
-  for (const pool of pools) {
-    for (const m of pool) {
+  const pools: { list: readonly Memory[]; clock?: ProjectClock }[] =
+    query === undefined
+      ? opts.namespaces.map((ns) => ({ list: store.list(ns), clock: (opts.activity ?? NO_ACTIVITY).clock(ns) }))
+      : [
+          ...opts.namespaces.map((ns) => ({ list: standingOf(store, ns).filter((m) => !matched.has(m.id)), clock: (opts.activity ?? NO_ACTIVITY).clock(ns) })),
+          { list: [...matched.keys()].flatMap((id) => store.get(id) ?? []) },
+        ];
+  const top = new TopK<Memory>(Math.max(8, Math.ceil(room / 8)) * SLACK);
+  for (const { list, clock } of pools) {
+    for (const m of list) {
       if (m.archivedAt !== undefined || m.supersededBy !== undefined) continue;
       const hit = query === undefined ? undefined : matched.get(m.id);
       if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
-      const { kept, rank: base } = rankOf(m, opts.nowMs, clockOf(m));
-      if (kept < PRUNE_FACTOR) continue;
+      const base = rankOf(m, opts.nowMs, clock ?? clockOf(m));
+      if (base < 0) continue;
       const score = query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT;
       if (score < floor || score <= top.floor) continue;
       top.offer(score, m);
     }
   }
-  return top.sorted().map(({ score, item: m }) => {
+  // Lines are built best first until there are twice as many tokens of them as the block holds:
+  // what ranks below that could only fill a gap a better line left, and seldom does.
+  const out: Offer<RecallItem>[] = [];
+  let tokens = 0;
+  for (const { score, item: m } of top.sorted()) {
+    if (tokens > 2 * room) break;
     const item = memoryItem(m, score);
-    return { item, score, tokens: item.tokens, slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`, wording: wordingOf(m) };
-  });
+    tokens += item.tokens;
+    out.push({ item, score, tokens: item.tokens, slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`, wording: wordingOf(m) });
+  }
+  return out;
 }
 
 function sectionOf(i: RecallItem): number {

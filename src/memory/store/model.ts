@@ -29,7 +29,10 @@ export function decay(
   nowMs: number,
   activity: Activity = NO_ACTIVITY,
 ): number {
-  return rankOf(m, nowMs, activity.clock(namespaceOf(m))).kept;
+  if (m.stable || m.pinned) return 1;
+  const clock = activity.clock(namespaceOf(m));
+  const seen = timeOf(m);
+  return keptOf(seen, clock.after(seen), nowMs, clock);
 }
 
 /** ARCHITECTURE.md: `base × decay`, decay counted in the project's own time (see `decay`). */
@@ -58,27 +61,42 @@ export function sessionsOf(m: Pick<Memory, 'sources'>): number {
 export const FRESH_HALF_LIFE = 8;
 export const FRESH_MIN = 0.25;
 
+/** Where a memory keeps its parsed `lastSeenAt`: a symbol, so it never reaches JSON or a copy. */
+const SEEN = Symbol('lastSeenMs');
+type Timed = { lastSeenAt: string; [SEEN]?: { iso: string; ms: number } };
+
+/** `lastSeenAt` in ms, parsed once per value: recall reads it for every memory of the store. */
+function timeOf(m: Pick<Memory, 'lastSeenAt'>): number {
+  const t = m as Timed;
+  const hit = t[SEEN];
+  if (hit !== undefined && hit.iso === t.lastSeenAt) return hit.ms;
+  const ms = Date.parse(t.lastSeenAt);
+  t[SEEN] = { iso: t.lastSeenAt, ms };
+  return ms;
+}
+
 /**
- * Where a memory stands in its project's time, read once: what it kept of its base (`decay`), and
- * its rank without a query — that relevance, raised by the sessions that said it and by a pin,
- * lowered by the sessions since it was last said (freshness). `clock` is its namespace's.
+ * A memory's rank without a query, in its project's time (`clock` is its namespace's): its decayed
+ * relevance, raised by the sessions that said it and by a pin, lowered by the sessions since it was
+ * last said (freshness). -1 when it decayed below PRUNE_FACTOR of its base: never recalled. A
+ * number, not an object: recall asks it of every memory in the store.
  */
-export function rankOf(
-  m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt'> & Partial<Pick<Memory, 'importance' | 'sources'>>,
-  nowMs: number,
-  clock: ProjectClock,
-): { kept: number; rank: number } {
-  const seen = Date.parse(m.lastSeenAt);
+export function rankOf(m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt' | 'importance' | 'sources'>, nowMs: number, clock: ProjectClock): number {
+  const seen = timeOf(m);
   const since = clock.after(seen);
   let kept = 1;
   if (!m.stable && !m.pinned) {
-    const days = Math.max(0, (Math.min(nowMs, clock.last ?? nowMs) - seen) / DAY_MS);
-    kept = 0.5 ** (days / HALF_LIFE_DAYS) * 0.5 ** (since / SESSION_HALF_LIFE);
+    kept = keptOf(seen, since, nowMs, clock);
+    if (kept < PRUNE_FACTOR) return -1;
   }
-  const fresh = Math.max(FRESH_MIN, 0.5 ** (since / FRESH_HALF_LIFE));
-  const said = m.sources === undefined ? 1 : sessionsOf({ sources: m.sources });
-  const rank = (m.importance ?? 0) * kept * (1 + SESSION_WEIGHT * Math.log2(said)) * (m.pinned ? 1.5 : 1) * fresh;
-  return { kept, rank };
+  const fresh = since === 0 ? 1 : Math.max(FRESH_MIN, 0.5 ** (since / FRESH_HALF_LIFE));
+  const said = m.sources.length <= 1 ? 0 : SESSION_WEIGHT * Math.log2(sessionsOf(m));
+  return m.importance * kept * (1 + said) * (m.pinned ? 1.5 : 1) * fresh;
+}
+
+function keptOf(seen: number, since: number, nowMs: number, clock: ProjectClock): number {
+  const days = Math.max(0, (Math.min(nowMs, clock.last ?? nowMs) - seen) / DAY_MS);
+  return 0.5 ** (days / HALF_LIFE_DAYS) * 0.5 ** (since / SESSION_HALF_LIFE);
 }
 
 export const isActive = (m: Memory): boolean => m.archivedAt === undefined && m.supersededBy === undefined;
