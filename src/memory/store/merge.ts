@@ -130,9 +130,19 @@ export function merge(store: MemoryStore, inc: Incoming): MergeResult {
   const retire = new Map<string, Memory>();
   const change = marksChange(inc.content);
   if (slot !== undefined) {
-    for (const m of store.withSlot(inc.namespace, slot)) {
+    // "Switch to Vitest from now on", said of no part in particular, changes the tool of that kind
+    // wherever the project named one ("the unit tests run with Jest").
+    const wide = change && slot.subject === 'project' && changeable(slot);
+    const same = wide ? store.list(inc.namespace).filter((m) => isActive(m) && m.slot?.attribute === slot.attribute) : store.withSlot(inc.namespace, slot);
+    for (const m of same) {
       // A choice that changed, a number that did, or a new value said as a change ("X now runs as Y").
-      if (older(m) && m.slot !== undefined && (changeable(slot) || numberChanged(m.slot, slot) || (change && samePolarity(m.slot, slot)))) retire.set(m.id, m);
+      if (
+        older(m) &&
+        m.slot !== undefined &&
+        m.slot.value !== slot.value &&
+        (changeable(slot) || numberChanged(m.slot, slot) || (change && samePolarity(m.slot, slot)))
+      )
+        retire.set(m.id, m);
     }
   }
   for (const old of inc.replaces ?? [])

@@ -145,9 +145,15 @@ export function slotOf(text: string): Slot | undefined {
     const rest = words(tokens).filter((w) => !TOOL_CATEGORY.has(w) && !first.category.split(' ').includes(w) && !PROJECT.has(w));
     // Numbers are values ("port 5432"), not names; identifiers and proper names say what it is about.
     const number = (w: string) => /^\d+(?:\.\d+)*$/.test(w);
-    const named = rest.filter(
-      (w) => !number(w) && (/[-_.\d]/.test(w) || tokens.some((t) => t.pos === 'PROPN' && canon(t.lemma) === w && !TOOL_CATEGORY.has(w))),
-    );
+    // The subject phrase's own nouns name the part it is about: "the staging database runs Postgres"
+    // and "Redis is the cache" are two parts with a tool each, not one value replacing another.
+    const part = words(subject).filter((w) => !TOOL_CATEGORY.has(w) && !first.category.split(' ').includes(w) && !PROJECT.has(w) && !number(w));
+    const named = [
+      ...new Set([
+        ...part,
+        ...rest.filter((w) => !number(w) && (/[-_.\d]/.test(w) || tokens.some((t) => t.pos === 'PROPN' && canon(t.lemma) === w && !TOOL_CATEGORY.has(w)))),
+      ]),
+    ];
     const values = [...new Set(tools.map((t) => t.tool))].sort().concat(rest.filter(number));
     return { subject: named.length > 0 ? named.join(' ') : 'project', attribute: first.category, value: `${sign}${values.join(' ')}` };
   }
