@@ -11,6 +11,7 @@ import { contextBench } from './context.js';
 import { dreamBench } from './dream.js';
 import { dreamParaphraseBench } from './dream-paraphrase.js';
 import { realSessionsBench } from './real-sessions.js';
+import { longitudinalBench } from './longitudinal.js';
 import { followLatency } from './follow.js';
 import { hooksBench } from './hooks.js';
 import { idleTasks } from './idle-tasks.js';
@@ -45,6 +46,7 @@ const BENCHES: Bench[] = [
   ingestBench,
   locomo,
   realSessionsBench,
+  longitudinalBench,
   modelCliBench,
   dreamBench,
   dreamParaphraseBench,
