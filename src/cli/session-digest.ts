@@ -36,6 +36,10 @@ function digest(d: SessionDigest): string[] {
     ),
   );
   section(
+    'declined (calls the person turned down: not runs)',
+    (d.declined ?? []).map((c) => `${c.command}${c.count > 1 ? ` (×${c.count})` : ''}  [${c.messageId}]`),
+  );
+  section(
     'errors',
     d.errors.map(
       (e) => `${e.command}: ${e.text}${e.count > 1 ? ` (×${e.count})` : ''} — ${e.fixed ? `fixed [${e.fixedBy ?? ''}]` : 'not fixed'}  [${e.messageId}]`,
