@@ -1,4 +1,9 @@
-/** Loads what a page shows when its inputs change; a newer load (or leaving the page) cancels the older one. */
+/**
+ * Loads what a page shows when its inputs change; a newer load (or leaving the page) cancels the older one.
+ * Data loaded for another key is never returned: moving from one memory to the next must not show the
+ * first one's content beside the second one's history while the load is under way. Lists whose filter
+ * changed may keep showing the previous result until the new one arrives (`keepPrevious`), as they would flicker otherwise.
+ */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export interface Loaded<T> {
@@ -8,8 +13,8 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: string): Loaded<T> {
-  const [data, setData] = useState<T | null>(null);
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: string, keepPrevious = false): Loaded<T> {
+  const [loaded, setLoaded] = useState<{ key: string; data: T } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
   const loader = useRef(load);
@@ -20,7 +25,7 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: strin
       .current(ac.signal)
       .then((d) => {
         if (ac.signal.aborted) return;
-        setData(d);
+        setLoaded({ key, data: d });
         setError(null);
       })
       .catch((err: Error) => {
@@ -29,5 +34,5 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: strin
     return () => ac.abort();
   }, [key, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { data, error, reload };
+  return { data: loaded && (keepPrevious || loaded.key === key) ? loaded.data : null, error, reload };
 }

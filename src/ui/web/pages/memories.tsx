@@ -17,7 +17,7 @@ export function MemoriesPage() {
   // No project in the URL: the most recently active one (once the projects are known).
   const project = f.project ?? (projects ? (projects.projects[0]?.project ?? '') : undefined);
   const key = project === undefined ? '' : `${project}|${hrefOf(f)}`;
-  const list = useLoad((signal) => (project === undefined ? Promise.resolve(null) : call('listMemories', { query: listQuery(f, project) }, signal)), key);
+  const list = useLoad((signal) => (project === undefined ? Promise.resolve(null) : call('listMemories', { query: listQuery(f, project) }, signal)), key, true);
   const go = (next: Partial<MemoryFilters>) => route(hrefOf({ ...f, project, page: 0, ...next }), true);
   const table = useListKeys<HTMLTableSectionElement>('a.memory-link');
   const total = list.data?.total ?? 0;

@@ -18,7 +18,11 @@ export function RecallPage() {
   const key = ready ? `${project}|${budget}` : '';
   // The project is always written (an empty one means none: your own memories only).
   const go = (p: string, b: number) => route(`/memories/recall?project=${encodeURIComponent(p)}&budget=${b}`, true);
-  const r = useLoad((signal) => (ready ? call('recall', { body: { ...(project && { project }), budget, render: true } }, signal) : Promise.resolve(null)), key);
+  const r = useLoad(
+    (signal) => (ready ? call('recall', { body: { ...(project && { project }), budget, render: true } }, signal) : Promise.resolve(null)),
+    key,
+    true,
+  );
   return (
     <section class="recall">
       <p>

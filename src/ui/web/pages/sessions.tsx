@@ -14,7 +14,7 @@ export function SessionsPage() {
   const { query, route } = useLocation();
   const f = readFilters(query);
   const projects = useProjects();
-  const list = useLoad((signal) => call('sessions', { query: listQuery(f) }, signal), hrefOf(f));
+  const list = useLoad((signal) => call('sessions', { query: listQuery(f) }, signal), hrefOf(f), true);
   const go = (next: Partial<SessionFilters>) => route(hrefOf({ ...f, page: 0, ...next }), true);
   const table = useListKeys<HTMLTableSectionElement>('a.session-link');
   const hits = new Map((list.data?.matches ?? []).map((m) => [m.sessionId, m.hits]));
