@@ -1,7 +1,9 @@
 /**
  * `schedules.json` in the state dir: every schedule with its latest firings. Written whole (temp
  * file, fsync, rename) on each change; changes arriving together share one write. A file that does
- * not parse stops the daemon naming it, as a corrupt tasks.json does.
+ * not parse stops the daemon naming it, as a corrupt tasks.json does. A write that fails (a full
+ * disk) puts the data back to what the file holds: a change that was refused is not served, nor
+ * written later.
  */
 import { z } from 'zod';
 import { Schedule } from '../api/schedules.js';
@@ -25,15 +27,28 @@ export type StoredSchedule = ScheduleState['schedules'][number];
 /** Firings kept per schedule. */
 export const FIRINGS_KEPT = 20;
 
+const empty = (): ScheduleState => ({ version: 1, nextId: 1, schedules: [] });
+
 export class ScheduleStore {
   private readonly file: DurableJsonFile<typeof ScheduleState>;
   private readonly committer: GroupCommit;
-  readonly data: ScheduleState;
+  private current: ScheduleState;
 
-  constructor(path: string) {
+  /** `onRevert`: a save failed and `data` is back to what the file holds (new objects). */
+  constructor(path: string, onRevert: () => void = () => undefined) {
     this.file = new DurableJsonFile(path, ScheduleState);
-    this.data = this.file.readSync() ?? { version: 1, nextId: 1, schedules: [] };
-    this.committer = new GroupCommit(() => this.file.write(this.data));
+    this.current = this.file.readSync() ?? empty();
+    this.committer = new GroupCommit(
+      () => this.file.write(this.current),
+      () => {
+        this.current = this.file.readSync() ?? empty();
+        onRevert();
+      },
+    );
+  }
+
+  get data(): ScheduleState {
+    return this.current;
   }
 
   allocateId(): string {
@@ -42,7 +57,7 @@ export class ScheduleStore {
     return id;
   }
 
-  /** Resolves once every change made so far is on disk. */
+  /** Resolves once every change made so far is on disk; rejects (the changes undone) when that write fails. */
   save(): Promise<void> {
     return this.committer.commit();
   }

@@ -3,6 +3,10 @@
  * firing, linked to its schedule. Overlap: `skip` (default) drops a firing while the previous
  * firing's task still runs, `allow` starts it anyway, `queue` starts it when that task ends (one
  * waits at most). `catchUp`: a firing missed while the daemon was down runs once at start.
+ *
+ * A change is made to the data, saved, and only then do the timers follow it (`reconcile`); a save
+ * that fails puts the data back to what is on disk and the timers follow that instead, so a refused
+ * `add` never fires and a refused `pause` or `rm` leaves the schedule firing.
  */
 import type { AddScheduleRequest, Firing, ScheduleView } from '../api/schedules.js';
 import { isFinished, type ScheduleLink } from '../api/tasks.js';
@@ -30,9 +34,10 @@ export class Schedules {
   /** Schedules whose firing is starting its task now: a firing that comes meanwhile overlaps it. */
   private readonly starting = new Set<string>();
   private offEvents: () => void = () => undefined;
+  private stopped = false;
 
   constructor(private readonly d: ScheduleDeps) {
-    this.store = new ScheduleStore(d.file);
+    this.store = new ScheduleStore(d.file, () => this.reconcile());
   }
 
   /** Arms every schedule that is not paused; runs the missed firing of those with catch-up. */
@@ -57,6 +62,7 @@ export class Schedules {
   }
 
   stop(): void {
+    this.stopped = true;
     this.offEvents();
     for (const t of this.timers.values()) t.stop();
     this.timers.clear();
@@ -83,11 +89,11 @@ export class Schedules {
       createdAt: now().toISOString(),
       lastFiredAt: null,
       firings: [],
-      dueAt: null,
+      dueAt: nextTimes(req.cron, req.tz ?? null, 1)[0]?.toISOString() ?? null,
     };
     this.store.data.schedules.push(s);
-    this.arm(s);
     await this.save();
+    this.reconcile();
     return this.view(s);
   }
 
@@ -103,19 +109,20 @@ export class Schedules {
     const s = this.find(ref);
     s.paused = paused;
     if (paused) {
-      this.disarm(s.id);
+      delete s.waitingSince;
       s.dueAt = null;
-    } else if (!this.timers.has(s.id)) this.arm(s);
+    } else if (!this.timers.has(s.id)) s.dueAt = nextTimes(s.cron, s.tz, 1)[0]?.toISOString() ?? null;
     await this.save();
+    this.reconcile();
     return this.view(s);
   }
 
   /** Removes the schedule; tasks it started are left as they are. */
   async remove(ref: string): Promise<void> {
     const s = this.find(ref);
-    this.disarm(s.id);
     this.store.data.schedules = this.store.data.schedules.filter((x) => x !== s);
     await this.save();
+    this.reconcile();
   }
 
   private find(ref: string): StoredSchedule {
@@ -130,19 +137,29 @@ export class Schedules {
     return { ...rest, envKeys: Object.keys(env), next: next.map((d) => d.toISOString()), waiting: waitingSince !== undefined };
   }
 
+  /** The timer fires the schedule as the data holds it then (a failed save may have put in another copy, or none). */
   private arm(s: StoredSchedule): void {
+    const { id } = s;
     const timer = startTimer(s.cron, s.tz, (at) => {
-      this.fire(s, at, false).catch((err: unknown) => this.d.log.error({ schedule: s.id, err: (err as Error).message }, 'schedule firing failed'));
+      const cur = this.store.data.schedules.find((x) => x.id === id);
+      if (!cur || cur.paused) return;
+      this.fire(cur, at, false).catch((err: unknown) => this.d.log.error({ schedule: id, err: (err as Error).message }, 'schedule firing failed'));
     });
-    this.timers.set(s.id, timer);
+    this.timers.set(id, timer);
     s.dueAt = timer.next(1)[0]?.toISOString() ?? null;
   }
 
-  private disarm(id: string): void {
-    this.timers.get(id)?.stop();
-    this.timers.delete(id);
-    const s = this.store.data.schedules.find((x) => x.id === id);
-    if (s) delete s.waitingSince;
+  /** Timers for exactly the schedules of the data that are not paused. */
+  private reconcile(): void {
+    if (this.stopped) return;
+    const live = new Map(this.store.data.schedules.map((s) => [s.id, s]));
+    for (const [id, timer] of this.timers) {
+      if (live.get(id)?.paused !== false) {
+        timer.stop();
+        this.timers.delete(id);
+      }
+    }
+    for (const s of live.values()) if (!s.paused && !this.timers.has(s.id)) this.arm(s);
   }
 
   private save(): Promise<void> {

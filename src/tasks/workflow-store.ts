@@ -2,6 +2,8 @@
  * `workflows.json` in the state dir: every workflow's record (its tasks by name, their needs).
  * Written whole (temp file, fsync, rename) on each change, changes arriving together sharing one
  * write, as schedules.json is. The tasks' states are not kept here: they are derived from the tasks.
+ * A write that fails (a full disk) puts the data back to what the file holds, so a change that was
+ * refused is neither served nor written later.
  */
 import { z } from 'zod';
 import { WorkflowRecord } from '../api/workflows.js';
@@ -14,15 +16,22 @@ const WorkflowState = z.object({
 });
 type WorkflowState = z.infer<typeof WorkflowState>;
 
+const empty = (): WorkflowState => ({ version: 1, nextId: 1, workflows: [] });
+
 export class WorkflowStore {
   private readonly file: DurableJsonFile<typeof WorkflowState>;
   private readonly committer: GroupCommit;
-  private readonly data: WorkflowState;
+  private data: WorkflowState;
 
   constructor(path: string) {
     this.file = new DurableJsonFile(path, WorkflowState);
-    this.data = this.file.readSync() ?? { version: 1, nextId: 1, workflows: [] };
-    this.committer = new GroupCommit(() => this.file.write(this.data));
+    this.data = this.file.readSync() ?? empty();
+    this.committer = new GroupCommit(
+      () => this.file.write(this.data),
+      () => {
+        this.data = this.file.readSync() ?? empty();
+      },
+    );
   }
 
   allocateId(): string {
@@ -51,7 +60,7 @@ export class WorkflowStore {
     if (i !== -1) this.data.workflows.splice(i, 1);
   }
 
-  /** Resolves once every change made so far is on disk. */
+  /** Resolves once every change made so far is on disk; rejects (the changes undone) when that write fails. */
   save(): Promise<void> {
     return this.committer.commit();
   }

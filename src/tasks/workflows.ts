@@ -3,12 +3,12 @@
  * `workflow=<id>`, the task's name in the file as its name), with a record in workflows.json naming
  * them. What state each is in is read from the tasks, so a restarted daemon knows it at once.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isFinished, type RunRequest, type Task } from '../api/tasks.js';
 import { topologicalOrder, type RunWorkflowRequest, type WorkflowRecord, type WorkflowView } from '../api/workflows.js';
 import { now } from '../clock.js';
-import { AppError } from '../errors.js';
+import { AppError, diskFullError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { TaskEvents } from './events.js';
 import type { GroupStore } from './groups.js';
@@ -84,7 +84,10 @@ export class Workflows {
 
   /**
    * Checks every task first (command found, cwd a directory, group known, fields in range), so a
-   * workflow is submitted whole or not at all; then submits them in topological order.
+   * workflow is submitted whole or not at all; then submits them in topological order. Its id is
+   * saved before any task runs (a restarted daemon never hands it out again), its record only once
+   * every task is submitted: a workflow refused on the way (a full disk) is never listed, and the
+   * tasks it had submitted are stopped.
    */
   async run(req: RunWorkflowRequest): Promise<WorkflowView> {
     const spec = req.workflow;
@@ -110,12 +113,15 @@ export class Workflows {
           .map(([n]) => n),
       }),
     };
-    mkdirSync(join(this.linksDir, id), { recursive: true, mode: 0o700 });
-    // Saved before any task runs: a restarted daemon never hands out the id again.
-    this.store.put(record);
     await this.store.save();
+    const links = join(this.linksDir, id);
     const ids: Record<string, string> = {};
     try {
+      try {
+        mkdirSync(links, { recursive: true, mode: 0o700 });
+      } catch (err) {
+        throw diskFullError(err, links);
+      }
       for (const name of order) {
         const r = requests.get(name);
         if (!r) continue;
@@ -124,20 +130,20 @@ export class Workflows {
         const task = await this.d.tasks.run({ ...r, ...(after.length > 0 && { after }) });
         ids[name] = task.id;
         this.relink(id, name, task);
-        this.store.put({ ...record, tasks: { ...ids } });
       }
-    } catch (err) {
-      // Not whole: what was submitted is stopped, and the record says so.
-      this.store.put({ ...record, tasks: { ...ids }, killedAt: now().toISOString() });
+      this.store.put({ ...record, tasks: { ...ids } });
       await this.store.save();
+    } catch (err) {
+      // Not whole, or not saved: what was submitted is stopped, and no record is kept.
       await this.killTasks(Object.values(ids));
+      rmSync(links, { recursive: true, force: true });
+      const stopped = Object.keys(ids).length;
       throw new AppError(
         err instanceof AppError ? err.code : 'internal',
-        `workflow ${id} could not be submitted whole (${(err as Error).message}); the ${Object.keys(ids).length} tasks submitted were stopped`,
+        `workflow ${id} was not submitted (${(err as Error).message})${stopped > 0 ? `; the ${stopped} tasks submitted were stopped` : ''}`,
         err,
       );
     }
-    await this.store.save();
     this.d.log.info({ workflow: id, tasks: order.length }, 'workflow submitted');
     return this.get(id);
   }

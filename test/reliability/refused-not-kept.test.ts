@@ -1,0 +1,113 @@
+/**
+ * "Refused" means "not kept": on a full disk (a real 2 MiB tmpfs under the state directory; root
+ * only, skipped with the reason otherwise) a command that writes state either keeps the change (on
+ * disk, and live) or exits 74 naming ENOSPC and the file, with nothing of the change live in the
+ * daemon and nothing of it written once there is room again, nor after a restart.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScheduleView } from '../../src/api/schedules.js';
+import type { Task } from '../../src/api/tasks.js';
+import type { WorkflowView } from '../../src/api/workflows.js';
+import type { TestDaemon } from '../helpers/daemon.js';
+import { cleanupFullDisk, EXIT_DISK_FULL, fill, fullDiskDaemon } from '../helpers/full-disk.js';
+
+const daemons: TestDaemon[] = [];
+afterEach(() => cleanupFullDisk(daemons));
+
+const json = async <T>(d: TestDaemon, args: string[]): Promise<T> => {
+  const r = await d.cli([...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+};
+const schedules = (d: TestDaemon) => json<ScheduleView[]>(d, ['schedule', 'list']);
+const workflows = (d: TestDaemon) => json<WorkflowView[]>(d, ['workflow', 'list']);
+const tasks = (d: TestDaemon) => json<Task[]>(d, ['ps', '--all']);
+const onDisk = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+
+function refused(r: { code: number; stderr: string }, file: string): void {
+  expect(r.code, r.stderr).toBe(EXIT_DISK_FULL);
+  expect(r.stderr).toContain('ENOSPC');
+  expect(r.stderr).toContain(file);
+}
+
+describe('on a full disk, a refused command leaves nothing behind', () => {
+  it('schedule add: refused, not listed, never fires, and not written once there is room; rm and pause refused leave the schedule as it was', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    const file = join(d.paths.stateDir, 'schedules.json');
+    const kept = await d.cli(['schedule', 'add', '0 3 * * *', '--name', 'nightly', '--', 'true']);
+    expect(kept.code, kept.stderr).toBe(0);
+    const filler = fill(d);
+
+    refused(await d.cli(['schedule', 'add', '*/2 * * * * *', '--name', 'ticker', '--', 'true']), file);
+    expect((await schedules(d)).map((s) => s.name)).toEqual(['nightly']);
+    refused(await d.cli(['schedule', 'rm', 'nightly']), file);
+    refused(await d.cli(['schedule', 'pause', 'nightly']), file);
+    const [nightly] = await schedules(d);
+    expect(nightly).toMatchObject({ name: 'nightly', paused: false });
+    expect(nightly?.next.length).toBe(5);
+
+    // Past two firing times of the refused schedule: no task was started, no firing recorded.
+    await sleep(4500);
+    expect(await tasks(d)).toEqual([]);
+    expect((await schedules(d)).map((s) => s.name)).toEqual(['nightly']);
+
+    // Room again: the next change writes itself, not the refused one; a restart agrees.
+    rmSync(filler);
+    expect((await d.cli(['schedule', 'add', '0 4 * * *', '--name', 'later', '--', 'true'])).code).toBe(0);
+    expect(onDisk(file)).not.toContain('ticker');
+    await sleep(2500);
+    expect(onDisk(file)).not.toContain('ticker');
+    await d.restart();
+    expect((await schedules(d)).map((s) => [s.name, s.paused])).toEqual([
+      ['nightly', false],
+      ['later', false],
+    ]);
+    expect(await tasks(d)).toEqual([]);
+  }, 60_000);
+
+  it('workflow run: refused, no workflow listed, no task started, and not written once there is room', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    const file = join(d.paths.stateDir, 'workflows.json');
+    const wf = join(d.home, 'wf.yaml');
+    writeFileSync(wf, 'tasks:\n  a:\n    command: echo A\n  b:\n    command: echo B\n    needs: [a]\n');
+    const filler = fill(d);
+
+    refused(await d.cli(['workflow', 'run', wf]), file);
+    expect(await workflows(d)).toEqual([]);
+    expect(await tasks(d)).toEqual([]);
+    expect((await d.cli(['workflow', 'show', 'w1'])).code).toBe(1);
+
+    rmSync(filler);
+    const ran = await d.cli(['workflow', 'run', wf, '--wait']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const listed = await workflows(d);
+    expect(listed.map((w) => [w.state, w.nodes.length])).toEqual([['succeeded', 2]]);
+    const saved = JSON.parse(onDisk(file)) as { workflows: { id: string; tasks: Record<string, string> }[] };
+    expect(saved.workflows.map((w) => Object.keys(w.tasks).sort())).toEqual([['a', 'b']]);
+    await d.restart();
+    expect((await workflows(d)).map((w) => [w.id, w.state, w.nodes.length])).toEqual(listed.map((w) => [w.id, w.state, w.nodes.length]));
+  }, 60_000);
+
+  it('workflow kill: refused, the workflow runs on unchanged', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    const file = join(d.paths.stateDir, 'workflows.json');
+    const go = join(d.home, 'go');
+    const wf = join(d.home, 'wf.yaml');
+    writeFileSync(wf, `tasks:\n  a:\n    command: while [ ! -e ${go} ]; do sleep 0.05; done\n`);
+    const ran = await d.cli(['workflow', 'run', wf]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const id = ran.stdout.trim();
+    const filler = fill(d);
+    refused(await d.cli(['workflow', 'kill', id]), file);
+    const [w] = await workflows(d);
+    expect(w).toMatchObject({ id, state: 'running' });
+    expect(w?.killedAt).toBeUndefined();
+    rmSync(filler);
+    writeFileSync(go, '');
+    expect((await d.cli(['workflow', 'show', id])).code).toBe(0);
+    expect(readdirSync(d.paths.stateDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
+});
