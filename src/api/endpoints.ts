@@ -44,7 +44,5 @@ export type PathParams<P extends string> = P extends `${string}:${infer K}/${inf
 /** Endpoints by how they answer. */
 export type EndpointsReplying<K extends Reply['kind']> = { [N in EndpointName]: Endpoints[N]['reply']['kind'] extends K ? N : never }[EndpointName];
 
-/** A concrete path: the template with each parameter percent-encoded. */
-export function pathOf(template: string, params: Record<string, string> = {}): string {
-  return template.replace(/:([a-z]+)/g, (_m, k: string) => encodeURIComponent(params[k] ?? ''));
-}
+/** A concrete path: the template with each parameter percent-encoded (a dot segment refused). */
+export { fillPath as pathOf } from './path.js';

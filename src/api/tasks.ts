@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { AgentInfo } from './agent.js';
 import { GroupName } from './groups.js';
+import {
+  durationText,
+  MAX_OFFSET,
+  MAX_READ_BYTES,
+  MAX_RETRY,
+  MAX_RETRY_DELAY_SECONDS,
+  MAX_STALL_SECONDS,
+  MAX_TIMEOUT_SECONDS,
+  MIN_STALL_SECONDS,
+} from './limits.js';
 import type { TaskStatus as StatusName } from './task-status.js';
 
 /** Task ids are decimal counters; anything else (../, slashes, letters) is rejected at the boundary. */
@@ -194,8 +204,8 @@ export const RunRequest = z
     env: RunEnv.optional(),
     stallAfterSeconds: z
       .number()
-      .min(1)
-      .max(7 * 24 * 3600)
+      .min(MIN_STALL_SECONDS, `must be from ${MIN_STALL_SECONDS} to ${MAX_STALL_SECONDS} seconds (${durationText(MAX_STALL_SECONDS)})`)
+      .max(MAX_STALL_SECONDS, `must be from ${MIN_STALL_SECONDS} to ${MAX_STALL_SECONDS} seconds (${durationText(MAX_STALL_SECONDS)})`)
       .optional(),
     stdin: z.boolean().default(true),
     after: z.array(TaskId).min(1).max(256).optional(),
@@ -204,16 +214,16 @@ export const RunRequest = z
     group: GroupName.optional(),
     labels: Labels.optional(),
     /** Run it again up to this many times while it exits non-zero (or times out). */
-    retry: z.number().int().min(0).max(100).optional(),
+    retry: z.number().int().min(0).max(MAX_RETRY, `must be a whole number from 0 to ${MAX_RETRY}`).optional(),
     retryDelaySeconds: z
       .number()
       .min(0)
-      .max(24 * 3600)
+      .max(MAX_RETRY_DELAY_SECONDS, `must be at most ${MAX_RETRY_DELAY_SECONDS} seconds (${durationText(MAX_RETRY_DELAY_SECONDS)})`)
       .optional(),
     timeoutSeconds: z
       .number()
-      .positive()
-      .max(20 * 24 * 3600)
+      .positive(`must be above 0 and at most ${MAX_TIMEOUT_SECONDS} seconds (${durationText(MAX_TIMEOUT_SECONDS)})`)
+      .max(MAX_TIMEOUT_SECONDS, `must be above 0 and at most ${MAX_TIMEOUT_SECONDS} seconds (${durationText(MAX_TIMEOUT_SECONDS)})`)
       .optional(),
   })
   .strict();
@@ -262,12 +272,11 @@ export const ListQuery = z
 const NonNegInt = (what: string) =>
   z
     .string()
-    .regex(/^[0-9]{1,16}$/, `${what} must be a non-negative integer`)
-    .transform(Number);
+    .regex(/^[0-9]{1,16}$/, `${what} must be a whole number from 0 to ${MAX_OFFSET}`)
+    .transform(Number)
+    .refine((n) => n <= MAX_OFFSET, `${what} must be a whole number from 0 to ${MAX_OFFSET}`);
 
-/** One output read: by default, at most. */
-export const DEFAULT_READ_BYTES = 1024 * 1024;
-export const MAX_READ_BYTES = 16 * 1024 * 1024;
+export { DEFAULT_READ_BYTES, MAX_READ_BYTES } from './limits.js';
 
 export const OutputQuery = z
   .object({

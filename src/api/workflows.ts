@@ -47,53 +47,79 @@ export function outputVariable(name: string): string {
   return `NIGHTSHIFT_OUTPUT_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
-/** The first cycle among the tasks' needs, as names (`a`, `b`, `a`), or null. */
+/**
+ * The first cycle among the tasks' needs, as names (`a`, `b`, `a`), or null. Iterative (an explicit
+ * stack): a long chain must not exhaust the call stack, whatever its length.
+ */
 export function findCycle(needs: Record<string, readonly string[]>): string[] | null {
   const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (n: string): string[] | null => {
-    if (state.get(n) === 'done') return null;
-    if (state.get(n) === 'open') return [...stack.slice(stack.indexOf(n)), n];
-    state.set(n, 'open');
-    stack.push(n);
-    for (const m of needs[n] ?? []) {
-      if (!(m in needs)) continue;
-      const c = visit(m);
-      if (c) return c;
+  for (const root of Object.keys(needs)) {
+    if (state.has(root)) continue;
+    // Each frame: a name and the index of the next need to look at; `path` is the open chain.
+    const frames: { n: string; i: number }[] = [{ n: root, i: 0 }];
+    const path: string[] = [root];
+    state.set(root, 'open');
+    while (frames.length > 0) {
+      const top = frames[frames.length - 1] as { n: string; i: number };
+      const next = (needs[top.n] ?? [])[top.i++];
+      if (next === undefined) {
+        frames.pop();
+        path.pop();
+        state.set(top.n, 'done');
+        continue;
+      }
+      if (!(next in needs) || state.get(next) === 'done') continue;
+      if (state.get(next) === 'open') return [...path.slice(path.indexOf(next)), next];
+      state.set(next, 'open');
+      frames.push({ n: next, i: 0 });
+      path.push(next);
     }
-    stack.pop();
-    state.set(n, 'done');
-    return null;
-  };
-  for (const n of Object.keys(needs)) {
-    const c = visit(n);
-    if (c) return c;
   }
   return null;
 }
 
-/** Names in an order where each comes after everything it needs (ties: file order). */
+/** Names in an order where each comes after everything it needs (ties: file order). Iterative, like findCycle. */
 export function topologicalOrder(needs: Record<string, readonly string[]>): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  const visit = (n: string) => {
-    if (seen.has(n)) return;
-    seen.add(n);
-    for (const m of needs[n] ?? []) visit(m);
-    out.push(n);
-  };
-  for (const n of Object.keys(needs)) visit(n);
+  for (const root of Object.keys(needs)) {
+    if (seen.has(root)) continue;
+    seen.add(root);
+    const frames: { n: string; i: number }[] = [{ n: root, i: 0 }];
+    while (frames.length > 0) {
+      const top = frames[frames.length - 1] as { n: string; i: number };
+      const next = (needs[top.n] ?? [])[top.i++];
+      if (next === undefined) {
+        frames.pop();
+        out.push(top.n);
+      } else if (!seen.has(next)) {
+        seen.add(next);
+        frames.push({ n: next, i: 0 });
+      }
+    }
+  }
   return out;
 }
+
+/** The documented limit, checked before anything that walks the graph. */
+export const MAX_WORKFLOW_TASKS = 256;
 
 export const WorkflowSpec = z
   .object({
     name: RunRequest.shape.name,
-    tasks: z.record(TaskName, WorkflowTaskSpec).refine((t) => Object.keys(t).length <= 256, 'at most 256 tasks'),
+    // Counted before each task is parsed: 10,000 of them are refused at once, with one message.
+    tasks: z
+      .unknown()
+      .superRefine((t, ctx) => {
+        const n = t !== null && typeof t === 'object' && !Array.isArray(t) ? Object.keys(t).length : 0;
+        if (n > MAX_WORKFLOW_TASKS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_WORKFLOW_TASKS} tasks (this workflow has ${n})`, fatal: true });
+      })
+      .pipe(z.record(TaskName, WorkflowTaskSpec)),
   })
   .strict()
   .superRefine((w, ctx) => {
     const names = Object.keys(w.tasks);
+    if (names.length > MAX_WORKFLOW_TASKS) return;
     if (names.length === 0) ctx.addIssue({ code: 'custom', path: ['tasks'], message: 'the workflow has no tasks' });
     const byVariable = new Map<string, string>();
     for (const [name, t] of Object.entries(w.tasks)) {

@@ -10,7 +10,7 @@ import { resolvePaths } from '../paths.js';
 import { HOOK_NAMES, runHook, type HookName } from './hook.js';
 import { reportError } from './report.js';
 import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type TaskCaller, type WaitOptions } from './task-actions.js';
-import { duration, envPair, idList, labelPair, nonNegInt, positiveInt, seconds } from './values.js';
+import { envPair, idList, labelPair, OPTION_VALUES, seconds } from './values.js';
 
 interface Flag {
   key: string;
@@ -69,20 +69,20 @@ const RUN: Record<string, Flag> = {
   '--name': { key: 'name', parse: (v) => v },
   '--cwd': { key: 'cwd', parse: (v) => v },
   '--env': { key: 'env', parse: (v, prev) => envPair(v, prev as Record<string, string>) },
-  '--stall-after': { key: 'stallAfter', parse: seconds('--stall-after') },
+  '--stall-after': { key: 'stallAfter', parse: OPTION_VALUES.stallAfter },
   '--no-stdin': { key: 'stdin', negates: true },
   '--after': { key: 'after', parse: (v, prev) => idList(v, prev as string[] | undefined) },
   '--after-any': { key: 'afterAny', parse: (v, prev) => idList(v, prev as string[] | undefined) },
   '--group': { key: 'group', parse: (v) => v },
   '--label': { key: 'label', parse: (v, prev) => labelPair(v, prev as Record<string, string> | undefined) },
-  '--timeout': { key: 'timeout', parse: duration('--timeout') },
-  '--retry': { key: 'retry', parse: nonNegInt('--retry') },
-  '--retry-delay': { key: 'retryDelay', parse: duration('--retry-delay') },
+  '--timeout': { key: 'timeout', parse: OPTION_VALUES.timeout },
+  '--retry': { key: 'retry', parse: OPTION_VALUES.retry },
+  '--retry-delay': { key: 'retryDelay', parse: OPTION_VALUES.retryDelay },
   '--json': json,
 };
 const OUTPUT: Record<string, Flag> = {
-  '--offset': { key: 'offset', parse: nonNegInt('--offset') },
-  '--limit': { key: 'limit', parse: positiveInt('--limit') },
+  '--offset': { key: 'offset', parse: OPTION_VALUES.offset },
+  '--limit': { key: 'limit', parse: OPTION_VALUES.limit },
   '--json': json,
 };
 const WAIT: Record<string, Flag> = { '--timeout': { key: 'timeout', parse: seconds('--timeout') }, '--json': json };

@@ -7,7 +7,7 @@ import { commandLine, humanBytes, readLimitWords, statusLabel } from '../client/
 import { age, clipColumns, describeTask, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
-import { duration, envPair, idList, labelPair, nonNegInt, positiveInt, seconds } from './values.js';
+import { envPair, idList, labelPair, nonNegInt, OPTION_VALUES, seconds } from './values.js';
 
 export { nonNegInt } from './values.js';
 
@@ -25,7 +25,7 @@ export function registerTaskCommands(program: Command): void {
     .option('--name <name>', 'a label for the task')
     .option('--cwd <dir>', 'working directory (default: the current one)')
     .option('--env <KEY=VALUE>', 'set an environment variable (repeatable)', envPair, {})
-    .option('--stall-after <seconds>', 'seconds without output before checking for a prompt (default 45)', seconds('--stall-after'))
+    .option('--stall-after <seconds>', 'seconds without output before checking for a prompt (default 45)', OPTION_VALUES.stallAfter)
     .option('--no-stdin', 'give the task /dev/null as stdin instead of an open pipe')
     .option(
       '--after <ids>',
@@ -35,13 +35,13 @@ export function registerTaskCommands(program: Command): void {
     .option('--after-any <ids>', 'start once these tasks ended, however they ended', idList)
     .option('--label <KEY=VALUE>', 'a label to find it by (`ps --label`); repeatable', labelPair)
     .option('--group <name>', "run under this group's parallel limit (see `nightshift group`; default: the default group, maxParallel)")
-    .option('--timeout <duration>', 'kill the whole process tree after this long (30s, 5m, 1h30m): status timed_out', duration('--timeout'))
+    .option('--timeout <duration>', 'kill the whole process tree after this long (30s, 5m, 1h30m): status timed_out', OPTION_VALUES.timeout)
     .option(
       '--retry <n>',
       'run it again, up to N more times, while it exits non-zero or times out; each attempt is a task of its own (retryOf/retriedBy), and `wait` follows them to the last',
-      nonNegInt('--retry'),
+      OPTION_VALUES.retry,
     )
-    .option('--retry-delay <duration>', 'wait this long before each new attempt (default 0)', duration('--retry-delay'))
+    .option('--retry-delay <duration>', 'wait this long before each new attempt (default 0)', OPTION_VALUES.retryDelay)
     .option('--json', 'print the task as JSON')
     .addHelpText(
       'after',
@@ -95,8 +95,8 @@ export function registerTaskCommands(program: Command): void {
     .command('output')
     .description('write the raw output bytes from an offset')
     .argument('<id>')
-    .option('--offset <n>', 'byte offset to start at', nonNegInt('--offset'), 0)
-    .option('--limit <bytes>', readLimitWords('BYTES', DEFAULT_READ_BYTES, MAX_READ_BYTES), positiveInt('--limit'))
+    .option('--offset <n>', 'byte offset to start at', OPTION_VALUES.offset, 0)
+    .option('--limit <bytes>', readLimitWords('BYTES', DEFAULT_READ_BYTES, MAX_READ_BYTES), OPTION_VALUES.limit)
     .option('--json', 'print {data, offset, nextOffset, size, status, done}')
     .action((id: string, o: { offset: number; limit?: number; json?: boolean }) => printOutput(withDaemon, id, o));
 

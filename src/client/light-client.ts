@@ -5,6 +5,7 @@
  * fields the commands use; the daemon built it from its own validated state.
  */
 import type { EndpointName, Endpoints } from '../api/endpoints.js';
+import { fillPath } from '../api/path.js';
 import type { OutputMeta, Task } from '../api/tasks.js';
 import { AppError } from '../errors.js';
 import type { Answer, CallInput } from './api-client.js';
@@ -24,7 +25,7 @@ const ROUTES: { [N in Light]: { method: Endpoints[N]['method']; path: Endpoints[
 };
 
 function pathTo(name: Light, id?: string, query: Record<string, number | undefined> = {}): string {
-  const path = ROUTES[name].path.replace(':id', encodeURIComponent(id ?? ''));
+  const path = fillPath(ROUTES[name].path, id !== undefined ? { id } : {});
   const qs = Object.entries(query)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${v}`)

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { AppError, diskFullError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from '../api/endpoints.js';
+import { checkPathParam } from '../api/path.js';
 import { compile, discardBody, parse, readJsonBody, type Call, type Handlers } from './http.js';
 
 interface Route {
@@ -77,6 +78,15 @@ function sendParserError(err: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
+/** Whether `err` only says the peer closed the connection (node's "aborted", a reset, a broken pipe). */
+function clientGone(req: IncomingMessage, res: ServerResponse, err: unknown): boolean {
+  if (err instanceof AppError) return false;
+  // Only when this request's own connection is closed: a reset from an upstream a handler called is an error.
+  const closed = req.destroyed || req.socket.destroyed || res.destroyed;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return closed && (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || !req.complete);
+}
+
 /**
  * HTTP/1.1 + JSON, dispatched from the endpoint table: a request's parts are validated against its
  * endpoint's schemas before the handler sees them. Every failure is a JSON error with a code and a message.
@@ -91,6 +101,12 @@ export function createApiServer(opts: ServerOptions): Server {
 export function createApiHandler(opts: ServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void handle(req, res).catch(async (err: unknown) => {
+      // The client went away (closed mid-body, or before its answer): nothing to answer and nothing
+      // wrong here, only worth a line when debugging a client.
+      if (clientGone(req, res, err)) {
+        opts.log.debug({ url: req.url, method: req.method, reason: (err as Error).message }, 'client went away mid-request');
+        return;
+      }
       // A full disk anywhere below (a write that did not name its file) is still said as such.
       const known = err instanceof AppError ? err : diskFullError(err, (err as NodeJS.ErrnoException).path ?? 'a file in the state directory');
       const appErr = known instanceof AppError ? known : new AppError('internal', 'internal error; see the daemon log');
@@ -114,10 +130,13 @@ export function createApiHandler(opts: ServerOptions): (req: IncomingMessage, re
     } catch {
       throw new AppError('bad_request', 'malformed request URL');
     }
+    // Matched on the path as sent: a URL parser resolves `%2E%2E` as `..`, so `/v1/groups/%2E%2E`
+    // would land on `/v1/` ("no such endpoint") instead of the endpoint that can say what is wrong.
+    const pathname = (req.url ?? '/').split(/[?#]/)[0] ?? '/';
     let pathOk = true;
     const candidates = ROUTES.flatMap((r) => {
       try {
-        const params = r.match(url.pathname);
+        const params = r.match(pathname);
         return params ? [{ r, params }] : [];
       } catch {
         pathOk = false; // bad percent-encoding
@@ -125,12 +144,15 @@ export function createApiHandler(opts: ServerOptions): (req: IncomingMessage, re
       }
     });
     if (!pathOk) throw new AppError('bad_request', 'malformed percent-encoding in the request path');
-    if (candidates.length === 0) throw new AppError('not_found', `no such endpoint: ${url.pathname}`);
+    if (candidates.length === 0) throw new AppError('not_found', `no such endpoint: ${pathname}`);
     const hit = candidates.find((c) => c.r.endpoint.method === req.method);
-    if (!hit) throw new AppError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`);
+    if (!hit) throw new AppError('method_not_allowed', `${req.method} is not allowed on ${pathname}`);
     const e = hit.r.endpoint;
     const params: Record<string, unknown> = {};
-    for (const [k, schema] of Object.entries(e.params ?? {})) params[k] = parse(schema, hit.params[k]);
+    for (const [k, schema] of Object.entries(e.params ?? {})) {
+      checkPathParam(k, hit.params[k] ?? '');
+      params[k] = parse(schema, hit.params[k]);
+    }
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
     const call: Call<Endpoint> = {

@@ -114,9 +114,9 @@ describe('exit codes of every command', () => {
 
   it('a bad option value exits 2 and says what is wrong', async () => {
     const rows: [string[], RegExp][] = [
-      [['output', '1', '--offset', 'x'], /--offset must be a non-negative integer/],
-      [['output', '1', '--limit', '0'], /--limit must be a positive integer/],
-      [['tail', '1', '-n', 'ten'], /--lines must be a non-negative integer/],
+      [['output', '1', '--offset', 'x'], /--offset must be a whole number from 0 to /],
+      [['output', '1', '--limit', '0'], /--limit must be a whole number from 1 to 16777216/],
+      [['tail', '1', '-n', 'ten'], /--lines must be a whole number from 0 to /],
       [['run', '--stall-after', 'soon', '--', 'true'], /--stall-after must be/],
       [['run', '--env', 'NOEQUALS', '--', 'true'], /--env takes KEY=VALUE/],
       [['wait', '1', '--timeout', 'forever'], /--timeout must be/],
@@ -126,7 +126,7 @@ describe('exit codes of every command', () => {
       [['remember', '--type', 'whim', 'x'], /--type must be one of/],
       [['remember', '--user', '--project', '.', 'x'], /--user cannot be combined/],
       [['ingest', 'f', '--format', 'word'], /--format must be one of/],
-      [['agent', '--max-turns', '0', '--', 'x'], /--max-turns must be a positive integer/],
+      [['agent', '--max-turns', '0', '--', 'x'], /--max-turns must be a whole number from 1 to /],
       [['agent'], /no task given/],
     ];
     const results = await runAll(rows.map(([r]) => r));

@@ -119,7 +119,7 @@ describe('run, show, ps, output, wait', () => {
     for (const bad of ['-1', 'abc', '1.5']) {
       const r = await d.cli(['output', '1', `--offset=${bad}`]);
       expect(r.code).not.toBe(0);
-      expect(r.stderr).toMatch(/--offset must be a non-negative integer/);
+      expect(r.stderr).toMatch(/--offset must be a whole number from 0 to 9007199254740991/);
     }
   });
 

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { EndpointName, Endpoints, PathParams } from '../../api/endpoints.js';
+import { fillPath } from '../../api/path.js';
 import type { OutputMeta } from '../../api/tasks.js';
 
 const ROUTES = {
@@ -71,7 +72,7 @@ export function whenLoggedOut(fn: () => void): void {
 /** The URL of a call: its path with each parameter filled in, and its query. */
 export function urlOf<N extends Routed>(name: N, input: Input<N> = {}): string {
   const params = (input.params ?? {}) as Record<string, string>;
-  const path = ROUTES[name][1].replace(/:([a-z]+)/g, (_m, k: string) => encodeURIComponent(params[k] ?? ''));
+  const path = fillPath(ROUTES[name][1], params);
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries((input.query ?? {}) as Record<string, string | number | undefined>)) if (v !== undefined) qs.set(k, String(v));
   return qs.size > 0 ? `${path}?${qs}` : path;
