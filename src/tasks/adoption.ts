@@ -12,8 +12,9 @@ export interface AdoptionContext {
   log: Logger;
   dir(id: string): string;
   entry(id: string): Entry | undefined;
-  settle(id: string, code: number): Promise<void>;
-  settleLost(id: string, reason: string): Promise<void>;
+  /** `endedAt`: when the exit file was written, not when it was found. */
+  settle(id: string, code: number, endedAt: Date): Promise<void>;
+  settleLost(id: string, reason: string, endedAt?: Date): Promise<void>;
   /** A re-adopted task: its silence clock starts from its current output. */
   watch(entry: Entry): Promise<void>;
 }
@@ -32,8 +33,8 @@ export class Adoption {
         continue;
       }
       const v = await judge(this.c.dir(e.task.id), e.run);
-      if (v.kind === 'finished') await this.c.settle(e.task.id, v.code);
-      else if (v.kind === 'lost') await this.c.settleLost(e.task.id, v.reason);
+      if (v.kind === 'finished') await this.c.settle(e.task.id, v.code, v.endedAt);
+      else if (v.kind === 'lost') await this.c.settleLost(e.task.id, v.reason, v.endedAt);
       else {
         this.adopted.add(e.task.id);
         await this.c.watch(e);
@@ -63,8 +64,8 @@ export class Adoption {
         continue;
       }
       const v = await judge(this.c.dir(id), e.run);
-      if (v.kind === 'finished') await this.c.settle(id, v.code);
-      else if (v.kind === 'lost') await this.c.settleLost(id, v.reason);
+      if (v.kind === 'finished') await this.c.settle(id, v.code, v.endedAt);
+      else if (v.kind === 'lost') await this.c.settleLost(id, v.reason, v.endedAt);
       // 'child-only': still running, but nobody is left to record how it ends; keep polling.
     }
   }

@@ -108,20 +108,21 @@ export class TaskLifecycle {
     else await this.settle(id, code);
   }
 
-  async settle(id: string, code: number): Promise<void> {
+  /** `endedAt`: when the task ended, if not now (an adopted task's exit file was written earlier). */
+  async settle(id: string, code: number, endedAt?: Date): Promise<void> {
     const e = this.c.registry.get(id);
     if (!e || e.task.status !== 'running' || !e.run) return;
     const ending = interpretStatus(code, e.run.capBytes);
     const final = e.run.timedOutAt
       ? { status: 'timed_out' as const, reason: timeoutReason(e.task), ...(ending.status === 'killed' ? { signal: ending.signal } : {}) }
       : ending;
-    await this.finish(endedTask(e.task, final, await outputSize(e.task.outputPath)));
+    await this.finish(endedTask(e.task, final, await outputSize(e.task.outputPath), endedAt));
   }
 
-  async settleLost(id: string, reason: string): Promise<void> {
+  async settleLost(id: string, reason: string, endedAt?: Date): Promise<void> {
     const e = this.c.registry.get(id);
     if (!e || e.task.status !== 'running') return;
-    await this.finish(endedTask(e.task, { status: 'lost', reason }, await outputSize(e.task.outputPath)));
+    await this.finish(endedTask(e.task, { status: 'lost', reason }, await outputSize(e.task.outputPath), endedAt));
   }
 
   async finish(ended: Task): Promise<void> {

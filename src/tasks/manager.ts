@@ -75,8 +75,8 @@ export class TaskManager {
       log: d.log,
       dir: (id) => this.dir(id),
       entry: (id) => d.registry.get(id),
-      settle: (id, code) => this.lifecycle.settle(id, code),
-      settleLost: (id, reason) => this.lifecycle.settleLost(id, reason),
+      settle: (id, code, endedAt) => this.lifecycle.settle(id, code, endedAt),
+      settleLost: (id, reason, endedAt) => this.lifecycle.settleLost(id, reason, endedAt),
       watch: async (e) => this.stall.touch(e.task.id, await outputSize(e.task.outputPath)),
     });
     const shared = { registry: d.registry, log: d.log, events: d.events, tasksDir: d.paths.tasksDir, config: () => this.d.config };

@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import type { Task } from '../api/tasks.js';
-import { now } from '../clock.js';
+import { nowMs } from '../clock.js';
 
 const byNumber = new Map<number, string>(Object.entries(constants.signals).map(([name, n]) => [n, name]));
 
@@ -63,15 +63,24 @@ export function baseOf(task: Task) {
   };
 }
 
-/** A running task once it has ended (exit status or a lost verdict known). */
-export function endedTask(task: Extract<Task, { status: 'running' }>, ending: Ending | { status: 'lost'; reason: string }, outputBytes: number): Task {
+/**
+ * A running task once it has ended (exit status or a lost verdict known). `endedAt`: when it ended,
+ * if that was before now (kept between its start and now).
+ */
+export function endedTask(
+  task: Extract<Task, { status: 'running' }>,
+  ending: Ending | { status: 'lost'; reason: string },
+  outputBytes: number,
+  endedAt?: Date,
+): Task {
+  const at = endedAt === undefined ? nowMs() : Math.min(nowMs(), Math.max(Date.parse(task.startedAt) || 0, endedAt.getTime()));
   const ended = {
     ...baseOf(task),
     outputBytes,
     stdin: task.stdin === 'none' ? ('none' as const) : ('closed' as const),
     pid: task.pid,
     startedAt: task.startedAt,
-    endedAt: now().toISOString(),
+    endedAt: new Date(at).toISOString(),
   };
   return { ...ended, ...ending };
 }

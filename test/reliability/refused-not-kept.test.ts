@@ -4,14 +4,15 @@
  * disk, and live) or exits 74 naming ENOSPC and the file, with nothing of the change live in the
  * daemon and nothing of it written once there is room again, nor after a restart.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScheduleView } from '../../src/api/schedules.js';
 import type { Task } from '../../src/api/tasks.js';
 import type { WorkflowView } from '../../src/api/workflows.js';
-import type { TestDaemon } from '../helpers/daemon.js';
+import { readTaskState } from '../../src/tasks/task-store.js';
+import { TestDaemon, until } from '../helpers/daemon.js';
 import { cleanupFullDisk, EXIT_DISK_FULL, fill, fullDiskDaemon } from '../helpers/full-disk.js';
 
 const daemons: TestDaemon[] = [];
@@ -109,5 +110,65 @@ describe('on a full disk, a refused command leaves nothing behind', () => {
     writeFileSync(go, '');
     expect((await d.cli(['workflow', 'show', id])).code).toBe(0);
     expect(readdirSync(d.paths.stateDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
+});
+
+const taskOnDisk = (d: TestDaemon, id: string) => readTaskState(d.paths.stateFile).data.tasks.find((e) => e.task.id === id)?.task;
+
+/**
+ * Runs a task that waits for `go` (outside the state dir), then exits 3; answers once its start is on
+ * disk. An unused argument (sh's $0) makes its journal entry larger than a block (4 KiB), so saving
+ * its end on a full disk needs a block it cannot have (an append into the last block would fit).
+ */
+async function gatedTask(d: TestDaemon, go: string): Promise<string> {
+  const run = await d.cli(['run', '--', 'sh', '-c', `while [ ! -e ${go} ]; do sleep 0.05; done; exit 3`, 'x'.repeat(5000)]);
+  expect(run.code, run.stderr).toBe(0);
+  const id = run.stdout.trim();
+  await until(() => taskOnDisk(d, id)?.status === 'running', 15_000, 50);
+  return id;
+}
+
+describe('a task that ended while no end could be saved, then a daemon killed with -9', () => {
+  it('on a full disk (its exit file empty): lost, saying the status could not be written, not that the wrapper was killed; ended when the exit file was', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    const go = join(d.home, 'go');
+    const id = await gatedTask(d, go);
+    const filler = fill(d);
+    writeFileSync(go, '');
+    await until(async () => {
+      const t = (await d.client.get(id)) as Task & { saveError?: string };
+      return t.status === 'exited' && t.saveError !== undefined;
+    }, 15_000);
+    const exitFile = join(d.paths.tasksDir, id, 'exit');
+    expect(readFileSync(exitFile, 'utf8')).toBe('');
+    const endedAt = statSync(exitFile).mtimeMs;
+    await d.stop('SIGKILL');
+    await sleep(1200);
+    rmSync(filler);
+    await d.start();
+    const t = JSON.parse((await d.cli(['show', id, '--json'])).stdout) as Task & { reason?: string; endedAt?: string };
+    expect(t.status).toBe('lost');
+    expect(t.reason).not.toMatch(/wrapper was killed/);
+    expect(t.reason).toMatch(/exit status could not be (written|recorded)/);
+    expect(t.reason).toContain('empty');
+    expect(Math.abs(Date.parse(t.endedAt ?? '') - endedAt)).toBeLessThan(50);
+  }, 60_000);
+
+  it('with its exit status written: ended when the exit file was, not when the next daemon found it', async () => {
+    const d = new TestDaemon();
+    daemons.push(d);
+    await d.start();
+    const go = join(d.home, 'go');
+    const id = await gatedTask(d, go);
+    await d.stop('SIGKILL');
+    writeFileSync(go, '');
+    const exitFile = join(d.paths.tasksDir, id, 'exit');
+    await until(() => existsSync(exitFile) && readFileSync(exitFile, 'utf8') === '3\n', 10_000, 20);
+    const endedAt = statSync(exitFile).mtimeMs;
+    await sleep(1500);
+    await d.start();
+    const t = JSON.parse((await d.cli(['show', id, '--json'])).stdout) as Task & { endedAt?: string };
+    expect(t).toMatchObject({ status: 'exited', exitCode: 3 });
+    expect(Math.abs(Date.parse(t.endedAt ?? '') - endedAt)).toBeLessThan(50);
   }, 60_000);
 });
