@@ -1,7 +1,8 @@
 /**
  * Bundles the dashboard's front end (src/ui/web) into dist/ui: index.html naming the hashed script
- * and stylesheet under assets/ (served with a long cache; the page itself is not cached). Nothing is
- * fetched from elsewhere at run time: Preact, the router and the ANSI library are in the bundle.
+ * and stylesheet under %BASE%/assets/ (served with a long cache; the page itself is not cached). The
+ * daemon puts the dashboard's private path prefix for %BASE% (src/ui/assets.ts). Nothing is fetched
+ * from elsewhere at run time: Preact, the router and the ANSI library are in the bundle.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -70,8 +71,8 @@ export async function buildUi(root: string, outdir: string): Promise<void> {
 <meta name="color-scheme" content="light dark">
 <title>nightshift</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/${css}">
-<script type="module" src="/assets/${js}"></script>
+<link rel="stylesheet" href="%BASE%/assets/${css}">
+<script type="module" src="%BASE%/assets/${js}"></script>
 </head>
 <body>
 <div id="app"></div>

@@ -18,12 +18,15 @@ export class Assets {
     private readonly files: Map<string, { data: Buffer; type: string }>,
   ) {}
 
-  /** Reads the bundle; a missing one (not built) makes every page say how to build it. */
-  static load(dir: string): Assets {
+  /**
+   * Reads the bundle; a missing one (not built) makes every page say how to build it. The page names
+   * its files under `%BASE%` (scripts/build-ui.ts), which becomes the dashboard's private prefix.
+   */
+  static load(dir: string, base: string): Assets {
     const files = new Map<string, { data: Buffer; type: string }>();
     let index: Buffer | null = null;
     try {
-      index = readFileSync(join(dir, 'index.html'));
+      index = Buffer.from(readFileSync(join(dir, 'index.html'), 'utf8').replaceAll('%BASE%', base));
       for (const name of readdirSync(join(dir, 'assets'))) {
         const type = TYPES[extname(name)];
         if (type) files.set(`/assets/${name}`, { data: readFileSync(join(dir, 'assets', name)), type });

@@ -87,20 +87,33 @@ export class Logins {
   }
 }
 
+/**
+ * The session cookie's name: one per port, so that two dashboards (two NIGHTSHIFT_HOMEs) in one
+ * browser never overwrite each other's session.
+ */
+export function cookieName(port: number): string {
+  return `${COOKIE}_${port}`;
+}
+
 /** The session id in a Cookie header, if any. */
-export function sessionCookie(header: string | undefined): string | undefined {
+export function sessionCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
+    if (k === name) return v.join('=');
   }
   return undefined;
 }
 
-/** HttpOnly (no script reads it), SameSite=Strict (no other site's request carries it). No Secure: the dashboard is plain http on loopback. */
-export function setCookie(session: string): string {
-  return `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+/**
+ * HttpOnly (no script reads it), SameSite=Strict (no other site's request carries it), Path the
+ * dashboard's private prefix (no other server on 127.0.0.1 receives it: browsers send a cookie to
+ * every port of a host, but only to paths under its Path). No Secure: the dashboard is plain http
+ * on loopback.
+ */
+export function setCookie(name: string, session: string, path: string): string {
+  return `${name}=${session}; HttpOnly; SameSite=Strict; Path=${path}`;
 }
 
-export function clearCookie(): string {
-  return `${COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
+export function clearCookie(name: string, path: string): string {
+  return `${name}=; HttpOnly; SameSite=Strict; Path=${path}; Max-Age=0`;
 }

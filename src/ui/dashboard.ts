@@ -1,15 +1,17 @@
 /**
  * The web dashboard's listener: 127.0.0.1 only, off until asked for. It serves the bundled front end
  * and mounts the daemon's own API dispatcher under /v1 (the same endpoint table the CLI uses), behind
- * the Host/Origin checks and the session cookie.
+ * the Host/Origin checks and the session cookie. All of it lives under a private path prefix (kept in
+ * ui.json): the session cookie's Path, so that no other server on 127.0.0.1 ever receives it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { UiOnResponse } from '../api/ui.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Assets } from './assets.js';
-import { clearCookie, Logins, sessionCookie, setCookie } from './auth.js';
+import { clearCookie, cookieName, Logins, sessionCookie, setCookie } from './auth.js';
 import { refusal, securityHeaders, sendText } from './guard.js';
+import { newPrefix, pathInApp } from './prefix.js';
 import { readUiState, writeUiState } from './ui-state.js';
 
 export interface DashboardOptions {
@@ -28,16 +30,28 @@ export class Dashboard {
   private port = 0;
   private readonly logins = new Logins();
   private assets: Assets | null = null;
+  /** The private path prefix (`/<24 random characters>`), set when it listens. */
+  private prefix = '';
 
   constructor(private readonly o: DashboardOptions) {}
 
+  /** Where it listens, without the prefix: what the daemon logs (the prefix stays out of logs). */
   get url(): string | null {
     return this.server ? `http://127.0.0.1:${this.port}` : null;
   }
 
+  /** The app's address: only `nightshift ui` tells it. */
+  private get appUrl(): string {
+    return `http://127.0.0.1:${this.port}${this.prefix}`;
+  }
+
+  private get cookie(): string {
+    return cookieName(this.port);
+  }
+
   /** At daemon start: on when `nightshift ui` left it on (or the config says so and nothing was recorded). A port in use is logged, not fatal. */
   async startUp(): Promise<void> {
-    if (!(readUiState(this.o.stateFile) ?? this.o.enabledByConfig)) return;
+    if (!(readUiState(this.o.stateFile).enabled ?? this.o.enabledByConfig)) return;
     try {
       await this.listen();
     } catch (err) {
@@ -48,15 +62,16 @@ export class Dashboard {
   /** Turns it on (and records that), with a fresh one-time login link. */
   async enable(): Promise<UiOnResponse> {
     await this.listen();
-    await writeUiState(this.o.stateFile, true);
-    const url = this.url ?? '';
+    await writeUiState(this.o.stateFile, { enabled: true, prefix: this.prefix });
+    const url = this.appUrl;
     const { token, expires } = this.logins.mintToken();
     return { enabled: true, url, loginUrl: `${url}/login?token=${token}`, expires: expires.toISOString() };
   }
 
   /** Turns it off (and records that); every session ends. */
   async disable(): Promise<void> {
-    await writeUiState(this.o.stateFile, false);
+    // The prefix stays: links and bookmarks into the app work again after the next `nightshift ui`.
+    await writeUiState(this.o.stateFile, { enabled: false, prefix: readUiState(this.o.stateFile).prefix });
     this.logins.clear();
     await this.close();
   }
@@ -73,7 +88,14 @@ export class Dashboard {
 
   private async listen(): Promise<void> {
     if (this.server) return;
-    this.assets = Assets.load(this.o.assetsDir);
+    const state = readUiState(this.o.stateFile);
+    if (state.prefix === null) {
+      // Recorded before it listens: the app's address is the same after every restart.
+      state.prefix = newPrefix();
+      await writeUiState(this.o.stateFile, state);
+    }
+    this.prefix = state.prefix;
+    this.assets = Assets.load(this.o.assetsDir, this.prefix);
     const server = createServer({ requestTimeout: 0, headersTimeout: 10_000 }, (req, res) => this.handle(req, res));
     const port = this.o.port();
     await new Promise<void>((resolve, reject) => {
@@ -96,8 +118,13 @@ export class Dashboard {
       res.setHeader('connection', 'close');
       return sendText(res, refused.status, refused.text);
     }
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const session = sessionCookie(req.headers.cookie);
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const path = pathInApp(this.prefix, q < 0 ? raw : raw.slice(0, q));
+    if (path === null) return sendText(res, 404, OUTSIDE);
+    // From here on every path is the app's own (the API dispatcher reads req.url too).
+    req.url = q < 0 ? path : `${path}${raw.slice(q)}`;
+    const session = sessionCookie(req.headers.cookie, this.cookie);
     if (path.startsWith('/v1/')) {
       if (!this.logins.check(session)) return sendUnauthorized(res);
       res.setHeader('cache-control', 'no-store');
@@ -106,7 +133,7 @@ export class Dashboard {
     if (path === '/login' && req.method === 'GET') return this.login(req, res);
     if (path === '/logout' && req.method === 'POST') {
       this.logins.end(session);
-      res.writeHead(204, { 'set-cookie': clearCookie() });
+      res.writeHead(204, { 'set-cookie': clearCookie(this.cookie, this.prefix) });
       return void res.end();
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed\n');
@@ -116,15 +143,18 @@ export class Dashboard {
     this.assets?.page(res);
   }
 
-  /** Spends the one-time token for a session cookie; 303 to / so the token leaves the address bar and the history. */
+  /** Spends the one-time token for a session cookie; 303 to the app's / so the token leaves the address bar and the history. */
   private login(req: IncomingMessage, res: ServerResponse): void {
     const token = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token') ?? '';
     const session = this.logins.redeem(token);
     if (!session) return sendText(res, 403, 'This login link was used already or has expired: run `nightshift ui` for a new one.\n');
-    res.writeHead(303, { location: '/', 'set-cookie': setCookie(session), 'cache-control': 'no-store' });
+    res.writeHead(303, { location: `${this.prefix}/`, 'set-cookie': setCookie(this.cookie, session, this.prefix), 'cache-control': 'no-store' });
     res.end();
   }
 }
+
+/** Any path outside the prefix: the old unprefixed addresses among them. Never the app, never a cookie. */
+const OUTSIDE = 'Not found. The dashboard is served at a private address: run `nightshift ui` and open the link it prints.\n';
 
 function sendUnauthorized(res: ServerResponse): void {
   const body = JSON.stringify({ error: new AppError('unauthorized', 'not logged in to the dashboard: run `nightshift ui` and open its link').toJSON() });

@@ -3,10 +3,11 @@ import { newPage } from './browser.js';
 import { rawRequest, type RawResponse } from './raw-http.js';
 import type { TestDaemon } from './daemon.js';
 
-/** The dashboard of a test daemon: turned on through the API, logged in with its one-time link. */
-export async function openDashboard(d: TestDaemon): Promise<{ url: string; port: number; loginUrl: string }> {
+/** The dashboard of a test daemon, turned on through the API: its app's URL, port, private path prefix and a one-time login link. */
+export async function openDashboard(d: TestDaemon): Promise<{ url: string; port: number; prefix: string; loginUrl: string }> {
   const r = await d.client.enableUi();
-  return { url: r.url, port: Number(new URL(r.url).port), loginUrl: r.loginUrl };
+  const u = new URL(r.url);
+  return { url: r.url, port: Number(u.port), prefix: u.pathname, loginUrl: r.loginUrl };
 }
 
 /** A request to the dashboard with the Host a browser at 127.0.0.1:port sends, unless headers say otherwise. */
@@ -27,11 +28,11 @@ export async function login(port: number, loginUrl: string): Promise<string> {
 }
 
 /** A started daemon with its dashboard on, and a page of `browser` logged in to it. */
-export async function loggedInPage(browser: Browser, d: TestDaemon): Promise<{ page: Page; url: string; problems: string[] }> {
-  const { url, loginUrl } = await openDashboard(d);
+export async function loggedInPage(browser: Browser, d: TestDaemon): Promise<{ page: Page; url: string; prefix: string; problems: string[] }> {
+  const { url, prefix, loginUrl } = await openDashboard(d);
   const { page, problems } = await newPage(browser);
   await page.goto(loginUrl);
-  return { page, url, problems };
+  return { page, url, prefix, problems };
 }
 
 /** Waits until an element matching `selector` holds `text`. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setClockOffset } from '../../src/clock.js';
-import { Logins, SESSION_IDLE_MS, TOKEN_TTL_MS, sessionCookie } from '../../src/ui/auth.js';
+import { cookieName, Logins, SESSION_IDLE_MS, TOKEN_TTL_MS, sessionCookie } from '../../src/ui/auth.js';
 
 afterEach(() => setClockOffset(0));
 
@@ -33,9 +33,12 @@ describe('dashboard logins', () => {
     expect(l.check(a)).toBe(false);
   });
 
-  it('reads the session from a Cookie header among others', () => {
-    expect(sessionCookie('a=1; ns_session=abc=; b=2')).toBe('abc=');
-    expect(sessionCookie('ns_sessionx=1')).toBeUndefined();
-    expect(sessionCookie(undefined)).toBeUndefined();
+  it("reads the session from a Cookie header among others, by its dashboard's own name (with the port)", () => {
+    const name = cookieName(4242);
+    expect(name).toBe('ns_session_4242');
+    expect(sessionCookie('a=1; ns_session_4242=abc=; b=2', name)).toBe('abc=');
+    expect(sessionCookie('ns_session_4243=abc; ns_session=def', name)).toBeUndefined();
+    expect(sessionCookie('ns_session_42420=1', name)).toBeUndefined();
+    expect(sessionCookie(undefined, name)).toBeUndefined();
   });
 });

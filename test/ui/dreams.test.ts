@@ -36,7 +36,7 @@ describe('dreams pages', () => {
     await d.client.memoryAction(dup?.id ?? '', 'restore');
     expect((await d.client.memories({ project: dir })).filter((m) => m.scope === 'project')).toHaveLength(2);
 
-    const { page, url, problems } = await loggedInPage(browser, d);
+    const { page, url, prefix, problems } = await loggedInPage(browser, d);
     await page.goto(`${url}/dreams`);
     await page.waitForSelector('form.run-dream button[type="submit"]');
     await page.click('form.run-dream button[type="submit"]');
@@ -53,16 +53,16 @@ describe('dreams pages', () => {
     const report = await d.client.dreamReport(id);
     expect(report.merges).toHaveLength(1);
     expect(shown).toEqual({
-      from: [`/memories/${dup?.id}`],
+      from: [`${prefix}/memories/${dup?.id}`],
       fromText: 'the api server listens on port 8080',
-      to: `/memories/${kept?.id}`,
+      to: `${prefix}/memories/${kept?.id}`,
       toText: TEXT,
       reason: report.merges[0]?.reason,
     });
     expect(shown?.reason).toContain('the same statement');
 
     // The list: newest first, with its counts.
-    await page.click('a[href="/dreams"]');
+    await page.click(`a[href="${prefix}/dreams"]`);
     const row = await page.waitForSelector(`tr[data-dream="${id}"]`);
     expect(await row?.evaluate((el) => Array.from(el.querySelectorAll('td')).map((td) => td.textContent?.trim()))).toEqual([
       id,

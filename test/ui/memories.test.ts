@@ -40,7 +40,7 @@ describe('memories pages', () => {
     const dir = project();
     const id = (await d.cli(['remember', '--project', dir, 'The walrus service deploys from the release branch.'])).stdout.trim();
     await d.cli(['remember', '--project', dir, 'Zebra crossings are drawn in the map layer.']);
-    const { page, url, problems } = await loggedInPage(browser, d);
+    const { page, url, prefix, problems } = await loggedInPage(browser, d);
 
     await page.goto(`${url}/memories?project=${encodeURIComponent(dir)}`);
     await page.waitForSelector('tbody tr[data-memory]');
@@ -51,7 +51,7 @@ describe('memories pages', () => {
     expect(await page.$eval('tbody tr[data-memory]', (el) => el.getAttribute('data-memory'))).toBe(id);
     expect(page.url()).toContain('q=walrus');
 
-    await page.click(`a[href="/memories/${id}"]`);
+    await page.click(`a[href="${prefix}/memories/${id}"]`);
     await page.waitForSelector('blockquote.memory-content');
     await clickButton(page, 'Edit');
     // The text field has the focus: keyboard only from here.
@@ -103,7 +103,7 @@ describe('memories pages', () => {
     const pnpm = a.added.find((m) => m.content.includes('pnpm')) as Memory;
     const yarn = b.added[0] as Memory;
     expect(b.superseded.map((m) => m.id)).toEqual([pnpm.id]);
-    const { page, url, problems } = await loggedInPage(browser, d);
+    const { page, url, prefix, problems } = await loggedInPage(browser, d);
 
     await page.goto(`${url}/memories/${pnpm.id}`);
     await page.waitForSelector('.source-msg[data-message="u1"]');
@@ -125,7 +125,7 @@ describe('memories pages', () => {
 
     const superseded = await page.waitForSelector('.timeline li[data-kind="superseded"]');
     expect(await superseded?.evaluate((el) => el.textContent)).toContain(yarn.content);
-    await page.click(`.timeline li[data-kind="superseded"] a[href="/memories/${yarn.id}"]`);
+    await page.click(`.timeline li[data-kind="superseded"] a[href="${prefix}/memories/${yarn.id}"]`);
     await page.waitForSelector('.timeline li[data-kind="supersedes"]');
     expect(await page.$eval('blockquote.memory-content', (el) => el.textContent)).toBe(yarn.content);
     expect(await page.$eval('.timeline li[data-kind="supersedes"]', (el) => el.textContent)).toContain(pnpm.content);

@@ -1,3 +1,4 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonsPerTest, until } from '../helpers/daemon.js';
 import { dashboardRequest, login, openDashboard } from '../helpers/dashboard.js';
@@ -6,38 +7,86 @@ const daemon = daemonsPerTest(afterEach);
 const UI = { ui: { port: 0 } };
 
 describe('dashboard security', () => {
-  it('exchanges a one-time token for an HttpOnly, SameSite=Strict session cookie and redirects the token away', async () => {
+  it('exchanges a one-time token for an HttpOnly, SameSite=Strict session cookie scoped to the private prefix, and redirects the token away', async () => {
     const d = daemon(UI);
     await d.start();
-    const { port, loginUrl } = await openDashboard(d);
+    const { port, prefix, loginUrl } = await openDashboard(d);
+    expect(prefix).toMatch(/^\/[\w-]{24}$/);
     const u = new URL(loginUrl);
+    expect(u.pathname).toBe(`${prefix}/login`);
+    // The link without its prefix (as an older dashboard printed it) is not the app: nothing is spent.
+    const outside = await dashboardRequest(port, { path: `/login${u.search}` });
+    expect(outside.status).toBe(404);
+    expect(outside.body).toContain('nightshift ui');
+    expect(outside.headers['set-cookie']).toBeUndefined();
     const first = await dashboardRequest(port, { path: `${u.pathname}${u.search}` });
     expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/');
+    expect(first.headers.location).toBe(`${prefix}/`);
     const cookie = String(first.headers['set-cookie']);
-    expect(cookie).toMatch(/^ns_session=[\w-]{20,}; /);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    expect(cookie).toContain('Path=/');
+    expect(cookie).toMatch(new RegExp(`^ns_session_${port}=[\\w-]{20,}; `));
+    expect(cookie.split('; ').slice(1).sort()).toEqual(['HttpOnly', `Path=${prefix}`, 'SameSite=Strict']);
     // Single use: the same link never logs in again.
     const again = await dashboardRequest(port, { path: `${u.pathname}${u.search}` });
     expect(again.status).toBe(403);
     expect(String(again.headers['set-cookie'] ?? '')).toBe('');
-    const wrong = await dashboardRequest(port, { path: '/login?token=nope' });
+    const wrong = await dashboardRequest(port, { path: `${prefix}/login?token=nope` });
     expect(wrong.status).toBe(403);
+  });
+
+  it('answers nothing of the app outside its private prefix, with or without a session; the prefix is kept across restarts', async () => {
+    const d = daemon(UI);
+    await d.start();
+    const { port, prefix, loginUrl } = await openDashboard(d);
+    const cookie = await login(port, loginUrl);
+    const page = await dashboardRequest(port, { path: `${prefix}/tasks`, headers: { cookie } });
+    expect(page.status).toBe(200);
+    const script = /src="([^"]+\.js)"/.exec(page.body)?.[1] ?? '';
+    expect(script).toMatch(new RegExp(`^${prefix}/assets/app-\\w+\\.js$`));
+    const asset = script.slice(prefix.length);
+    const otherPrefix = `/${'A'.repeat(24)}`;
+    for (const path of [
+      '/',
+      '/tasks',
+      '/tasks/3',
+      '/v1/tasks',
+      asset,
+      '/logout',
+      `${otherPrefix}/v1/tasks`,
+      `${prefix}x/v1/tasks`,
+      `${prefix.slice(0, -1)}/v1/tasks`,
+    ]) {
+      const res = await dashboardRequest(port, { path, headers: { cookie } });
+      expect(res.status, path).toBe(404);
+      expect(res.headers['content-type'], path).toMatch(/^text\/plain/);
+      expect(res.body, path).toContain('run `nightshift ui` and open the link it prints');
+      expect(res.body, path).not.toContain(prefix);
+    }
+    expect((await dashboardRequest(port, { method: 'POST', path: '/v1/tasks/1/kill', headers: { cookie, origin: `http://127.0.0.1:${port}` } })).status).toBe(
+      404,
+    );
+    // Kept in ui.json (0600, in the private state directory): the app's address survives a restart.
+    const state = JSON.parse(readFileSync(d.paths.uiStateFile, 'utf8')) as { enabled: boolean; prefix: string };
+    expect(state).toEqual({ enabled: true, prefix });
+    expect(statSync(d.paths.uiStateFile).mode & 0o777).toBe(0o600);
+    await d.restart();
+    expect(new URL((await d.client.enableUi()).url).pathname).toBe(prefix);
+    // ... and is not written to the daemon's log.
+    expect(d.log).not.toContain(prefix);
   });
 
   it('answers the API only with the session cookie, with the security headers on every answer', async () => {
     const d = daemon(UI);
     await d.start();
-    const { port, loginUrl } = await openDashboard(d);
-    const none = await dashboardRequest(port, { path: '/v1/tasks' });
+    const { port, prefix, loginUrl } = await openDashboard(d);
+    const none = await dashboardRequest(port, { path: `${prefix}/v1/tasks` });
     expect(none.status).toBe(401);
     expect(JSON.parse(none.body).error.code).toBe('unauthorized');
-    expect((await dashboardRequest(port, { path: '/' })).status).toBe(401);
-    expect((await dashboardRequest(port, { path: '/v1/tasks', headers: { cookie: 'ns_session=forged' } })).status).toBe(401);
+    expect((await dashboardRequest(port, { path: `${prefix}/` })).status).toBe(401);
+    expect((await dashboardRequest(port, { path: `${prefix}/v1/tasks`, headers: { cookie: `ns_session_${port}=forged` } })).status).toBe(401);
     const cookie = await login(port, loginUrl);
-    const ok = await dashboardRequest(port, { path: '/v1/tasks', headers: { cookie } });
+    // Another dashboard's cookie name (another port) is not this one's session.
+    expect((await dashboardRequest(port, { path: `${prefix}/v1/tasks`, headers: { cookie: cookie.replace(`_${port}=`, `_${port + 1}=`) } })).status).toBe(401);
+    const ok = await dashboardRequest(port, { path: `${prefix}/v1/tasks`, headers: { cookie } });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toEqual({ tasks: [], total: 0 });
     expect(ok.headers['cache-control']).toBe('no-store');
@@ -48,39 +97,53 @@ describe('dashboard security', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
     }
-    const page = await dashboardRequest(port, { path: '/tasks/3', headers: { cookie } });
+    const page = await dashboardRequest(port, { path: `${prefix}/tasks/3`, headers: { cookie } });
     expect(page.status).toBe(200);
     expect(page.headers['cache-control']).toBe('no-cache');
-    const script = /src="(\/assets\/app-[\w]+\.js)"/.exec(page.body)?.[1] ?? '';
+    const script = /src="(\/[\w-]+\/assets\/app-[\w]+\.js)"/.exec(page.body)?.[1] ?? '';
+    expect(script.startsWith(`${prefix}/assets/`)).toBe(true);
     expect(page.body).not.toMatch(/<script>|<style>| style=/);
     const asset = await dashboardRequest(port, { path: script });
     expect(asset.status).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
   });
 
+  it('reads the ui.json of an earlier version (no prefix): on as it was left, with a prefix made and kept', async () => {
+    const d = daemon(UI);
+    mkdirSync(d.paths.stateDir, { recursive: true });
+    writeFileSync(d.paths.uiStateFile, '{"enabled":true}\n');
+    await d.start();
+    const { prefix } = JSON.parse(readFileSync(d.paths.uiStateFile, 'utf8')) as { prefix: string };
+    expect(prefix).toMatch(/^\/[\w-]{24}$/);
+    const { port, url, loginUrl } = await openDashboard(d);
+    expect(new URL(url).pathname).toBe(prefix);
+    const cookie = await login(port, loginUrl);
+    expect((await dashboardRequest(port, { path: `${prefix}/v1/tasks`, headers: { cookie } })).status).toBe(200);
+  });
+
   it('refuses a foreign Host (DNS rebinding), even with a valid session', async () => {
     const d = daemon(UI);
     await d.start();
-    const { port, loginUrl } = await openDashboard(d);
+    const { port, prefix, loginUrl } = await openDashboard(d);
     const cookie = await login(port, loginUrl);
     for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, '127.0.0.1']) {
-      const res = await dashboardRequest(port, { path: '/v1/tasks', headers: { host, cookie } });
+      const res = await dashboardRequest(port, { path: `${prefix}/v1/tasks`, headers: { host, cookie } });
       expect(res.status, host).toBe(421);
       expect(res.body).toContain('Host');
     }
-    expect((await dashboardRequest(port, { path: '/v1/tasks', headers: { host: `localhost:${port}`, cookie } })).status).toBe(200);
+    expect((await dashboardRequest(port, { path: `${prefix}/v1/tasks`, headers: { host: `localhost:${port}`, cookie } })).status).toBe(200);
   });
 
   it('refuses a state-changing request from another origin, or without Origin unless same-origin', async () => {
     const d = daemon(UI);
     await d.start();
-    const { port, loginUrl } = await openDashboard(d);
+    const { port, prefix, loginUrl } = await openDashboard(d);
     const cookie = await login(port, loginUrl);
     const task = await d.client.run({ command: ['sleep', '30'], cwd: '/tmp', stdin: false });
     const kill = (headers: Record<string, string>) =>
       dashboardRequest(port, {
         method: 'POST',
-        path: `/v1/tasks/${task.id}/kill`,
+        path: `${prefix}/v1/tasks/${task.id}/kill`,
         headers: { cookie, 'content-type': 'application/json', ...headers },
         body: '{}',
       });
@@ -100,14 +163,14 @@ describe('dashboard security', () => {
     const on = await d.cli(['ui', '--json', '--no-open']);
     expect(on.code).toBe(0);
     const { url, loginUrl } = JSON.parse(on.stdout) as { url: string; loginUrl: string };
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[\w-]{24}$/);
     const port = Number(new URL(url).port);
     const cookie = await login(port, loginUrl);
     await d.restart();
     // Back on by itself (ui.json), the old session gone.
     const status = await d.client.enableUi();
     const port2 = Number(new URL(status.url).port);
-    expect((await dashboardRequest(port2, { path: '/v1/tasks', headers: { cookie } })).status).toBe(401);
+    expect((await dashboardRequest(port2, { path: `${new URL(status.url).pathname}/v1/tasks`, headers: { cookie } })).status).toBe(401);
     const off = await d.cli(['ui', '--off']);
     expect(off.stdout).toBe('dashboard off\n');
     await expect(dashboardRequest(port2, { path: '/' })).rejects.toThrow(/ECONNREFUSED/);

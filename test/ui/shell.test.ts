@@ -18,20 +18,21 @@ describe('dashboard in a browser', () => {
     const d = daemon({ ui: { port: 0 } });
     await d.start();
     const task = await d.client.run({ command: ['sleep', '30'], cwd: '/tmp', stdin: false, name: 'sleeper' });
-    const { url, loginUrl } = await openDashboard(d);
+    const { url, prefix, port, loginUrl } = await openDashboard(d);
     const { page, problems } = await newPage(browser);
     await page.goto(loginUrl);
-    // The token left the address bar (303 to /).
+    // The token left the address bar (303 to the app's /, under its private prefix).
     expect(page.url()).toBe(`${url}/`);
     await page.waitForSelector(`tr[data-task="${task.id}"]`);
     expect(await page.$eval(`tr[data-task="${task.id}"]`, (el) => el.textContent)).toContain('sleeper');
     const cookies = await browser.cookies();
-    const session = cookies.find((c) => c.name === 'ns_session');
+    const session = cookies.find((c) => c.name === `ns_session_${port}`);
     expect(session?.httpOnly).toBe(true);
     expect(session?.sameSite).toBe('Strict');
+    expect(session?.path).toBe(prefix);
     expect(await page.evaluate(() => document.cookie)).not.toContain('ns_session');
     // The nav's routes render.
-    await page.click('nav a[href="/memories"]');
+    await page.click(`nav a[href="${prefix}/memories"]`);
     await page.waitForSelector('h1');
     expect(await page.$eval('h1', (el) => el.textContent)).toBe('Memories');
     expect(page.url()).toBe(`${url}/memories`);

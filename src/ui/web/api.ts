@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { EndpointName, Endpoints, PathParams } from '../../api/endpoints.js';
 import { fillPath } from '../../api/path.js';
 import type { OutputMeta } from '../../api/tasks.js';
+import { at } from './base.js';
 
 const ROUTES = {
   status: ['GET', '/v1/status'],
@@ -69,13 +70,13 @@ export function whenLoggedOut(fn: () => void): void {
   onLoggedOut = fn;
 }
 
-/** The URL of a call: its path with each parameter filled in, and its query. */
+/** The URL of a call (under the app's prefix, where the session cookie goes): its path with each parameter filled in, and its query. */
 export function urlOf<N extends Routed>(name: N, input: Input<N> = {}): string {
   const params = (input.params ?? {}) as Record<string, string>;
   const path = fillPath(ROUTES[name][1], params);
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries((input.query ?? {}) as Record<string, string | number | undefined>)) if (v !== undefined) qs.set(k, String(v));
-  return qs.size > 0 ? `${path}?${qs}` : path;
+  return qs.size > 0 ? `${at(path)}?${qs}` : at(path);
 }
 
 async function request<N extends Routed>(name: N, input: Input<N>, signal?: AbortSignal): Promise<Response> {

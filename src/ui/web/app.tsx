@@ -1,7 +1,8 @@
-/** The app shell: a nav of the four sections and the router. */
+/** The app shell: a nav of the four sections and the router, every path under the dashboard's private prefix (base.ts). */
 import { useEffect, useState } from 'preact/hooks';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { whenLoggedOut } from './api.js';
+import { at } from './base.js';
 import { DreamPage } from './pages/dream.js';
 import { DreamsPage } from './pages/dreams.js';
 import { MemoriesPage } from './pages/memories.js';
@@ -21,11 +22,12 @@ const SECTIONS = [
 
 function Nav() {
   const { path } = useLocation();
+  const here = path.slice(at('').length) || '/';
   return (
     <nav aria-label="sections">
       <span class="brand">nightshift</span>
       {SECTIONS.map(([href, label]) => (
-        <a key={href} href={href} aria-current={path === href || path.startsWith(`${href}/`) || (path === '/' && href === '/tasks') ? 'page' : undefined}>
+        <a key={href} href={at(href)} aria-current={here === href || here.startsWith(`${href}/`) || (here === '/' && href === '/tasks') ? 'page' : undefined}>
           {label}
         </a>
       ))}
@@ -38,7 +40,7 @@ function NotFound() {
     <section>
       <h1>Not found</h1>
       <p>
-        <a href="/tasks">Back to the tasks</a>
+        <a href={at('/tasks')}>Back to the tasks</a>
       </p>
     </section>
   );
@@ -59,16 +61,16 @@ export function App() {
       )}
       <main id="main">
         <Router>
-          <Route path="/" component={TasksPage} />
-          <Route path="/tasks" component={TasksPage} />
-          <Route path="/tasks/:id" component={TaskPage} />
-          <Route path="/memories" component={MemoriesPage} />
-          <Route path="/memories/recall" component={RecallPage} />
-          <Route path="/memories/:id" component={MemoryPage} />
-          <Route path="/dreams" component={DreamsPage} />
-          <Route path="/dreams/:id" component={DreamPage} />
-          <Route path="/sessions" component={SessionsPage} />
-          <Route path="/sessions/:id" component={SessionPage} />
+          <Route path={at('/')} component={TasksPage} />
+          <Route path={at('/tasks')} component={TasksPage} />
+          <Route path={at('/tasks/:id')} component={TaskPage} />
+          <Route path={at('/memories')} component={MemoriesPage} />
+          <Route path={at('/memories/recall')} component={RecallPage} />
+          <Route path={at('/memories/:id')} component={MemoryPage} />
+          <Route path={at('/dreams')} component={DreamsPage} />
+          <Route path={at('/dreams/:id')} component={DreamPage} />
+          <Route path={at('/sessions')} component={SessionsPage} />
+          <Route path={at('/sessions/:id')} component={SessionPage} />
           <Route default component={NotFound} />
         </Router>
       </main>

@@ -1,6 +1,7 @@
 /** A dream report as a readable diff: merged (texts → the one kept), superseded (old → new), archived, reinforced. */
 import type { ComponentChildren } from 'preact';
 import type { DreamReport, ReportMemory } from '../../../api/dream.js';
+import { at } from '../base.js';
 
 type Texts = Record<string, ReportMemory>;
 
@@ -10,7 +11,7 @@ function Mem({ id, texts, text }: { id: string; texts: Texts; text?: string }) {
   const shown = text ?? (m?.exists ? m.content : undefined);
   return (
     <span class="mem-ref">
-      <a href={`/memories/${id}`}>{id}</a> {shown !== undefined ? <q>{shown}</q> : <span class="muted">(no longer stored)</span>}
+      <a href={at(`/memories/${id}`)}>{id}</a> {shown !== undefined ? <q>{shown}</q> : <span class="muted">(no longer stored)</span>}
     </span>
   );
 }

@@ -7,6 +7,7 @@ import { useLocation } from 'preact-iso';
 import type { DreamProgressLine } from '../../../api/dream.js';
 import { streamLines } from '../api.js';
 import { ErrorLine } from '../pager.js';
+import { at } from '../base.js';
 
 export function RunDream() {
   const { route } = useLocation();
@@ -35,7 +36,7 @@ export function RunDream() {
       abort.signal,
     )
       .then(() => {
-        if (report) route(`/dreams/${report}`);
+        if (report) route(at(`/dreams/${report}`));
         else setError((e) => e ?? 'the daemon ended the dream stream without a report (see `nightshift dream log`)');
       })
       .catch((err: Error) => {

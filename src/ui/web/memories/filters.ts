@@ -1,6 +1,7 @@
 /** The memories list's filters, as they are written in its URL and asked of `GET /v1/memories`. */
 import type { MemoryScope, MemoryType } from '../../../api/memory.js';
 import { hrefWith, pageOf } from '../query.js';
+import { at } from '../base.js';
 
 export const PAGE_SIZE = 50;
 export const TYPES = ['instruction', 'preference', 'fact', 'decision', 'procedure', 'learning', 'note'] as const satisfies readonly MemoryType[];
@@ -39,7 +40,7 @@ export function readFilters(q: Record<string, string>): MemoryFilters {
 
 export function hrefOf(f: MemoryFilters): string {
   // An explicit '' (yours only) is kept in the URL: absent means "the latest project".
-  const path = hrefWith('/memories', { ...f, project: undefined }, { state: 'active', page: 0 });
+  const path = hrefWith(at('/memories'), { ...f, project: undefined }, { state: 'active', page: 0 });
   if (f.project === undefined) return path;
   return `${path}${path.includes('?') ? '&' : '?'}project=${encodeURIComponent(f.project)}`;
 }

@@ -3,6 +3,7 @@ import type { HistoryEvent } from '../../../api/memory-browse.js';
 import { call } from '../api.js';
 import { ErrorLine } from '../pager.js';
 import { useLoad } from '../use-load.js';
+import { at } from '../base.js';
 
 const VERBS: Record<HistoryEvent['kind'], string> = {
   created: 'created',
@@ -43,7 +44,7 @@ function Event({ e }: { e: HistoryEvent }) {
       {e.memoryId && (
         <>
           {' '}
-          <a href={`/memories/${e.memoryId}`}>{e.memoryId}</a>
+          <a href={at(`/memories/${e.memoryId}`)}>{e.memoryId}</a>
           {e.text !== undefined && <q class={e.text === null ? 'muted' : undefined}>{e.text ?? 'no longer stored'}</q>}
         </>
       )}
@@ -51,13 +52,13 @@ function Event({ e }: { e: HistoryEvent }) {
       {e.sessionId && (
         <>
           {' '}
-          in session <a href={`/sessions/${encodeURIComponent(e.sessionId)}`}>{e.sessionId}</a>
+          in session <a href={at(`/sessions/${encodeURIComponent(e.sessionId)}`)}>{e.sessionId}</a>
         </>
       )}
       {e.dreamId && (
         <>
           {' '}
-          by dream <a href={`/dreams/${e.dreamId}`}>{e.dreamId}</a>
+          by dream <a href={at(`/dreams/${e.dreamId}`)}>{e.dreamId}</a>
         </>
       )}
       {e.kind === 'edited' && (

@@ -3,6 +3,7 @@ import type { SourceMessage } from '../../../api/memory-browse.js';
 import { call } from '../api.js';
 import { ErrorLine } from '../pager.js';
 import { useLoad } from '../use-load.js';
+import { at } from '../base.js';
 
 export function Provenance({ id, version }: { id: string; version: number }) {
   const r = useLoad((signal) => call('memorySources', { params: { id } }, signal), `${id}|${version}`);
@@ -17,7 +18,7 @@ export function Provenance({ id, version }: { id: string; version: number }) {
           <h3>
             session{' '}
             {s.session ? (
-              <a href={`/sessions/${encodeURIComponent(s.session.key)}`}>{s.sessionId}</a>
+              <a href={at(`/sessions/${encodeURIComponent(s.session.key)}`)}>{s.sessionId}</a>
             ) : (
               <span>
                 {s.sessionId} <span class="muted">(never ingested)</span>

@@ -6,6 +6,7 @@ import { ReportDiff } from '../dreams/report.js';
 import { seconds } from '../format.js';
 import { ErrorLine } from '../pager.js';
 import { useLoad } from '../use-load.js';
+import { at } from '../base.js';
 
 export function DreamPage() {
   const { params } = useRoute();
@@ -14,7 +15,7 @@ export function DreamPage() {
   return (
     <section class="dream">
       <p>
-        <a href="/dreams">← Dreams</a>
+        <a href={at('/dreams')}>← Dreams</a>
       </p>
       <ErrorLine error={r.error} />
       {r.data && (

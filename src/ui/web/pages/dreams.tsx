@@ -5,6 +5,7 @@ import { ago, seconds } from '../format.js';
 import { useListKeys } from '../list-keys.js';
 import { ErrorLine } from '../pager.js';
 import { useLoad } from '../use-load.js';
+import { at } from '../base.js';
 
 export function DreamsPage() {
   const r = useLoad((signal) => call('listDreams', {}, signal), 'dreams');
@@ -34,7 +35,7 @@ export function DreamsPage() {
             {r.data.dreams.map((d) => (
               <tr key={d.id} data-dream={d.id}>
                 <td>
-                  <a class="dream-link" href={`/dreams/${d.id}`}>
+                  <a class="dream-link" href={at(`/dreams/${d.id}`)}>
                     {d.id}
                   </a>{' '}
                   {d.dryRun && <span class="badge mem-edited">dry run</span>} {d.error && <span class="badge state-bad">failed</span>}

@@ -9,6 +9,7 @@ import { ALL, hrefOf, listQuery, ORIGINS, PAGE_SIZE, readFilters, SCOPES, TYPES,
 import { ErrorLine, Pager } from '../pager.js';
 import { ProjectSelect, useProjects } from '../projects.js';
 import { useLoad } from '../use-load.js';
+import { at } from '../base.js';
 
 export function MemoriesPage() {
   const { query, route } = useLocation();
@@ -26,7 +27,7 @@ export function MemoriesPage() {
     <section>
       <h1>Memories</h1>
       <p>
-        <a href={`/memories/recall${project && project !== ALL ? `?project=${encodeURIComponent(project)}` : ''}`}>Recall preview</a>
+        <a href={at(`/memories/recall${project && project !== ALL ? `?project=${encodeURIComponent(project)}` : ''}`)}>Recall preview</a>
         <span class="muted"> — what a session starting in a project is given</span>
       </p>
       <Filters f={f} project={project ?? ''} projects={projects} go={go} />
@@ -122,7 +123,7 @@ function MemoryRow({ memory: m }: { memory: Memory }) {
   return (
     <tr data-memory={m.id}>
       <td class="memory-text">
-        <a class="memory-link" href={`/memories/${m.id}`}>
+        <a class="memory-link" href={at(`/memories/${m.id}`)}>
           {m.content}
         </a>{' '}
         <MemoryBadges memory={m} />

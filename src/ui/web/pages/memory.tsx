@@ -11,6 +11,7 @@ import { Provenance } from '../memories/provenance.js';
 import { ErrorLine } from '../pager.js';
 import { useLoad } from '../use-load.js';
 import { Facts } from '../facts.js';
+import { at } from '../base.js';
 
 export function MemoryPage() {
   const { params } = useRoute();
@@ -27,7 +28,7 @@ export function MemoryPage() {
   return (
     <section class="memory">
       <p>
-        <a href="/memories">← Memories</a>
+        <a href={at('/memories')}>← Memories</a>
       </p>
       <ErrorLine error={loaded.error} />
       {m && (
@@ -64,7 +65,7 @@ function MemoryFacts({ memory: m }: { memory: Memory }) {
         <div>
           <dt>superseded by</dt>
           <dd>
-            <a href={`/memories/${m.supersededBy}`}>{m.supersededBy}</a>
+            <a href={at(`/memories/${m.supersededBy}`)}>{m.supersededBy}</a>
           </dd>
         </div>
       )}

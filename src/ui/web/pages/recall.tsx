@@ -5,6 +5,7 @@ import { call } from '../api.js';
 import { ErrorLine } from '../pager.js';
 import { ProjectSelect, useProjects } from '../projects.js';
 import { useLoad } from '../use-load.js';
+import { at } from '../base.js';
 
 /** The daemon's default budget is its config's; the form starts from the usual one. */
 const BUDGET = 2000;
@@ -17,7 +18,7 @@ export function RecallPage() {
   const ready = query.project !== undefined || projects !== null;
   const key = ready ? `${project}|${budget}` : '';
   // The project is always written (an empty one means none: your own memories only).
-  const go = (p: string, b: number) => route(`/memories/recall?project=${encodeURIComponent(p)}&budget=${b}`, true);
+  const go = (p: string, b: number) => route(at(`/memories/recall?project=${encodeURIComponent(p)}&budget=${b}`), true);
   const r = useLoad(
     (signal) => (ready ? call('recall', { body: { ...(project && { project }), budget, render: true } }, signal) : Promise.resolve(null)),
     key,
@@ -26,7 +27,7 @@ export function RecallPage() {
   return (
     <section class="recall">
       <p>
-        <a href="/memories">← Memories</a>
+        <a href={at('/memories')}>← Memories</a>
       </p>
       <h1>Recall preview</h1>
       <form
@@ -83,7 +84,7 @@ function Items({ items }: { items: RecallItem[] }) {
       <tbody>
         {items.map((i) => (
           <tr key={`${i.kind}-${i.id}`}>
-            <td>{i.kind === 'memory' ? <a href={`/memories/${i.id}`}>{i.text}</a> : i.text}</td>
+            <td>{i.kind === 'memory' ? <a href={at(`/memories/${i.id}`)}>{i.text}</a> : i.text}</td>
             <td>{i.kind}</td>
             <td>{i.type}</td>
             <td class="num">{i.tokens}</td>

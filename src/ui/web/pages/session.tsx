@@ -9,6 +9,7 @@ import { Digest } from '../sessions/digest.js';
 import { costText, extractorText, sessionHref, tokensText } from '../sessions/format.js';
 import { useLoad } from '../use-load.js';
 import { Facts } from '../facts.js';
+import { at } from '../base.js';
 
 /** More than a session gives in practice; the count says when there are more. */
 const MEMORIES = 200;
@@ -21,7 +22,7 @@ export function SessionPage() {
   return (
     <section class="session">
       <p>
-        <a href="/sessions">← Sessions</a>
+        <a href={at('/sessions')}>← Sessions</a>
       </p>
       <ErrorLine error={r.error} />
       {s && r.data && (
@@ -81,7 +82,7 @@ function SessionMemories({ sessionId }: { sessionId: string }) {
       <ul class="session-memories">
         {r.data?.memories.map((m) => (
           <li key={m.id} data-memory={m.id}>
-            <a href={`/memories/${m.id}`}>{m.content}</a> <span class="muted">{m.type}</span> <MemoryBadges memory={m} />
+            <a href={at(`/memories/${m.id}`)}>{m.content}</a> <span class="muted">{m.type}</span> <MemoryBadges memory={m} />
           </li>
         ))}
       </ul>

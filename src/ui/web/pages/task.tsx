@@ -11,6 +11,7 @@ import { AttentionBadge, StateBadge } from '../badges.js';
 import { ago, bytesText, commandText } from '../format.js';
 import { OutputView } from '../output-view.js';
 import { useTaskEvents } from '../task-events.js';
+import { at } from '../base.js';
 
 /** Read on open, and per "load earlier". */
 export const CHUNK = 64 * 1024;
@@ -124,7 +125,7 @@ function TaskHeader({ task: t }: { task: Task }) {
       )}
       {t.restartOf && (
         <p>
-          a new run of <a href={`/tasks/${t.restartOf}`}>task {t.restartOf}</a>
+          a new run of <a href={at(`/tasks/${t.restartOf}`)}>task {t.restartOf}</a>
         </p>
       )}
     </header>
@@ -167,7 +168,7 @@ function Controls({ task: t, onTask, onError }: { task: Task; onTask: (t: Task) 
         </button>
       )}
       {!isLive(t) && (
-        <button type="button" onClick={() => void act(call('restartTask', { params: { id: t.id }, body: {} }), (n) => route(`/tasks/${n.id}`))}>
+        <button type="button" onClick={() => void act(call('restartTask', { params: { id: t.id }, body: {} }), (n) => route(at(`/tasks/${n.id}`)))}>
           Restart
         </button>
       )}

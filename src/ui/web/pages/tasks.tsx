@@ -8,6 +8,7 @@ import { ago, bytesText, commandText, STATE_LABELS } from '../format.js';
 import { useListKeys } from '../list-keys.js';
 import { Pager } from '../pager.js';
 import { useTaskEvents } from '../task-events.js';
+import { at } from '../base.js';
 
 export const PAGE_SIZE = 50;
 
@@ -29,7 +30,7 @@ function hrefOf(f: Filters): string {
   if (f.group) qs.set('group', f.group);
   if (f.attention) qs.set('attention', '1');
   if (f.page > 0) qs.set('page', String(f.page));
-  return qs.size > 0 ? `/tasks?${qs}` : '/tasks';
+  return at(qs.size > 0 ? `/tasks?${qs}` : '/tasks');
 }
 
 function listQuery(f: Filters) {
@@ -145,7 +146,7 @@ function TaskRow({ task: t }: { task: Task }) {
   return (
     <tr data-task={t.id} data-status={t.status}>
       <td>
-        <a class="task-link" href={`/tasks/${t.id}`}>
+        <a class="task-link" href={at(`/tasks/${t.id}`)}>
           {t.id}
         </a>
       </td>

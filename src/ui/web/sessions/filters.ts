@@ -1,5 +1,6 @@
 /** The sessions list's filters in its URL, and the query of `GET /v1/sessions` they make. */
 import { hrefWith, pageOf } from '../query.js';
+import { at } from '../base.js';
 
 export const PAGE_SIZE = 50;
 
@@ -12,7 +13,7 @@ export interface SessionFilters {
 
 export const readFilters = (q: Record<string, string>): SessionFilters => ({ project: q.project ?? '', q: q.q ?? '', page: pageOf(q.page) });
 
-export const hrefOf = (f: SessionFilters): string => hrefWith('/sessions', { ...f }, { page: 0 });
+export const hrefOf = (f: SessionFilters): string => hrefWith(at('/sessions'), { ...f }, { page: 0 });
 
 export function listQuery(f: SessionFilters) {
   return {
