@@ -2,8 +2,30 @@
  * ANSI colours and styles to DOM nodes, by anser: text goes in as text nodes (nothing is parsed as
  * HTML) and every colour is a class (the CSP allows no inline styles). 24-bit colours take the
  * nearest of the 256-colour palette.
+ *
+ * anser reads CSI sequences only; the others (OSC 8 hyperlinks, OSC 0 titles, DCS, cursor saves)
+ * would show as raw text, so they are dropped first, found by ansi-regex (what strip-ansi uses). A
+ * hyperlink thus shows as its text and never becomes a link.
  */
 import Anser, { type AnserJsonEntry } from 'anser';
+import ansiRegex from 'ansi-regex';
+
+const SEQUENCES = ansiRegex();
+
+/** The text without its non-CSI sequences (CSI is kept for anser: colours and styles). */
+function withoutControls(s: string): string {
+  return s.includes('\x1b') || /[\x90-\x9f]/.test(s) ? s.replace(SEQUENCES, (m) => (m.startsWith('\x1b[') ? m : '')) : s;
+}
+
+/**
+ * A sequence begun at the end of a piece and not finished in it: a CSI without its final byte, an
+ * OSC or other control string without its terminator (perhaps cut inside `ESC \`), a lone ESC.
+ * Complete sequences but CSI are gone by then, and a complete CSI ends in a final byte.
+ */
+const UNFINISHED = /\x1b(?:\[[0-?]*[ -/]*|[\]PX^_k][^\x07\x18\x1a\x1b\x9c]*\x1b?|[ -/]*)?$/;
+
+/** Past this, an unfinished sequence is given up on and shown (without its ESC) rather than held. */
+const MAX_HELD = 4096;
 
 type Style = Pick<AnserJsonEntry, 'fg' | 'bg' | 'fg_truecolor' | 'bg_truecolor' | 'decorations'>;
 
@@ -48,13 +70,15 @@ export class AnsiStream {
 
   /** A fragment of spans and text nodes for `text`. */
   render(text: string): DocumentFragment {
-    let input = this.held + text;
+    let input = withoutControls(this.held + text);
     this.held = '';
-    const esc = input.lastIndexOf('\x1b');
-    // An unfinished CSI sequence (no final byte yet) at the end waits for the next piece.
-    if (esc >= 0 && !/^\x1b(\[[0-?]*[ -/]*[@-~]|[^[])/.test(input.slice(esc))) {
-      this.held = input.slice(esc);
-      input = input.slice(0, esc);
+    // An unfinished sequence at the end waits for the next piece.
+    const cut = UNFINISHED.exec(input);
+    if (cut) {
+      const tail = input.slice(cut.index);
+      input = input.slice(0, cut.index);
+      if (tail.length <= MAX_HELD) this.held = tail;
+      else input += tail.slice(1);
     }
     const frag = document.createDocumentFragment();
     const entries = this.anser.ansiToJson(input, { json: true, use_classes: true, remove_empty: false });
