@@ -1,6 +1,7 @@
 /** Dream reports: one JSON file each under `<state>/dreams/`, listed newest first. */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DreamReport } from '../api/dream.js';
 import { AppError, isErrno } from '../errors.js';
@@ -19,6 +20,11 @@ export class DreamReports {
 
   async save(report: DreamReport): Promise<void> {
     await writeFileAtomic(join(this.dir, `${report.id}.json`), JSON.stringify(report, null, 1));
+  }
+
+  /** Takes back a report whose dream was not applied after all. */
+  async remove(id: string): Promise<void> {
+    await rm(join(this.dir, `${id}.json`), { force: true });
   }
 
   get(id: string): DreamReport {

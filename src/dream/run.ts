@@ -95,10 +95,6 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     const pruned = { ms: lap(), archived: plan.archive.length };
     deps.onPhase?.('prune', `${plan.archive.length} archived`);
 
-    if (!opts.dryRun) {
-      applyPlan(store, plan, started.toISOString());
-      await store.save();
-    }
     const report: DreamReport = {
       id,
       trigger: opts.trigger,
@@ -115,7 +111,18 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
       masked: plan.mask.map((k) => ({ id: k.id, dropped: k.text === null })),
       ...(usage && { tokens: usage.tokens }),
     };
+    // The report first, then the memories: a dream refused on the way (a full disk) leaves neither a
+    // report of changes that were not made, nor changes without the report the next dream starts from.
     await deps.reports.save(report);
+    if (!opts.dryRun) {
+      applyPlan(store, plan, started.toISOString());
+      try {
+        await store.save();
+      } catch (err) {
+        await deps.reports.remove(report.id);
+        throw err;
+      }
+    }
     deps.log.info(
       { dream: id, dryRun: opts.dryRun, merged, superseded: plan.supersede.length, archived: plan.archive.length, ms: report.durationMs },
       'dream done',

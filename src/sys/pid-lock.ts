@@ -5,7 +5,7 @@
  */
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { nowMs } from '../clock.js';
-import { type AppError, isErrno } from '../errors.js';
+import { type AppError, diskFullError, isErrno } from '../errors.js';
 import { bootId, isSameProcessAlive, readStat } from './proc.js';
 import { retry } from './retry.js';
 
@@ -65,7 +65,7 @@ export async function acquirePidLock(file: string, o: PidLockOptions): Promise<P
   const me = `${JSON.stringify({ pid: process.pid, startTicks: readStat(process.pid)?.startTicks ?? 0, boot: bootId(), ...o.info })}\n`;
   const tmp = `${file}.${process.pid}`;
   let stale: PidLockHolder | null = null;
-  writeFileSync(tmp, me, { mode: 0o600 });
+  writeOrRemove(tmp, me, 'w', file);
   try {
     await retry(
       async () => {
@@ -98,7 +98,7 @@ export async function acquirePidLock(file: string, o: PidLockOptions): Promise<P
 function takeOverStale(file: string, judged: PidLockHolder | null): boolean {
   const guard = `${file}.takeover`;
   try {
-    writeFileSync(guard, String(process.pid), { flag: 'wx', mode: 0o600 });
+    writeOrRemove(guard, String(process.pid), 'wx', file);
   } catch (err) {
     if (!isErrno(err, 'EEXIST')) throw err;
     // A guard left by a taker that died mid-takeover is ignored after a few seconds.
@@ -118,6 +118,24 @@ function takeOverStale(file: string, judged: PidLockHolder | null): boolean {
     return false; // someone else moved it
   } finally {
     unlinkSync(guard);
+  }
+}
+
+/**
+ * Writes a file of the lock's; a write that fails (a full disk creates the file, then has no room
+ * for its content) removes what it created, so no empty file is left beside the lock.
+ */
+function writeOrRemove(path: string, text: string, flag: 'w' | 'wx', lock: string): void {
+  try {
+    writeFileSync(path, text, { flag, mode: 0o600 });
+  } catch (err) {
+    if (isErrno(err, 'EEXIST')) throw err;
+    try {
+      unlinkSync(path);
+    } catch {
+      // never created
+    }
+    throw diskFullError(err, lock);
   }
 }
 

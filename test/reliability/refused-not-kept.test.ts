@@ -128,6 +128,22 @@ async function gatedTask(d: TestDaemon, go: string): Promise<string> {
   return id;
 }
 
+describe('a dream on a full disk', () => {
+  it('is refused naming ENOSPC, and leaves no lock file behind; with room again it runs', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    expect((await d.cli(['remember', '--user', 'I prefer tabs over spaces'])).code).toBe(0);
+    const filler = fill(d);
+    const dreamt = await d.cli(['dream']);
+    expect(dreamt.code, dreamt.stderr).toBe(EXIT_DISK_FULL);
+    expect(dreamt.stderr).toContain('ENOSPC');
+    expect(readdirSync(d.paths.stateDir).filter((f) => f.startsWith('dream.lock'))).toEqual([]);
+    rmSync(filler);
+    const again = await d.cli(['dream']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readdirSync(d.paths.stateDir).filter((f) => f.startsWith('dream.lock'))).toEqual([]);
+  }, 60_000);
+});
+
 describe('a task that ended while no end could be saved, then a daemon killed with -9', () => {
   it('on a full disk (its exit file empty): lost, saying the status could not be written, not that the wrapper was killed; ended when the exit file was', async (ctx) => {
     const d = await fullDiskDaemon(ctx, daemons);
