@@ -30,6 +30,8 @@ export class Dashboard {
   private port = 0;
   private readonly logins = new Logins();
   private assets: Assets | null = null;
+  /** An open under way: `nightshift ui` during daemon start-up waits for it instead of opening a second listener. */
+  private opening: Promise<void> | null = null;
   /** The private path prefix (`/<24 random characters>`), set when it listens. */
   private prefix = '';
 
@@ -86,7 +88,12 @@ export class Dashboard {
     await closed;
   }
 
-  private async listen(): Promise<void> {
+  private listen(): Promise<void> {
+    this.opening ??= this.open().finally(() => (this.opening = null));
+    return this.opening;
+  }
+
+  private async open(): Promise<void> {
     if (this.server) return;
     const state = readUiState(this.o.stateFile);
     if (state.prefix === null) {

@@ -78,12 +78,15 @@ describe('the dashboard session cookie', () => {
     // B's login did not replace A's session, nor the other way round: each page still calls its API.
     expect(await apiStatus(A.page, A.url)).toBe(200);
     expect(await apiStatus(B.page, B.url)).toBe(200);
+    // A page in a background tab gets no animation frames, which waitForText polls on.
+    await A.page.bringToFront();
     await A.page.reload();
     await waitForText(A.page, `tr[data-task="${ta.id}"]`, 'task-of-a');
     expect(await A.page.$('.banner')).toBeNull();
     // A second login to A (a new link) leaves B logged in too.
     const A2 = await loggedInPage(browser, a);
     await A2.page.waitForSelector('nav');
+    await B.page.bringToFront();
     expect(await apiStatus(B.page, B.url)).toBe(200);
     expect(await apiStatus(A.page, A.url)).toBe(200);
     expect([...A.problems, ...B.problems, ...A2.problems]).toEqual([]);

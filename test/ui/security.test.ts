@@ -113,8 +113,10 @@ describe('dashboard security', () => {
     mkdirSync(d.paths.stateDir, { recursive: true });
     writeFileSync(d.paths.uiStateFile, '{"enabled":true}\n');
     await d.start();
-    const { prefix } = JSON.parse(readFileSync(d.paths.uiStateFile, 'utf8')) as { prefix: string };
+    // The daemon answers on its socket before the dashboard has opened: wait for the prefix it records.
+    const prefix = await until(() => (JSON.parse(readFileSync(d.paths.uiStateFile, 'utf8')) as { prefix?: string }).prefix);
     expect(prefix).toMatch(/^\/[\w-]{24}$/);
+    expect(JSON.parse(readFileSync(d.paths.uiStateFile, 'utf8'))).toEqual({ enabled: true, prefix });
     const { port, url, loginUrl } = await openDashboard(d);
     expect(new URL(url).pathname).toBe(prefix);
     const cookie = await login(port, loginUrl);
