@@ -10,6 +10,8 @@ export interface Line {
   end: number;
   /** Longer than the cap: skipped without being buffered. */
   oversized: boolean;
+  /** An oversized last line whose newline has not come (yet): `end` is the file's end, not a resume point. */
+  open?: true;
 }
 
 /** Far above any real transcript line (a pasted image is a few MB), low enough to bound memory. */
@@ -20,6 +22,8 @@ const NEWLINE = 0x0a;
 /**
  * The complete lines of `file` from byte `start` on, read chunk by chunk, so memory holds one chunk
  * plus the longest line. A last line without its `\n` is not yielded: it may still be being written.
+ * Unless it is over the cap already: then it can never be read, whatever comes, and is yielded as
+ * oversized and `open` (so a file that is one such line is not taken for an empty one).
  *
  * Not node:readline: it cannot say where a line starts in bytes, ends lines at a lone `\r` too, and
  * hands out an unterminated last line like any other, which would all make resume offsets wrong.
@@ -57,6 +61,7 @@ export async function* readLines(file: string, start = 0, maxLineBytes = MAX_LIN
         pos = nl + 1;
       }
     }
+    if (pendingBytes > maxLineBytes) yield { text: '', start: lineStart, end: lineStart + pendingBytes, oversized: true, open: true };
   } finally {
     stream.destroy();
   }

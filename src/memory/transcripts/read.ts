@@ -56,7 +56,8 @@ async function* lineMessages(file: string, offset: number, parser: LineParser, s
       else stats.malformedLines++;
     }
     // Only once all of a line's messages were taken: a consumer that stops early resumes at that line.
-    stats.endOffset = line.end;
+    // An open line has no end yet: a later parse starts at it again.
+    if (!line.open) stats.endOffset = line.end;
   }
   yield* parser.finish?.() ?? [];
 }

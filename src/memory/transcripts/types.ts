@@ -94,7 +94,7 @@ export interface SessionInfo {
 export interface TranscriptStats extends SessionInfo {
   /** Lines that were not JSON objects (or longer than the line cap); skipped, never fatal. */
   malformedLines: number;
-  /** Complete lines consumed, blank ones included (elements, for a JSON array). */
+  /** Complete lines consumed, blank ones included (elements, for a JSON array), and an over-long unfinished last line. */
   linesRead: number;
   /** Byte offset just past the last complete line processed: pass it back as `offset` to resume. */
   endOffset: number;
