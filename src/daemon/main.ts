@@ -14,6 +14,7 @@ import { Workflows } from '../tasks/workflows.js';
 import { GroupStore } from '../tasks/groups.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { journalPath } from '../tasks/task-store.js';
+import { dropNpmEnvironment } from '../sys/npm-env.js';
 import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
 import type { Handlers } from './http.js';
 import { Listeners } from './listeners.js';
@@ -84,8 +85,12 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<number> {
     process.stderr.write(`nightshift: ${(err as Error).message}\n`);
     return 1;
   }
+  // Before anything that runs or looks up a program (spawner, schedules, backends, doctor).
+  const npm = dropNpmEnvironment(process.env);
   const log = createLogger(config.logLevel);
   installProcessErrorHandlers(log);
+  if (npm)
+    log.info({ dropped: npm.removed.length, path: npm.path }, 'started by npm: dropped the variables npm added and its node_modules/.bin dirs from PATH');
   try {
     return await serve(paths, config, log, lock, startedAt, opts);
   } catch (err) {

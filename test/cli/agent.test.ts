@@ -4,7 +4,7 @@
  * as an ordinary task (output.log, show, wait, kill), its transcript, health, ingest, compaction on
  * request, resume after a kill, delegation, and a clear refusal without a model.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/api/tasks.js';
@@ -187,20 +187,25 @@ describe('nightshift agent (fake Messages server, real daemon)', () => {
 
   it('compacts a running agent on `nightshift compact ID`, at its next turn boundary', async () => {
     let main = 0;
+    // The third turn's command waits for this file: the run stays in that turn until the test has
+    // asked for the compaction and seen it recorded, however slow the machine (no race with a sleep).
+    let gate = '';
     const step: FakeStep = (r) => {
       if (isSummary(r)) return summaryReply();
       main++;
       if (main <= 2) return reply([toolUse('bash', { command: `echo step ${main}` })]);
-      if (main === 3) return reply([toolUse('bash', { command: 'sleep 1.5; echo slept' })]);
+      if (main === 3) return reply([toolUse('bash', { command: `while [ ! -e ${gate} ]; do sleep 0.05; done; echo slept` })]);
       return reply('Finished after the compaction.');
     };
     const { fake, d, work } = await setup(step);
+    gate = join(work, '.compact-gate');
     const id = await startAgent(d, ['--cwd', work, '--context-window', String(WINDOW), '--max-output-tokens', String(MAX_OUT), '--', TASK]);
-    await until(() => main >= 3, 15_000); // the model asked for the sleep: the run is in that turn now
+    await until(() => main >= 3, 15_000); // the model asked for the gated command: the run is in that turn now
     const r = await d.cli(['compact', id]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`agent task ${id} will compact its context at its next turn boundary\n`);
     expect(JSON.parse((await d.cli(['show', id, '--json'])).stdout).agent.compactRequested).toBe(true);
+    writeFileSync(gate, '');
     const task = await waitEnd(d, id);
     const log = readOutput(d, id);
     expect(task.status === 'exited' && task.exitCode, log).toBe(0);
