@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DURATION_WORDS, parseDuration } from './duration.js';
 import { GroupName } from './groups.js';
+import { durationText, MAX_RETRY, MAX_RETRY_DELAY_SECONDS, MAX_STALL_SECONDS, MAX_TIMEOUT_SECONDS, MIN_STALL_SECONDS } from './limits.js';
 import { RunRequest, Task, TaskId } from './tasks.js';
 
 /** Workflow ids are `w` and a counter (`w3`). */
@@ -14,7 +15,18 @@ export const WorkflowId = z.string().regex(/^w[1-9][0-9]{0,11}$/, 'workflow ids 
 const TaskName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'task names are letters, digits, "_", "." and "-" (at most 63), e.g. build');
 
 /** `30s`, `5m`, `1h30m` or a number of seconds. */
-const Duration = z.union([z.number().nonnegative(), z.string().refine((v) => parseDuration(v) !== null, { message: `must be ${DURATION_WORDS}` })]);
+const AnyDuration = z.union([z.number().nonnegative(), z.string().refine((v) => parseDuration(v) !== null, { message: `must be ${DURATION_WORDS}` })]);
+
+/** A duration within the range the task's own field takes, said in the file's terms (`timeout`, not `timeoutSeconds`). */
+function Duration(range: { above0?: boolean; min?: number; max: number }) {
+  const { above0 = false, min = 0, max } = range;
+  const lower = above0 ? 'above 0' : min > 0 ? `at least ${durationText(min)}` : '';
+  const bounds = [lower, `at most ${durationText(max)}`].filter(Boolean).join(' and ');
+  return AnyDuration.refine((v) => {
+    const s = durationSeconds(v);
+    return (above0 ? s > 0 : s >= min) && s <= max;
+  }, `must be a duration ${bounds} (30s, 5m, 1h30m; a bare number is seconds)`);
+}
 
 /** Seconds of a duration the schema accepted. */
 export function durationSeconds(v: string | number): number {
@@ -29,15 +41,15 @@ export const WorkflowTaskSpec = z
     /** Start once every need ended, however it ended (`run --after-any`). */
     needsAny: z.boolean().optional(),
     group: GroupName.optional(),
-    timeout: Duration.optional(),
-    retry: z.number().int().min(0).max(100).optional(),
-    retryDelay: Duration.optional(),
+    timeout: Duration({ above0: true, max: MAX_TIMEOUT_SECONDS }).optional(),
+    retry: z.number().int().min(0).max(MAX_RETRY, `must be a whole number from 0 to ${MAX_RETRY}`).optional(),
+    retryDelay: Duration({ max: MAX_RETRY_DELAY_SECONDS }).optional(),
     /** Relative to the workflow file's directory. */
     cwd: z.string().min(1).max(4096).optional(),
     env: RunRequest.shape.env,
     labels: RunRequest.shape.labels,
     /** Seconds without output before nightshift checks for a prompt. */
-    stall: Duration.optional(),
+    stall: Duration({ min: MIN_STALL_SECONDS, max: MAX_STALL_SECONDS }).optional(),
   })
   .strict();
 export type WorkflowTaskSpec = z.infer<typeof WorkflowTaskSpec>;

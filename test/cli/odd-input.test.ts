@@ -131,6 +131,17 @@ describe('messages name the option and its real range', () => {
     expect(r.code).toBe(2);
   });
 
+  it('a workflow file names its own keys and their ranges, where they are', async () => {
+    const f = join(dir, 'ranges.yaml');
+    writeFileSync(f, 'tasks:\n  a:\n    command: "true"\n    timeout: 0\n  b:\n    command: "true"\n    retry: 101\n    stall: 8d\n');
+    const r = await d.cli(['workflow', 'run', f]);
+    expect(r.stderr).toContain(`${f}:4:14: tasks.a.timeout: must be a duration above 0 and at most 20d`);
+    expect(r.stderr).toContain(`${f}:7:12: tasks.b.retry: must be a whole number from 0 to 100`);
+    expect(r.stderr).toContain(`${f}:8:12: tasks.b.stall: must be a duration at least 1s and at most 7d`);
+    expect(r.stderr).not.toMatch(/Seconds|Number must/);
+    expect(r.code).toBe(2);
+  });
+
   it('--timeout past its maximum, --retry past 100', async () => {
     const t = await d.cli(['run', '--timeout', '21d', '--', 'true']);
     expect(t.stderr).toContain('--timeout');
