@@ -28,11 +28,16 @@ interface Line {
 }
 
 describe('a client that disconnects mid-request', () => {
-  it('500 of them log no error line and no stack; each is one debug line; the daemon serves on', async () => {
+  it('500 of them mid-body, and 100 readers mid-answer, log no error line and no stack; the daemon serves on', async () => {
     const body = JSON.stringify({ command: ['true'], cwd: '/tmp', name: 'x'.repeat(100) });
     const head = (path: string) => `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
     const paths = ['/v1/tasks', '/v1/recall', '/v1/workflows', '/v1/groups', '/v1/memories'];
     await Promise.all(Array.from({ length: 500 }, (_, i) => halfRequest(d.paths.socket, head(paths[i % paths.length] ?? '/v1/tasks'), body.slice(0, 30))));
+    // And readers of a running task that leave while it is answering them: follow, wait, events.
+    const task = await d.client.run({ command: ['sh', '-c', 'while :; do echo tick; sleep 0.01; done'], cwd: '/tmp', stdin: false });
+    const gets = [`/v1/tasks/${task.id}/follow`, `/v1/tasks/${task.id}/wait`, '/v1/events', `/v1/tasks/${task.id}/follow/sse`];
+    await Promise.all(Array.from({ length: 100 }, (_, i) => halfRequest(d.paths.socket, `GET ${gets[i % gets.length] ?? '/v1/events'} HTTP/1.1\r\nhost: x\r\n\r\n`, '')));
+    await d.client.kill(task.id, 'SIGKILL');
     expect((await d.client.status()).pid).toBe(d.proc?.pid);
     // Give the last closes time to be handled (they race the status call above).
     await new Promise((r) => setTimeout(r, 300));
