@@ -36,7 +36,9 @@ describe('a client that disconnects mid-request', () => {
     // And readers of a running task that leave while it is answering them: follow, wait, events.
     const task = await d.client.run({ command: ['sh', '-c', 'while :; do echo tick; sleep 0.01; done'], cwd: '/tmp', stdin: false });
     const gets = [`/v1/tasks/${task.id}/follow`, `/v1/tasks/${task.id}/wait`, '/v1/events', `/v1/tasks/${task.id}/follow/sse`];
-    await Promise.all(Array.from({ length: 100 }, (_, i) => halfRequest(d.paths.socket, `GET ${gets[i % gets.length] ?? '/v1/events'} HTTP/1.1\r\nhost: x\r\n\r\n`, '')));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => halfRequest(d.paths.socket, `GET ${gets[i % gets.length] ?? '/v1/events'} HTTP/1.1\r\nhost: x\r\n\r\n`, '')),
+    );
     await d.client.kill(task.id, 'SIGKILL');
     expect((await d.client.status()).pid).toBe(d.proc?.pid);
     // Give the last closes time to be handled (they race the status call above).
