@@ -88,17 +88,33 @@ export class MonitorService {
       this.monitors.set(m.id, m);
       out.added.push(view(m));
     }
-    await this.save();
+    try {
+      await this.save();
+    } catch (err) {
+      // Refused (a full disk): not kept, so not listed either, nor written by a later save.
+      for (const m of out.added) this.monitors.delete(m.id);
+      throw err;
+    }
     for (const m of out.added) this.schedule(m.id, 0);
     return out;
   }
 
   async remove(ref: string): Promise<Monitor> {
     const m = this.find(ref);
+    const order = [...this.monitors.keys()];
     this.monitors.delete(m.id);
     clearTimeout(this.timers.get(m.id));
     this.timers.delete(m.id);
-    await this.save();
+    try {
+      await this.save();
+    } catch (err) {
+      // Refused: the monitor stays where it was in the list, and goes on being checked.
+      const back = [...this.monitors.values(), m];
+      this.monitors.clear();
+      for (const x of back.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id))) this.monitors.set(x.id, x);
+      this.schedule(m.id, m.intervalMs);
+      throw err;
+    }
     return view(m);
   }
 

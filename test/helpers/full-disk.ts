@@ -25,9 +25,14 @@ export async function cleanupFullDisk(daemons: TestDaemon[]): Promise<void> {
   }
 }
 
-export async function fullDiskDaemon(ctx: TestContext, daemons: TestDaemon[], config: Record<string, unknown> = {}, size = '2m'): Promise<TestDaemon> {
-  const d = new TestDaemon({ dream: { schedule: false }, ...config });
-  const why = mountTmpfs(d.paths.stateDir, size);
+export async function fullDiskDaemon(
+  ctx: TestContext,
+  daemons: TestDaemon[],
+  config: Record<string, unknown> = {},
+  extraEnv: Record<string, string> = {},
+): Promise<TestDaemon> {
+  const d = new TestDaemon({ dream: { schedule: false }, ...config }, extraEnv);
+  const why = mountTmpfs(d.paths.stateDir, '2m');
   if (why) {
     rmSync(d.home, { recursive: true, force: true });
     ctx.skip(why);

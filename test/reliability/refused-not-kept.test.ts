@@ -4,10 +4,12 @@
  * disk, and live) or exits 74 naming ENOSPC and the file, with nothing of the change live in the
  * daemon and nothing of it written once there is room again, nor after a restart.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Memory } from '../../src/api/memory.js';
+import type { Monitor } from '../../src/api/monitors.js';
 import type { ScheduleView } from '../../src/api/schedules.js';
 import type { Task } from '../../src/api/tasks.js';
 import type { WorkflowView } from '../../src/api/workflows.js';
@@ -127,6 +129,73 @@ async function gatedTask(d: TestDaemon, go: string): Promise<string> {
   await until(() => taskOnDisk(d, id)?.status === 'running', 15_000, 50);
   return id;
 }
+
+describe('every other command that writes state, on a full disk', () => {
+  it('group add, parallel and rm: refused, the groups stay as they were', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    const file = join(d.paths.stateDir, 'groups.json');
+    expect((await d.cli(['group', 'add', 'build', '--parallel', '2'])).code).toBe(0);
+    const filler = fill(d);
+    refused(await d.cli(['group', 'add', 'deploy', '--parallel', '1']), file);
+    refused(await d.cli(['group', 'parallel', 'build', '5']), file);
+    refused(await d.cli(['group', 'rm', 'build']), file);
+    const groups = async () => (await json<{ name: string; parallel: number }[]>(d, ['group', 'list'])).map((g) => [g.name, g.parallel]);
+    const before = await groups();
+    expect(before.filter(([n]) => n !== 'default')).toEqual([['build', 2]]);
+    rmSync(filler);
+    await d.restart();
+    expect(await groups()).toEqual(before);
+  }, 60_000);
+
+  it('memories edit, pin and forget: refused, the memory stays as it was, and is not written so later', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    const file = join(d.paths.memoryDir, 'user.json');
+    expect((await d.cli(['remember', '--user', 'I prefer tabs over spaces'])).code).toBe(0);
+    const [m] = await json<Memory[]>(d, ['memories', 'list']);
+    if (!m) throw new Error('no memory');
+    const filler = fill(d);
+    refused(await d.cli(['memories', 'edit', m.id, 'I prefer spaces over tabs']), file);
+    refused(await d.cli(['memories', 'pin', m.id]), file);
+    refused(await d.cli(['memories', 'forget', m.id]), file);
+    const same = async () => {
+      const now = await json<Memory>(d, ['memories', 'show', m.id]);
+      expect(now).toMatchObject({ content: m.content, stable: m.stable, importance: m.importance });
+      expect(now.archivedAt).toBeUndefined();
+    };
+    await same();
+    rmSync(filler);
+    expect((await d.cli(['remember', '--user', 'Use pnpm, not npm'])).code).toBe(0);
+    await d.restart();
+    await same();
+  }, 60_000);
+
+  it('monitor add and rm: refused, the monitors stay as they were, and are not written so later', async (ctx) => {
+    const home = mkdtempSync('/tmp/ns-mon-home-');
+    try {
+      const project = join(home, 'proj');
+      mkdirSync(project);
+      const fake = resolve(import.meta.dirname, '../fakes/mcp-server.mjs');
+      const servers = { a: { type: 'stdio', command: process.execPath, args: [fake] }, b: { type: 'stdio', command: process.execPath, args: [fake] } };
+      writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: servers }));
+      const d = await fullDiskDaemon(ctx, daemons, {}, { HOME: home, CODEX_HOME: join(home, '.codex') });
+      const file = join(d.paths.stateDir, 'monitors.json');
+      const names = async () => (await json<{ monitors: Monitor[] }>(d, ['monitors'])).monitors.map((m) => m.name).sort();
+      expect((await d.cli(['monitor', 'add', 'mcp', 'a', '--project', project, '--interval', '1h'])).code).toBe(0);
+      const filler = fill(d);
+      refused(await d.cli(['monitor', 'add', 'mcp', 'b', '--project', project, '--interval', '1h']), file);
+      refused(await d.cli(['monitor', 'rm', 'a']), file);
+      expect(await names()).toEqual(['a']);
+      rmSync(filler);
+      // A check saves the monitors: what it writes is what is listed.
+      expect((await d.cli(['monitor', 'check', 'a'])).code).toBe(0);
+      expect(onDisk(file)).not.toContain('"b"');
+      await d.restart();
+      expect(await names()).toEqual(['a']);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
 
 describe('a dream on a full disk', () => {
   it('is refused naming ENOSPC, and leaves no lock file behind; with room again it runs', async (ctx) => {
