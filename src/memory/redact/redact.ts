@@ -1,8 +1,16 @@
 /**
  * Secret redaction for anything that may become a memory: secrets are masked as
  * `[REDACTED:<kind>]`, and a text that was only about a secret is flagged so callers can drop it.
+ * Detection is in layers, each leaving what an earlier one claimed: the exact provider shapes and
+ * the same prefixes at any length (secret-rules, prefixed-rules), `name = value` and prose rules,
+ * the maintained secretlint preset, generated-looking tokens near a secret word, and base64 that
+ * decodes to any of these.
  */
+import { wrappedSecrets } from './base64-wrapped.js';
+import { isFiller } from './entropy.js';
+import { nearWordSecrets } from './near-words.js';
 import { RULES, type SecretKind, type SecretRule } from './secret-rules.js';
+import { lintKind, lintSecrets } from './secretlint.js';
 
 export type { SecretKind } from './secret-rules.js';
 
@@ -35,22 +43,25 @@ function unquote(text: string, start: number, end: number): { start: number; end
 
 type Span = Pick<SecretHit, 'start' | 'end'>;
 
+/** `ghp_XXXX…`, `AKIAXXXX…`: a documented stand-in has the shape and nothing to hide. */
+const filler = (value: string): boolean => isFiller(value.replace(/^(?:[A-Za-z]+[_-])+|^(?:AKIA|ASIA)/, ''));
+
 /** The hit a match makes, unless it overlaps a claimed span or its rule rejects it. */
 function judge(rule: SecretRule, match: RegExpExecArray, text: string, claimed: Span[]): SecretHit | undefined {
   const span = match.indices?.groups?.secret ?? match.indices?.[0];
   if (span === undefined) return undefined;
   const { start, end, quoted } = unquote(text, span[0], span[1]);
   if (end <= start || claimed.some((c) => c.start < end && start < c.end)) return undefined;
-  const kind = rule.kind({ value: text.slice(start, end), quoted, name: match.groups?.name, next: text.charAt(span[1]) });
+  const value = text.slice(start, end);
+  if (filler(value)) return undefined;
+  const kind = rule.kind({ value, quoted, name: match.groups?.name, next: text.charAt(span[1]) });
   return kind === undefined ? undefined : { kind, start, end };
 }
 
 const MARKER = /\[REDACTED:\w+\]/g;
 
-function findSecrets(text: string): SecretHit[] {
+function ruleSecrets(text: string, claimed: Span[]): SecretHit[] {
   const hits: SecretHit[] = [];
-  // Masks from an earlier pass are claimed up front, so redacting twice changes nothing.
-  const claimed: Span[] = [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   for (const rule of RULES) {
     // The patterns are shared and global; redaction is synchronous, so resetting them is safe.
     const { pattern } = rule;
@@ -68,6 +79,33 @@ function findSecrets(text: string): SecretHit[] {
       if (value !== undefined && /^\\?["']/.test(text.slice(value[0], value[0] + 2))) pattern.lastIndex = value[0];
     }
   }
+  return hits;
+}
+
+/** The preset's hits the rules did not claim, widened to the end of their token (some ranges stop short). */
+function presetSecrets(text: string, claimed: Span[]): SecretHit[] {
+  const hits: SecretHit[] = [];
+  for (const lint of lintSecrets(text)) {
+    let end = lint.end;
+    while (end < text.length && /[\w+/=-]/.test(text.charAt(end))) end++;
+    if (claimed.some((c) => c.start < end && lint.start < c.end) || filler(text.slice(lint.start, end))) continue;
+    const hit: SecretHit = { kind: lintKind(lint.rule, text.slice(lint.start, end)), start: lint.start, end };
+    hits.push(hit);
+    claimed.push(hit);
+  }
+  return hits;
+}
+
+function findSecrets(text: string, nested = false): SecretHit[] {
+  // Masks from an earlier pass are claimed up front, so redacting twice changes nothing.
+  const claimed: Span[] = [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const hits = [...ruleSecrets(text, claimed), ...presetSecrets(text, claimed)];
+  for (const span of nearWordSecrets(text, claimed)) {
+    hits.push({ kind: 'secret', ...span });
+    claimed.push(span);
+  }
+  // One level down only: base64 inside base64 is not worth a second decode of every run.
+  if (!nested) for (const span of wrappedSecrets(text, claimed, (s) => findSecrets(s, true).length > 0)) hits.push({ kind: 'secret', ...span });
   return hits.sort((a, b) => a.start - b.start);
 }
 

@@ -5,36 +5,11 @@
  * meant to ship in web pages.
  */
 import { type Candidate, isCodeReference, isPlaceholder, looksLikePassword, looksRandom, nameFamily } from './secret-values.js';
+import { PREFIXED_RULES } from './prefixed-rules.js';
+import { rx, type SecretKind, type SecretRule } from './secret-kinds.js';
 
-export type SecretKind =
-  | 'private_key'
-  | 'anthropic_key'
-  | 'openai_key'
-  | 'stripe_key'
-  | 'stripe_webhook_secret'
-  | 'github_token'
-  | 'gitlab_token'
-  | 'slack_token'
-  | 'slack_webhook'
-  | 'aws_access_key_id'
-  | 'aws_secret_key'
-  | 'google_api_key'
-  | 'jwt'
-  | 'npm_token'
-  | 'sendgrid_key'
-  | 'url_password'
-  | 'bearer_token'
-  | 'password'
-  | 'secret';
+export type { SecretKind, SecretRule } from './secret-kinds.js';
 
-export interface SecretRule {
-  /** Global with indices; the secret is the `secret` group when there is one, else the whole match. */
-  pattern: RegExp;
-  /** The kind of a match, or undefined when it turns out not to be a secret. */
-  kind: (c: Candidate) => SecretKind | undefined;
-}
-
-const rx = (source: string, flags = ''): RegExp => new RegExp(source, `dg${flags}`);
 const always = (kind: SecretKind) => (): SecretKind => kind;
 const when =
   (kind: SecretKind, test: (c: Candidate) => boolean) =>
@@ -106,6 +81,8 @@ export const RULES: readonly SecretRule[] = [
   { pattern: rx(String.raw`${START}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), kind: always('jwt') },
   { pattern: rx(String.raw`${START}npm_[A-Za-z0-9]{36}${END}`), kind: always('npm_token') },
   { pattern: rx(String.raw`${START}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}${END}`), kind: always('sendgrid_key') },
+  // Layer 3: the same prefixes at any length, judged by charset and entropy.
+  ...PREFIXED_RULES,
   // scheme://user:password@host — only the password is masked.
   {
     pattern: rx(String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@"'<>]*:(?<secret>[^\s@/"'<>]+)@[^\s/@]`),
@@ -125,6 +102,11 @@ export const RULES: readonly SecretRule[] = [
   { pattern: rx(String.raw`(?<![\w.$-])(?:--?)?${NAME}=${QUERY_VALUE}`), kind: assigned(false) },
   // --password value
   { pattern: rx(String.raw`(?<![\w-])--${NAME}[ \t]+${VALUE}`), kind: assigned(false) },
+  // -p value (or -pvalue) on the commands where -p is the password: `docker login -u bob -p …`, `mysql -p…`.
+  {
+    pattern: rx(String.raw`\b(?:login|mysql|mysqladmin|mysqldump|sshpass|htpasswd)\b[^\n]{0,80}?[ \t]-p[ \t]*${VALUE}`),
+    kind: prosePassword,
+  },
   // Prose and logs: "the db password is hunter2", "token: abc123…".
   { pattern: rx(String.raw`(?<![\w.$-])${NAME}(?:[ \t]*:[ \t]*|[ \t]+(?:is|was|=)[ \t]+)${VALUE}`), kind: assigned(true) },
   // Prose with a short qualifier or a shorthand: "the password for the staging db is hunter2", "the pw is hunter2".

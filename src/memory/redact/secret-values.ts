@@ -3,6 +3,7 @@
  * rather than placeholders, code or ordinary words. Tuned to miss little while leaving prose, code
  * and config that merely mention passwords or tokens untouched.
  */
+import { NOT_A_VALUE, PASSWORD_WORDS, PLACEHOLDER_WORDS, PLAIN_KEYS, SECRET_WORDS } from './secret-words.js';
 
 /** What the assignment rules found: the value (quotes removed), the name it was assigned to, the char after it. */
 export interface Candidate {
@@ -13,77 +14,6 @@ export interface Candidate {
 }
 
 export type NameFamily = 'password' | 'secret';
-
-const PASSWORD_WORDS = new Set(['password', 'passwd', 'passphrase']);
-const SECRET_WORDS = new Set(['secret', 'secrets', 'token', 'apikey', 'credential', 'credentials', 'authtoken', 'privatekey', 'accesskey', 'secretkey']);
-/** A name ending in one of these describes a secret (its file, length, expiry…) rather than holding it. */
-const NOT_A_VALUE = new Set([
-  'name',
-  'names',
-  'path',
-  'file',
-  'filename',
-  'dir',
-  'url',
-  'uri',
-  'endpoint',
-  'id',
-  'ids',
-  'type',
-  'kind',
-  'length',
-  'len',
-  'count',
-  'size',
-  'max',
-  'min',
-  'limit',
-  'expiry',
-  'expires',
-  'expiration',
-  'ttl',
-  'timeout',
-  'format',
-  'field',
-  'header',
-  'prefix',
-  'suffix',
-  'env',
-  'var',
-  'policy',
-  'rotation',
-  'provider',
-  'enabled',
-  'required',
-  'hint',
-  'label',
-  'stdin',
-  'mode',
-  'method',
-  'scheme',
-  'version',
-  'algorithm',
-  'index',
-  'usage',
-  'used',
-  'reset',
-  'strength',
-]);
-/** `<word>_key` names that are not secrets. */
-const PLAIN_KEYS = new Set([
-  'public',
-  'publishable',
-  'primary',
-  'foreign',
-  'sort',
-  'partition',
-  'cache',
-  'map',
-  'lookup',
-  'unique',
-  'composite',
-  'idempotency',
-]);
 
 function words(name: string): string[] {
   return name
@@ -107,49 +37,6 @@ export function nameFamily(name: string): NameFamily | undefined {
   if (parts.length > 1 && last === 'key' && !PLAIN_KEYS.has(parts.at(-2) ?? '')) return 'secret';
   return undefined;
 }
-
-const PLACEHOLDER_WORDS = new Set([
-  'null',
-  'none',
-  'nil',
-  'undefined',
-  'true',
-  'false',
-  'yes',
-  'no',
-  'on',
-  'off',
-  'empty',
-  'string',
-  'str',
-  'number',
-  'int',
-  'integer',
-  'bool',
-  'boolean',
-  'bytes',
-  'any',
-  'object',
-  'optional',
-  'required',
-  'redacted',
-  'hidden',
-  'masked',
-  'changeme',
-  'placeholder',
-  'example',
-  'todo',
-  'tbd',
-  'await',
-  'new',
-  'function',
-  'lambda',
-  'value',
-  'password',
-  'passwd',
-  'secret',
-  'token',
-]);
 
 /** Template variables, type names, masks and "your-key-here" stand-ins: nothing to hide. */
 export function isPlaceholder(value: string): boolean {
