@@ -63,8 +63,15 @@ export class Dashboard {
 
   /** Turns it on (and records that), with a fresh one-time login link. */
   async enable(): Promise<UiOnResponse> {
+    const wasOn = this.server !== null || this.opening !== null;
     await this.listen();
-    await writeUiState(this.o.stateFile, { enabled: true, prefix: this.prefix });
+    try {
+      await writeUiState(this.o.stateFile, { enabled: true, prefix: this.prefix });
+    } catch (err) {
+      // Not recorded (a full disk): refused, so it does not stay on either.
+      if (!wasOn) await this.close();
+      throw err;
+    }
     const url = this.appUrl;
     const { token, expires } = this.logins.mintToken();
     return { enabled: true, url, loginUrl: `${url}/login?token=${token}`, expires: expires.toISOString() };

@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createServer, connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
@@ -29,6 +30,28 @@ const schedules = (d: TestDaemon) => json<ScheduleView[]>(d, ['schedule', 'list'
 const workflows = (d: TestDaemon) => json<WorkflowView[]>(d, ['workflow', 'list']);
 const tasks = (d: TestDaemon) => json<Task[]>(d, ['ps', '--all']);
 const onDisk = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect(port, '127.0.0.1');
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+}
 
 function refused(r: { code: number; stderr: string }, file: string): void {
   expect(r.code, r.stderr).toBe(EXIT_DISK_FULL);
@@ -167,6 +190,19 @@ describe('every other command that writes state, on a full disk', () => {
     expect((await d.cli(['remember', '--user', 'Use pnpm, not npm'])).code).toBe(0);
     await d.restart();
     await same();
+  }, 60_000);
+
+  it('ui: refused, the dashboard does not listen', async (ctx) => {
+    const port = await freePort();
+    const d = await fullDiskDaemon(ctx, daemons, { ui: { port } });
+    const filler = fill(d);
+    refused(await d.cli(['ui', '--no-open']), join(d.paths.stateDir, 'ui.json'));
+    expect(await listening(port)).toBe(false);
+    rmSync(filler);
+    await d.restart();
+    expect(await listening(port)).toBe(false);
+    expect((await d.cli(['ui', '--no-open'])).code).toBe(0);
+    expect(await listening(port)).toBe(true);
   }, 60_000);
 
   it('monitor add and rm: refused, the monitors stay as they were, and are not written so later', async (ctx) => {
