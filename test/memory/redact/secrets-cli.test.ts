@@ -22,7 +22,8 @@ const GH_QUALIFIED = j('_', 'ghp', r.key(36));
 const AKIA_17 = `AKIA${r.key(17, UPPER32)}`;
 const NEAR_WORD = r.key(32);
 const REMEMBERED = j('_', 'ghp', r.key(35));
-const VALUES = [GH_35, GH_QUALIFIED, AKIA_17, NEAR_WORD, REMEMBERED];
+const AKIA_LONG = `AKIA${r.key(17, UPPER32)}`;
+const VALUES = [GH_35, GH_QUALIFIED, AKIA_17, NEAR_WORD, REMEMBERED, AKIA_LONG];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -62,10 +63,13 @@ describe('secrets that got through (issue 21), end to end', () => {
       outputs[label] = res.stdout + res.stderr;
     };
     await run('ingest', ['ingest', file, '--json']);
+    // The issue's case: the key id kept as a project fact, recalled at session start, exported.
+    await run('remember', ['remember', '--project', project, '--type', 'fact', '--json', `This project deploys with ${AKIA_LONG} from the CI runner.`]);
     await run('memories list', ['memories', 'list', '--project', project, '--json']);
     await run('memories export', ['memories', 'export']);
     await run('recall', ['recall', '--project', project, '--query', 'release script deploy token', '--json']);
     await run('recall text', ['recall', '--project', project, '--query', 'release script github token']);
+    await run('recall at session start', ['recall', '--project', project, '--format', 'claude-hook']);
     await run('search', ['search', 'release', 'script', 'token', '--json']);
     await run('sessions list', ['sessions', 'list', '--query', 'github token release script', '--json']);
     await run('sessions show (digest)', ['sessions', 'show', 'sess-secrets', '--json']);
@@ -84,6 +88,7 @@ describe('secrets that got through (issue 21), end to end', () => {
     // The surfaces carry the memories (masked), so an empty answer cannot pass for a clean one.
     expect(outputs['memories export']).toContain('[REDACTED:');
     expect(outputs['mcp recall']).toContain('release script');
+    expect(outputs['recall at session start']).toContain('deploys with [REDACTED:aws_access_key_id] from the CI runner');
     const found: Record<string, string[]> = {};
     const check = (where: string, out: string) => {
       const l = leaks(out);
