@@ -192,6 +192,25 @@ describe('every other command that writes state, on a full disk', () => {
     await same();
   }, 60_000);
 
+  it('ingest: refused, no session listed, and none written once there is room', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    const sessions = () => json<{ sessionId: string }[]>(d, ['sessions', 'list']);
+    const transcript = (name: string, text: string) => {
+      const f = join(d.home, `${name}.jsonl`);
+      writeFileSync(f, `${JSON.stringify({ role: 'user', content: text })}\n`);
+      return f;
+    };
+    const filler = fill(d);
+    const r = await d.cli(['ingest', transcript('refused', 'Remember that the staging database is called orion.'), '--format', 'messages']);
+    expect(r.code, r.stderr).toBe(EXIT_DISK_FULL);
+    expect(await sessions()).toEqual([]);
+    rmSync(filler);
+    expect((await d.cli(['ingest', transcript('kept', 'We always deploy on Tuesdays.'), '--format', 'messages'])).code).toBe(0);
+    expect((await sessions()).map((s) => s.sessionId)).toEqual(['kept']);
+    await d.restart();
+    expect((await sessions()).map((s) => s.sessionId)).toEqual(['kept']);
+  }, 60_000);
+
   it('ui: refused, the dashboard does not listen', async (ctx) => {
     const port = await freePort();
     const d = await fullDiskDaemon(ctx, daemons, { ui: { port } });

@@ -133,6 +133,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   const parent = agentId === undefined ? undefined : deps.sessions.main(sessionId);
   const cwd = stats.cwd ?? req.cwd ?? dirname(real);
   const project = req.project !== undefined ? projectKey(req.project) : (known?.project ?? parent?.project ?? projectKey(cwd));
+  const before = known === undefined ? undefined : structuredClone(known);
   const session = deps.sessions.ensure(key, { sessionId, path: real, project, agentId });
   session.state = 'ingesting';
   const fromOffset = offset;
@@ -188,11 +189,17 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   }
 
   // Independent files: written side by side; the cursor moves only once all of them are on disk.
-  await Promise.all([
-    reingest ? deps.episodes.replaceSession(key, episodes) : deps.episodes.append(key, episodes),
-    deps.store.save(),
-    deps.digests.put(finished),
-  ]);
+  try {
+    await Promise.all([
+      reingest ? deps.episodes.replaceSession(key, episodes) : deps.episodes.append(key, episodes),
+      deps.store.save(),
+      deps.digests.put(finished),
+    ]);
+  } catch (err) {
+    // Refused (a full disk): the session is not shown as ingesting, nor written so by a later save.
+    deps.sessions.undo(key, before);
+    throw err;
+  }
   const restart = reingest || fromOffset === 0;
   Object.assign(session, {
     sessionId,

@@ -67,6 +67,19 @@ export class SessionRegistry {
     return s;
   }
 
+  /** Puts a session back as it was before an ingest that was refused (a write failed): one that was new is gone again. */
+  undo(key: string, before: SessionRecord | undefined): void {
+    const s = this.byKey.get(key);
+    if (!s) return;
+    if (before === undefined) {
+      this.byKey.delete(key);
+      this.db.data.sessions = this.db.data.sessions.filter((x) => x !== s);
+      return;
+    }
+    for (const k of Object.keys(s)) delete (s as Record<string, unknown>)[k];
+    Object.assign(s, before);
+  }
+
   /** The session's own file (not a subagent or compaction sidechain of it). */
   main(sessionId: string): SessionRecord | undefined {
     return this.list().find((s) => s.sessionId === sessionId && s.agentId === undefined);
