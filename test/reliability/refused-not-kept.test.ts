@@ -14,6 +14,7 @@ import type { Monitor } from '../../src/api/monitors.js';
 import type { ScheduleView } from '../../src/api/schedules.js';
 import type { Task } from '../../src/api/tasks.js';
 import type { WorkflowView } from '../../src/api/workflows.js';
+import { reply, startFakeAnthropic, toolUse } from '../fakes/anthropic.js';
 import { readTaskState } from '../../src/tasks/task-store.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 import { cleanupFullDisk, EXIT_DISK_FULL, fill, fullDiskDaemon } from '../helpers/full-disk.js';
@@ -209,6 +210,38 @@ describe('every other command that writes state, on a full disk', () => {
     expect((await sessions()).map((s) => s.sessionId)).toEqual(['kept']);
     await d.restart();
     expect((await sessions()).map((s) => s.sessionId)).toEqual(['kept']);
+  }, 60_000);
+
+  it('compact: refused, no compaction requested', async (ctx) => {
+    // The agent's first turn runs a command that waits for `gate`; the next one ends it.
+    const work = mkdtempSync('/tmp/ns-agent-work-');
+    const gate = join(work, 'gate');
+    let turns = 0;
+    const fake = await startFakeAnthropic({
+      defaultStep: () => (++turns === 1 ? reply([toolUse('bash', { command: `while [ ! -e ${gate} ]; do sleep 0.05; done` })]) : reply('Done.')),
+    });
+    try {
+      const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-test-not-a-real-key' };
+      const d = await fullDiskDaemon(ctx, daemons, { memory: { extractor: 'heuristic' } }, env);
+      const started = await d.cli(['agent', '--cwd', work, '--', 'Wait for the gate.']);
+      expect(started.code, started.stderr).toBe(0);
+      const id = started.stdout.trim();
+      // Its bash tool runs as a task of its own: the agent writes nothing until that ends.
+      await until(async () => (await d.client.list(false)).some((t) => t.id !== id && t.status === 'running'), 15_000);
+      const filler = fill(d);
+      const file = join(d.paths.tasksDir, id, 'compact-request');
+      refused(await d.cli(['compact', id]), file);
+      expect(existsSync(file)).toBe(false);
+      const shown = JSON.parse((await d.cli(['show', id, '--json'])).stdout) as { agent?: { compactRequested: boolean } };
+      expect(shown.agent?.compactRequested).toBe(false);
+      rmSync(filler);
+      writeFileSync(gate, '');
+      expect((await d.client.wait(id, 30)).task).toMatchObject({ status: 'exited', exitCode: 0 });
+    } finally {
+      writeFileSync(gate, '');
+      await fake.close();
+      rmSync(work, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('ui: refused, the dashboard does not listen', async (ctx) => {

@@ -15,6 +15,7 @@ import { AGENT_FORMAT, agentFile, DEFAULT_MAX_TURNS, readSpec, writeJsonAtomic, 
 import { now } from '../../clock.js';
 import { AppError, isErrno } from '../../errors.js';
 import { INSTALL } from '../../paths.js';
+import { writeFileAtomic } from '../../sys/atomic-file.js';
 import type { TaskManager } from '../../tasks/manager.js';
 import type { Handlers } from '../http.js';
 
@@ -131,7 +132,8 @@ export function agentHandlers(d: AgentRouteDeps): Pick<Handlers, 'startAgent' | 
       if (!(await readSpec(dir))) throw new AppError('bad_request', `task ${id} is not an agent task; only agent tasks have a context to compact`);
       if (task.status !== 'running')
         throw new AppError('conflict', `agent task ${id} is not running (it is ${task.status}); \`nightshift agent --resume ${id}\` continues it`);
-      await writeFile(agentFile(dir, 'compactRequest'), `${now().toISOString()}\n`, { mode: 0o600 });
+      // Whole or not at all: the run takes the file's presence as the request (a full disk refuses it, naming the file).
+      await writeFileAtomic(agentFile(dir, 'compactRequest'), `${now().toISOString()}\n`);
       return { json: { task: await withAgentInfo(task, dir) } };
     },
   };
