@@ -41,10 +41,17 @@ export function depths(needs: Record<string, readonly string[]>): Map<string, nu
   return out;
 }
 
+/**
+ * A task of the file the record names no task for was never submitted (a record saved before all
+ * were, as earlier builds did, then refused or cut off): it shows as failed, without a task, so
+ * such a workflow is failed, never succeeded 0/0.
+ */
 export function viewOf(record: WorkflowRecord, byId: ReadonlyMap<string, Task>): WorkflowView {
   const depth = depths(record.needs);
-  const nodes: WorkflowNode[] = Object.entries(record.tasks).map(([name, id]) => {
-    const { task, attempts } = latestAttempt(id, byId);
+  const names = [...Object.keys(record.tasks), ...Object.keys(record.needs).filter((n) => record.tasks[n] === undefined)];
+  const nodes: WorkflowNode[] = names.map((name) => {
+    const id = record.tasks[name];
+    const { task, attempts } = id === undefined ? { task: undefined, attempts: 0 } : latestAttempt(id, byId);
     return {
       name,
       state: nodeState(task),

@@ -285,6 +285,24 @@ describe('every other command that writes state, on a full disk', () => {
   }, 60_000);
 });
 
+describe('a workflow record whose tasks were never all submitted', () => {
+  it('(as earlier builds saved one refused or cut off by a crash) is failed with its missing tasks, not succeeded 0/0', async () => {
+    const d = new TestDaemon();
+    daemons.push(d);
+    mkdirSync(d.paths.stateDir, { recursive: true });
+    const record = { id: 'w1', name: null, file: null, createdAt: '2026-01-01T00:00:00.000Z', tasks: {}, needs: { a: [], b: ['a'] } };
+    writeFileSync(join(d.paths.stateDir, 'workflows.json'), JSON.stringify({ version: 1, nextId: 2, workflows: [record] }));
+    await d.start();
+    const [w] = await workflows(d);
+    expect(w?.state).toBe('failed');
+    expect(w?.nodes.map((n) => [n.name, n.state, n.task])).toEqual([
+      ['a', 'failed', undefined],
+      ['b', 'failed', undefined],
+    ]);
+    expect((await d.cli(['workflow', 'list'])).stdout).toMatch(/w1 .*failed +0\/2/);
+  }, 60_000);
+});
+
 describe('a dream on a full disk', () => {
   it('is refused naming ENOSPC, and leaves no lock file behind; with room again it runs', async (ctx) => {
     const d = await fullDiskDaemon(ctx, daemons);
