@@ -1,9 +1,13 @@
-/** Pausing and resuming a running task (SIGSTOP / SIGCONT to its whole process group), and its deadline. */
+/**
+ * Pausing and resuming a running task (SIGSTOP / SIGCONT to its whole process group), and its
+ * deadline. Either is kept (on disk) or refused: a save that fails (a full disk) signals the task
+ * back and puts its entry back as it was, and the caller gets the error.
+ */
 import type { Task } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
 import { AppError } from '../errors.js';
 import { killTask, signalGroup, type ControlContext } from './control.js';
-import type { RunInfo } from './model.js';
+import type { Entry, RunInfo } from './model.js';
 
 /** A timed-out task gets this long after SIGTERM before SIGKILL. */
 export const TIMEOUT_GRACE_MS = 2000;
@@ -25,8 +29,8 @@ export async function pauseTask(c: ControlContext, id: string): Promise<void> {
   // Since when, kept with its run info: its --timeout deadline moves by the paused time (see deadlines.ts).
   const run = cur.run && { ...cur.run, pausedAt: now().toISOString() };
   c.registry.set({ ...rest, paused: true }, run);
+  await keepOrUndo(c, cur, 'SIGCONT');
   c.log.info({ task: id }, 'task paused');
-  await c.persist();
 }
 
 export async function resumeTask(c: ControlContext, id: string): Promise<void> {
@@ -37,10 +41,25 @@ export async function resumeTask(c: ControlContext, id: string): Promise<void> {
   if (cur?.task.status !== 'running') return;
   const { paused: _was, ...rest } = cur.task;
   c.registry.set(rest, cur.run && resumedRun(cur.run));
+  await keepOrUndo(c, cur, 'SIGSTOP');
   // Its silence clock starts again from now, not from when it was stopped.
   c.touch(id);
   c.log.info({ task: id }, 'task resumed');
-  await c.persist();
+}
+
+/** Saves the change; when that fails, the entry as it was (`before`) comes back, and the signal that undoes the change goes out. */
+async function keepOrUndo(c: ControlContext, before: Entry, undo: 'SIGCONT' | 'SIGSTOP'): Promise<void> {
+  try {
+    await c.registry.commit();
+  } catch (err) {
+    // The registry retries its save in the background: what it then writes is this entry again.
+    const current = c.registry.get(before.task.id);
+    if (current?.task.status === 'running') {
+      c.registry.set(before.task, before.run);
+      await signalGroup(c, before, undo);
+    }
+    throw err;
+  }
 }
 
 /** The run info of a resumed task: the pause just over is added to its paused time. */

@@ -244,6 +244,35 @@ describe('every other command that writes state, on a full disk', () => {
     }
   }, 60_000);
 
+  it('pause and resume: refused, the task runs on (or stays paused) as it was', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    // An unused argument (sh's $0) makes each save of the task larger than a block (see gatedTask).
+    const run = await d.cli(['run', '--', 'sh', '-c', 'sleep 60', 'x'.repeat(5000)]);
+    expect(run.code, run.stderr).toBe(0);
+    const id = run.stdout.trim();
+    await until(() => taskOnDisk(d, id)?.status === 'running', 15_000, 50);
+    const pid = ((await d.client.get(id)) as Task & { pid: number }).pid;
+    const stopped = () => /^\d+ \(.*\) T/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const paused = async () => Boolean(((await d.client.get(id)) as Task & { paused?: boolean }).paused);
+
+    const filler = fill(d);
+    refused(await d.cli(['pause', id]), d.paths.stateFile);
+    expect(await paused()).toBe(false);
+    expect(stopped()).toBe(false);
+    rmSync(filler);
+    expect((await d.cli(['pause', id])).code).toBe(0);
+    expect(stopped()).toBe(true);
+
+    const again = fill(d);
+    refused(await d.cli(['resume', id]), d.paths.stateFile);
+    expect(await paused()).toBe(true);
+    expect(stopped()).toBe(true);
+    rmSync(again);
+    await sleep(1500); // the registry's retry writes what is live: paused
+    await d.restart();
+    expect(await paused()).toBe(true);
+  }, 60_000);
+
   it('ui: refused, the dashboard does not listen', async (ctx) => {
     const port = await freePort();
     const d = await fullDiskDaemon(ctx, daemons, { ui: { port } });
