@@ -6,58 +6,22 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, type TestContext } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
 import type { Task } from '../../src/api/tasks.js';
 import { readTaskState } from '../../src/tasks/task-store.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
-import { mountTmpfs, unmount } from '../helpers/tmpfs.js';
-
-const EXIT_DISK_FULL = 74;
+import { cleanupFullDisk, EXIT_DISK_FULL, fill, fullDiskDaemon } from '../helpers/full-disk.js';
 
 const daemons: TestDaemon[] = [];
-afterEach(async () => {
-  for (const d of daemons.splice(0)) {
-    await d.stop().catch(() => undefined);
-    // Tasks first (cleanup kills them by pid), then the mount, then the home.
-    const cleanup = d.cleanup();
-    await new Promise((r) => setTimeout(r, 20));
-    unmount(d.paths.stateDir);
-    await cleanup.catch(() => undefined);
-    unmount(d.paths.stateDir);
-    rmSync(d.home, { recursive: true, force: true });
-  }
-});
-
-async function fullDiskDaemon(ctx: TestContext, config: Record<string, unknown> = {}): Promise<TestDaemon> {
-  const d = new TestDaemon({ dream: { schedule: false }, ...config });
-  const why = mountTmpfs(d.paths.stateDir, '2m');
-  if (why) {
-    rmSync(d.home, { recursive: true, force: true });
-    ctx.skip(why);
-  }
-  daemons.push(d);
-  await d.start();
-  return d;
-}
-
-/** Fills what is left of the state directory's filesystem; returns the filler to delete later. */
-function fill(d: TestDaemon): string {
-  const filler = join(d.paths.stateDir, 'filler');
-  try {
-    writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024));
-  } catch {
-    // ENOSPC once the disk is full: what was written stays
-  }
-  return filler;
-}
+afterEach(() => cleanupFullDisk(daemons));
 
 const stateOnDisk = (d: TestDaemon) => readTaskState(d.paths.stateFile).data;
 const taskOnDisk = (d: TestDaemon, id: string) => stateOnDisk(d).tasks.find((e) => e.task.id === id)?.task;
 
 describe('a full disk', () => {
   it('a task that fills it: the daemon lives on, wait says the end is not saved, the state file keeps its last copy, the save is retried', async (ctx) => {
-    const d = await fullDiskDaemon(ctx, { stallCheckSeconds: 0.2 });
+    const d = await fullDiskDaemon(ctx, daemons, { stallCheckSeconds: 0.2 });
     // Once its start is on disk (the go file), fills the disk, then sits at a prompt (an attention
     // change to save on a full disk), then exits 3. Without the go file the first save raced the fill.
     // A save appends the task's entry to the journal, and an append that fits in the journal's last
@@ -104,7 +68,7 @@ describe('a full disk', () => {
   }, 60_000);
 
   it('remember, run and ingest name ENOSPC and the file; a memory that was not saved is neither listed, recalled nor written later', async (ctx) => {
-    const d = await fullDiskDaemon(ctx);
+    const d = await fullDiskDaemon(ctx, daemons);
     expect((await d.cli(['remember', '--user', 'I prefer tabs over spaces'])).code).toBe(0);
     const filler = fill(d);
 
