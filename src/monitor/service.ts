@@ -11,10 +11,12 @@ import type { AddMonitorsRequest, AddMonitorsResponse, CheckResult, Monitor, Mon
 import { now } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { checkServer } from './check.js';
 import { discover, readServer, type Found } from './discover.js';
 import { p50, pushCheck } from './history.js';
 import { MonitorStore, type StoredMonitor } from './store.js';
+
+/** The MCP SDK client (and the schema libraries it loads) only once a monitor is checked: a daemon without monitors does not pay for it at start. */
+const loadCheck = async () => (await import('./check.js')).checkServer;
 
 export type MonitorChange = (monitor: Monitor, from: MonitorState, to: MonitorState) => void;
 
@@ -202,7 +204,9 @@ export class MonitorService {
     const r: CheckResult =
       typeof spec === 'string'
         ? { at: now().toISOString(), state: 'down', latencyMs: null, error: spec }
-        : await checkServer(spec, { timeoutMs: m.timeoutMs, slowMs: m.slowMs, cwd, env: this.env });
+        : await (
+            await loadCheck()
+          )(spec, { timeoutMs: m.timeoutMs, slowMs: m.slowMs, cwd, env: this.env });
     const current = this.monitors.get(id);
     if (!current) return view({ ...m, last: r }); // removed while it ran
     const from = current.state;

@@ -8,6 +8,7 @@
  */
 import type { Config } from '../../config.js';
 import type { BackendName } from '../../llm/backend.js';
+import { extractorBackend } from '../../llm/backends/resolve.js';
 import type { Logger } from '../../log.js';
 import type { Extractor } from '../ingest/ingest.js';
 import { extractOffline } from './offline.js';
@@ -37,6 +38,8 @@ export async function chooseExtractor(config: Config, env: NodeJS.ProcessEnv, lo
   const which = config.memory.extractor;
   if (which === 'heuristic') return heuristic;
   if (which === 'claude-cli' || which === 'codex-cli') return withBackend(which, config, env, log, false);
-  // auto without credentials is the offline extractor, quietly; anthropic says why not.
+  // auto without credentials is the offline extractor, quietly, and never loads the SDK (a daemon
+  // without a model does not pay its start-up time); anthropic says why not.
+  if (which === 'auto' && extractorBackend(config, env).backend === undefined) return heuristic;
   return withBackend('anthropic', config, env, log, which === 'auto');
 }
