@@ -34,7 +34,6 @@ import {
   type SystemPrompt,
   type TierName,
   type TierReport,
-  type TokenCounter,
   type UsageLike,
   type Zone,
 } from './types.js';
@@ -246,11 +245,19 @@ export class ContextManager {
    * unavailable) the estimate's error could decide wrongly: ask for the exact figure.
    */
   private async countNearLimit(p: Pass): Promise<void> {
-    const canCompact = this.compactions.available;
-    const limit = (canCompact ? this.config.compaction.threshold : 1) * this.budget;
-    if (!this.opts.countTokens || p.m.tokens < (1 - this.config.exactCountWithin) * limit) return;
-    const n = await this.exactCount(p.m);
-    if (n !== undefined) [p.m, p.exact] = [{ rough: p.m.rough, tokens: n }, true];
+    const count = this.opts.countTokens;
+    const limit = (this.compactions.available ? this.config.compaction.threshold : 1) * this.budget;
+    if (!count || p.m.tokens < (1 - this.config.exactCountWithin) * limit) return;
+    const i = this.input;
+    let n: number;
+    try {
+      n = await count({ ...(i.system !== undefined ? { system: i.system } : {}), ...(i.tools ? { tools: i.tools } : {}), messages: this.history.messages() });
+    } catch {
+      return; // the estimate stands: counting refines it, nothing depends on it
+    }
+    this.account.onExact(n, p.m.rough);
+    this.emit({ type: 'exact_count', estimate: p.m.tokens, exact: n });
+    [p.m, p.exact] = [{ rough: p.m.rough, tokens: n }, true];
   }
 
   /** The guarantee: evict by policy (tool results past their hard limit, or the request over the budget), then squeeze the current turn. */
@@ -313,22 +320,6 @@ export class ContextManager {
       this.window.contextWindow,
       this.config.components,
     );
-  }
-
-  private async exactCount(m: Measure): Promise<number | undefined> {
-    try {
-      const count = this.opts.countTokens as TokenCounter;
-      const n = await count({
-        ...(this.input.system !== undefined ? { system: this.input.system } : {}),
-        ...(this.input.tools ? { tools: this.input.tools } : {}),
-        messages: this.history.messages(),
-      });
-      this.account.onExact(n, m.rough);
-      this.emit({ type: 'exact_count', estimate: m.tokens, exact: n });
-      return n;
-    } catch {
-      return undefined; // the estimate stands: counting refines it, nothing depends on it
-    }
   }
 
   /**
