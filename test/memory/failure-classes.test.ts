@@ -5,57 +5,20 @@
  * time words in a plan, identity facts and terse rules dropped, pasted specs, wrong labels and
  * what the prompt hook injects. A class that does not hold yet is `it.fails`, with what happens.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DreamReport } from '../../src/api/dream.js';
-import type { IngestSummary, Memory, RecallResponse } from '../../src/api/memory.js';
 import { daemonsPerTest, tempDirsPerTest, type TestDaemon } from '../helpers/daemon.js';
+import { ago, DAY, dream, has, ingest, memories, project, recall, recalled } from '../helpers/memory-cli.js';
 import { ClaudeSession } from '../helpers/session-lines.js';
 
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-fail-');
 
-const DAY = 86_400_000;
-/** Transcript time: `days` days before now (sessions happened; the clock moves on from there). */
-const ago = (days: number): string => new Date(Date.now() - days * DAY).toISOString();
 /** Claude Code's result for a call the person rejected with a reason. */
 const REJECTED_SAYING =
   "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n";
 /** The prompt hook gives up after 150 ms by default; a loaded test machine may take longer. */
 const PATIENT = { NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_MS: '10000' };
-
-function project(dir: string, name: string): string {
-  const p = join(dir, name);
-  mkdirSync(join(p, '.git'), { recursive: true });
-  return p;
-}
-
-async function ingest(d: TestDaemon, s: ClaudeSession, dir: string, name: string): Promise<IngestSummary> {
-  const file = join(dir, `${name}.jsonl`);
-  writeFileSync(file, s.text());
-  const r = await d.cli(['ingest', file, '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as IngestSummary;
-}
-
-async function memories(d: TestDaemon, dir: string, archived = false): Promise<Memory[]> {
-  const r = await d.cli(['memories', 'list', '--project', dir, '--json', ...(archived ? ['--archived'] : [])]);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Memory[];
-}
-
-async function recall(d: TestDaemon, dir: string, query?: string): Promise<RecallResponse> {
-  const r = await d.cli(['recall', '--project', dir, '--json', ...(query === undefined ? [] : ['--query', query])]);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as RecallResponse;
-}
-
-async function dream(d: TestDaemon): Promise<DreamReport> {
-  const r = await d.cli(['dream', '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as DreamReport;
-}
 
 /** `hook user-prompt-submit` as Claude Code runs it: what it adds to the prompt ('' for nothing). */
 async function promptHook(d: TestDaemon, cwd: string, sessionId: string, prompt: string): Promise<string> {
@@ -67,9 +30,6 @@ async function promptHook(d: TestDaemon, cwd: string, sessionId: string, prompt:
   expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
   return out.hookSpecificOutput.additionalContext;
 }
-
-const has = (ms: readonly Memory[], re: RegExp): Memory[] => ms.filter((m) => re.test(m.content));
-const recalled = (r: RecallResponse, re: RegExp): boolean => r.items.some((i) => re.test(i.text));
 
 /**
  * A session of the orders service around what the person says in it: a bug to fix (a one-off

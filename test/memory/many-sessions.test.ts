@@ -5,55 +5,15 @@
  * went on without a memory, and the order recall gives things in. A sequence that does not hold yet
  * is `it.fails`, with what happens.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DreamReport } from '../../src/api/dream.js';
-import type { IngestSummary, Memory, RecallResponse } from '../../src/api/memory.js';
+import type { Memory, RecallResponse } from '../../src/api/memory.js';
 import { daemonsPerTest, tempDirsPerTest, type TestDaemon } from '../helpers/daemon.js';
+import { ago, DAY, dream, has, ingest, memories, project, recall, recalled } from '../helpers/memory-cli.js';
 import { ClaudeSession } from '../helpers/session-lines.js';
 
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-many-');
-
-const DAY = 86_400_000;
-/** Transcript time: `days` days before now (sessions happened; the clock moves on from there). */
-const ago = (days: number): string => new Date(Date.now() - days * DAY).toISOString();
-
-function project(dir: string, name: string): string {
-  const p = join(dir, name);
-  mkdirSync(join(p, '.git'), { recursive: true });
-  return p;
-}
-
-async function ingest(d: TestDaemon, s: ClaudeSession, dir: string, name: string): Promise<IngestSummary> {
-  const file = join(dir, `${name}.jsonl`);
-  writeFileSync(file, s.text());
-  const r = await d.cli(['ingest', file, '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as IngestSummary;
-}
-
-async function memories(d: TestDaemon, dir: string, archived = false): Promise<Memory[]> {
-  const r = await d.cli(['memories', 'list', '--project', dir, '--json', ...(archived ? ['--archived'] : [])]);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Memory[];
-}
-
-async function recall(d: TestDaemon, dir: string): Promise<RecallResponse> {
-  const r = await d.cli(['recall', '--project', dir, '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as RecallResponse;
-}
-
-async function dream(d: TestDaemon): Promise<DreamReport> {
-  const r = await d.cli(['dream', '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as DreamReport;
-}
-
-const has = (ms: readonly Memory[], re: RegExp): Memory[] => ms.filter((m) => re.test(m.content));
-const recalled = (r: RecallResponse, re: RegExp): boolean => r.items.some((i) => re.test(i.text));
 
 interface Task {
   ask: string;

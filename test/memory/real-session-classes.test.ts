@@ -6,40 +6,15 @@
  * excerpts say what a lasting statement says. The last block holds statements real sessions make
  * that the ranker still scores under its floor: expected failures until it keeps them.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IngestSummary, Memory, RecallResponse } from '../../src/api/memory.js';
-import { daemonsPerTest, tempDirsPerTest, type TestDaemon } from '../helpers/daemon.js';
+import type { Memory } from '../../src/api/memory.js';
+import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
+import { ingestText as ingest, memories, project, recall } from '../helpers/memory-cli.js';
 import { ClaudeSession, codexRollout } from '../helpers/session-lines.js';
 
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-classes-');
-
-function project(dir: string, name: string): string {
-  const p = join(dir, name);
-  mkdirSync(join(p, '.git'), { recursive: true });
-  return p;
-}
-
-async function ingest(d: TestDaemon, file: string, text: string, args: string[] = []): Promise<IngestSummary> {
-  writeFileSync(file, text);
-  const r = await d.cli(['ingest', file, '--json', ...args]);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as IngestSummary;
-}
-
-async function memories(d: TestDaemon, dir: string, archived = false): Promise<Memory[]> {
-  const r = await d.cli(['memories', 'list', '--project', dir, '--json', ...(archived ? ['--archived'] : [])]);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Memory[];
-}
-
-async function recall(d: TestDaemon, dir: string): Promise<RecallResponse> {
-  const r = await d.cli(['recall', '--project', dir, '--json']);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as RecallResponse;
-}
 
 const texts = (ms: Memory[]) => ms.map((m) => m.content.toLowerCase());
 
