@@ -13,6 +13,7 @@ import { DREAMS_ENDPOINTS } from './endpoints/dreams.js';
 import { MONITORS_ENDPOINTS } from './endpoints/monitors.js';
 import { WORKFLOWS_ENDPOINTS } from './endpoints/workflows.js';
 import { UI_ENDPOINTS } from './endpoints/ui.js';
+import { INJECTION_ENDPOINTS } from './endpoints/injections.js';
 
 import type { Endpoint, Reply } from './endpoint.js';
 
@@ -29,6 +30,7 @@ export const ENDPOINTS = {
   ...DREAMS_ENDPOINTS,
   ...MONITORS_ENDPOINTS,
   ...UI_ENDPOINTS,
+  ...INJECTION_ENDPOINTS,
 } as const satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof ENDPOINTS;

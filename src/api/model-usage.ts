@@ -30,6 +30,10 @@ export const UsageResponse = z.object({
   /** Newest first; days without a call are left out. */
   days: z.array(UsageDay),
   budget: z.object({ dailyTokens: z.number(), spentToday: z.number() }),
+  /** Tokens the hooks injected per session in those days (the injection ledger), newest first. */
+  injected: z
+    .array(z.object({ sessionId: z.string(), project: z.string().nullable(), injections: z.number(), tokens: z.number(), lastAt: z.string() }))
+    .optional(),
 });
 export type UsageResponse = z.infer<typeof UsageResponse>;
 

@@ -1,5 +1,6 @@
 /** Renders a recall block as plain lines, Markdown, or Claude Code's SessionStart hook answer: the block
  * a session is given is part of the API (`POST /v1/recall` with `render` answers it), so client and daemon share it. */
+import type { TaskOutcome } from './injections.js';
 import type { RecallItem, RecallResponse } from './memory.js';
 
 export type RecallFormat = 'text' | 'markdown' | 'claude-hook';
@@ -53,9 +54,10 @@ export function renderMarkdown(r: Pick<RecallResponse, 'items' | 'project'>): st
   return out.join('\n').trimEnd();
 }
 
-/** What the session-start hook injects: the Markdown block, cut at a line boundary to stay within Claude Code's limit. */
-export function hookContext(r: Pick<RecallResponse, 'items' | 'project'>): string {
-  const context = renderMarkdown(r);
+/** What the session-start hook injects: the tasks since the last session, the Markdown block, cut at a line boundary to stay within Claude Code's limit. */
+export function hookContext(r: Pick<RecallResponse, 'items' | 'project'>, tasks: readonly TaskOutcome[] = []): string {
+  const memories = renderMarkdown(r);
+  const context = tasks.length === 0 ? memories : `${renderTasks(tasks)}${memories ? `\n\n${memories}` : ''}`;
   if (context.length <= HOOK_CONTEXT_MAX) return context;
   const cut = context.lastIndexOf('\n', HOOK_CONTEXT_MAX);
   return context.slice(0, cut > 0 ? cut : HOOK_CONTEXT_MAX);
@@ -90,4 +92,36 @@ export function renderPromptContext(items: RecallItem[], max = PROMPT_CONTEXT_MA
     out += line;
   }
   return out;
+}
+
+/** "task 12 (npm test) failed: exit 1 after 3m12s" */
+function taskHead(o: TaskOutcome): string {
+  const after = o.durationMs === null ? '' : ` after ${durationText(o.durationMs)}`;
+  return `task ${o.id} (${escapeControls(o.label)}) ${o.outcome}${o.status === 'running' ? '' : after}`;
+}
+
+export function durationText(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+export const TASKS_HEADING = '## Tasks here since your last session';
+
+/** The session-start section: each task's outcome, its last lines, and the command that reads it all. */
+export function renderTasks(tasks: readonly TaskOutcome[]): string {
+  const out = [TASKS_HEADING];
+  for (const o of tasks) {
+    out.push(`- ${taskHead(o)}; full output: \`${o.read}\``);
+    for (const l of o.lastLines) out.push(`    > ${escapeControls(l)}`);
+  }
+  return out.join('\n');
+}
+
+/** The one line a prompt gets for a task: "task 12 (npm test) failed: exit 1 after 3m12s; last line: …; `nightshift output 12`". */
+export function renderTaskLine(o: TaskOutcome): string {
+  const last = o.lastLines[o.lastLines.length - 1];
+  return `nightshift: ${taskHead(o)}${last ? `; last line: ${escapeControls(last)}` : ''}; \`${o.read}\``;
 }

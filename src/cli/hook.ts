@@ -15,7 +15,6 @@ import { isatty } from 'node:tty';
 import type { Command } from 'commander';
 import { MODEL_CALL_MARKER } from '../api/model-call.js';
 import { LightClient } from '../client/light-client.js';
-import { renderClaudeHook, renderPromptContext } from '../api/recall-render.js';
 import { spoolIngest } from '../client/spool.js';
 import { AppError, isErrno } from '../errors.js';
 import { resolvePaths } from '../paths.js';
@@ -72,6 +71,11 @@ async function wakeDaemon(): Promise<string> {
   return `daemon not running; starting it in the background (pid ${spawnDaemon().pid ?? '?'})`;
 }
 
+/** The hook answer both agents read: the text as the event's additional context. */
+function additional(hookEventName: string, additionalContext: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext } });
+}
+
 function note(line: string): void {
   process.stderr.write(`nightshift: ${line}\n`);
 }
@@ -89,10 +93,13 @@ function absent(path: string): boolean {
 async function sessionStart(): Promise<void> {
   const input = await readStdin();
   const cwd = text(input, 'cwd');
+  const sessionId = text(input, 'session_id');
+  const source = text(input, 'source');
   const client = new LightClient(resolvePaths().socket, timeoutMs());
   try {
-    const r = await client.recall({ project: cwd ?? process.cwd() });
-    if (r.items.length > 0) process.stdout.write(`${renderClaudeHook(r)}\n`);
+    // The tasks of the project that ended since its last session, then the memories; the daemon records what it gave.
+    const context = await client.inject('injectSessionStart', { project: cwd ?? process.cwd(), ...(sessionId && { sessionId }), ...(source && { source }) });
+    if (context) process.stdout.write(`${additional('SessionStart', context)}\n`);
   } catch (err) {
     // No context is better than a held-up session: say why on stderr, print nothing, exit 0.
     if (err instanceof AppError && err.code === 'daemon_unavailable') note(`${await wakeDaemon()}; no memories for this session`);
@@ -140,11 +147,9 @@ async function userPromptSubmit(): Promise<void> {
     const sessionId = text(input, 'session_id');
     const cwd = text(input, 'cwd');
     const client = new LightClient(resolvePaths().socket, promptTimeoutMs());
-    const r = await client.recallPrompt({ prompt, ...(sessionId && { sessionId }), project: cwd ?? process.cwd() });
-    if (r.items.length > 0)
-      process.stdout.write(
-        `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: renderPromptContext(r.items) } })}\n`,
-      );
+    // One line per task outcome the session was not told yet, then what matches the prompt.
+    const context = await client.inject('injectPrompt', { prompt, ...(sessionId && { sessionId }), project: cwd ?? process.cwd(), maxChars: 2000 });
+    if (context) process.stdout.write(`${additional('UserPromptSubmit', context)}\n`);
   } catch {
     // Down, slow or refusing: the prompt must not wait for nightshift, nor show its errors.
   }

@@ -16,6 +16,7 @@ import { registerScheduleCommands } from './schedule.js';
 import { registerWorkflowCommands } from './workflow.js';
 import { registerHookCommands } from './hook.js';
 import { registerMemoryCommands } from './memory.js';
+import { registerInjectionCommands } from './injections.js';
 import { registerRecallCommands } from './recall.js';
 import { registerSessionCommands } from './sessions.js';
 import { registerModelUsageCommands } from './model-usage.js';
@@ -57,6 +58,7 @@ Examples:
   registerSessionCommands(program);
   registerRecallCommands(program);
   registerMemoryCommands(program);
+  registerInjectionCommands(program);
   registerDreamCommands(program);
   registerModelUsageCommands(program);
   registerDoctorCommands(program);

@@ -9,6 +9,7 @@ import { escapeControls } from '../api/recall-render.js';
 import { age, clipColumns, loadWidths, table } from './format.js';
 import { count, describeSources, memoryTypeOption, oneOf, registerMemoryBrowseCommands } from './memory-browse.js';
 import { printJson } from './print-json.js';
+import { registerRejectCommand } from './injections.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;
 
@@ -153,6 +154,7 @@ export function registerMemoryCommands(program: Command): void {
       else process.stdout.write(`${describeMemory(m)}\n`);
     });
   registerMemoryBrowseCommands(memories);
+  registerRejectCommand(memories);
   for (const [name, what] of [
     ['forget', 'archive a memory (kept, restorable, never recalled)'],
     ['restore', 'bring back an archived or superseded memory'],

@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
 import type { Answer, CallInput } from './api-client.js';
 import { answerError, exchange, type RawAnswer } from './socket-http.js';
 
-type Light = 'runTask' | 'taskOutput' | 'waitTask' | 'recall' | 'recallPrompt' | 'ingest';
+type Light = 'runTask' | 'taskOutput' | 'waitTask' | 'recall' | 'recallPrompt' | 'ingest' | 'injectSessionStart' | 'injectPrompt';
 type Body<N extends Light> = CallInput<N> extends { body: infer B } ? B : never;
 
 /** Method and path of each endpoint used here; the compiler holds them to the table. */
@@ -22,6 +22,8 @@ const ROUTES: { [N in Light]: { method: Endpoints[N]['method']; path: Endpoints[
   recall: { method: 'POST', path: '/v1/recall' },
   recallPrompt: { method: 'POST', path: '/v1/recall/prompt' },
   ingest: { method: 'POST', path: '/v1/ingest' },
+  injectSessionStart: { method: 'POST', path: '/v1/inject/session-start' },
+  injectPrompt: { method: 'POST', path: '/v1/inject/prompt' },
 };
 
 function pathTo(name: Light, id?: string, query: Record<string, number | undefined> = {}): string {
@@ -97,6 +99,13 @@ export class LightClient {
 
   async recallPrompt(req: Body<'recallPrompt'>): Promise<Answer<'recallPrompt'>> {
     return items(json(await this.send('recallPrompt', pathTo('recallPrompt'), req), 'recallPrompt'), 'recallPrompt') as Answer<'recallPrompt'>;
+  }
+
+  /** What a hook injects (`context`, '' for nothing), recorded by the daemon in its injection ledger. */
+  async inject(name: 'injectSessionStart' | 'injectPrompt', req: Body<'injectSessionStart'> | Body<'injectPrompt'>): Promise<string> {
+    const r = json(await this.send(name, pathTo(name), req), name);
+    if (typeof r.context !== 'string') throw new AppError('internal', `unexpected response from the daemon for ${name}: no context`);
+    return r.context;
   }
 
   async ingest(req: Body<'ingest'>): Promise<Answer<'ingest'>> {

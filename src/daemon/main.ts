@@ -26,6 +26,7 @@ import { agentHandlers } from './routes/agent.js';
 import { dreamHandlers } from './routes/dream.js';
 import { eventHandlers } from './routes/events.js';
 import { memoryHandlers } from './routes/memory.js';
+import { injectionRoutes } from './routes/injections.js';
 import { memoryBrowseHandlers } from './routes/memory-browse.js';
 import { monitorHandlers } from './routes/monitors.js';
 import { modelUsageHandlers } from './routes/model-usage.js';
@@ -179,6 +180,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...groupHandlers(tasks, groups),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
+    ...injectionRoutes(memory, () => tasks.list({ all: true })),
     ...sessionHandlers(memory.service, log),
     ...memoryBrowseHandlers(memory.service, memory.dreams.reports),
     ...dreamHandlers(memory.dreams, streams, memory.service.store),
@@ -188,6 +190,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
       dreams: memory.dreams,
       config: () => reloader?.config ?? config,
       env: process.env,
+      injected: () => memory.injections.totals(),
     }),
     ...agentHandlers({ tasks, socket: paths.socket, env: process.env }),
     ...uiHandlers(() => dashboard),

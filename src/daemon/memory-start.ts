@@ -8,6 +8,7 @@ import { UsageLedger } from '../llm/usage-ledger.js';
 import { budgetedExtractor } from '../memory/extract/budgeted.js';
 import { chooseExtractor } from '../memory/extract/choose.js';
 import { PromptRecall } from '../memory/recall/prompt-recall.js';
+import { InjectionLedger } from '../memory/ledger/ledger.js';
 import { MemoryService } from '../memory/service.js';
 import { sessionKey } from '../memory/ingest/sessions.js';
 import { attachTeams } from '../memory/store/team-watch.js';
@@ -20,6 +21,8 @@ export interface MemoryRuntime {
   dreams: DreamService;
   /** Recall for each prompt of a session, remembering what each session got. */
   prompts: PromptRecall;
+  /** Every injection (items, why, tokens), the tasks each session was told of, rejected memories. */
+  injections: InjectionLedger;
   extractor: string;
   /** Model calls per day, and the daily token budget they share. */
   ledger: UsageLedger;
@@ -79,10 +82,13 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
     }
   };
   const prompts = PromptRecall.open(join(paths.stateDir, 'prompt-injections.json'), (req) => service.recall(req), log);
+  const injections = InjectionLedger.open(join(paths.stateDir, 'injections.jsonl'), log);
+  service.rejected = (project, id, n) => injections.isRejected(project, id, n);
   return {
     service,
     dreams,
     prompts,
+    injections,
     extractor: extractor.describe,
     ledger,
     afterReady() {

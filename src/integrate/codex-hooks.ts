@@ -11,11 +11,16 @@ import { codexHome } from './codex.js';
 import type { Invocation } from './command.js';
 import type { JsonObject } from './files.js';
 
-/** No matcher: the group runs for every source (startup, resume, clear…) and every end. */
+/**
+ * No matcher: the group runs for every source (startup, resume, clear…) and every end. The prompt
+ * hook (codex-cli 0.169.0 reads UserPromptSubmit's hookSpecificOutput.additionalContext as Claude
+ * Code does) tells the session of task outcomes and adds what matches the prompt.
+ */
 export const CODEX_HOOKS: HookSet = {
   hooks: [
     { event: 'SessionStart', arg: 'session-start', timeout: 10 },
     { event: 'SessionEnd', arg: 'session-end', timeout: 30 },
+    { event: 'UserPromptSubmit', arg: 'user-prompt-submit', timeout: 5 },
   ],
 };
 

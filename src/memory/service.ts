@@ -41,6 +41,8 @@ import { logEvent } from './events.js';
 
 export class MemoryService {
   readonly queue: IngestQueue;
+  /** Rejected in a project and not reinforced since: kept out of its recall (set by the daemon from the injection ledger). */
+  rejected: (project: string | null, id: string, reinforcements: number | undefined) => boolean = () => false;
   private readonly reconfigureIngest: (config: Config) => void;
 
   private constructor(
@@ -228,6 +230,7 @@ export class MemoryService {
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
       digests: project === null ? [] : this.recentDigests(project),
       activity: this.activity(),
+      exclude: (id, n) => this.rejected(project, id, n),
     });
     return req.render ? { ...r, rendered: hookContext(r) } : r;
   }

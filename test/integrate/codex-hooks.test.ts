@@ -21,7 +21,7 @@ const read = (f: string) => readFileSync(f, 'utf8');
 const hookCmd = (home: string, event: string) => `NIGHTSHIFT_HOME=${home} ${process.execPath} ${CLI} hook ${event}`;
 
 describe('nightshift integrate codex: hooks.json', () => {
-  it('adds SessionStart and SessionEnd after the hooks already there, is idempotent, and uninstalls to the same bytes', async () => {
+  it('adds SessionStart, SessionEnd and UserPromptSubmit after the hooks already there, is idempotent, and uninstalls to the same bytes', async () => {
     const h = newHome('model = "o3"\n');
     const file = join(h.dir, 'hooks.json');
     const before =
@@ -31,7 +31,7 @@ describe('nightshift integrate codex: hooks.json', () => {
     const r = await runCli(['integrate', 'codex', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { files: { file: string; changes: string[] }[]; notes: string[] };
-    expect(out.files[1]).toMatchObject({ file, changes: ['added the SessionStart hook', 'added the SessionEnd hook'] });
+    expect(out.files[1]).toMatchObject({ file, changes: ['added the SessionStart hook', 'added the SessionEnd hook', 'added the UserPromptSubmit hook'] });
     expect(out.notes.join('\n')).toMatch(/trust/i);
     const hooks = (JSON.parse(read(file)) as { hooks: Record<string, unknown[]> }).hooks;
     expect(hooks.SessionStart).toEqual([
@@ -39,6 +39,7 @@ describe('nightshift integrate codex: hooks.json', () => {
       { hooks: [{ type: 'command', command: hookCmd('/tmp/ns-x', 'session-start'), timeout: 10 }] },
     ]);
     expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: hookCmd('/tmp/ns-x', 'session-end'), timeout: 30 }] }]);
+    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: hookCmd('/tmp/ns-x', 'user-prompt-submit'), timeout: 5 }] }]);
     expect(hooks.Stop).toEqual([]);
     const installed = read(file);
     expect((await runCli(['integrate', 'codex'], env)).stdout).toContain('already set up; nothing changed');
@@ -52,7 +53,7 @@ describe('nightshift integrate codex: hooks.json', () => {
     const h = newHome();
     const file = join(h.dir, 'hooks.json');
     expect((await runCli(['integrate', 'codex'], h.env)).code).toBe(0);
-    expect(Object.keys((JSON.parse(read(file)) as { hooks: object }).hooks)).toEqual(['SessionStart', 'SessionEnd']);
+    expect(Object.keys((JSON.parse(read(file)) as { hooks: object }).hooks)).toEqual(['SessionStart', 'SessionEnd', 'UserPromptSubmit']);
     const un = await runCli(['integrate', 'codex', '--uninstall'], h.env);
     expect(un.code, un.stderr).toBe(0);
     expect(existsSync(file)).toBe(false);
@@ -72,13 +73,21 @@ describe('nightshift integrate codex: hooks.json', () => {
 });
 
 describe('the installed hooks, run by the real codex CLI (exec, against a fake API on loopback)', () => {
-  it('SessionStart adds the recalled memories to the model request; SessionEnd has the rollout ingested', async () => {
+  it('SessionStart adds the recalled memories and the tasks ended since the last session; UserPromptSubmit a task waiting at a prompt; SessionEnd has the rollout ingested', async () => {
     const fake = await startFakeResponses([], { text: 'Done.' });
     try {
       const d = newDaemon();
       await d.start();
       const project = tmp();
       await d.cli(['remember', '--project', project, '--stable', '--type', 'instruction', 'Use pnpm, never npm, in this repository.']);
+      // Ended while no session ran: in the session-start block. Waiting at a prompt: a line at the prompt.
+      const failed = await d.client.run({ command: ['sh', '-c', 'echo "3 tests failed"; exit 1'], cwd: project, name: 'unit tests' });
+      await until(async () => (await d.client.get(failed.id)).status === 'exited');
+      const waiting = await d.client.run({ command: ['sh', '-c', 'printf "Continue? [y/N] "; read x'], cwd: project, stallAfterSeconds: 1 });
+      await until(async () => {
+        const t = await d.client.get(waiting.id);
+        return t.status === 'running' && t.attention?.kind === 'prompt';
+      }, 15_000);
       const h = newHome(fakeProviderToml(fake.url));
       const integrated = await runCli(['integrate', 'codex'], { ...h.env, NIGHTSHIFT_HOME: d.home });
       expect(integrated.code, integrated.stderr).toBe(0);
@@ -93,6 +102,10 @@ describe('the installed hooks, run by the real codex CLI (exec, against a fake A
       const threadId = (JSON.parse(run.stdout.split('\n')[0] ?? '') as { thread_id: string }).thread_id;
       const request = fake.requests.find((q) => q.path.endsWith('/responses'));
       expect(request?.raw).toContain('Use pnpm, never npm');
+      expect(request?.raw).toContain(`task ${failed.id} (unit tests) failed: exit 1`);
+      expect(request?.raw).toContain(`task ${waiting.id} (`);
+      expect(request?.raw).toContain('is waiting at a prompt');
+      await d.client.kill(waiting.id, 'SIGKILL');
 
       const sessions = await until(async () => {
         const s = await d.client.sessions();

@@ -1,4 +1,5 @@
-import type { DoctorCheck, DoctorResponse } from '../../api/model-usage.js';
+import type { DoctorCheck, DoctorResponse, UsageResponse } from '../../api/model-usage.js';
+import { nowMs } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { DreamService } from '../../dream/service.js';
 import { ANTHROPIC_ENV, anthropicEnv, extractorBackend } from '../../llm/backends/resolve.js';
@@ -14,6 +15,8 @@ export interface ModelUsageDeps {
   /** The config in effect (restart-only keys as they were at start). */
   config: () => Config;
   env: NodeJS.ProcessEnv;
+  /** Tokens injected per session (the injection ledger), newest first. */
+  injected?: () => NonNullable<UsageResponse['injected']>;
 }
 
 /** Why the daemon's extractor is not the configured backend, as far as can be told from here. */
@@ -25,7 +28,11 @@ function unavailableWhy(backend: string | undefined, env: NodeJS.ProcessEnv): st
 export function modelUsageHandlers(d: ModelUsageDeps): Pick<Handlers, 'usage' | 'doctor'> {
   const budget = () => ({ dailyTokens: d.ledger.dailyBudget, spentToday: d.ledger.spentToday() });
   return {
-    usage: async ({ query }) => ({ json: { days: d.ledger.days(query.days), budget: budget() } }),
+    usage: async ({ query }) => {
+      const from = new Date(nowMs() - query.days * 86_400_000).toISOString();
+      const injected = d.injected?.().filter((s) => s.lastAt >= from);
+      return { json: { days: d.ledger.days(query.days), budget: budget(), ...(injected && { injected }) } };
+    },
     doctor: async () => {
       const config = d.config();
       const x = extractorBackend(config, d.env);

@@ -39,6 +39,8 @@ export interface RecallOptions {
   digests?: RecallItem[] | undefined;
   /** The projects' sessions: what ages a memory (store/model.ts `decay`). */
   activity?: Activity | undefined;
+  /** Items never offered: rejected in this project and not reinforced since (memory/ledger). */
+  exclude?: ((id: string, reinforcements: number | undefined) => boolean) | undefined;
 }
 
 /** The digests that fit their share of the budget, most recent first. */
@@ -140,7 +142,7 @@ function offers(
   const top = new TopK<Memory>(Math.max(8, Math.ceil(room / 8)) * SLACK);
   for (const { list, clock } of pools) {
     for (const m of list) {
-      if (m.archivedAt !== undefined || m.supersededBy !== undefined) continue;
+      if (m.archivedAt !== undefined || m.supersededBy !== undefined || opts.exclude?.(m.id, m.reinforcements)) continue;
       const hit = query === undefined ? undefined : matched.get(m.id);
       if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
       const base = rankOf(m, opts.nowMs, clock ?? clockOf(m));
@@ -180,6 +182,7 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   // Past sessions are searched in this project only: another project's words are never this one's recall.
   if (query && opts.episodes && opts.project !== null) {
     for (const h of opts.episodes.search(query, { project: opts.project, limit: 50 })) {
+      if (opts.exclude?.(`${h.sessionId}#${h.messageId}`, undefined)) continue;
       const text = `${h.speaker ? `${h.speaker}: ` : ''}${h.text}`.replace(/\s+/g, ' ').trim();
       const item: RecallItem = {
         kind: 'episode',

@@ -1,0 +1,125 @@
+/**
+ * Where the two halves meet at the agent (issue 24): the session-start block (tasks of the project
+ * that ended since its last session, then the recall, in one budget) and each prompt's context
+ * (one line per task outcome the session was not told yet, then the matching memories), each
+ * recorded in the injection ledger with its items, why and tokens.
+ */
+import { performance } from 'node:perf_hooks';
+import type { InjectedItem, InjectResponse, Injection, PromptInjectRequest, SessionStartRequest, TaskOutcome } from '../api/injections.js';
+import type { RecallItem } from '../api/memory.js';
+import { hookContext, renderPromptContext, renderTaskLine, renderTasks } from '../api/recall-render.js';
+import type { Task } from '../api/tasks.js';
+import { nowMs } from '../clock.js';
+import { estimateTokens } from '../llm/tokens.js';
+import type { InjectionLedger } from '../memory/ledger/ledger.js';
+import { outcomeOf, pickForPrompt, pickForStart, toldKey } from '../memory/ledger/task-outcomes.js';
+import { whyOf } from '../memory/ledger/why.js';
+import type { PromptRecall } from '../memory/recall/prompt-recall.js';
+import type { MemoryService } from '../memory/service.js';
+import { projectKey } from '../project.js';
+
+/** With no earlier session of the project on record: tasks of the last day. */
+const FIRST_SESSION_WINDOW_MS = 86_400_000;
+
+export interface InjectorDeps {
+  memory: MemoryService;
+  prompts: PromptRecall;
+  ledger: InjectionLedger;
+  /** Every task the daemon knows, ended or not. */
+  tasks: () => Promise<Task[]>;
+}
+
+export class Injector {
+  constructor(private readonly d: InjectorDeps) {}
+
+  /** When the project's last session began: its latest session start on record, else its latest ingested session's first message. */
+  private since(project: string, sessionId: string | undefined): string {
+    const started = this.d.ledger.lastStart(project, sessionId);
+    if (started !== undefined) return started;
+    let first: string | undefined;
+    for (const s of this.d.memory.sessions.list())
+      if (s.project === project && s.sessionId !== sessionId && s.firstMessageAt && (first === undefined || s.firstMessageAt > first)) first = s.firstMessageAt;
+    return first ?? new Date(nowMs() - FIRST_SESSION_WINDOW_MS).toISOString();
+  }
+
+  async sessionStart(req: SessionStartRequest): Promise<InjectResponse> {
+    const t0 = performance.now();
+    const project = projectKey(req.project);
+    const told = (req.sessionId && this.d.ledger.sessionOf(req.sessionId)?.told) || new Set<string>();
+    const picked = pickForStart(await this.d.tasks(), project, this.since(project, req.sessionId), told, req.sessionId);
+    const outcomes = await Promise.all(picked.map(outcomeOf));
+    let r = this.d.memory.recall({ project, episodes: true, ...(req.budget && { budget: req.budget }) });
+    // The tasks come out of the same budget: the recall gets what they leave.
+    const taskTokens = outcomes.length > 0 ? estimateTokens(renderTasks(outcomes)) : 0;
+    if (taskTokens > 0) r = this.d.memory.recall({ project, episodes: true, budget: Math.max(50, r.budget - taskTokens) });
+    const context = hookContext(r, outcomes);
+    const tl = performance.now();
+    const items = [...outcomes.map((o) => taskItem(o, renderTasks([o]).split('\n').slice(1).join('\n'))), ...this.recallItems(r.items, null)];
+    const injection = this.record('session-start', req.sessionId, project, items, context, t0, tl);
+    return { context, injection };
+  }
+
+  async prompt(req: PromptInjectRequest): Promise<InjectResponse> {
+    const t0 = performance.now();
+    const project = req.project ? projectKey(req.project) : null;
+    let outcomes: TaskOutcome[] = [];
+    let keys: string[] = [];
+    if (req.sessionId) {
+      const s = this.d.ledger.begin(req.sessionId, project, new Date(nowMs()).toISOString());
+      const picked = pickForPrompt(await this.d.tasks(), project, req.sessionId, s.beganAt, s.told);
+      outcomes = await Promise.all(picked.map(outcomeOf));
+      keys = picked.map(toldKey);
+    }
+    const lines = outcomes.map(renderTaskLine);
+    const taskChars = lines.reduce((n, l) => n + l.length + 1, 0);
+    const room = req.maxChars - taskChars;
+    const r = room >= 200 && req.prompt.trim() ? this.d.prompts.forPrompt({ ...req, maxChars: room }) : { items: [], repeated: 0 };
+    const parts = [...lines, ...(r.items.length > 0 ? [renderPromptContext(r.items, room)] : [])];
+    if (parts.length === 0) return { context: '', injection: null };
+    const context = parts.join('\n');
+    const tl = performance.now();
+    const items = [...outcomes.map((o, i) => ({ ...taskItem(o, lines[i] ?? ''), id: keys[i] ?? o.id })), ...this.recallItems(r.items, req.prompt)];
+    return { context, injection: this.record('prompt', req.sessionId, project, items, context, t0, tl) };
+  }
+
+  private recallItems(items: RecallItem[], query: string | null): InjectedItem[] {
+    const now = nowMs();
+    return items.map((i) => ({
+      kind: i.kind,
+      id: i.id,
+      score: Math.round(i.score * 1000) / 1000,
+      why: whyOf(i, i.kind === 'memory' ? this.d.memory.store.get(i.id) : undefined, query, now),
+      tokens: i.tokens,
+      text: i.text,
+    }));
+  }
+
+  /** `t0`: the request began; `tl`: the ledger's part began (the items' reasons, the record). */
+  private record(
+    event: Injection['event'],
+    sessionId: string | undefined,
+    project: string | null,
+    items: InjectedItem[],
+    context: string,
+    t0: number,
+    tl: number,
+  ): Injection {
+    const injection: Injection = {
+      id: this.d.ledger.nextId(),
+      at: new Date(nowMs()).toISOString(),
+      event,
+      sessionId: sessionId ?? null,
+      project,
+      items,
+      tokens: context ? estimateTokens(context) : 0,
+      ms: Math.round((performance.now() - t0) * 100) / 100,
+      ledgerMs: Math.round((performance.now() - tl) * 1000) / 1000,
+    };
+    this.d.ledger.record(injection);
+    return injection;
+  }
+}
+
+function taskItem(o: TaskOutcome, text: string): InjectedItem {
+  return { kind: 'task', id: o.id, score: o.failed ? 1 : 0.5, why: ['task outcome', o.outcome], tokens: estimateTokens(text), text };
+}

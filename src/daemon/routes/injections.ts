@@ -1,0 +1,68 @@
+import type { TaskOutcome } from '../../api/injections.js';
+import type { Task } from '../../api/tasks.js';
+import { nowMs } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import type { InjectionLedger } from '../../memory/ledger/ledger.js';
+import { rejectionOf } from '../../memory/ledger/rejections.js';
+import { belongs, endedAt, outcomeOf } from '../../memory/ledger/task-outcomes.js';
+import type { MemoryService } from '../../memory/service.js';
+import { projectKey } from '../../project.js';
+import { Injector } from '../inject.js';
+import type { MemoryRuntime } from '../memory-start.js';
+import type { Handlers } from '../http.js';
+
+type InjectionHandlers = Pick<Handlers, 'injectSessionStart' | 'injectPrompt' | 'injections' | 'rejectMemory' | 'tasksSince'>;
+
+interface InjectionDeps {
+  injector: Injector;
+  ledger: InjectionLedger;
+  memory: MemoryService;
+  tasks: () => Promise<Task[]>;
+}
+
+/** The routes of the hooks' injections, the ledger and task outcomes, over the memory runtime and every task. */
+export function injectionRoutes(memory: MemoryRuntime, tasks: () => Promise<Task[]>): InjectionHandlers {
+  const injector = new Injector({ memory: memory.service, prompts: memory.prompts, ledger: memory.injections, tasks });
+  return injectionHandlers({ injector, ledger: memory.injections, memory: memory.service, tasks });
+}
+
+function time(v: string, what: string): string {
+  const ms = Date.parse(v);
+  if (Number.isNaN(ms)) throw new AppError('bad_request', `${what} must be an ISO time (e.g. 2026-01-02T10:00:00Z) or a cursor from an earlier answer`);
+  return new Date(ms).toISOString();
+}
+
+function injectionHandlers(d: InjectionDeps): InjectionHandlers {
+  return {
+    injectSessionStart: async ({ body }) => ({ json: await d.injector.sessionStart(body) }),
+    injectPrompt: async ({ body }) => ({ json: await d.injector.prompt(body) }),
+    injections: async ({ query }) => {
+      const project = query.project ? projectKey(query.project) : undefined;
+      return { json: { injections: d.ledger.list({ session: query.session, project, limit: query.limit }), sessions: d.ledger.totals() } };
+    },
+    rejectMemory: async ({ params, body }) => {
+      const m = d.memory.store.mustGet(params.id);
+      const from = body.injection === undefined ? undefined : d.ledger.get(body.injection);
+      if (body.injection !== undefined && from === undefined) throw new AppError('not_found', `no injection ${body.injection} (see \`nightshift injections\`)`);
+      const project = body.project ? projectKey(body.project) : from ? from.project : (m.project ?? null);
+      const r = rejectionOf(m, project, new Date(nowMs()).toISOString(), d.memory.sessions.list(), body.injection);
+      d.ledger.reject(r);
+      return { json: { memoryId: m.id, project, at: r.at } };
+    },
+    tasksSince: async ({ query }) => {
+      const since =
+        query.cursor !== undefined ? time(query.cursor, 'cursor') : query.since !== undefined ? time(query.since, 'since') : new Date(0).toISOString();
+      const project = query.project ? projectKey(query.project) : undefined;
+      const ended = (await d.tasks())
+        .filter((t) => {
+          const at = endedAt(t);
+          return at !== undefined && at > since && (project === undefined || belongs(t, project));
+        })
+        .sort((a, b) => (endedAt(a) ?? '').localeCompare(endedAt(b) ?? ''))
+        .slice(0, query.limit);
+      const tasks: TaskOutcome[] = await Promise.all(ended.map(outcomeOf));
+      const last = tasks[tasks.length - 1]?.endedAt;
+      return { json: { tasks, cursor: last ?? (query.cursor !== undefined || query.since !== undefined ? since : new Date(nowMs()).toISOString()) } };
+    },
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * The injection ledger: every injection a session was given (items, why, tokens), the task
+ * outcomes each session was told of, and the memories rejected in a project. One JSON line per
+ * record appended to injections.jsonl (an append is what keeps the cost per injection well under
+ * 2 ms; a snapshot rewrite per prompt would not); indexes kept in memory, rebuilt at open. When the
+ * file outgrows MAX_RECORDS it is rewritten with the newest records and every rejection.
+ */
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { Injection } from '../../api/injections.js';
+import type { Logger } from '../../log.js';
+import { isRejectionLive, type Rejection } from './rejections.js';
+
+/** A session seen by the ledger: when it began (its first record) and the tasks it was told of. */
+interface SessionState {
+  project: string | null;
+  beganAt: string;
+  told: Set<string>;
+  tokens: number;
+  injections: number;
+  lastAt: string;
+}
+
+type LedgerLine = { t: 'inj'; v: Injection } | { t: 'begin'; sessionId: string; project: string | null; at: string } | { t: 'reject'; v: Rejection };
+
+const MAX_RECORDS = 20_000;
+
+export class InjectionLedger {
+  private readonly injections: Injection[] = [];
+  private readonly sessions = new Map<string, SessionState>();
+  /** Per project, each session's latest session-start time. */
+  private readonly starts = new Map<string, Map<string, string>>();
+  /** Per project, memory id → its rejection. */
+  private readonly rejections = new Map<string, Map<string, Rejection>>();
+  private lines = 0;
+  private seq = 0;
+
+  private constructor(
+    private readonly file: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reads the ledger; a missing file is an empty ledger, an unreadable line is skipped (it only informs). */
+  static open(file: string, log: Logger): InjectionLedger {
+    const ledger = new InjectionLedger(file, log);
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ file, err: (err as Error).message }, 'injection ledger unreadable; starting afresh');
+    }
+    let bad = 0;
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        ledger.apply(JSON.parse(line) as LedgerLine);
+        ledger.lines++;
+      } catch {
+        bad++;
+      }
+    }
+    if (bad > 0) log.warn({ file, lines: bad }, 'injection ledger lines skipped (not JSON)');
+    return ledger;
+  }
+
+  private apply(l: LedgerLine): void {
+    if (l.t === 'inj') {
+      const v = l.v;
+      this.injections.push(v);
+      this.seq = Math.max(this.seq, Number(v.id.slice(1)) || 0);
+      if (v.sessionId === null) return;
+      const s = this.session(v.sessionId, v.project, v.at);
+      s.tokens += v.tokens;
+      s.injections++;
+      s.lastAt = v.at;
+      for (const i of v.items) if (i.kind === 'task') s.told.add(i.id);
+      if (v.event === 'session-start' && v.project !== null) {
+        let m = this.starts.get(v.project);
+        if (!m) this.starts.set(v.project, (m = new Map()));
+        m.set(v.sessionId, v.at);
+      }
+    } else if (l.t === 'begin') this.session(l.sessionId, l.project, l.at);
+    else if (l.t === 'reject') {
+      let m = this.rejections.get(l.v.project ?? '');
+      if (!m) this.rejections.set(l.v.project ?? '', (m = new Map()));
+      m.set(l.v.memoryId, l.v);
+    }
+  }
+
+  private session(id: string, project: string | null, at: string): SessionState {
+    let s = this.sessions.get(id);
+    if (!s) this.sessions.set(id, (s = { project, beganAt: at, told: new Set(), tokens: 0, injections: 0, lastAt: at }));
+    return s;
+  }
+
+  private append(l: LedgerLine): void {
+    this.apply(l);
+    try {
+      appendFileSync(this.file, `${JSON.stringify(l)}\n`, { mode: 0o600 });
+      this.lines++;
+    } catch (err) {
+      this.log.warn({ file: this.file, err: (err as Error).message }, 'could not write the injection ledger');
+    }
+    if (this.lines > MAX_RECORDS * 1.5) this.compact();
+  }
+
+  nextId(): string {
+    return `i${++this.seq}`;
+  }
+
+  record(v: Injection): void {
+    this.append({ t: 'inj', v });
+  }
+
+  /** A session's first sight (a prompt before any injection): when it began, for the tasks it is told of. */
+  begin(sessionId: string, project: string | null, at: string): SessionState {
+    const s = this.sessions.get(sessionId);
+    if (s) return s;
+    this.append({ t: 'begin', sessionId, project, at });
+    return this.session(sessionId, project, at);
+  }
+
+  sessionOf(sessionId: string): Readonly<SessionState> | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  /** When the latest session of `project` other than `sessionId` started (its latest session start), or undefined. */
+  lastStart(project: string, sessionId: string | undefined): string | undefined {
+    let best: string | undefined;
+    for (const [id, at] of this.starts.get(project) ?? []) if (id !== sessionId && (best === undefined || at > best)) best = at;
+    return best;
+  }
+
+  reject(r: Rejection): void {
+    this.append({ t: 'reject', v: r });
+  }
+
+  /** Rejected in this project (or with no project) and not reinforced since. */
+  isRejected(project: string | null, id: string, reinforcements: number | undefined): boolean {
+    const r = this.rejections.get(project ?? '')?.get(id);
+    return r !== undefined && isRejectionLive(r, reinforcements);
+  }
+
+  allRejections(): Rejection[] {
+    return [...this.rejections.values()].flatMap((m) => [...m.values()]);
+  }
+
+  /** Newest first. */
+  list(q: { session?: string | undefined; project?: string | undefined; limit: number }): Injection[] {
+    const out: Injection[] = [];
+    for (let i = this.injections.length - 1; i >= 0 && out.length < q.limit; i--) {
+      const v = this.injections[i] as Injection;
+      if (q.session !== undefined && v.sessionId !== q.session && !v.sessionId?.startsWith(q.session)) continue;
+      if (q.project !== undefined && v.project !== q.project) continue;
+      out.push(v);
+    }
+    return out;
+  }
+
+  get(id: string): Injection | undefined {
+    return this.injections.find((v) => v.id === id);
+  }
+
+  /** Tokens injected per session, newest first. */
+  totals(): { sessionId: string; project: string | null; injections: number; tokens: number; lastAt: string }[] {
+    return [...this.sessions]
+      .filter(([, s]) => s.injections > 0)
+      .map(([sessionId, s]) => ({ sessionId, project: s.project, injections: s.injections, tokens: s.tokens, lastAt: s.lastAt }))
+      .sort((a, b) => b.lastAt.localeCompare(a.lastAt));
+  }
+
+  /** The newest records and every rejection, written whole in place of the file (at once: an append may not slip in between). */
+  private compact(): void {
+    const keep: LedgerLine[] = [
+      ...this.allRejections().map((v) => ({ t: 'reject' as const, v })),
+      ...this.injections.slice(-MAX_RECORDS).map((v) => ({ t: 'inj' as const, v })),
+    ];
+    try {
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, keep.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
+      renameSync(tmp, this.file);
+      this.injections.splice(0, Math.max(0, this.injections.length - MAX_RECORDS));
+      this.lines = keep.length;
+    } catch (err) {
+      this.log.warn({ file: this.file, err: (err as Error).message }, 'could not compact the injection ledger');
+    }
+  }
+}
