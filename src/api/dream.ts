@@ -17,6 +17,8 @@ export const DreamReport = z.object({
     gather: Phase.extend({ reinforced: z.number(), proposed: z.number() }),
     consolidate: Phase.extend({ merged: z.number(), superseded: z.number(), secretsMasked: z.number(), modelBatches: z.number() }),
     prune: Phase.extend({ archived: z.number() }),
+    /** Memories checked against their repositories (memory/evidence/). */
+    verify: Phase.extend({ recorded: z.number(), checked: z.number(), reverify: z.number(), archived: z.number() }).optional(),
   }),
   merges: z.array(z.object({ into: z.string(), merged: z.array(z.string()), text: z.string(), reason: z.string() })),
   supersessions: z.array(z.object({ id: z.string(), by: z.string(), at: z.string(), reason: z.string() })),
@@ -26,6 +28,8 @@ export const DreamReport = z.object({
   /** Two values of one slot the dream did not resolve on its own: the newer may replace the older (`memories forget` the older to agree). */
   replacements: z.array(z.object({ older: z.string(), newer: z.string(), reason: z.string() })).optional(),
   masked: z.array(z.object({ id: z.string(), dropped: z.boolean() })),
+  /** What a memory rests on in its repository changed: marked to re-verify (ranked lower until said again). */
+  reverify: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
   tokens: z.object({ input: z.number(), output: z.number(), budget: z.number() }).optional(),
 });
 export type DreamReport = z.infer<typeof DreamReport>;

@@ -1,6 +1,7 @@
 import { posix, win32 } from 'node:path';
 import { z } from 'zod';
 import { SessionDigest } from './digest.js';
+import { Evidence, Reverify } from './memory-evidence.js';
 
 /** Memory ids: `m` + 12 hex digits. Anything else is refused at the boundary. */
 export const MemoryId = z.string().regex(/^m[0-9a-f]{12}$/, 'memory ids look like m1a2b3c4d5e6f');
@@ -60,6 +61,9 @@ export const Memory = z.object({
   editedAt: z.string().optional(),
   /** The person's edits, pins, forgets and restores, oldest first (the latest 50). */
   events: z.array(MemoryEvent).optional(),
+  /** What it rests on in the repository (memory-evidence.ts); `[]`: looked for, none. */
+  evidence: z.array(Evidence).optional(),
+  reverify: Reverify.optional(),
 });
 export type Memory = z.infer<typeof Memory>;
 
@@ -148,6 +152,8 @@ export const RecallItem = z.object({
   at: z.string().optional(),
   /** A memory's origin: `heuristic` memories are the person's own words, shown quoted. */
   origin: z.enum(['heuristic', 'model', 'manual', 'import']).optional(),
+  /** Why what the memory rests on needs checking again (it changed since): shown beside it. */
+  reverify: z.string().optional(),
 });
 export type RecallItem = z.infer<typeof RecallItem>;
 

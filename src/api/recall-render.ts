@@ -29,8 +29,9 @@ export function escapeControls(text: string): string {
 function dated(i: RecallItem): string {
   const text = escapeControls(i.text);
   if (i.kind === 'episode' && i.at) return `(${i.at.slice(0, 10)}) ${text}`;
-  if (i.kind === 'memory' && i.origin === 'heuristic') return `“${text}”${i.at ? ` (${i.at.slice(0, 10)})` : ''}`;
-  return text;
+  const mark = i.reverify === undefined ? '' : ` (to re-verify: ${escapeControls(i.reverify)})`;
+  if (i.kind === 'memory' && i.origin === 'heuristic') return `“${text}”${i.at ? ` (${i.at.slice(0, 10)})` : ''}${mark}`;
+  return `${text}${mark}`;
 }
 
 export function renderText(r: RecallResponse): string {

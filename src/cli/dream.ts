@@ -14,10 +14,13 @@ function describeReport(r: DreamReport): string {
     `consolidate: ${p.consolidate.merged} merged, ${p.consolidate.superseded} superseded, ${p.consolidate.secretsMasked} secrets masked${p.consolidate.modelBatches ? `, ${p.consolidate.modelBatches} model batches` : ''}`,
     `prune:       ${p.prune.archived} archived`,
   ];
+  if (p.verify)
+    lines.push(`verify:      ${p.verify.checked} checked against their repositories, ${p.verify.reverify} to re-verify, ${p.verify.archived} archived`);
   if (r.tokens) lines.push(`tokens:      ${r.tokens.input} input + ${r.tokens.output} output (budget ${r.tokens.budget})`);
   for (const m of r.merges) lines.push(`  merge      ${m.merged.join(', ')} → ${m.into}: ${m.text.slice(0, 80)}`);
   for (const s of r.supersessions) lines.push(`  supersede  ${s.id} by ${s.by}: ${s.reason.slice(0, 90)}`);
   for (const a of r.archives) lines.push(`  archive    ${a.id}: ${a.reason}`);
+  for (const v of r.reverify ?? []) lines.push(`  re-verify  ${v.id}: ${v.reason}`);
   for (const t of r.proposals) lines.push(`  proposal   "${t.topic}" came up in ${t.sessions} sessions with no memory about it`);
   for (const x of r.replacements ?? [])
     lines.push(`  replace?   ${x.newer} may replace ${x.older} (${x.reason}): \`nightshift memories forget ${x.older}\` to agree`);

@@ -9,6 +9,7 @@ import { escapeControls } from '../api/recall-render.js';
 import { age, clipColumns, loadWidths, table } from './format.js';
 import { count, describeSources, memoryTypeOption, oneOf, registerMemoryBrowseCommands } from './memory-browse.js';
 import { printJson } from './print-json.js';
+import { evidenceRows, reverifyMark } from './memory-evidence.js';
 import { registerRejectCommand } from './injections.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;
@@ -47,6 +48,7 @@ function describeMemory(m: Memory): string {
   if (m.archivedAt) rows.push(['archived', `${m.archivedAt} (${m.archiveReason ?? 'no reason'})`]);
   if (m.restoredAt) rows.push(['restored', m.restoredAt]);
   if (m.editedAt) rows.push(['edited', `${m.editedAt} (see \`memories history ${m.id}\`)`]);
+  rows.push(...evidenceRows(m));
   return rows.map(([k, v]) => `${`${k}:`.padEnd(12)} ${v}`).join('\n');
 }
 
@@ -57,7 +59,7 @@ export function memoryTable(memories: Memory[]): string {
     m.scope,
     m.pinned ? 'pin' : m.stable ? 'yes' : 'no',
     age(m.lastSeenAt),
-    clipColumns(escapeControls(m.content.replace(/\s+/g, ' ')), 90),
+    clipColumns(escapeControls(reverifyMark(m) + m.content.replace(/\s+/g, ' ')), 90),
   ]);
   return table(['ID', 'TYPE', 'SCOPE', 'STABLE', 'SEEN', 'CONTENT'], rows);
 }

@@ -1,6 +1,7 @@
 /** Applies a dream's plan to the store. Nothing is deleted: everything taken out stays, marked. */
 import type { Memory } from '../api/memory.js';
 import type { MemoryStore } from '../memory/store/store.js';
+import { applyDecisions } from '../memory/evidence/tie.js';
 import type { Plan } from './plan.js';
 
 const IMPORTANCE_PER_SESSION = 0.05;
@@ -68,4 +69,5 @@ export function applyPlan(store: MemoryStore, plan: Plan, nowIso: string): void 
       m.archiveReason = a.reason;
     });
   }
+  applyDecisions(store, plan.evidence, nowIso);
 }

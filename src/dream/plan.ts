@@ -4,6 +4,7 @@
  */
 import type { DreamReport } from '../api/dream.js';
 import type { Slot, Source } from '../api/memory.js';
+import { noDecisions, type Decisions } from '../memory/evidence/tie.js';
 
 export interface Merge {
   into: string;
@@ -24,6 +25,8 @@ export interface Plan {
   replacements: NonNullable<DreamReport['replacements']>;
   /** Slots worked out for memories stored without one: saved with them. */
   slots: Map<string, Slot>;
+  /** Evidence recorded, marks set and cleared, evidence found gone (its archives are in `archive` too). */
+  evidence: Decisions;
 }
 
 export const emptyPlan = (): Plan => ({
@@ -35,6 +38,7 @@ export const emptyPlan = (): Plan => ({
   proposals: [],
   replacements: [],
   slots: new Map(),
+  evidence: noDecisions(),
 });
 
 /** Memories a plan already takes out of the active set (merged away, superseded, archived). */

@@ -15,6 +15,7 @@ import { planSecrets, planSlotGroups } from './consolidate.js';
 import { gather } from './gather.js';
 import type { ModelReview } from './model-review.js';
 import { emptyPlan, removedBy } from './plan.js';
+import { planEvidence } from './evidence.js';
 import { planPrune } from './prune.js';
 import { planRestatements } from './restate.js';
 import { planResolutions } from './resolve.js';
@@ -87,6 +88,11 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     const consolidated = { ms: lap(), merged, superseded: plan.supersede.length, secretsMasked, modelBatches: usage?.batches ?? 0 };
     deps.onPhase?.('consolidate', `${merged} merged, ${plan.supersede.length} superseded, ${secretsMasked} secrets masked`);
 
+    // Verify: what memories rest on in their repositories, as the repositories are now (timed on its own).
+    const verify = await planEvidence(active, plan, removedBy(plan), started.toISOString());
+    deps.onPhase?.('verify', `${verify.checked} checked against their repositories, ${verify.reverify} to re-verify, ${verify.archived} archived`);
+    lap();
+
     // Finished problems and dropped plans become history.
     planResolutions(active, episodes, plan, removedBy(plan));
 
@@ -101,7 +107,7 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
       dryRun: opts.dryRun,
       startedAt: started.toISOString(),
       durationMs: Date.now() - t0,
-      phases: { orient, gather: gathered, consolidate: consolidated, prune: pruned },
+      phases: { orient, gather: gathered, consolidate: consolidated, prune: pruned, verify },
       merges: plan.merges,
       supersessions: plan.supersede,
       archives: plan.archive,
@@ -109,6 +115,7 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
       proposals: plan.proposals,
       replacements: plan.replacements,
       masked: plan.mask.map((k) => ({ id: k.id, dropped: k.text === null })),
+      reverify: plan.evidence.reverify,
       ...(usage && { tokens: usage.tokens }),
     };
     // The report first, then the memories: a dream refused on the way (a full disk) leaves neither a

@@ -23,6 +23,7 @@ import { relatedMemories } from '../store/related.js';
 import type { Namespace } from '../store/model.js';
 import { projectKey } from '../../project.js';
 import { keptOut, retractFile, type Retraction } from './reextract.js';
+import { tieAfterIngest } from '../evidence/tie.js';
 import { sessionKey, type SessionRegistry } from './sessions.js';
 import type { MemoryStore } from '../store/store.js';
 import { detectTranscriptFormat, parseTranscript } from '../transcripts/index.js';
@@ -187,6 +188,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     const promoted = promoteIfShared(deps.store, out.memory, at(c.at));
     if (promoted !== undefined) added.push(promoted);
   }
+  if (project !== null) await tieAfterIngest(deps.store, project, reinforced, nowIso, deps.log);
 
   // Independent files: written side by side; the cursor moves only once all of them are on disk.
   try {

@@ -69,11 +69,13 @@ function memoryItem(m: Memory, score: number): RecallItem {
     type: m.type,
     scope: m.scope,
     score,
-    tokens: estimateTokens(text) + ITEM_FRAME_TOKENS,
+    // A mark to re-verify is part of the line the session reads.
+    tokens: estimateTokens(text) + ITEM_FRAME_TOKENS + (m.reverify === undefined ? 0 : estimateTokens(m.reverify.reason) + 4),
     // The latest few: a block is read at every session start; `memories sources ID` has them all.
     sources: m.sources.slice(-SOURCES_SHOWN),
     at: m.lastSeenAt,
     origin: m.origin,
+    ...(m.reverify !== undefined && { reverify: m.reverify.reason }),
   };
 }
 

@@ -61,6 +61,12 @@ export function sessionsOf(m: Pick<Memory, 'sources'>): number {
 export const FRESH_HALF_LIFE = 8;
 export const FRESH_MIN = 0.25;
 
+/**
+ * What a memory rests on in its repository changed since it was said (evidence/): it may no longer
+ * hold, so it ranks at this share until it is said or confirmed again. Not pruned for it.
+ */
+export const REVERIFY_FACTOR = 0.5;
+
 /** Where a memory keeps its parsed `lastSeenAt`: a symbol, so it never reaches JSON or a copy. */
 const SEEN = Symbol('lastSeenMs');
 type Timed = { lastSeenAt: string; [SEEN]?: { iso: string; ms: number } };
@@ -81,7 +87,11 @@ function timeOf(m: Pick<Memory, 'lastSeenAt'>): number {
  * last said (freshness). -1 when it decayed below PRUNE_FACTOR of its base: never recalled. A
  * number, not an object: recall asks it of every memory in the store.
  */
-export function rankOf(m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt' | 'importance' | 'sources'>, nowMs: number, clock: ProjectClock): number {
+export function rankOf(
+  m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt' | 'importance' | 'sources' | 'reverify'>,
+  nowMs: number,
+  clock: ProjectClock,
+): number {
   const seen = timeOf(m);
   const since = clock.after(seen);
   let kept = 1;
@@ -91,7 +101,7 @@ export function rankOf(m: Pick<Memory, 'stable' | 'pinned' | 'lastSeenAt' | 'imp
   }
   const fresh = since === 0 ? 1 : Math.max(FRESH_MIN, 0.5 ** (since / FRESH_HALF_LIFE));
   const said = m.sources.length <= 1 ? 0 : SESSION_WEIGHT * Math.log2(sessionsOf(m));
-  return m.importance * kept * (1 + said) * (m.pinned ? 1.5 : 1) * fresh;
+  return m.importance * kept * (1 + said) * (m.pinned ? 1.5 : 1) * fresh * (m.reverify === undefined ? 1 : REVERIFY_FACTOR);
 }
 
 function keptOf(seen: number, since: number, nowMs: number, clock: ProjectClock): number {
