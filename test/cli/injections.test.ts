@@ -177,3 +177,25 @@ describe('the injection ledger', () => {
     expect(r.stderr).toMatch(/m000000000000/);
   });
 });
+
+describe('figure: tasks that end while no session runs reach the next session of their project', () => {
+  it('50 tasks across 5 projects: each in the next session-start block of its project (100 %), none in another', async () => {
+    const d = newDaemon();
+    await d.start();
+    const projects = Array.from({ length: 5 }, () => tmp());
+    let shown = 0;
+    let strays = 0;
+    for (let round = 0; round < 10; round++) {
+      // One task per project, ended (some failed) before any session of the round starts.
+      const tasks = await Promise.all(projects.map((p, i) => runTask(d, p, (round + i) % 3 === 0 ? `echo round ${round}; exit 1` : `echo round ${round}`)));
+      for (const [i, p] of projects.entries()) {
+        const ids = taskIds(await sessionStart(d, `round-${round}-${i}`, p));
+        if (ids.includes(tasks[i]?.id ?? '')) shown++;
+        strays += ids.filter((id) => id !== tasks[i]?.id).length;
+      }
+    }
+    console.log(`figure: ${shown}/50 tasks in the next session-start block of their project; ${strays} shown in another project or twice`);
+    expect(shown).toBe(50);
+    expect(strays).toBe(0);
+  }, 180_000);
+});
