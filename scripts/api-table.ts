@@ -1,4 +1,4 @@
-/** The README's API table, made from the endpoint table (src/api/endpoints.ts). */
+/** The API table of docs/api.md, made from the endpoint table (src/api/endpoints.ts). */
 import { ENDPOINTS, type Endpoint } from '../src/api/endpoints.js';
 
 export const START = '<!-- api:start (generated from src/api/endpoints.ts by `npm run docs:api`: edit there) -->';
@@ -14,10 +14,10 @@ export function apiTable(): string {
   return ['| method | path | answer | what it does | name |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** README text with the marked block replaced by the current table; throws when the markers are missing. */
-export function withApiTable(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no API block: put ${START} and ${END} where the table goes`);
-  return `${readme.slice(0, start + START.length)}\n${apiTable()}\n${readme.slice(end)}`;
+/** Markdown text with the marked block replaced by the current table; throws when the markers are missing. */
+export function withApiTable(doc: string): string {
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/api.md has no API block: put ${START} and ${END} where the table goes`);
+  return `${doc.slice(0, start + START.length)}\n${apiTable()}\n${doc.slice(end)}`;
 }

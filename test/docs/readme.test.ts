@@ -1,27 +1,57 @@
-/** What the README states that the code decides: they must not drift apart. */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+/** The README is the short guide and docs/ the reference: their shape, and that every link between them holds. */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveWindow } from '../../src/agent/context/window.js';
-import { AGENT_DEFAULT_MODEL } from '../../src/agent/model-env.js';
-import { SKIPPED_EXIT, TIMED_OUT_EXIT } from '../../src/api/task-status.js';
-import { EXIT } from '../../src/cli/report.js';
+import { allDocs, anchors, DOCS, links, paragraphs, readDoc, ROOT } from './markdown.js';
 
-const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const readme = readDoc('README.md');
 
-describe('README', () => {
-  it('documents every exit code the CLI defines (cli/report.ts), once', () => {
-    const section = readme.slice(readme.indexOf('### Exit codes'), readme.indexOf('Details worth knowing'));
-    for (const code of Object.values(EXIT)) expect(section).toMatch(new RegExp(`^\\| ${code} \\|`, 'm'));
-    for (const code of [TIMED_OUT_EXIT, SKIPPED_EXIT]) expect(section).toMatch(new RegExp(`^\\| ${code} \\|`, 'm'));
-    expect(readme.match(/### Exit codes/g)).toHaveLength(1);
+describe('the README', () => {
+  it('is at most 300 lines', () => {
+    expect(readme.text.split('\n').length).toBeLessThanOrEqual(300);
   });
 
-  it('shows the agent log with the window and max output the default model really gets', () => {
-    const w = resolveWindow(AGENT_DEFAULT_MODEL, {});
-    expect(w.ok).toBe(true);
-    if (!w.ok) return;
-    const n = (x: number) => x.toLocaleString('en-US');
-    expect(readme).toContain(`● agent task 7 · ${AGENT_DEFAULT_MODEL} · window ${n(w.value.contextWindow)} tokens (max output ${n(w.value.maxOutputTokens)})`);
+  it('keeps the two quick-start commands, and .ci/run runs its test command', () => {
+    const start = readme.text.match(/^npm install && npm (start|test) .*$/gm) ?? [];
+    expect(start.map((l) => l.split('#')[0]?.trim())).toEqual(['npm install && npm start', 'npm install && npm test']);
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8').trim().split('\n');
+    expect(ci.at(-1)).toBe('npm install && npm test');
+  });
+
+  it('links the index of docs/, which links every page there, and BENCHMARKS.md', () => {
+    const targets = links(readme).map((l) => l.target.split('#')[0]);
+    expect(targets).toContain('docs/README.md');
+    expect(targets).toContain('BENCHMARKS.md');
+    const index = links(readDoc('docs/README.md')).map((l) => l.target.split('#')[0]);
+    const pages = readdirSync(DOCS).filter((f) => f.endsWith('.md') && f !== 'README.md');
+    expect(pages.filter((p) => !index.includes(p))).toEqual([]);
+  });
+});
+
+describe('README.md and docs/', () => {
+  const docs = allDocs();
+
+  it('link only to files and headings that exist', () => {
+    const byName = new Map(docs.map((d) => [d.name, d]));
+    const broken: string[] = [];
+    for (const doc of docs) {
+      for (const { n, target } of links(doc)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const [path = '', anchor] = target.split('#');
+        const file = path === '' ? doc.name : relative(ROOT, join(ROOT, dirname(doc.name), path));
+        const ok = existsSync(join(ROOT, file)) && (anchor === undefined || anchors(byName.get(file) ?? readDoc(file)).has(anchor));
+        if (!ok) broken.push(`${doc.name}:${n} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('have no paragraph longer than 10 lines', () => {
+    const long = docs.flatMap((d) =>
+      paragraphs(d)
+        .filter((p) => p.lines > 10)
+        .map((p) => `${d.name}:${p.n} runs ${p.lines} lines`),
+    );
+    expect(long).toEqual([]);
   });
 });
