@@ -135,7 +135,7 @@ describe('nightshift dream', () => {
     // The progress stream (what a terminal shows): a line per phase, then the report.
     const phases: string[] = [];
     const streamed = await d.client.dreamWithProgress(true, (phase) => phases.push(phase));
-    expect(phases).toEqual(['orient', 'gather', 'consolidate', 'prune']);
+    expect(phases).toEqual(['orient', 'gather', 'consolidate', 'verify', 'prune']);
     expect(streamed.dryRun).toBe(true);
     // A live holder (this test process) refuses.
     writeFileSync(
