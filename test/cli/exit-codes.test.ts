@@ -1,5 +1,5 @@
 /**
- * Exit codes as README § Exit codes documents them, for every command: the commands are read from
+ * Exit codes as docs/cli.md § Exit codes documents them, for every command: the commands are read from
  * `--help`, so a new command gets its rows without anyone writing them.
  */
 import { spawn } from 'node:child_process';
