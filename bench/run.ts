@@ -10,6 +10,7 @@ import { cliSpeed } from './cli-speed.js';
 import { contextBench } from './context.js';
 import { dreamBench } from './dream.js';
 import { dreamParaphraseBench } from './dream-paraphrase.js';
+import { evidenceBench } from './evidence.js';
 import { realSessionsBench } from './real-sessions.js';
 import { longitudinalBench } from './longitudinal.js';
 import { followLatency } from './follow.js';
@@ -50,6 +51,7 @@ const BENCHES: Bench[] = [
   modelCliBench,
   dreamBench,
   dreamParaphraseBench,
+  evidenceBench,
   longitudinalStressBench,
   contextBench,
   hooksBench,
