@@ -36,6 +36,8 @@ const ROUTES = {
   getDream: ['GET', '/v1/dreams/:id'],
   sessions: ['GET', '/v1/sessions'],
   getSession: ['GET', '/v1/sessions/:id'],
+  injections: ['GET', '/v1/injections'],
+  rejectMemory: ['POST', '/v1/memories/:id/reject'],
 } as const satisfies { [N in EndpointName]?: readonly [Endpoints[N]['method'], Endpoints[N]['path']] };
 
 export type Routed = keyof typeof ROUTES;

@@ -6,6 +6,7 @@ import { ago } from '../format.js';
 import { MemoryBadges } from '../memories/badges.js';
 import { ErrorLine } from '../pager.js';
 import { Digest } from '../sessions/digest.js';
+import { SessionInjections } from '../sessions/injections.js';
 import { costText, extractorText, sessionHref, tokensText } from '../sessions/format.js';
 import { useLoad } from '../use-load.js';
 import { Facts } from '../facts.js';
@@ -50,6 +51,8 @@ export function SessionPage() {
           <SessionMemories sessionId={s.sessionId} />
         </>
       )}
+      {/* A live session, not ingested yet, has its injections too. */}
+      <SessionInjections sessionId={s?.sessionId ?? id} />
     </section>
   );
 }

@@ -1,0 +1,50 @@
+/** The session page's injections in a real browser against a real daemon: each injection's items, why and tokens, and "Not useful". */
+import { join } from 'node:path';
+import type { Browser } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectionsResponse } from '../../src/api/injections.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
+import { loggedInPage } from '../helpers/dashboard.js';
+import { writeClaudeTranscript } from '../helpers/transcripts.js';
+
+const daemon = daemonsPerTest(afterEach);
+const tmp = tempDirsPerTest(afterEach, 'ns-ui-inj-');
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('session page: what the session was given', () => {
+  it('lists each injection with its items, why and tokens; "Not useful" keeps the memory out of that project', async () => {
+    const d = daemon({ ui: { port: 0 } });
+    await d.start();
+    const project = tmp();
+    const text = 'Always run the linter before committing.';
+    const m = JSON.parse((await d.cli(['remember', '--project', project, '--stable', '--type', 'instruction', text, '--json'])).stdout) as { id: string };
+    const start = (session: string) =>
+      d.cli(['hook', 'session-start'], { input: JSON.stringify({ session_id: session, cwd: project, source: 'startup', hook_event_name: 'SessionStart' }) });
+    expect((await start('sess-inj')).stdout).toContain(text);
+    writeClaudeTranscript(join(project, 't.jsonl'), [{ role: 'user', text: 'Please tidy the README headings.' }], { sessionId: 'sess-inj', cwd: project });
+    expect((await d.cli(['ingest', join(project, 't.jsonl')])).code).toBe(0);
+    const { page, url, problems } = await loggedInPage(browser, d);
+
+    await page.goto(`${url}/sessions/sess-inj`);
+    await page.waitForSelector('.injection tr[data-kind="memory"]');
+    expect(await page.$eval('#session-injections-h', (el) => el.textContent)).toMatch(/1 injections, \d+ tokens/);
+    const row = await page.$eval(`.injection tr[data-item="${m.id}"]`, (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
+    expect(row[0]).toContain(text);
+    expect(row[2]).toContain('standing instruction');
+    expect(Number(row[3])).toBeGreaterThan(0);
+
+    await page.click(`.injection tr[data-item="${m.id}"] button.not-useful`);
+    await page.waitForSelector(`.injection tr[data-item="${m.id}"] .rejected`);
+    expect((await start('live-2')).stdout).not.toContain(text);
+    const ledger = JSON.parse((await d.cli(['injections', '--session', 'live-2', '--json'])).stdout) as InjectionsResponse;
+    expect(ledger.injections[0]?.items.some((i) => i.id === m.id)).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});
