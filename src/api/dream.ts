@@ -18,7 +18,13 @@ export const DreamReport = z.object({
     consolidate: Phase.extend({ merged: z.number(), superseded: z.number(), secretsMasked: z.number(), modelBatches: z.number() }),
     prune: Phase.extend({ archived: z.number() }),
     /** Memories checked against their repositories (memory/evidence/). */
-    verify: Phase.extend({ recorded: z.number(), checked: z.number(), reverify: z.number(), archived: z.number() }).optional(),
+    verify: Phase.extend({
+      recorded: z.number(),
+      checked: z.number(),
+      reverify: z.number(),
+      archived: z.number(),
+      confirmed: z.number().optional(),
+    }).optional(),
   }),
   merges: z.array(z.object({ into: z.string(), merged: z.array(z.string()), text: z.string(), reason: z.string() })),
   supersessions: z.array(z.object({ id: z.string(), by: z.string(), at: z.string(), reason: z.string() })),

@@ -15,7 +15,9 @@ function describeReport(r: DreamReport): string {
     `prune:       ${p.prune.archived} archived`,
   ];
   if (p.verify)
-    lines.push(`verify:      ${p.verify.checked} checked against their repositories, ${p.verify.reverify} to re-verify, ${p.verify.archived} archived`);
+    lines.push(
+      `verify:      ${p.verify.checked} checked against their repositories, ${p.verify.reverify} to re-verify, ${p.verify.archived} archived${p.verify.confirmed ? `, ${p.verify.confirmed} confirmed by the model` : ''}`,
+    );
   if (r.tokens) lines.push(`tokens:      ${r.tokens.input} input + ${r.tokens.output} output (budget ${r.tokens.budget})`);
   for (const m of r.merges) lines.push(`  merge      ${m.merged.join(', ')} → ${m.into}: ${m.text.slice(0, 80)}`);
   for (const s of r.supersessions) lines.push(`  supersede  ${s.id} by ${s.by}: ${s.reason.slice(0, 90)}`);

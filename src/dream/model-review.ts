@@ -11,6 +11,7 @@ import { validateStructured } from '../llm/structured.js';
 import { estimateTokens } from '../llm/tokens.js';
 import type { Logger } from '../log.js';
 import { editedSince } from '../memory/store/model.js';
+import { modelConfirm, type Confirm } from './model-confirm.js';
 import type { Plan } from './plan.js';
 import type { Pair, Shaped } from './similarity.js';
 
@@ -21,6 +22,8 @@ export interface ModelReview {
     plan: Plan,
     removed: Set<string>,
   ): Promise<{ batches: number; tokens: { input: number; output: number; budget: number } }>;
+  /** Memories whose evidence changed, put to the model (model-confirm.ts). */
+  confirm?: Confirm;
 }
 
 interface Task {
@@ -116,6 +119,7 @@ export function createModelReview(opts: { backend: ModelBackend; budget: number;
       }
       return { batches, tokens };
     },
+    confirm: modelConfirm(opts.backend, opts.log),
   };
 }
 

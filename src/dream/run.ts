@@ -89,7 +89,9 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
     deps.onPhase?.('consolidate', `${merged} merged, ${plan.supersede.length} superseded, ${secretsMasked} secrets masked`);
 
     // Verify: what memories rest on in their repositories, as the repositories are now (timed on its own).
-    const verify = await planEvidence(active, plan, removedBy(plan), started.toISOString());
+    const budgetLeft = usage === undefined ? 0 : usage.tokens.budget - usage.tokens.input;
+    const checked = await planEvidence(active, plan, removedBy(plan), { at: started.toISOString(), confirm: deps.review?.confirm, budget: budgetLeft });
+    const verify = checked.phase;
     deps.onPhase?.('verify', `${verify.checked} checked against their repositories, ${verify.reverify} to re-verify, ${verify.archived} archived`);
     lap();
 
@@ -116,7 +118,7 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
       replacements: plan.replacements,
       masked: plan.mask.map((k) => ({ id: k.id, dropped: k.text === null })),
       reverify: plan.evidence.reverify,
-      ...(usage && { tokens: usage.tokens }),
+      ...(usage && { tokens: { ...usage.tokens, input: usage.tokens.input + checked.tokens.input, output: usage.tokens.output + checked.tokens.output } }),
     };
     // The report first, then the memories: a dream refused on the way (a full disk) leaves neither a
     // report of changes that were not made, nor changes without the report the next dream starts from.
