@@ -6,9 +6,10 @@
  * scorer scores it), picks the penalty, the junk weight and the floor by those figures, fits on
  * everything and writes src/memory/rank/weights.json with the report.
  *
- *   npm run fit:ranker [-- --labels PATH] [--folds N] [--dry-run]
+ *   npm run fit:ranker [-- --labels PATH] [--rejections LEDGER] [--folds N] [--dry-run]
  *
- * PATH defaults to ../shared/benchmarks/real-sessions/labels.json (the development half).
+ * PATH defaults to ../shared/benchmarks/real-sessions/labels.json (the development half); LEDGER to
+ * the daemon's injections.jsonl: the memories people rejected there train as negatives (fit/rejections.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,12 +18,14 @@ import { FEATURES } from '../src/memory/rank/features.js';
 import { fitLogistic, probability, type LogisticModel } from '../src/memory/rank/logistic.js';
 import type { Weights } from '../src/memory/rank/weights.js';
 import { corpusRows, loadLabels, type Row } from './fit/corpus.js';
+import { defaultLedger, rejectionRows } from './fit/rejections.js';
 import { addTally, emptyTally, median, simulate, type Tally } from './fit/simulate.js';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
     labels: { type: 'string', default: resolve(root, '../shared/benchmarks/real-sessions/labels.json') },
+    rejections: { type: 'string', default: defaultLedger() },
     folds: { type: 'string', default: '3' },
     'dry-run': { type: 'boolean', default: false },
   },
@@ -36,6 +39,8 @@ const groups = [...new Set(files.map((f) => f.group))].sort();
 const foldOf = (r: Row): number => groups.indexOf(r.file.group) % K;
 
 const rows = await corpusRows(labelsPath, files);
+/** People's rejections: trained on in every fit, never scored (the figures stay the labelled corpus's). */
+const negatives = await rejectionRows(resolve(values.rejections));
 const loaded = Date.now() - started;
 
 const LAMBDAS = [3, 10, 30];
@@ -49,7 +54,8 @@ interface Models {
   junk: LogisticModel;
 }
 
-function fit(train: readonly Row[], lambda: number): Models {
+function fit(corpus: readonly Row[], lambda: number): Models {
+  const train = [...corpus, ...negatives];
   const labelled = train.filter((r) => r.wanted !== undefined);
   return {
     wanted: fitLogistic(
@@ -121,7 +127,7 @@ const ratio = (a: number, b: number): number => (b === 0 ? 0 : Math.round((a / b
 const line = (t: Tally) =>
   `wanted ${t.wanted}/${t.wantedTotal} (${ratio(t.wanted, t.wantedTotal).toFixed(2)}); junk ${t.junk}; on-target ${ratio(t.onTarget, t.items).toFixed(2)}; median characters ${median(t.chars)}`;
 console.log(
-  `corpus: ${files.length} files, ${groups.length} groups, ${rows.length} candidates (${rows.filter((r) => r.wanted === 1).length} wanted, ${rows.filter((r) => r.junk === 1).length} junk); read in ${loaded} ms`,
+  `corpus: ${files.length} files, ${groups.length} groups, ${rows.length} candidates (${rows.filter((r) => r.wanted === 1).length} wanted, ${rows.filter((r) => r.junk === 1).length} junk); ${negatives.length} rejected memories as negatives (${values.rejections}); read in ${loaded} ms`,
 );
 console.log(`chosen: lambda ${chosen.lambda}, junk weight ${chosen.junkWeight}, floor ${chosen.floor.toFixed(2)}`);
 console.log(`out of fold, leave one group out: ${line(chosen.all)}`);
