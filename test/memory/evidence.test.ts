@@ -6,6 +6,7 @@
  * and restorable, the twenty others are left alone; a later session that says one again clears its
  * mark, and a later session in the repository checks the rest without a dream.
  */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
@@ -130,5 +131,32 @@ describe('memories tied to code', () => {
     expect(confirmed?.evidence?.[0]?.blob).not.toBe(routes?.evidence?.[0]?.blob);
     const report = await dream(d);
     expect((report.reverify ?? []).map((x) => x.id)).not.toContain(routes?.id);
+  });
+
+  it('ties memories of a directory that is no git repository, from its pyproject.toml and files', async () => {
+    const dir = tmp();
+    const root = join(dir, 'api');
+    mkdirSync(join(root, 'app'), { recursive: true });
+    writeFileSync(join(root, 'pyproject.toml'), '[project]\nname = "api"\ndependencies = ["requests>=2.31", "fastapi==0.110.0"]\n');
+    writeFileSync(join(root, 'app', 'main.py'), 'app = None\n');
+    const d = newDaemon();
+    await d.start();
+    const session = new ClaudeSession({ sessionId: 'api-0', cwd: root, start: '2026-10-01T09:00:00.000Z' });
+    const said = ['The web layer is built on fastapi.', 'The entry point is app/main.py.', 'Outgoing calls are made with requests.'];
+    for (const s of said) session.user(spoken({ say: s })).assistant('Noted.');
+    await ingest(d, session, dir, 'api-0');
+    const tied = (await memories(d, root)).filter((m) => m.scope === 'project');
+    expect(tied.map((m) => m.evidence?.map((e) => `${e.kind} ${e.dependency ?? e.path}`)).sort()).toEqual([
+      ['dependency fastapi'],
+      ['dependency requests'],
+      ['file app/main.py'],
+    ]);
+    expect(tied.every((m) => /^[0-9a-f]{40}$/.test(m.evidence?.[0]?.blob ?? '') && m.evidence?.[0]?.commit === undefined)).toBe(true);
+
+    writeFileSync(join(root, 'pyproject.toml'), '[project]\nname = "api"\ndependencies = ["requests>=2.31", "fastapi>=0.115"]\n');
+    rmSync(join(root, 'app', 'main.py'));
+    const report = await dream(d);
+    expect(report.reverify?.map((r) => r.reason)).toEqual(['dependency fastapi in pyproject.toml changed: ==0.110.0 → >=0.115']);
+    expect(report.archives.map((a) => a.reason)).toEqual(['app/main.py no longer exists']);
   });
 });
