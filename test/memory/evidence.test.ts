@@ -129,8 +129,16 @@ describe('memories tied to code', () => {
     const confirmed = byClaim(await memories(d, root))[0];
     expect(confirmed?.reverify).toBeUndefined();
     expect(confirmed?.evidence?.[0]?.blob).not.toBe(routes?.evidence?.[0]?.blob);
+    // Edited by the person: the mark goes with the old words, and the dream ties the new ones.
+    const port = checked[10];
+    expect(port?.reverify).toBeDefined();
+    const edited = await d.cli(['memories', 'edit', port?.id ?? '', 'The API server listens on port 9090.']);
+    expect(edited.code, edited.stderr).toBe(0);
     const report = await dream(d);
     expect((report.reverify ?? []).map((x) => x.id)).not.toContain(routes?.id);
+    const now = (await memories(d, root)).find((m) => m.id === port?.id);
+    expect(now?.reverify).toBeUndefined();
+    expect(now?.evidence?.map((e) => `${e.key} = ${e.value}`)).toEqual(['server.port = 9090']);
   });
 
   it('ties memories of a directory that is no git repository, from its pyproject.toml and files', async () => {

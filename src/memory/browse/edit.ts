@@ -10,6 +10,7 @@
  * - the analysis finds no slot in the new text: the old slot stays if its value is still in the text
  *   (a rewording the analysis cannot read), and goes otherwise (it would claim what the text no longer says);
  * - another slot: the new text's.
+ * Its evidence in the repository (evidence/) goes too, and is found again for the new words.
  */
 import type { Memory, Slot } from '../../api/memory.js';
 import { AppError } from '../../errors.js';
@@ -42,5 +43,8 @@ export function editMemory(store: MemoryStore, id: string, content: string, nowI
     x.editedAt = nowIso;
     if (slot === undefined) delete x.slot;
     else x.slot = slot;
+    // What the new words rest on is found again (next ingest or dream); the person's words are confirmed as of now.
+    delete x.evidence;
+    delete x.reverify;
   });
 }
