@@ -34,8 +34,3 @@ export function guarded<A>(fn: (args: A) => Promise<CallToolResult>): (args: A) 
     }
   };
 }
-
-/** Cuts long text for a rendering, saying how much was left out. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
-}

@@ -4,9 +4,8 @@ import { callerEnv } from '../client/env.js';
 import { VERSION } from '../version.js';
 import { projectKey } from '../project.js';
 import type { WithClient } from './result.js';
-import { registerMemoryTools } from './tools/memory.js';
+import { registerClientTools } from './tools/client-tools.js';
 import { registerMonitorTools } from './tools/monitors.js';
-import { registerTaskTools } from './tools/tasks.js';
 
 export type { WithClient } from './result.js';
 
@@ -20,10 +19,11 @@ export interface McpServerOptions {
 }
 
 const INSTRUCTIONS = `nightshift runs shell commands as background tasks whose output is kept on disk, and keeps memories across sessions.
-- Long or noisy commands (builds, test suites, servers): run_task, then task_output by offset; the task survives this session.
-- task_output pages: when next_offset < size, call again with that offset. A task waiting at a prompt shows attention; answer it with send_input (start it with stdin: true) or kill_task.
-- recall gives the memories relevant to this project; remember stores a new one; forget archives one; search_sessions searches past sessions.
-- monitors shows the health of the MCP servers nightshift watches.`;
+- Long or noisy commands (builds, test suites, servers): task_run, then task_output by offset; the task survives this session.
+- task_output pages: when next_offset < size, call again with that offset. A task waiting at a prompt shows attention; answer it with task_input (start it with stdin: true) or task_kill.
+- memory_recall gives the memories relevant to this project; memory_remember stores a new one; memory_forget archives one; session_search searches past sessions.
+- monitor_list shows the health of the MCP servers nightshift watches.
+- Tools are named noun_verb; the older names (run_task, recall, …) still work in this release.`;
 
 /**
  * The nightshift MCP server, usable with any transport. `client` is the daemon's API client, or a function
@@ -33,8 +33,7 @@ export function createMcpServer(client: ApiClient | WithClient, opts: McpServerO
   const api: WithClient = typeof client === 'function' ? client : (fn) => fn(client);
   const cwd = opts.cwd ?? process.cwd();
   const server = new McpServer({ name: 'nightshift', version: VERSION }, { instructions: INSTRUCTIONS });
-  registerTaskTools(server, api, { cwd, env: opts.env ?? (() => callerEnv()) });
-  registerMemoryTools(server, api, { project: opts.project ?? projectKey(cwd), cwd });
+  registerClientTools(server, api, { cwd, env: opts.env ?? (() => callerEnv()), project: opts.project ?? projectKey(cwd) });
   registerMonitorTools(server, api);
   return server;
 }

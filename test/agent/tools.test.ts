@@ -236,7 +236,7 @@ describe('task tools: one definition with the MCP server', () => {
     expect(schema).toContain('needsAny');
   });
 
-  it('closes stdin unless asked, as run_task does, and says how to start a task that takes input', async () => {
+  it('closes stdin unless asked, as task_run does, and says how to start a task that takes input', async () => {
     const id = /started background task (\d+)/.exec((await run('task_run', { command: 'sleep 5' })).content)?.[1] as string;
     const r = await run('task_input', { task_id: Number(id), text: 'y' });
     expect(r.is_error).toBe(true);
@@ -254,9 +254,9 @@ describe('task tools: one definition with the MCP server', () => {
 
 describe('memory', () => {
   it('remembers for the project and recalls it', async () => {
-    const r = await run('remember', { content: 'The integration tests need REDIS_URL set to the local instance.', type: 'fact' });
-    expect(r.content).toMatch(/^remembered m[0-9a-f]{12} \(project scope, fact\)$/);
-    const back = await run('recall', { query: 'integration tests REDIS_URL' });
+    const r = await run('memory_remember', { content: 'The integration tests need REDIS_URL set to the local instance.', type: 'fact' });
+    expect(r.content).toMatch(/^remembered m[0-9a-f]{12} \(fact, project \/.+\): The integration tests need REDIS_URL/);
+    const back = await run('memory_recall', { query: 'integration tests REDIS_URL' });
     expect(back.content).toContain('REDIS_URL set to the local instance');
   });
 });

@@ -126,7 +126,19 @@ describe('nightshift agent (fake Messages server, real daemon)', () => {
     expect(systemText(mains[0] as RecordedRequest)).toMatch(new RegExp(`<memories>\\n[^]*${memory.content}[^]*</memories>`));
     expect(log).toMatch(/● memories: 1 recalled for the project \(\d+ tokens\)/);
     expect(mains[0]?.body.tools?.map((t) => ('name' in t ? t.name : t.type))).toEqual(
-      expect.arrayContaining(['bash', 'read_file', 'write_file', 'edit_file', 'grep', 'glob', 'task_output', 'recall', 'remember', 'delegate', 'notes']),
+      expect.arrayContaining([
+        'bash',
+        'read_file',
+        'write_file',
+        'edit_file',
+        'grep',
+        'glob',
+        'task_output',
+        'memory_recall',
+        'memory_remember',
+        'delegate',
+        'notes',
+      ]),
     );
     expect(fake.requests.some((r) => r.raw.includes('sk-test-not-a-real-key'))).toBe(false);
     expect(mains[0]?.headers['x-api-key']).toBe('sk-test-not-a-real-key'); // the daemon's key

@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 async function run(args: Record<string, unknown>): Promise<string> {
-  const r = await mcp.call('run_task', args);
+  const r = await mcp.call('task_run', args);
   return structured<{ task_id: string }>(r).task_id;
 }
 
@@ -55,9 +55,41 @@ async function readAll(id: string, limit?: number): Promise<{ data: string; page
 }
 
 describe('nightshift mcp: task tools over stdio', () => {
-  it('lists the eighteen tools, each with an input and an output schema', async () => {
+  it('lists the eighteen tools named noun_verb, each with an input and an output schema, and the old names as deprecated', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
+    const current = tools.filter((t) => !t.description?.startsWith('Deprecated'));
+    expect(current.map((t) => t.name).sort()).toEqual(
+      [
+        'memory_forget',
+        'memory_recall',
+        'memory_remember',
+        'monitor_list',
+        'schedule_add',
+        'schedule_list',
+        'schedule_remove',
+        'session_search',
+        'task_input',
+        'task_kill',
+        'task_list',
+        'task_output',
+        'task_pause',
+        'task_restart',
+        'task_resume',
+        'task_run',
+        'workflow_run',
+        'workflow_show',
+      ].sort(),
+    );
+    for (const t of current) {
+      expect(t.name).toMatch(/^(task|schedule|workflow|memory|session|monitor)_[a-z]+$/);
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type).toBe('object');
+      expect(t.description?.length).toBeGreaterThan(20);
+    }
+    const run = tools.find((t) => t.name === 'task_run');
+    expect(Object.keys(run?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['command', 'cwd', 'stall_after_seconds', 'stdin']));
+    const old = Object.fromEntries(tools.filter((t) => t.description?.startsWith('Deprecated')).map((t) => [t.name, t.description]));
+    expect(Object.keys(old).sort()).toEqual(
       [
         'forget',
         'kill_task',
@@ -69,23 +101,21 @@ describe('nightshift mcp: task tools over stdio', () => {
         'restart_task',
         'resume_task',
         'run_task',
-        'schedule_add',
-        'schedule_list',
-        'schedule_remove',
         'search_sessions',
         'send_input',
-        'task_output',
-        'workflow_run',
-        'workflow_show',
       ].sort(),
     );
-    for (const t of tools) {
-      expect(t.inputSchema.type).toBe('object');
-      expect(t.outputSchema?.type).toBe('object');
-      expect(t.description?.length).toBeGreaterThan(20);
-    }
-    const run = tools.find((t) => t.name === 'run_task');
-    expect(Object.keys(run?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['command', 'cwd', 'stall_after_seconds', 'stdin']));
+    expect(old.run_task).toContain('Call task_run instead');
+  });
+
+  it('still answers to the old names for one release, checking their input the same way', async () => {
+    const id = structured<{ task_id: string }>(await mcp.call('run_task', { command: 'echo old name' })).task_id;
+    expect((await readAll(id)).data).toBe('old name\n');
+    expect(structured<{ tasks: { task_id: string }[] }>(await mcp.call('list_tasks', {})).tasks.map((t) => t.task_id)).toContain(id);
+    const bad = await mcp.call('run_task', { command: '' });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain('command is empty');
+    expect((await mcp.call('forget', { id: 'not-an-id' })).isError).toBe(true);
   });
 
   it('runs a shell command line in the server cwd with the server env, and reads its output and exit code', async () => {
@@ -102,18 +132,18 @@ describe('nightshift mcp: task tools over stdio', () => {
 
   it('queues a task after another, skips it when that one fails, and pauses and resumes a task', async () => {
     const first = await run({ command: 'sleep 0.3; exit 4' });
-    const r = await mcp.call('run_task', { command: 'echo never', after: [first], timeout_seconds: 5 });
+    const r = await mcp.call('task_run', { command: 'echo never', after: [first], timeout_seconds: 5 });
     const dependent = structured<{ task_id: string; status: string; after: string[] }>(r);
     expect(dependent).toMatchObject({ status: 'queued', after: [first] });
     expect(text(r)).toContain(`queued background task ${dependent.task_id}`);
     await until(async () => structured<Output>(await mcp.call('task_output', { task_id: dependent.task_id })).status === 'skipped', 10_000);
     const sleeper = await run({ command: ['sleep', '30'] });
-    const paused = await mcp.call('pause_task', { task_id: sleeper });
+    const paused = await mcp.call('task_pause', { task_id: sleeper });
     expect(structured<{ paused?: boolean }>(paused).paused).toBe(true);
     expect(text(paused)).toContain('running, paused');
-    expect(structured<{ paused?: boolean }>(await mcp.call('resume_task', { task_id: sleeper })).paused).toBeUndefined();
-    await mcp.call('kill_task', { task_id: sleeper, signal: 'KILL' });
-    const again = structured<{ task_id: string; restart_of: string }>(await mcp.call('restart_task', { task_id: first }));
+    expect(structured<{ paused?: boolean }>(await mcp.call('task_resume', { task_id: sleeper })).paused).toBeUndefined();
+    await mcp.call('task_kill', { task_id: sleeper, signal: 'KILL' });
+    const again = structured<{ task_id: string; restart_of: string }>(await mcp.call('task_restart', { task_id: first }));
     expect(again.restart_of).toBe(first);
     expect(again.task_id).not.toBe(first);
   });
@@ -167,28 +197,28 @@ describe('nightshift mcp: task tools over stdio', () => {
 
   it('sends input to a task started with stdin, and says so when a task has none', async () => {
     const id = await run({ command: 'read x; echo "got $x"', stdin: true });
-    const sent = await mcp.call('send_input', { task_id: id, text: 'hi there' });
+    const sent = await mcp.call('task_input', { task_id: id, text: 'hi there' });
     expect(structured<{ bytes_sent: number }>(sent).bytes_sent).toBe(9);
     expect((await readAll(id)).data).toBe('got hi there\n');
 
     const closed = await run({ command: 'sleep 5' });
-    const r = await mcp.call('send_input', { task_id: closed, text: 'y' });
+    const r = await mcp.call('task_input', { task_id: closed, text: 'y' });
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('"stdin": true');
-    await mcp.call('kill_task', { task_id: closed, signal: 'KILL' });
+    await mcp.call('task_kill', { task_id: closed, signal: 'KILL' });
   });
 
   it('kills a task and reports it killed; lists tasks', async () => {
     const id = await run({ command: 'sleep 30', name: 'sleeper' });
-    const k = structured<{ status: string; signal: string; exit_code: number }>(await mcp.call('kill_task', { task_id: id }));
+    const k = structured<{ status: string; signal: string; exit_code: number }>(await mcp.call('task_kill', { task_id: id }));
     expect(k).toMatchObject({ status: 'killed', signal: 'SIGTERM', exit_code: 143 });
-    const again = await mcp.call('kill_task', { task_id: id, signal: 'term' });
+    const again = await mcp.call('task_kill', { task_id: id, signal: 'term' });
     expect(again.isError).toBe(true);
     expect(text(again)).toMatch(/not running/);
-    const list = structured<{ tasks: { task_id: string; name: string | null; status: string }[]; total: number }>(await mcp.call('list_tasks'));
+    const list = structured<{ tasks: { task_id: string; name: string | null; status: string }[]; total: number }>(await mcp.call('task_list'));
     expect(list.tasks.find((t) => t.task_id === id)).toMatchObject({ name: 'sleeper', status: 'killed' });
     expect(list.total).toBeGreaterThanOrEqual(list.tasks.length);
-    const running = structured<{ tasks: unknown[] }>(await mcp.call('list_tasks', { all: false }));
+    const running = structured<{ tasks: unknown[] }>(await mcp.call('task_list', { all: false }));
     expect(running.tasks.length).toBeLessThan(list.tasks.length);
   });
 
@@ -199,15 +229,15 @@ describe('nightshift mcp: task tools over stdio', () => {
       ['task_output', { task_id: '1', limit: 2 * 1024 * 1024 }, /limit|1048576/],
       ['task_output', { task_id: '1', offset: 0, tail_lines: 2 }, /offset or tail_lines/],
       ['task_output', { task_id: '1', offset: -1 }, /offset|greater than or equal/],
-      ['run_task', {}, /command/],
-      ['run_task', { command: '' }, /command is empty/],
-      ['run_task', { command: ['definitely-not-a-command-nightshift'] }, /definitely-not-a-command-nightshift/],
-      ['run_task', { command: 'true', cwd: '/nonexistent/nightshift' }, /does not exist/],
-      ['run_task', { command: 'true', stall_after_seconds: 'soon' }, /stall_after_seconds|number/],
-      ['send_input', { task_id: '99999', text: 'x' }, /no task 99999/],
-      ['kill_task', { task_id: '99999' }, /no task 99999/],
-      ['kill_task', { task_id: '1', signal: 'SIGBOGUS' }, /unknown signal "SIGBOGUS"/],
-      ['forget', { id: 'not-an-id' }, /memory ids look like/],
+      ['task_run', {}, /command/],
+      ['task_run', { command: '' }, /command is empty/],
+      ['task_run', { command: ['definitely-not-a-command-nightshift'] }, /definitely-not-a-command-nightshift/],
+      ['task_run', { command: 'true', cwd: '/nonexistent/nightshift' }, /does not exist/],
+      ['task_run', { command: 'true', stall_after_seconds: 'soon' }, /stall_after_seconds|number/],
+      ['task_input', { task_id: '99999', text: 'x' }, /no task 99999/],
+      ['task_kill', { task_id: '99999' }, /no task 99999/],
+      ['task_kill', { task_id: '1', signal: 'SIGBOGUS' }, /unknown signal "SIGBOGUS"/],
+      ['memory_forget', { id: 'not-an-id' }, /memory ids look like/],
       ['no_such_tool', {}, /no_such_tool/],
     ];
     for (const [name, args, message] of cases) {
@@ -216,7 +246,7 @@ describe('nightshift mcp: task tools over stdio', () => {
       expect(text(r), `${name} ${JSON.stringify(args)}`).toMatch(message);
     }
     expect(alive(mcp.pid)).toBe(true);
-    expect(structured<{ tasks: unknown[] }>(await mcp.call('list_tasks')).tasks.length).toBeGreaterThan(0);
+    expect(structured<{ tasks: unknown[] }>(await mcp.call('task_list')).tasks.length).toBeGreaterThan(0);
   });
 
   it('surfaces a task waiting at a prompt as attention', async () => {
@@ -230,8 +260,8 @@ describe('nightshift mcp: task tools over stdio', () => {
       200,
     );
     expect(seen.data).toBe('Continue? [y/N] ');
-    expect(text(await mcp.call('task_output', { task_id: id }))).toContain('send_input');
-    await mcp.call('send_input', { task_id: id, text: 'y' });
+    expect(text(await mcp.call('task_output', { task_id: id }))).toContain('task_input');
+    await mcp.call('task_input', { task_id: id, text: 'y' });
     expect((await readAll(id)).data).toBe('Continue? [y/N] answer=y\n');
   });
 });
@@ -261,7 +291,7 @@ describe('nightshift mcp: process and daemon', () => {
     const home = mkdtempSync('/tmp/ns-mcp-none-');
     const s = await startMcp({ ...stringEnv(), NIGHTSHIFT_HOME: home, NIGHTSHIFT_NO_AUTOSTART: '1' }, home);
     try {
-      const r = await s.call('list_tasks');
+      const r = await s.call('task_list');
       expect(r.isError).toBe(true);
       expect(text(r)).toMatch(/daemon is not running/);
       expect(alive(s.pid)).toBe(true);
@@ -276,7 +306,7 @@ describe('nightshift mcp: process and daemon', () => {
     const s = await startMcp({ ...auto.env, NIGHTSHIFT_NO_AUTOSTART: '0' }, auto.home);
     let daemonPid: number | undefined;
     try {
-      const r = await s.call('list_tasks');
+      const r = await s.call('task_list');
       expect(text(r)).toBe('no tasks');
       daemonPid = (await auto.client.status()).pid;
       expect(s.stderr()).toContain('started the daemon in the background');

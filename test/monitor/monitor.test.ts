@@ -140,7 +140,7 @@ describe('MCP server monitors', () => {
 
     const mcp = await startMcp(d.env, project);
     try {
-      const r = await mcp.call('monitors');
+      const r = await mcp.call('monitor_list');
       expect(r.structuredContent).toMatchObject({ monitors: [{ id: before.id, name: 'fake', state: 'up' }] });
     } finally {
       await mcp.close();

@@ -1,6 +1,6 @@
 /**
- * Background tasks through the daemon, as the agent's tools: the task tools of client/task-tools
- * under the agent's names. Calls retry while the daemon restarts (the run outlives it).
+ * The client tools (client/task-tools, client/memory-tools) as the agent's tools, under the names
+ * of client/tool-names.ts. Calls retry while the daemon restarts (the run outlives it).
  */
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
@@ -8,19 +8,12 @@ import { zodToJsonSchema } from 'zod-to-json-schema';
 import { retrying } from '../../client/retrying.js';
 import { taskTools, type TaskTool } from '../../client/task-tools/tools.js';
 import { workflowTools } from '../../client/task-tools/workflow-tools.js';
+import { TASK_TOOL_NAMES, WORKFLOW_TOOL_NAMES } from '../../client/tool-names.js';
 import { SHELL, taskLabel } from './shell.js';
 import { defineTool, type AgentTool } from './types.js';
 
-export const AGENT_TASK_TOOLS = {
-  run: 'task_run',
-  output: 'task_output',
-  input: 'task_input',
-  wait: 'task_wait',
-  kill: 'task_kill',
-  pause: 'task_pause',
-  resume: 'task_resume',
-  restart: 'task_restart',
-} as const;
+/** Every task tool but `list`: the agent knows the tasks it started. */
+const { list: _list, ...AGENT_TASK_TOOLS } = TASK_TOOL_NAMES;
 
 /** The JSON Schema the model sees, made from the same zod shape the input is checked against. */
 function inputSchema(shape: TaskTool['input']): Tool['input_schema'] {
@@ -31,7 +24,8 @@ function inputSchema(shape: TaskTool['input']): Tool['input_schema'] {
   return { ...schema, type: 'object' };
 }
 
-function adapt(t: TaskTool): AgentTool {
+/** One client tool as an agent tool: its JSON schema made from its zod input, its answer as text. */
+export function adaptClientTool(t: TaskTool): AgentTool {
   const schema = z.object(t.input);
   return defineTool({
     name: t.name,
@@ -45,15 +39,14 @@ function adapt(t: TaskTool): AgentTool {
         cwd: ctx.cwd,
         env: () => ctx.env,
         name: (given: string | undefined, command: string) => taskLabel(`agent ${ctx.taskId} task: `, given ?? command),
+        project: ctx.cwd,
       };
       return { content: (await t.run(i, host)).text };
     },
   });
 }
 
-export const AGENT_WORKFLOW_TOOLS = { run: 'workflow_run', show: 'workflow_show' } as const;
-
 export const TASK_TOOLS: AgentTool[] = [
   ...taskTools({ names: AGENT_TASK_TOOLS, shell: [SHELL, '-c'] }),
-  ...workflowTools(AGENT_WORKFLOW_TOOLS, AGENT_TASK_TOOLS.output),
-].map(adapt);
+  ...workflowTools(WORKFLOW_TOOL_NAMES, AGENT_TASK_TOOLS.output),
+].map(adaptClientTool);

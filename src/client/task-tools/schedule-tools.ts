@@ -4,12 +4,13 @@
  * not stored with the schedule.
  */
 import { resolve } from 'node:path';
-import { z, type ZodRawShape } from 'zod';
+import { z } from 'zod';
 import { OVERLAP, type ScheduleView } from '../../api/schedules.js';
 import { commandLine } from '../format.js';
 import { addSchedule, listSchedules, removeSchedule } from '../schedules.js';
 import { RunInput } from './schemas.js';
-import type { TaskTool, TaskToolAnswer, TaskToolHost } from './tools.js';
+import { defineTool as define } from './define.js';
+import type { TaskTool } from './tools.js';
 
 export interface ScheduleToolNames {
   add: string;
@@ -51,15 +52,6 @@ function summary(s: ScheduleView): z.infer<typeof ScheduleSummary> {
     ...(last !== undefined && { last_task_id: last }),
     command: s.command,
   };
-}
-
-type In<I extends ZodRawShape> = z.infer<z.ZodObject<I>>;
-
-function define<I extends ZodRawShape>(
-  t: Omit<TaskTool, 'input' | 'brief' | 'run'> & { input: I; brief(i: In<I>): string; run(i: In<I>, host: TaskToolHost): Promise<TaskToolAnswer> },
-): TaskTool {
-  // The adapters parse with `input` before they call.
-  return { ...t, brief: (i) => t.brief(i as In<I>), run: (i, host) => t.run(i as In<I>, host) };
 }
 
 export function scheduleTools(n: ScheduleToolNames): TaskTool[] {

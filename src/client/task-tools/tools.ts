@@ -1,14 +1,15 @@
 /**
  * The task tools, defined once: what each does, its input, its answer and its words. The MCP
- * server and the agent offer them through thin adapters (mcp/tools/tasks.ts, agent/tools/tasks.ts)
- * under their own names; the defaults and limits are the same for both (TASK_TOOL_LIMITS).
+ * server and the agent offer them through thin adapters (mcp/tools/client-tools.ts,
+ * agent/tools/tasks.ts) under the names of client/tool-names.ts; the defaults and limits are the
+ * same for both (TASK_TOOL_LIMITS). The schedule, workflow and memory tools share this shape.
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { z, type ZodRawShape } from 'zod';
+import { z } from 'zod';
+import { namedTool as tool, type TaskTool } from './define.js';
 import { isFinished, SIGNALS, SignalSchema } from '../../api/tasks.js';
 import { AppError } from '../../errors.js';
-import type { Caller } from '../caller.js';
 import { commandLine, humanSize, readLimitWords, statusText } from '../format.js';
 import { waitUpTo } from '../wait.js';
 import { outputForModel, outputPage, type ToolNames } from './render.js';
@@ -29,48 +30,12 @@ import {
 
 export type { ToolNames } from './render.js';
 
-/** Where the tools run: how to reach the daemon, and what a task gets by default. */
-export interface TaskToolHost {
-  call: Caller;
-  /** Where relative and missing `cwd`s resolve. */
-  cwd: string;
-  /** The environment a task gets. */
-  env: () => Record<string, string>;
-  /** The name of a task: the caller's, or one made from the command. */
-  name?: (given: string | undefined, command: string) => string | undefined;
-}
-
-export interface TaskToolAnswer {
-  text: string;
-  structured: Record<string, unknown>;
-}
-
-/** One tool; `run` gets input already checked against `input` (each adapter checks it at its boundary). */
-export interface TaskTool {
-  name: string;
-  title: string;
-  description: string;
-  input: ZodRawShape;
-  output: ZodRawShape;
-  brief(input: Record<string, unknown>): string;
-  run(input: Record<string, unknown>, host: TaskToolHost): Promise<TaskToolAnswer>;
-}
+export type { TaskTool, TaskToolAnswer, TaskToolHost } from './define.js';
 
 export interface TaskToolOptions {
   names: ToolNames;
   /** A command given as one line runs as `[...shell, line]`; without it, the daemon's rule (`sh -c` when it has shell syntax). */
   shell?: readonly string[];
-}
-
-type In<I extends ZodRawShape> = z.infer<z.ZodObject<I>>;
-
-function tool<I extends ZodRawShape>(
-  name: string | undefined,
-  t: Omit<TaskTool, 'name' | 'input' | 'brief' | 'run'> & { input: I; brief(i: In<I>): string; run(i: In<I>, host: TaskToolHost): Promise<TaskToolAnswer> },
-): TaskTool[] {
-  if (name === undefined) return [];
-  // The adapters parse with `input` before they call: here the shape is known again.
-  return [{ ...t, name, brief: (i) => t.brief(i as In<I>), run: (i, host) => t.run(i as In<I>, host) }];
 }
 
 const expandHome = (p: string) => (p === '~' ? homedir() : p.startsWith('~/') ? resolve(homedir(), p.slice(2)) : p);

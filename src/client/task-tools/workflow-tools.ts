@@ -4,12 +4,13 @@
  * (YAML or JSON) and show one. The tasks get the caller's environment, as `run` does.
  */
 import { resolve } from 'node:path';
-import { z, type ZodRawShape } from 'zod';
+import { z } from 'zod';
 import { WorkflowId, type WorkflowView } from '../../api/workflows.js';
 import { parseWorkflowText } from '../workflow-file.js';
 import { renderWorkflow } from '../workflow-format.js';
 import { getWorkflow, runWorkflow } from '../workflows.js';
-import type { TaskTool, TaskToolAnswer, TaskToolHost } from './tools.js';
+import { defineTool as define } from './define.js';
+import type { TaskTool } from './tools.js';
 
 export interface WorkflowToolNames {
   run: string;
@@ -60,15 +61,6 @@ function summary(w: WorkflowView): z.infer<typeof WorkflowSummary> {
       ...(n.task && 'exitCode' in n.task && n.task.exitCode !== undefined && { exit_code: n.task.exitCode }),
     })),
   };
-}
-
-type In<I extends ZodRawShape> = z.infer<z.ZodObject<I>>;
-
-function define<I extends ZodRawShape>(
-  t: Omit<TaskTool, 'input' | 'brief' | 'run'> & { input: I; brief(i: In<I>): string; run(i: In<I>, host: TaskToolHost): Promise<TaskToolAnswer> },
-): TaskTool {
-  // The adapters parse with `input` before they call.
-  return { ...t, brief: (i) => t.brief(i as In<I>), run: (i, host) => t.run(i as In<I>, host) };
 }
 
 export function workflowTools(n: WorkflowToolNames, output?: string): TaskTool[] {

@@ -1,6 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { MONITOR_TOOL_NAMES } from '../../client/tool-names.js';
 import { guarded, ok, type WithClient } from '../result.js';
+import { registerTool } from './register.js';
 
 const MonitorOut = z.object({
   id: z.string(),
@@ -15,10 +17,11 @@ const MonitorOut = z.object({
   error: z.string().nullable(),
 });
 
-/** `monitors`: the health of the MCP servers nightshift watches, so an agent can tell a broken server from its own mistake. */
+/** `monitor_list`: the health of the MCP servers nightshift watches, so an agent can tell a broken server from its own mistake. */
 export function registerMonitorTools(server: McpServer, api: WithClient): void {
-  server.registerTool(
-    'monitors',
+  registerTool(
+    server,
+    MONITOR_TOOL_NAMES.list,
     {
       title: 'MCP server health',
       description:

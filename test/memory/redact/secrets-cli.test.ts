@@ -76,10 +76,10 @@ describe('secrets that got through (issue 21), end to end', () => {
 
     const mcp = await startMcp(d.env, project);
     try {
-      const remembered = await mcp.call('remember', { content: `The CI bot token for the release script is ${REMEMBERED}`, project });
+      const remembered = await mcp.call('memory_remember', { content: `The CI bot token for the release script is ${REMEMBERED}`, project });
       outputs['mcp remember'] = text(remembered);
-      outputs['mcp recall'] = text(await mcp.call('recall', { project, query: 'release script token' }));
-      outputs['mcp search_sessions'] = text(await mcp.call('search_sessions', { query: 'github token release script' }));
+      outputs['mcp recall'] = text(await mcp.call('memory_recall', { project, query: 'release script token' }));
+      outputs['mcp search_sessions'] = text(await mcp.call('session_search', { query: 'github token release script' }));
     } finally {
       await mcp.close();
     }
