@@ -4,12 +4,10 @@
  * + rename), so a crash loses at most the call under way; it also holds the daily token budget that
  * extraction and the dream's review share.
  */
-import { renameSync } from 'node:fs';
 import { Low } from 'lowdb';
 import { z } from 'zod';
 import { UsageDay, type UsageRow } from '../api/model-usage.js';
 import { now } from '../clock.js';
-import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { DurableJsonFile, GroupCommit } from '../sys/state-file.js';
 import type { ModelUsage, StructuredQuestion } from './backend.js';
@@ -49,17 +47,11 @@ export class UsageLedger {
   }
 
   static async open(file: string, dailyBudget: number, log: Logger): Promise<UsageLedger> {
-    const db = new Low(new DurableJsonFile(file, LedgerFile), { version: 1, days: [] });
-    try {
-      await db.read();
-    } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
-      // Counts, not memories: start again rather than stop the daemon.
-      const movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      renameSync(file, movedTo);
-      log.error({ movedTo }, 'the model usage ledger could not be read; it was moved aside and counting starts again');
-      db.data = { version: 1, days: [] };
-    }
+    const adapter = new DurableJsonFile(file, LedgerFile);
+    // Counts, not memories: a ledger that cannot be read is set aside and counting starts again.
+    const { data, setAside } = adapter.readOrSetAside();
+    if (setAside) log.error({ movedTo: setAside.movedTo }, 'the model usage ledger could not be read; it was moved aside and counting starts again');
+    const db = new Low(adapter, data ?? { version: 1, days: [] });
     return new UsageLedger(db, log, dailyBudget);
   }
 

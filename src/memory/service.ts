@@ -37,10 +37,12 @@ import { estimateTokens } from '../llm/tokens.js';
 import { hookContext } from '../api/recall-render.js';
 import { browse } from './browse/browse.js';
 import { editMemory } from './browse/edit.js';
+import { MemoryViews } from './browse/views.js';
 import { logEvent } from './events.js';
 
 export class MemoryService {
   readonly queue: IngestQueue;
+  readonly browse: MemoryViews;
   /** Rejected in a project and not reinforced since: kept out of its recall (set by the daemon from the injection ledger). */
   rejected: (project: string | null, id: string, reinforcements: number | undefined) => boolean = () => false;
   private readonly reconfigureIngest: (config: Config) => void;
@@ -54,6 +56,7 @@ export class MemoryService {
     private readonly log: Logger,
     extract: Extractor,
   ) {
+    this.browse = new MemoryViews(store, sessions, episodes);
     const deps = { store, episodes, sessions, digests, extract, maxPerSession: config.memory.maxPerSession, log };
     this.reconfigureIngest = (c) => {
       deps.maxPerSession = c.memory.maxPerSession;

@@ -5,7 +5,6 @@
  * (the daemon wires them to notifications).
  */
 import { randomBytes } from 'node:crypto';
-import { renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddMonitorsRequest, AddMonitorsResponse, CheckResult, Monitor, MonitorCounts, MonitorState } from '../api/monitors.js';
 import { now } from '../clock.js';
@@ -134,17 +133,11 @@ export class MonitorService {
     await Promise.race([Promise.allSettled(this.running.values()), new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref())]);
   }
 
-  /** A monitors file that cannot be read is kept aside (`.corrupt-<time>`) and the daemon starts without monitors. */
+  /** A monitors file that cannot be read is kept aside (sys/quarantine.ts) and the daemon starts without monitors. */
   private loadSaved(): StoredMonitor[] {
-    try {
-      return this.store.load();
-    } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
-      const aside = `${this.store.file}.corrupt-${Date.now()}`;
-      renameSync(this.store.file, aside);
-      this.log.error({ movedTo: aside }, `${err.message}; moved aside, starting without monitors`);
-      return [];
-    }
+    const { monitors, setAside } = this.store.load();
+    if (setAside) this.log.error({ movedTo: setAside.movedTo }, `${setAside.error}; moved aside, starting without monitors`);
+    return monitors;
   }
 
   private find(ref: string): StoredMonitor {

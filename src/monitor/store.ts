@@ -1,54 +1,33 @@
 /** The monitors and their recent history on disk (`<state>/monitors.json`): read at start, rewritten whole after each change. */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { Monitor } from '../api/monitors.js';
-import { AppError, isErrno } from '../errors.js';
-import { writeFileAtomic } from '../sys/atomic-file.js';
+import { DurableJsonFile, GroupCommit, type SetAside } from '../sys/state-file.js';
 
 const MonitorFile = z.object({ version: z.literal(1), monitors: z.array(Monitor.omit({ p50Ms: true })) });
 export type StoredMonitor = z.infer<typeof MonitorFile>['monitors'][number];
 
 export class MonitorStore {
-  private writing: Promise<void> = Promise.resolve();
-  private dirty = false;
+  private readonly file: DurableJsonFile<typeof MonitorFile>;
+  private readonly committer: GroupCommit;
+  private snapshot: () => StoredMonitor[] = () => [];
 
-  constructor(readonly file: string) {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  constructor(path: string) {
+    this.file = new DurableJsonFile(path, MonitorFile);
+    this.committer = new GroupCommit(() => this.file.write({ version: 1, monitors: this.snapshot() }));
   }
 
-  load(): StoredMonitor[] {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (err) {
-      if (isErrno(err, 'ENOENT')) return [];
-      throw err;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      throw new AppError('state_corrupt', `state file ${this.file} is not valid JSON (${(err as Error).message})`);
-    }
-    const r = MonitorFile.safeParse(json);
-    if (!r.success) throw new AppError('state_corrupt', `state file ${this.file} does not match the expected shape`);
-    return r.data.monitors;
+  /** The saved monitors; a file that cannot be read is moved aside (monitors are set up again, not lost work). */
+  load(): { monitors: StoredMonitor[]; setAside?: SetAside } {
+    const { data, setAside } = this.file.readOrSetAside();
+    return { monitors: data?.monitors ?? [], ...(setAside && { setAside }) };
   }
 
   /**
    * Saves what `snapshot` gives when the write runs: saves asked for while one is in flight share the
-   * next write (temp file + rename: the file holds the old list or the new one, never half).
+   * next write (the file holds the old list or the new one, never half).
    */
   save(snapshot: () => StoredMonitor[]): Promise<void> {
-    if (this.dirty) return this.writing;
-    this.dirty = true;
-    this.writing = this.writing
-      .catch(() => undefined)
-      .then(() => {
-        this.dirty = false;
-        return writeFileAtomic(this.file, JSON.stringify({ version: 1, monitors: snapshot() }));
-      });
-    return this.writing;
+    this.snapshot = snapshot;
+    return this.committer.commit();
   }
 }

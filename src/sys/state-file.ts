@@ -5,10 +5,22 @@ import type { Adapter } from 'lowdb';
 import type { z } from 'zod';
 import { AppError, isErrno } from '../errors.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { quarantine } from './quarantine.js';
+
+/** A state file that could not be read at start and was moved aside. */
+export interface SetAside {
+  file: string;
+  movedTo: string;
+  /** What was wrong with it (the `state_corrupt` message). */
+  error: string;
+}
 
 /**
- * lowdb adapter that never leaves a half-written file: write to a temp file, fsync, rename.
- * A file that does not parse is an error naming it, never an empty start.
+ * The one opener of the daemon's JSON state files (also a lowdb adapter): read and validate with a
+ * zod schema, write atomically (temp file, fsync, rename). A file that does not parse or validate
+ * is never an empty start: `read` makes it an error naming the file (state the daemon cannot run
+ * without: it stops and says so), `readOrSetAside` moves it aside (state it can start again
+ * without: counts, cursors, monitors).
  */
 export class DurableJsonFile<S extends z.ZodType> implements Adapter<z.infer<S>> {
   constructor(
@@ -39,6 +51,16 @@ export class DurableJsonFile<S extends z.ZodType> implements Adapter<z.infer<S>>
       throw err;
     }
     return this.parse(text);
+  }
+
+  /** `readSync`, except that a file that does not parse or validate is moved aside (sys/quarantine.ts) and the data is null. */
+  readOrSetAside(): { data: z.infer<S> | null; setAside?: SetAside } {
+    try {
+      return { data: this.readSync() };
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
+      return { data: null, setAside: { file: this.file, movedTo: quarantine(this.file), error: err.message } };
+    }
   }
 
   private parse(text: string): z.infer<S> {

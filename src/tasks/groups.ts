@@ -6,23 +6,22 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_GROUP } from '../api/groups.js';
-import { AppError, diskFullError } from '../errors.js';
+import { AppError } from '../errors.js';
 import { DurableJsonFile } from '../sys/state-file.js';
-import { writeFileAtomic } from '../sys/atomic-file.js';
 
 const GroupsFile = z.object({ version: z.literal(1), groups: z.record(z.string(), z.object({ parallel: z.number().int().min(1) })) });
 type GroupsFile = z.infer<typeof GroupsFile>;
 
 export class GroupStore {
   private constructor(
-    private readonly file: string,
+    private readonly file: DurableJsonFile<typeof GroupsFile>,
     private data: GroupsFile,
     private readonly defaultLimit: () => number,
   ) {}
 
   static async open(stateDir: string, defaultLimit: () => number): Promise<GroupStore> {
-    const file = join(stateDir, 'groups.json');
-    const data = (await new DurableJsonFile(file, GroupsFile).read()) ?? { version: 1 as const, groups: {} };
+    const file = new DurableJsonFile(join(stateDir, 'groups.json'), GroupsFile);
+    const data = (await file.read()) ?? { version: 1 as const, groups: {} };
     return new GroupStore(file, data, defaultLimit);
   }
 
@@ -70,11 +69,7 @@ export class GroupStore {
   /** Saved before it is used: a failed write changes nothing. */
   private async save(groups: GroupsFile['groups']): Promise<void> {
     const next: GroupsFile = { version: 1, groups };
-    try {
-      await writeFileAtomic(this.file, JSON.stringify(next));
-    } catch (err) {
-      throw diskFullError(err, this.file);
-    }
+    await this.file.write(next);
     this.data = next;
   }
 }

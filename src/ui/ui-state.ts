@@ -2,10 +2,8 @@
  * The dashboard's state kept across restarts, <state>/ui.json (0600): whether it is on, as
  * `nightshift ui` / `nightshift ui --off` last left it, and its private path prefix.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { isErrno } from '../errors.js';
-import { writeFileAtomic } from '../sys/atomic-file.js';
+import { DurableJsonFile } from '../sys/state-file.js';
 import { PREFIX } from './prefix.js';
 
 // A prefix that is not one of ours (edited by hand) is made anew; the on/off choice beside it stays.
@@ -18,19 +16,15 @@ export interface UiState {
   prefix: string | null;
 }
 
+/** What was recorded; a file that cannot be read is moved aside (kept) and counts as no choice made. */
 export function readUiState(file: string): UiState {
-  try {
-    const r = UiStateFile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return r.success ? { enabled: r.data.enabled ?? null, prefix: r.data.prefix ?? null } : { enabled: null, prefix: null };
-  } catch (err) {
-    if (isErrno(err, 'ENOENT') || err instanceof SyntaxError) return { enabled: null, prefix: null };
-    throw err;
-  }
+  const { data } = new DurableJsonFile(file, UiStateFile).readOrSetAside();
+  return { enabled: data?.enabled ?? null, prefix: data?.prefix ?? null };
 }
 
 export function writeUiState(file: string, state: UiState): Promise<void> {
   const out: z.infer<typeof UiStateFile> = {};
   if (state.enabled !== null) out.enabled = state.enabled;
   if (state.prefix !== null) out.prefix = state.prefix;
-  return writeFileAtomic(file, `${JSON.stringify(out)}\n`);
+  return new DurableJsonFile(file, UiStateFile).write(out);
 }

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecallItem, RecallResponse } from '../../src/api/memory.js';
@@ -40,6 +40,8 @@ describe('PromptRecall: what each session was given', () => {
     const file = join(tmp(), 'prompt-injections.json');
     writeFileSync(file, '{ not json');
     const p = PromptRecall.open(file, recall, log);
+    // Kept, not overwritten: moved aside as every unreadable state file is.
+    expect(readdirSync(dirname(file)).filter((f) => /^prompt-injections\.json\.corrupt-\d{4}-.*Z$/.test(f))).toHaveLength(1);
     expect(ask(p, 'a').items).toHaveLength(1);
     expect(ask(p, 'a').items).toHaveLength(0);
     // Without a session id nothing can be remembered: every prompt gets its matches.

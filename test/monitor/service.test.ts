@@ -70,6 +70,8 @@ describe('MonitorService state file', () => {
     expect(svc.list()).toEqual([]);
     const aside = readdirSync(dir).filter((f) => f.startsWith('monitors.json.corrupt-'));
     expect(aside).toHaveLength(1);
+    // The one name format of every state file moved aside (sys/quarantine.ts): the UTC time, `-` for `:` and `.`.
+    expect(aside[0]).toMatch(/^monitors\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/);
     expect(readFileSync(join(dir, aside[0] ?? ''), 'utf8')).toContain('oops');
   });
 });

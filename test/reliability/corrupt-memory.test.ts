@@ -11,10 +11,20 @@ describe('a corrupt memory file', () => {
     mkdirSync(d.paths.memoryDir, { recursive: true });
     writeFileSync(join(d.paths.memoryDir, 'user.json'), '{"version":1,"namespace":{"scope":"user"},"memories":[{"id":"bad"}]}');
     writeFileSync(d.paths.sessionsFile, '{torn');
+    mkdirSync(d.paths.stateDir, { recursive: true });
+    for (const f of ['model-usage.json', 'monitors.json', 'prompt-injections.json']) writeFileSync(join(d.paths.stateDir, f), '{torn');
     await d.start();
     const left = readdirSync(d.paths.memoryDir);
-    expect(left.some((f) => f.startsWith('user.json.corrupt-'))).toBe(true);
-    expect(left.some((f) => f.startsWith('sessions.json.corrupt-'))).toBe(true);
+    // One name format for every state file moved aside: the UTC time, `-` for `:` and `.`.
+    const aside = (name: string) => new RegExp(`^${name.replaceAll('.', String.raw`\.`)}${String.raw`\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$`}`);
+    expect(left.filter((f) => aside('user.json').test(f))).toHaveLength(1);
+    expect(left.filter((f) => aside('sessions.json').test(f))).toHaveLength(1);
+    const state = readdirSync(d.paths.stateDir);
+    for (const f of ['model-usage.json', 'monitors.json', 'prompt-injections.json'])
+      expect(
+        state.filter((x) => aside(f).test(x)),
+        f,
+      ).toHaveLength(1);
     expect(existsSync(join(d.paths.memoryDir, 'user.json'))).toBe(false);
     expect(d.log).toContain('moved aside');
     const r = await d.cli(['remember', '--user', 'Keep commits small.']);

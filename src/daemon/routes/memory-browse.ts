@@ -1,25 +1,16 @@
 import type { DreamReports } from '../../dream/reports.js';
-import { memoryHistory } from '../../memory/browse/history.js';
-import { projects } from '../../memory/browse/projects.js';
-import { memorySources } from '../../memory/browse/provenance.js';
 import type { MemoryService } from '../../memory/service.js';
-import { listSessions } from '../../memory/browse/session-list.js';
 import type { Handlers } from '../http.js';
 
 type BrowseHandlers = Pick<Handlers, 'projects' | 'editMemory' | 'memoryHistory' | 'memorySources' | 'sessions'>;
 
-/** What the dashboard (and the CLI) browse: projects, a memory's edit, history and sources, sessions. */
+/** What the dashboard (and the CLI) browse: projects, a memory's edit, history and sources, sessions; all through the memory service. */
 export function memoryBrowseHandlers(memory: MemoryService, reports: DreamReports): BrowseHandlers {
   return {
-    projects: async () => ({ json: projects(memory.store, memory.sessions.list()) }),
+    projects: async () => ({ json: memory.browse.projects() }),
     editMemory: async ({ params, body }) => ({ json: { memory: await memory.edit(params.id, body.content) } }),
-    memoryHistory: async ({ params }) => ({
-      json: { memory: memory.store.mustGet(params.id), events: memoryHistory(memory.store, params.id, memory.sessions.list(), reports.list()) },
-    }),
-    memorySources: async ({ params }) => {
-      const m = memory.store.mustGet(params.id);
-      return { json: { memory: m, sources: await memorySources(m, memory.sessions, memory.episodes) } };
-    },
-    sessions: async ({ query }) => ({ json: listSessions(memory.sessions, memory.episodes, query, memory.project(query.project)) }),
+    memoryHistory: async ({ params }) => ({ json: memory.browse.history(params.id, reports.list()) }),
+    memorySources: async ({ params }) => ({ json: await memory.browse.sources(params.id) }),
+    sessions: async ({ query }) => ({ json: memory.browse.sessionList(query, memory.project(query.project)) }),
   };
 }

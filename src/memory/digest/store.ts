@@ -2,10 +2,9 @@
  * Session digests on disk: one small JSON file per session file (`<key>.json`), written atomically,
  * read on demand (recall reads the few most recent of a project) and cached.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionDigest } from '../../api/digest.js';
-import { isErrno } from '../../errors.js';
 import { DurableJsonFile } from '../../sys/state-file.js';
 
 const CACHE_MAX = 2000;
@@ -21,17 +20,11 @@ export class DigestStore {
     return join(this.dir, `${key}.json`);
   }
 
-  /** The digest of a session file; undefined when there is none (or it cannot be read: the next ingest rewrites it). */
+  /** The digest of a session file; undefined when there is none (or it cannot be read: it is moved aside and the next ingest writes it again). */
   get(key: string): SessionDigest | undefined {
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit ?? undefined;
-    let found: SessionDigest | null = null;
-    try {
-      const parsed = SessionDigest.safeParse(JSON.parse(readFileSync(this.file(key), 'utf8')));
-      if (parsed.success) found = parsed.data;
-    } catch (err) {
-      if (!isErrno(err, 'ENOENT') && !(err instanceof SyntaxError)) throw err;
-    }
+    const found = new DurableJsonFile(this.file(key), SessionDigest).readOrSetAside().data;
     this.remember(key, found);
     return found ?? undefined;
   }

@@ -1,7 +1,5 @@
 /** Known sessions and how far each transcript has been ingested (the byte offset cursor). */
 import { createHash } from 'node:crypto';
-import { renameSync } from 'node:fs';
-import { AppError } from '../../errors.js';
 import { Low } from 'lowdb';
 import { z } from 'zod';
 import { SessionRecord } from '../../api/memory.js';
@@ -29,19 +27,12 @@ export class SessionRegistry {
   version = 0;
 
   static async open(file: string): Promise<SessionRegistry> {
-    const db = new Low(new DurableJsonFile(file, SessionsFile), { version: 1, sessions: [] });
-    let setAside: string | undefined;
-    try {
-      await db.read();
-    } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'state_corrupt') throw err;
-      // Losing the cursors costs a re-read of each transcript, never a double count (sources are checked).
-      setAside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      renameSync(file, setAside);
-      db.data = { version: 1, sessions: [] };
-    }
+    // Losing the cursors costs a re-read of each transcript, never a double count (sources are checked).
+    const adapter = new DurableJsonFile(file, SessionsFile);
+    const { data, setAside } = adapter.readOrSetAside();
+    const db = new Low(adapter, data ?? { version: 1, sessions: [] });
     const registry = new SessionRegistry(db);
-    registry.setAside = setAside;
+    registry.setAside = setAside?.movedTo;
     // An ingest cut off by a crash never moved the offset: it is simply pending again.
     for (const s of db.data.sessions) if (s.state === 'ingesting') s.state = 'pending';
     return registry;

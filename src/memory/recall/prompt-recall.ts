@@ -4,11 +4,11 @@
  * given before. What each session got is remembered here, bounded, and saved in the state directory
  * so a restarted daemon does not repeat itself.
  */
-import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import type { PromptRecallRequest, PromptRecallResponse, RecallItem, RecallRequest, RecallResponse } from '../../api/memory.js';
 import { nowMs } from '../../clock.js';
 import type { Logger } from '../../log.js';
-import { writeFileAtomic } from '../../sys/atomic-file.js';
+import { DurableJsonFile } from '../../sys/state-file.js';
 import { normalize, terms } from '../nlp/text.js';
 
 /**
@@ -43,10 +43,10 @@ function sharedTerms(asked: Set<string>, text: string): number {
   return n;
 }
 
-interface SessionInjections {
-  at: number;
-  ids: string[];
-}
+const SessionInjections = z.object({ at: z.number(), ids: z.array(z.unknown()).transform((ids) => ids.filter((x): x is string => typeof x === 'string')) });
+type SessionInjections = z.infer<typeof SessionInjections>;
+// A session entry of another shape is dropped alone: the file only prevents repeats.
+const InjectionsFile = z.object({ sessions: z.record(z.string(), z.unknown()).default({}) });
 
 export class PromptRecall {
   private readonly sessions: Map<string, SessionInjections>;
@@ -54,7 +54,7 @@ export class PromptRecall {
   private saving: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly file: string,
+    private readonly file: DurableJsonFile<typeof InjectionsFile>,
     private readonly recall: (req: RecallRequest) => RecallResponse,
     private readonly log: Logger,
     sessions: Map<string, SessionInjections>,
@@ -62,16 +62,15 @@ export class PromptRecall {
     this.sessions = sessions;
   }
 
-  /** Loads what earlier sessions were given; a missing or unreadable file is a fresh start (it only prevents repeats). */
-  static open(file: string, recall: (req: RecallRequest) => RecallResponse, log: Logger): PromptRecall {
+  /** Loads what earlier sessions were given; a missing file is a fresh start, and so is one that cannot be read (moved aside). */
+  static open(path: string, recall: (req: RecallRequest) => RecallResponse, log: Logger): PromptRecall {
+    const file = new DurableJsonFile(path, InjectionsFile);
+    const { data, setAside } = file.readOrSetAside();
+    if (setAside) log.warn({ movedTo: setAside.movedTo, err: setAside.error }, 'prompt injections unreadable; moved aside, starting afresh');
     const sessions = new Map<string, SessionInjections>();
-    try {
-      const data = JSON.parse(readFileSync(file, 'utf8')) as { sessions?: Record<string, SessionInjections> };
-      for (const [id, s] of Object.entries(data.sessions ?? {})) {
-        if (typeof s?.at === 'number' && Array.isArray(s.ids)) sessions.set(id, { at: s.at, ids: s.ids.filter((x) => typeof x === 'string') });
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ file, err: (err as Error).message }, 'prompt injections unreadable; starting afresh');
+    for (const [id, raw] of Object.entries(data?.sessions ?? {})) {
+      const s = SessionInjections.safeParse(raw);
+      if (s.success) sessions.set(id, s.data);
     }
     return new PromptRecall(file, recall, log, new Map([...sessions].sort((a, b) => a[1].at - b[1].at)));
   }
@@ -124,10 +123,11 @@ export class PromptRecall {
   }
 
   private save(): Promise<void> {
-    const text = JSON.stringify({ sessions: Object.fromEntries(this.sessions) });
+    // Copied now: what is saved is what was given up to this call.
+    const data = { sessions: Object.fromEntries([...this.sessions].map(([id, s]) => [id, { ...s }])) };
     this.saving = this.saving
-      .then(() => writeFileAtomic(this.file, text))
-      .catch((err: unknown) => this.log.warn({ file: this.file, err: (err as Error).message }, 'could not save prompt injections'));
+      .then(() => this.file.write(data))
+      .catch((err: unknown) => this.log.warn({ err: (err as Error).message }, 'could not save prompt injections'));
     return this.saving;
   }
 

@@ -5,10 +5,11 @@
  * done runs the remaining steps at once (`finish`). Each file is validated whole before any of its
  * memories is taken in, so an unreadable one is still set aside as a unit.
  */
-import { readFileSync, renameSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { Memory } from '../../api/memory.js';
 import { AppError, isErrno } from '../../errors.js';
+import { quarantine } from '../../sys/quarantine.js';
 import { MemoryFile, MemoryFileSchema } from './memory-file.js';
 
 /** Memories validated or indexed per step. */
@@ -133,9 +134,7 @@ export class StoreLoader {
 
   /** One unreadable namespace must not keep the daemon (and every task) down: kept aside. */
   private corrupt(path: string, error: string): void {
-    const movedTo = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(path, movedTo);
-    this.target.setAside({ file: path, movedTo, error });
+    this.target.setAside({ file: path, movedTo: quarantine(path), error });
   }
 }
 
