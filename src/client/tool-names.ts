@@ -17,6 +17,9 @@ export const TASK_TOOL_NAMES = {
   restart: 'task_restart',
 } as const;
 
+/** Task outcomes since a time or a cursor: for agents without hooks (the hooks tell a session by themselves). */
+export const OUTCOME_TOOL_NAMES = { since: 'task_since' } as const;
+
 export const SCHEDULE_TOOL_NAMES = { add: 'schedule_add', list: 'schedule_list', remove: 'schedule_remove' } as const;
 
 export const WORKFLOW_TOOL_NAMES = { run: 'workflow_run', show: 'workflow_show' } as const;

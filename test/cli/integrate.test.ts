@@ -216,7 +216,7 @@ describe('nightshift integrate claude-code', () => {
     expect(entry).toEqual({ type: 'stdio', command: NODE, args: [CLI, 'mcp'], env: { NIGHTSHIFT_HOME: nsHome } });
     const mcp = await startMcp({ ...env, ...entry.env }, dir, { command: entry.command, args: entry.args });
     try {
-      expect((await mcp.client.listTools()).tools.filter((t) => !t.description?.startsWith('Deprecated'))).toHaveLength(18);
+      expect((await mcp.client.listTools()).tools.filter((t) => !t.description?.startsWith('Deprecated'))).toHaveLength(19);
     } finally {
       await mcp.close();
     }

@@ -55,7 +55,7 @@ async function readAll(id: string, limit?: number): Promise<{ data: string; page
 }
 
 describe('nightshift mcp: task tools over stdio', () => {
-  it('lists the eighteen tools named noun_verb, each with an input and an output schema, and the old names as deprecated', async () => {
+  it('lists the nineteen tools named noun_verb, each with an input and an output schema, and the old names as deprecated', async () => {
     const { tools } = await mcp.client.listTools();
     const current = tools.filter((t) => !t.description?.startsWith('Deprecated'));
     expect(current.map((t) => t.name).sort()).toEqual(
@@ -76,6 +76,7 @@ describe('nightshift mcp: task tools over stdio', () => {
         'task_restart',
         'task_resume',
         'task_run',
+        'task_since',
         'workflow_run',
         'workflow_show',
       ].sort(),

@@ -4,7 +4,8 @@ import { memoryTools } from '../../client/memory-tools/tools.js';
 import { scheduleTools } from '../../client/task-tools/schedule-tools.js';
 import { taskTools, type TaskTool, type TaskToolHost } from '../../client/task-tools/tools.js';
 import { workflowTools } from '../../client/task-tools/workflow-tools.js';
-import { MEMORY_TOOL_NAMES, SCHEDULE_TOOL_NAMES, TASK_TOOL_NAMES, WORKFLOW_TOOL_NAMES } from '../../client/tool-names.js';
+import { outcomeTools } from '../../client/task-tools/outcome-tools.js';
+import { MEMORY_TOOL_NAMES, OUTCOME_TOOL_NAMES, SCHEDULE_TOOL_NAMES, TASK_TOOL_NAMES, WORKFLOW_TOOL_NAMES } from '../../client/tool-names.js';
 import { guarded, ok, type WithClient } from '../result.js';
 import { registerTool } from './register.js';
 
@@ -24,6 +25,7 @@ export function registerClientTools(server: McpServer, api: WithClient, opts: Cl
   const host: TaskToolHost = { call: api, cwd: opts.cwd, env: opts.env, project: opts.project };
   const tools: TaskTool[] = [
     ...taskTools({ names: MCP_TASK_TOOLS }),
+    ...outcomeTools(OUTCOME_TOOL_NAMES),
     ...scheduleTools(SCHEDULE_TOOL_NAMES),
     ...workflowTools(WORKFLOW_TOOL_NAMES, MCP_TASK_TOOLS.output),
     ...memoryTools({ names: MEMORY_TOOL_NAMES }),
