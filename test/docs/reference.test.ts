@@ -5,6 +5,7 @@ import { resolveWindow } from '../../src/agent/context/window.js';
 import { AGENT_DEFAULT_MODEL } from '../../src/agent/model-env.js';
 import { SKIPPED_EXIT, TIMED_OUT_EXIT } from '../../src/api/task-status.js';
 import { EXIT } from '../../src/cli/report.js';
+import * as toolNames from '../../src/client/tool-names.js';
 import { ConfigSchema } from '../../src/config.js';
 import { readDoc, tableRows } from './markdown.js';
 
@@ -66,5 +67,14 @@ describe('docs/configuration.md', () => {
       .filter((r) => r.value !== undefined && !r.default.includes(`\`${JSON.stringify(r.value)}\``))
       .map((r) => `${r.name}: documented ${r.default}, schema ${JSON.stringify(r.value)}`);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('docs/integrations.md and docs/agent.md', () => {
+  it('document every tool MCP and the agent offer (client/tool-names.ts) in a table row', () => {
+    const rows = ['docs/integrations.md', 'docs/agent.md'].flatMap((f) => tableRows(readDoc(f)).map((cells) => cells[0] ?? ''));
+    const names = Object.values(toolNames).flatMap((group) => Object.values(group as Record<string, string>));
+    expect(names.length).toBeGreaterThan(15);
+    expect(names.filter((n) => !rows.some((cell) => new RegExp(`\`${n}[ \`]`).test(cell)))).toEqual([]);
   });
 });
