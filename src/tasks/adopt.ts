@@ -1,7 +1,9 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nowMs } from '../clock.js';
 import type { RunInfo } from './model.js';
+import { isErrno } from '../errors.js';
 import { bootId, isSameProcessAlive } from '../sys/proc.js';
 
 /** `endedAt`: when the wrapper wrote its exit file (its mtime), on the daemon's clock. */
@@ -51,4 +53,31 @@ export async function judge(dir: string, run: RunInfo): Promise<Verdict> {
     };
   }
   return { kind: 'lost', reason: 'the task wrapper was killed, so its exit status was never recorded' };
+}
+
+export type Claim = { kind: 'wrapper'; pid: number; start: number } | { kind: 'claimed' } | { kind: 'starting' };
+
+/**
+ * A task whose wrapper never reported: the `wrapper` file says which wrapper took it. With none
+ * there, the daemon creates it (exclusively, as a wrapper would), so a start still on its way (a
+ * spawner's backlog from before a crash) finds the task taken and never runs it: the task is lost,
+ * never started, and never runs unseen. A file still empty is a wrapper writing it right now.
+ */
+export function claimStart(dir: string): Claim {
+  const file = join(dir, 'wrapper');
+  try {
+    writeFileSync(file, 'lost\n', { flag: 'wx', mode: 0o600 });
+    return { kind: 'claimed' };
+  } catch (err) {
+    if (!isErrno(err, 'EEXIST')) return { kind: 'claimed' };
+  }
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { kind: 'starting' };
+  }
+  const m = /^([0-9]+) ([0-9]+)\n$/.exec(text);
+  if (m) return { kind: 'wrapper', pid: Number(m[1]), start: Number(m[2]) };
+  return text === 'lost\n' ? { kind: 'claimed' } : { kind: 'starting' };
 }

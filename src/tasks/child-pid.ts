@@ -19,19 +19,30 @@ export interface ChildContext {
   persist(): Promise<void>;
 }
 
-/** The pid the wrapper reports, into the task (and run.json); undefined when none comes within a few seconds. */
-export async function recordChild(c: ChildContext, id: string, reported: Promise<number | undefined>): Promise<number | undefined> {
+/** The pid as reported, or undefined when none comes within a few seconds. */
+export async function awaitPid(reported: Promise<number | undefined>): Promise<number | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), CHILD_PID_WAIT_MS);
   });
-  const childPid = await Promise.race([reported, late]).finally(() => clearTimeout(timer));
-  if (childPid === undefined) return undefined;
-  // A short task may have ended (and been settled) meanwhile: never write its old state back.
+  return Promise.race([reported, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The command's pid into the task and run.json, with the wrapper's when it comes with it (the
+ * spawner's report). A short task may have ended (and been settled) meanwhile: its old state is
+ * never written back, and undefined is answered.
+ */
+export function applyChild(c: ChildContext, id: string, childPid: number, wrapper?: { pid: number; start: number }): number | undefined {
   const cur = c.registry.get(id);
   if (!cur || cur.task.status !== 'running' || !cur.run) return undefined;
   const childStart = readStat(childPid)?.startTicks;
-  const run: RunInfo = { ...cur.run, childPid, ...(childStart !== undefined ? { childStart } : {}) };
+  const run: RunInfo = {
+    ...cur.run,
+    ...(wrapper && { wrapperPid: wrapper.pid, wrapperStart: wrapper.start }),
+    childPid,
+    ...(childStart !== undefined ? { childStart } : {}),
+  };
   c.registry.set({ ...cur.task, pid: childPid }, run);
   writeRunInfo(c.dir(id), run, cur.task.startedAt, c.log);
   return childPid;
@@ -47,10 +58,16 @@ export async function resolveChild(c: ChildContext, id: string): Promise<number 
     const e = c.registry.get(id);
     if (!e || e.task.status !== 'running' || !e.run) return undefined;
     if (e.run.childPid !== undefined) return e.run.childPid;
+    if (e.run.wrapperPid === 0) {
+      // Its wrapper's report (both pids) is a moment away: the spawner forks it.
+      if (nowMs() > deadline) return undefined;
+      await sleep(5);
+      continue;
+    }
     const text = await readFile(join(c.dir(id), 'child.pid'), 'utf8').catch(() => '');
     const m = /^([0-9]+)\n$/.exec(text);
     if (m) {
-      const pid = await recordChild(c, id, Promise.resolve(Number(m[1])));
+      const pid = applyChild(c, id, Number(m[1]));
       if (pid !== undefined) await c.persist();
       return pid;
     }

@@ -60,15 +60,16 @@ export async function killTask(c: ControlContext, id: string, signal: SignalName
 /** Sends `signal` to the task's whole process group: the command and everything it started, not the wrapper. */
 export async function signalGroup(c: ControlContext, e: Entry, signal: SignalName): Promise<void> {
   const child = await c.resolveChild(e.task.id);
-  const wrapperPid = e.run?.wrapperPid;
-  if (child === undefined && wrapperPid === undefined) return;
+  // No command pid (its wrapper never got as far): nothing of the task's runs to signal. The
+  // wrapper's own group is the spawner's, never to be signalled.
+  if (child === undefined) return;
   try {
-    process.kill(-(child ?? (wrapperPid as number)), signal);
+    process.kill(-child, signal);
   } catch (err) {
     if (!isErrno(err, 'ESRCH')) throw err;
     // Just started: the wrapper records the pid a moment before that process calls setsid, so
     // its group may not exist yet. The process itself does, and has started nothing yet.
-    if (child !== undefined) signalIfAlive(child, signal);
+    signalIfAlive(child, signal);
   }
 }
 
@@ -85,7 +86,12 @@ export async function sendInput(c: ControlContext, id: string, text: string, eof
   if (cur.task.status !== 'running') return;
   const { attention: _cleared, ...rest } = cur.task;
   c.registry.set({ ...rest, stdin: eof ? 'closed' : rest.stdin }, cur.run);
-  if (eof && cur.run) closeStdin(cur.run);
+  if (eof) {
+    // The wrapper's pid comes with its report, a moment after the start.
+    await c.resolveChild(id);
+    const run = c.entry(id).run;
+    if (run) closeStdin(run);
+  }
   await c.persist();
 }
 

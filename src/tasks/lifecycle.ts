@@ -1,17 +1,18 @@
 /**
- * A task's life after it is created: started (wrapper spawned, pid recorded, deadline armed), its
- * end read from the wrapper (or from an adopted task's exit file), settled into its final state,
- * and followed by its next attempt when it failed with retries left. Moved out of TaskManager as is.
+ * A task's life after it is created: started (its start request handed to the spawner, pid
+ * recorded, deadline armed), its end as its wrapper reports it (or from an adopted task's exit
+ * file), settled into its final state, and followed by its next attempt when it failed with
+ * retries left.
  */
 import { unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Task } from '../api/tasks.js';
 import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { bootId, readStat } from '../sys/proc.js';
-import { readExitCode } from './adopt.js';
-import { recordChild, type ChildContext } from './child-pid.js';
+import { bootId } from '../sys/proc.js';
+import { toArgv } from './argv.js';
+import { applyChild, awaitPid, type ChildContext } from './child-pid.js';
 import type { Deadlines } from './deadlines.js';
 import type { TaskEvents } from './events.js';
 import type { RunInfo } from './model.js';
@@ -20,9 +21,10 @@ import { outputSize } from './output.js';
 import { timeoutReason } from './pause.js';
 import type { TaskRegistry } from './registry.js';
 import { queueRetry } from './retry.js';
-import { spawnTask } from './spawn.js';
+import type { Report } from './spawner/report.js';
+import { startFile, writeStart } from './spawner/request.js';
+import type { Spawner } from './spawner/spawner.js';
 import type { StallMonitor } from './stall-monitor.js';
-import { writeRunInfo } from './task-dir.js';
 
 export interface LifecycleContext {
   registry: TaskRegistry;
@@ -34,7 +36,10 @@ export interface LifecycleContext {
   stall: StallMonitor;
   deadlines: Deadlines;
   children: ChildContext;
-  /** A task that ended is no longer polled as an adopted one. */
+  spawner: Spawner;
+  /** A started task is polled for a wrapper that ends without a word (killed outright). */
+  track(id: string): void;
+  /** A task that ended is no longer polled. */
   forgetAdopted(id: string): void;
   /** Starts what the queue can start now (after an end). */
   schedule(): Promise<void>;
@@ -43,7 +48,16 @@ export interface LifecycleContext {
   background(work: Promise<unknown>, task: string, what: string): void;
 }
 
+const SETUP_FAILURES: Record<Extract<Report, { kind: 'failed' }>['what'], string> = {
+  start: 'the task wrapper could not read its start request',
+  output: 'the task wrapper could not open output.log for writing (is the disk full?)',
+  fifo: 'the task wrapper could not create the stdin FIFO (is the disk full?)',
+};
+
 export class TaskLifecycle {
+  /** Starts waiting for their wrapper's report, by task id. */
+  private readonly waiting = new Map<string, (pid: number | undefined) => void>();
+
   constructor(private readonly c: LifecycleContext) {}
 
   private dir(id: string): string {
@@ -51,61 +65,81 @@ export class TaskLifecycle {
   }
 
   /**
-   * Starts the wrapper, then waits for it to name the command's pid (a fork away): the task is
-   * reported started, to the caller of `run` and in the `started` event, with that pid, the one
-   * `show` and `ps` print. The wrapper's own pid is internal (run.json). The caller saves the registry.
+   * Writes the start request and hands it to the spawner, then waits for the wrapper to name the
+   * command's pid (a fork away): the task is reported started, to the caller of `run` and in the
+   * `started` event, with that pid, the one `show` and `ps` print. The task is registered as running
+   * before the spawner is asked (with no wrapper pid yet), so a daemon that dies right now still
+   * takes it back. The caller saves the registry.
    */
   async start(task: Task, env: Record<string, string>, fromQueue = false): Promise<void> {
-    const { registry, log, events } = this.c;
+    const { registry, log } = this.c;
     const config = this.c.config();
     const dir = this.dir(task.id);
-    let spawned;
     try {
-      spawned = spawnTask({
-        dir,
-        outputPath: task.outputPath,
-        command: task.command,
-        cwd: task.cwd,
-        env,
-        stdin: task.stdin === 'open',
-        capBytes: config.outputCapBytes,
-      });
+      writeStart({ dir, command: toArgv(task.command), cwd: task.cwd, env, stdin: task.stdin === 'open', capBytes: config.outputCapBytes });
     } catch (err) {
-      const failed: Task = { ...baseOf(task), status: 'failed_to_start', endedAt: now().toISOString(), error: (err as Error).message };
-      registry.set(failed);
-      log.warn({ task: task.id, err: (err as Error).message }, 'task failed to start');
-      events.emit('exited', failed);
+      this.failToStart(task, (err as Error).message);
       return;
     }
-    const wrapperPid = spawned.wrapperPid;
-    const run: RunInfo = { wrapperPid, wrapperStart: readStat(wrapperPid)?.startTicks ?? 0, bootId: bootId(), capBytes: config.outputCapBytes };
+    const run: RunInfo = { wrapperPid: 0, wrapperStart: 0, bootId: bootId(), capBytes: config.outputCapBytes };
     const startedAt = now().toISOString();
-    // Registered at once, so a daemon that dies right now still takes it back; its pid (the command's) is a fork away.
     registry.set({ ...baseOf(task), status: 'running', startedAt }, run);
-    writeRunInfo(dir, run, startedAt, log);
     if (fromQueue && !(task.retries ?? 0)) unlink(join(dir, 'spawn.json')).catch(() => undefined);
     this.c.stall.touch(task.id, 0);
     if (task.timeoutSeconds !== undefined) this.c.deadlines.arm(task.id, startedAt, task.timeoutSeconds);
-    const pid = await recordChild(this.c.children, task.id, spawned.childPid);
-    // Its end is recorded once its pid is, so the ended task carries the pid too.
-    this.c.background(
-      spawned.exited.then((code) => this.onWrapperExit(task.id, code)),
-      task.id,
-      'recording the end of a task failed',
-    );
-    const running = registry.get(task.id)?.task ?? task;
+    const reported = new Promise<number | undefined>((resolve) => this.waiting.set(task.id, resolve));
+    this.c.spawner.start(dir);
+    this.c.track(task.id);
+    const pid = await awaitPid(reported);
+    this.waiting.delete(task.id);
+    const running = registry.get(task.id)?.task;
+    if (running?.status !== 'running') return; // it failed to start, or has already ended
     log.info({ task: task.id, commandPid: pid }, 'task started');
-    events.emit('started', running);
+    this.c.events.emit('started', running);
   }
 
-  /** `wrapperCode`: the wrapper's own exit code, the command's status when the exit file could not be written (a full disk). */
-  private async onWrapperExit(id: string, wrapperCode: number | null): Promise<void> {
-    const recorded = await readExitCode(this.dir(id));
-    if (recorded === null && wrapperCode !== null)
-      this.c.log.warn({ task: id, code: wrapperCode }, 'the task wrapper could not write the exit status; took it from the wrapper');
-    const code = recorded ?? wrapperCode;
-    if (code === null) await this.settleLost(id, 'the task wrapper ended without recording an exit status');
-    else await this.settle(id, code);
+  /** What a wrapper reports through the spawner; a task already settled another way ignores it. */
+  onReport(r: Report): void {
+    const id = basename(r.dir);
+    if (r.dir !== this.dir(id)) return;
+    if (r.kind !== 'exited') unlink(startFile(r.dir)).catch(() => undefined); // it holds the environment
+    switch (r.kind) {
+      case 'started': {
+        const pid = applyChild(this.c.children, id, r.childPid, { pid: r.wrapperPid, start: r.wrapperStart });
+        const wait = this.waiting.get(id);
+        if (wait) wait(pid);
+        else if (pid !== undefined) this.c.background(this.c.persist(), id, 'saving a late start failed');
+        return;
+      }
+      case 'exited':
+        this.c.background(this.settle(id, r.code), id, 'recording the end of a task failed');
+        return;
+      case 'duplicate':
+        // Sent again after the spawner died: the first wrapper has it; its report follows on the old pipe.
+        this.c.log.info({ task: id }, 'task start was already taken by an earlier wrapper');
+        return;
+      case 'failed': {
+        const e = this.c.registry.get(id);
+        if (e?.task.status !== 'running') return;
+        this.failToStart(e.task, SETUP_FAILURES[r.what]);
+        this.waiting.get(id)?.(undefined);
+        this.c.background(
+          this.c.persist().then(() => this.c.schedule()),
+          id,
+          'saving a failed start failed',
+        );
+        return;
+      }
+    }
+  }
+
+  private failToStart(task: Task, error: string): void {
+    const failed: Task = { ...baseOf(task), status: 'failed_to_start', endedAt: now().toISOString(), error };
+    this.c.registry.set(failed);
+    this.c.stall.forget(task.id);
+    this.c.deadlines.forget(task.id);
+    this.c.log.warn({ task: task.id, err: error }, 'task failed to start');
+    this.c.events.emit('exited', failed);
   }
 
   /** `endedAt`: when the task ended, if not now (an adopted task's exit file was written earlier). */

@@ -20,8 +20,10 @@ import { QueueRunner } from './queue-runner.js';
 import { restartRequest } from './restart.js';
 import { outputSize } from './output.js';
 import type { TaskRegistry } from './registry.js';
+import { Spawner } from './spawner/spawner.js';
 import { StallMonitor } from './stall-monitor.js';
 import { submitTask, type PrepareTask, type SubmitContext } from './submit.js';
+import { checkBatch, submitBatch, type BatchItem } from './submit-batch.js';
 import { waitLastAttempt } from './wait.js';
 
 export interface ManagerDeps {
@@ -47,6 +49,7 @@ export class TaskManager {
   private readonly children: ChildContext;
   private readonly lifecycle: TaskLifecycle;
   private readonly submit: SubmitContext;
+  private readonly spawner: Spawner;
 
   constructor(private readonly d: ManagerDeps) {
     this.stall = new StallMonitor((id, attention) => this.setAttention(id, attention));
@@ -78,13 +81,20 @@ export class TaskManager {
       settle: (id, code, endedAt) => this.lifecycle.settle(id, code, endedAt),
       settleLost: (id, reason, endedAt) => this.lifecycle.settleLost(id, reason, endedAt),
       watch: async (e) => this.stall.touch(e.task.id, await outputSize(e.task.outputPath)),
+      learnWrapper: (id, pid, start) => {
+        const e = d.registry.get(id);
+        if (e?.run && e.task.status === 'running') d.registry.set(e.task, { ...e.run, wrapperPid: pid, wrapperStart: start });
+      },
     });
+    this.spawner = new Spawner((r) => this.lifecycle.onReport(r), d.log);
     const shared = { registry: d.registry, log: d.log, events: d.events, tasksDir: d.paths.tasksDir, config: () => this.d.config };
     this.lifecycle = new TaskLifecycle({
       ...shared,
       stall: this.stall,
       deadlines: this.deadlines,
       children: this.children,
+      spawner: this.spawner,
+      track: (id) => this.adoption.track(id),
       forgetAdopted: (id) => this.adoption.forget(id),
       schedule: () => this.schedule(),
       persist: () => this.persist(),
@@ -173,6 +183,17 @@ export class TaskManager {
    */
   async run(req: RunRequest, prepare?: PrepareTask, link?: { schedule?: ScheduleLink; restartOf?: string }): Promise<Task> {
     return this.get(await submitTask(this.submit, req, prepare, link));
+  }
+
+  /** Refuses a batch that could not be submitted whole (see `runBatch`), writing nothing. */
+  checkBatch(items: BatchItem[]): void {
+    checkBatch(this.submit, items);
+  }
+
+  /** Many requests as one submission, checked whole first (see submit-batch.ts); the tasks in order. */
+  async runBatch(items: BatchItem[]): Promise<Task[]> {
+    const ids = await submitBatch(this.submit, items);
+    return Promise.all(ids.map((id) => this.get(id)));
   }
 
   /** Skips queued tasks whose dependencies failed and starts those with room in their group, oldest first. */
@@ -282,6 +303,7 @@ export class TaskManager {
   }
 
   stop(): void {
+    this.spawner.stop();
     this.adoption.stop();
     this.deadlines.stop();
     this.queue.stop();

@@ -1,7 +1,8 @@
 /** The task list as the task directories tell it: for a lost state file, or tasks it never listed. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { now } from '../clock.js';
+import { bootId } from '../sys/proc.js';
 import { workflowOf } from './outcome.js';
 import { PendingSpawn, RunInfo, TaskMeta, type Entry } from './model.js';
 
@@ -50,6 +51,10 @@ export function rebuildEntries(tasksDir: string, skip: (id: string) => boolean =
       const saved = (runJson as { startedAt?: unknown }).startedAt;
       const startedAt = typeof saved === 'string' ? saved : m.createdAt;
       entries.push({ task: { ...base, status: 'running', ...(run.data.childPid !== undefined ? { pid: run.data.childPid } : {}), startedAt }, run: run.data });
+    } else if (handedToSpawner(dir)) {
+      // Handed to the spawner, its pids never saved: adoption finds its wrapper from the files (or claims it).
+      const run = { wrapperPid: 0, wrapperStart: 0, bootId: bootId(), capBytes: capOf(dir) };
+      entries.push({ task: { ...base, status: 'running', startedAt: m.createdAt }, run });
     } else if (PendingSpawn.safeParse(readJson(join(dir, 'spawn.json'))).success) {
       entries.push({ task: { ...base, status: 'queued' } });
     } else {
@@ -59,4 +64,19 @@ export function rebuildEntries(tasksDir: string, skip: (id: string) => boolean =
     }
   }
   return entries.sort((a, b) => Number(a.task.id) - Number(b.task.id));
+}
+
+/** A start request written, or a wrapper that claimed the task: it may be running. */
+function handedToSpawner(dir: string): boolean {
+  return existsSync(join(dir, 'start')) || existsSync(join(dir, 'wrapper'));
+}
+
+/** The output cap the start request named (512-byte blocks), when it is still there. */
+function capOf(dir: string): number {
+  try {
+    const m = /^set -- '[^']*' '([0-9]+)'/.exec(readFileSync(join(dir, 'start'), 'utf8'));
+    return m ? Number(m[1]) * 512 : 0;
+  } catch {
+    return 0;
+  }
 }

@@ -17,7 +17,7 @@ import { checkCron, checkTimeZone, nextTimes, startTimer, type Timer } from './c
 import type { TaskEvents } from './events.js';
 import type { TaskManager } from './manager.js';
 import { FIRINGS_KEPT, ScheduleStore, type StoredSchedule } from './schedule-store.js';
-import { preflight, toArgv } from './spawn.js';
+import { preflight, toArgv } from './argv.js';
 
 export interface ScheduleDeps {
   file: string;

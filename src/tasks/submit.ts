@@ -2,6 +2,7 @@
  * `run`: a request becomes a task (its id, directory and meta.json), started at once when the queue
  * would start it now, else queued with its environment in spawn.json. Moved out of TaskManager as is.
  */
+import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunRequest, ScheduleLink, Task } from '../api/tasks.js';
@@ -15,7 +16,7 @@ import type { TaskMeta } from './model.js';
 import { workflowOf } from './outcome.js';
 import { decide } from './queue.js';
 import type { TaskRegistry } from './registry.js';
-import { preflight, toArgv } from './spawn.js';
+import { preflight, toArgv } from './argv.js';
 import { claimTaskDir, writeTaskFile } from './task-dir.js';
 
 /** See `TaskManager.run`. */
@@ -42,16 +43,7 @@ export async function submitTask(
 ): Promise<string> {
   const env = { ...(req.env ?? {}) };
   preflight(toArgv(req.command), req.cwd, env);
-  for (const dep of req.after ?? []) {
-    if (!c.registry.get(dep)) throw new AppError('not_found', `no task ${dep} to run after (see \`nightshift ps --all\`)`);
-  }
-  if (req.group !== undefined) c.groups.check(req.group);
-  const { retry, ...rest } = req;
-  const workflow = workflowOf({
-    ...rest,
-    ...(retry ? { retries: retry, attempt: 1 } : {}),
-    ...(link?.restartOf !== undefined ? { restartOf: link.restartOf } : {}),
-  });
+  checkRefs(c, req);
   const { id, dir } = claimTaskDir(c.registry, c.tasksDir, c.log);
   let command = req.command;
   if (prepare) {
@@ -62,42 +54,15 @@ export async function submitTask(
       throw err;
     }
   }
-  const meta: TaskMeta = {
-    id,
-    name: req.name ?? null,
-    command,
-    cwd: req.cwd,
-    createdAt: now().toISOString(),
-    stallAfterSeconds: req.stallAfterSeconds ?? c.config().stallAfterSeconds,
-    stdin: req.stdin,
-    ...workflow,
-  };
-  const task: Task = {
-    ...meta,
-    ...(link?.schedule && { schedule: link.schedule }),
-    stdin: req.stdin ? 'open' : 'none',
-    outputPath: join(dir, 'output.log'),
-    outputBytes: 0,
-    status: 'queued',
-  };
+  const task = newTask(c, { ...req, command }, id, dir, link);
   // On a full disk these fail naming the file: nothing started, nothing left behind.
-  const writeOrUndo = async (name: string, text: string) => {
-    try {
-      writeTaskFile(dir, name, text);
-    } catch (err) {
-      await rm(dir, { recursive: true, force: true });
-      throw err;
-    }
-  };
-  await writeOrUndo('meta.json', JSON.stringify(meta));
+  writeTaskFiles(dir, task, env, Boolean(req.retry));
   // Starts at once when the queue would start it now (its dependencies done, room in its group).
   const startable = decide([...c.registry.list(), { task }], (g) => c.groups.limit(g), nowMs()).start.some((t) => t.id === id);
-  // A task that may be retried keeps its environment for its next attempts (see retry.ts).
-  if (retry) await writeOrUndo('spawn.json', JSON.stringify({ env }));
   if (startable) {
     await c.start(task, env);
   } else {
-    await writeOrUndo('spawn.json', JSON.stringify({ env }));
+    if (!req.retry) writeSpawn(dir, env);
     c.registry.set(task);
     c.events.emit('queued', task);
     // A dependency that has already failed skips it now.
@@ -105,4 +70,70 @@ export async function submitTask(
   }
   await c.persist();
   return id;
+}
+
+/** The dependencies exist and the group is known. */
+export function checkRefs(c: SubmitContext, req: Pick<RunRequest, 'after' | 'group'>): void {
+  for (const dep of req.after ?? []) {
+    if (!c.registry.get(dep)) throw new AppError('not_found', `no task ${dep} to run after (see \`nightshift ps --all\`)`);
+  }
+  if (req.group !== undefined) c.groups.check(req.group);
+}
+
+/** The queued task a request makes, with the fields meta.json keeps. */
+export function newTask(c: SubmitContext, req: RunRequest, id: string, dir: string, link?: { schedule?: ScheduleLink; restartOf?: string }): Task {
+  const { retry, ...rest } = req;
+  const workflow = workflowOf({
+    ...rest,
+    ...(retry ? { retries: retry, attempt: 1 } : {}),
+    ...(link?.restartOf !== undefined ? { restartOf: link.restartOf } : {}),
+  });
+  return {
+    id,
+    name: req.name ?? null,
+    command: req.command,
+    cwd: req.cwd,
+    createdAt: now().toISOString(),
+    stallAfterSeconds: req.stallAfterSeconds ?? c.config().stallAfterSeconds,
+    ...workflow,
+    ...(link?.schedule && { schedule: link.schedule }),
+    stdin: req.stdin ? 'open' : 'none',
+    outputPath: join(dir, 'output.log'),
+    outputBytes: 0,
+    status: 'queued',
+  };
+}
+
+/**
+ * meta.json (what a rebuild needs) and, for a task that may be retried, its environment for the
+ * next attempts (see retry.ts). On a full disk the directory is removed and the error names the file.
+ */
+export function writeTaskFiles(dir: string, task: Task, env: Record<string, string>, keepEnv: boolean): void {
+  const meta: TaskMeta = {
+    id: task.id,
+    name: task.name,
+    command: task.command,
+    cwd: task.cwd,
+    createdAt: task.createdAt,
+    stallAfterSeconds: task.stallAfterSeconds,
+    stdin: task.stdin === 'open',
+    ...workflowOf(task),
+  };
+  try {
+    writeTaskFile(dir, 'meta.json', JSON.stringify(meta));
+    if (keepEnv) writeSpawn(dir, env);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** A queued task's environment, read back when it starts (0600). */
+export function writeSpawn(dir: string, env: Record<string, string>): void {
+  try {
+    writeTaskFile(dir, 'spawn.json', JSON.stringify({ env }));
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { isFinished, type RunRequest, type Task } from '../api/tasks.js';
+import { isFinished, type Task } from '../api/tasks.js';
 import { topologicalOrder, type RunWorkflowRequest, type WorkflowRecord, type WorkflowView } from '../api/workflows.js';
 import { now } from '../clock.js';
 import { AppError, diskFullError } from '../errors.js';
@@ -13,7 +13,6 @@ import type { Logger } from '../log.js';
 import type { TaskEvents } from './events.js';
 import type { GroupStore } from './groups.js';
 import type { TaskManager } from './manager.js';
-import { preflight, toArgv } from './spawn.js';
 import { linkOutput, workflowTaskRequest } from './workflow-submit.js';
 import { WorkflowStore } from './workflow-store.js';
 import { viewOf } from './workflow-view.js';
@@ -93,13 +92,10 @@ export class Workflows {
     const spec = req.workflow;
     const order = topologicalOrder(Object.fromEntries(Object.entries(spec.tasks).map(([n, t]) => [n, t.needs ?? []])));
     const id = this.store.allocateId();
-    const requests = new Map<string, Omit<RunRequest, 'after'>>();
-    for (const name of order) {
-      const r = workflowTaskRequest(req, name, id, this.linksDir);
-      preflight(toArgv(r.command), r.cwd, r.env ?? {});
-      if (r.group !== undefined) this.d.groups.check(r.group);
-      requests.set(name, r);
-    }
+    // Every task's request first: a workflow with a bad field is refused before anything is written.
+    const requests = order.map((name) => workflowTaskRequest(req, name, id, this.linksDir));
+    this.d.tasks.checkBatch(requests.map((r) => ({ req: r })));
+    const position = new Map(order.map((name, i) => [name, i] as const));
     const record: WorkflowRecord = {
       id,
       name: spec.name ?? null,
@@ -122,15 +118,17 @@ export class Workflows {
       } catch (err) {
         throw diskFullError(err, links);
       }
-      for (const name of order) {
-        const r = requests.get(name);
-        if (!r) continue;
-        const needs = spec.tasks[name]?.needs ?? [];
-        const after = needs.map((n) => ids[n]).filter((x): x is string => x !== undefined);
-        const task = await this.d.tasks.run({ ...r, ...(after.length > 0 && { after }) });
+      const items = requests.map((r, i) => ({
+        req: r,
+        afterItems: (spec.tasks[order[i] ?? '']?.needs ?? []).map((n) => position.get(n) ?? -1),
+      }));
+      // Checked whole (commands, cwds, groups) and submitted as one batch: one journal write.
+      const tasks = await this.d.tasks.runBatch(items);
+      tasks.forEach((task, i) => {
+        const name = order[i] as string;
         ids[name] = task.id;
         this.relink(id, name, task);
-      }
+      });
       this.store.put({ ...record, tasks: { ...ids } });
       await this.store.save();
     } catch (err) {

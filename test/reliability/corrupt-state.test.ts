@@ -61,8 +61,10 @@ describe('corrupt state file', () => {
       const good = readFileSync(d.paths.stateFile, 'utf8');
       const bad = corrupt(good);
       writeFileSync(d.paths.stateFile, bad);
-      // What the task directories allow: without its run info a task's outcome is unknowable.
+      // What the task directories allow: without its run info (run.json, and the wrapper's own
+      // record of its pid) a task's outcome is unknowable.
       rmSync(join(d.paths.tasksDir, noRun.id, 'run.json'));
+      rmSync(join(d.paths.tasksDir, noRun.id, 'wrapper'));
       const before = tree(d.paths.stateDir);
 
       const refused = await d.cli(['daemon'], { timeoutMs: 15_000 });
