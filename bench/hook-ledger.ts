@@ -85,18 +85,26 @@ try {
     prev: new ApiClient({ socket: resolvePaths(homes.prev.env).socket }),
     this: new ApiClient({ socket: resolvePaths(homes.this.env).socket }),
   };
-  const direct: Record<Build, number[]> = { prev: [], this: [] };
+  const direct: Record<string, number[]> = {};
+  const time = async (k: string, f: () => Promise<unknown>) => {
+    const t0 = performance.now();
+    await f();
+    (direct[k] ??= []).push(performance.now() - t0);
+  };
   for (let i = 0; i < 200; i++) {
     for (const b of i % 2 === 0 ? (['prev', 'this'] as const) : (['this', 'prev'] as const)) {
       const body = { prompt, sessionId: `direct-${b}-${i}`, project, maxChars: 2000 };
-      const t0 = performance.now();
-      const r = b === 'prev' ? await clients.prev.call('recallPrompt', { body }) : await clients.this.call('injectPrompt', { body });
-      direct[b].push(performance.now() - t0);
-      if (('items' in r && r.items.length === 0) || ('context' in r && r.context === '')) throw new Error(`${b}: nothing for the prompt`);
+      if (b === 'prev') {
+        await time('prev session start', () => clients.prev.call('recall', { body: { project } }));
+        await time('prev prompt', () => clients.prev.call('recallPrompt', { body }));
+      } else {
+        await time('this session start', () => clients.this.call('injectSessionStart', { body: { project, sessionId: body.sessionId } }));
+        await time('this prompt', () => clients.this.call('injectPrompt', { body }));
+      }
     }
   }
-  for (const b of ['prev', 'this'] as const)
-    console.log(`${b} prompt request in the daemon  p50 ${fmt(median(direct[b]))} ms  p95 ${fmt(percentile(direct[b], 95))} ms (200 requests)`);
+  for (const [k, xs] of Object.entries(direct).sort())
+    console.log(`${k.padEnd(20)} request in the daemon  p50 ${fmt(median(xs))} ms  p95 ${fmt(percentile(xs, 95))} ms (${xs.length} requests)`);
   const ledger = JSON.parse((await cli('this', homes.this, ['injections', '--limit', '10000', '--json'])).stdout) as InjectionsResponse;
   const costs = ledger.injections.filter((i) => !i.sessionId?.endsWith('--1')).map((i) => i.ledgerMs ?? 0); // the warm-up round's two aside
   console.log(

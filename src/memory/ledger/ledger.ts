@@ -22,7 +22,8 @@ interface SessionState {
 
 type LedgerLine = { t: 'inj'; v: Injection } | { t: 'begin'; sessionId: string; project: string | null; at: string } | { t: 'reject'; v: Rejection };
 
-const MAX_RECORDS = 20_000;
+/** Injections kept (a few MB): the file is rewritten with the newest when it reaches one and a half times this. */
+const MAX_RECORDS = 10_000;
 
 export class InjectionLedger {
   private readonly injections: Injection[] = [];
