@@ -184,11 +184,12 @@ function hook(name: HookName): Promise<void> {
 export function registerHookCommands(program: Command): void {
   const hook = program.command('hook').description('Claude Code and Codex CLI hook commands (read the hook JSON on stdin)');
   const about: Record<HookName, string> = {
-    'session-start': 'print the recalled memories as SessionStart additionalContext (nothing if the daemon is slow)',
+    'session-start':
+      "print the project's tasks that ended since its last session and the recalled memories as SessionStart additionalContext (nothing if the daemon is slow)",
     'session-end': 'hand the ended session’s transcript to the daemon for ingest and return at once',
     'pre-compact': 'ingest the transcript before Claude Code compacts it',
     'user-prompt-submit':
-      'print what matches the prompt, new to the session, as UserPromptSubmit additionalContext (nothing if none, or the daemon is slow or down)',
+      'print a line per task that ended (or waits at a prompt) since, once, and what matches the prompt, new to the session, as UserPromptSubmit additionalContext (nothing if none, or the daemon is slow or down)',
   };
   for (const name of HOOK_NAMES)
     hook
