@@ -29,6 +29,7 @@ import { promptRecallBench } from './prompt-recall.js';
 import { recallBench } from './recall.js';
 import { restartBench } from './restart.js';
 import { scheduleBench } from './schedule.js';
+import { startPath } from './start-path.js';
 import { tailRead } from './tail-read.js';
 import { workflowDag } from './workflow-dag.js';
 import { groupLimit } from './group-limit.js';
@@ -37,6 +38,7 @@ import { uiBench } from './ui.js';
 
 const BENCHES: Bench[] = [
   capture,
+  startPath,
   followLatency,
   tailRead,
   idleTasks,

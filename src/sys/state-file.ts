@@ -96,10 +96,17 @@ export class DurableJsonFile<S extends z.ZodType> implements Adapter<z.infer<S>>
 export class GroupCommit {
   private inFlight = false;
   private next: Batch | null = null;
+  private gathering = false;
 
+  /**
+   * `gather`: the first write of a burst waits for the rest of the current turn of the event loop,
+   * so changes that arrive together (the ends a pipe delivered in one read) share one write and one
+   * sync instead of the first going alone.
+   */
   constructor(
     private readonly writeNow: () => Promise<void>,
     private readonly revert?: () => void,
+    private readonly gather = false,
   ) {}
 
   commit(): Promise<void> {
@@ -113,7 +120,15 @@ export class GroupCommit {
       this.next = { promise, resolve, reject };
     }
     const { promise } = this.next;
-    if (!this.inFlight) void this.flush();
+    if (this.inFlight || this.gathering) return promise;
+    if (!this.gather) void this.flush();
+    else {
+      this.gathering = true;
+      setImmediate(() => {
+        this.gathering = false;
+        if (!this.inFlight) void this.flush();
+      });
+    }
     return promise;
   }
 

@@ -43,17 +43,21 @@ export class TaskRegistry {
     for (const e of data.tasks) this.byId.set(e.task.id, e);
     this.nextId = data.nextId;
     this.savedNextId = data.nextId;
-    this.committer = new GroupCommit(async () => {
-      const upTo = this.seq;
-      const nextId = this.nextId;
-      if (this.store.wantsCompaction) await this.store.compact(this.snapshot());
-      else {
-        const records = this.pending(nextId);
-        if (records.length > 0) await this.store.append(records);
-      }
-      this.savedSeq = Math.max(this.savedSeq, upTo);
-      this.savedNextId = nextId;
-    });
+    this.committer = new GroupCommit(
+      async () => {
+        const upTo = this.seq;
+        const nextId = this.nextId;
+        if (this.store.wantsCompaction) await this.store.compact(this.snapshot());
+        else {
+          const records = this.pending(nextId);
+          if (records.length > 0) await this.store.append(records);
+        }
+        this.savedSeq = Math.max(this.savedSeq, upTo);
+        this.savedNextId = nextId;
+      },
+      undefined,
+      true,
+    );
   }
 
   /** `log`: where failed saves (and the save that ends a run of them) are reported. */
@@ -98,7 +102,7 @@ export class TaskRegistry {
     const found = rebuildEntries(tasksDir, (id) => this.byId.has(id));
     for (const e of found) {
       const entry: Entry =
-        e.task.status === 'queued'
+        e.task.state === 'queued'
           ? { task: { ...e.task, status: 'lost', endedAt: now().toISOString(), reason: 'the daemon stopped before confirming this task; it never started' } }
           : e;
       this.byId.set(entry.task.id, entry);

@@ -52,10 +52,11 @@ export async function submitBatch(c: SubmitContext, items: BatchItem[]): Promise
     for (const { dir } of made) rmSync(dir, { recursive: true, force: true });
     throw err;
   }
-  for (const { task } of made) {
+  made.forEach(({ task }, i) => {
+    c.remember(task.id, items[i]?.req.env ?? {});
     c.registry.set(task);
     c.events.emit('queued', task);
-  }
+  });
   await c.persist();
   await c.schedule();
   return made.map(({ task }) => task.id);

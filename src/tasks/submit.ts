@@ -30,6 +30,8 @@ export interface SubmitContext {
   tasksDir: string;
   config(): Config;
   start(task: Task, env: Record<string, string>): Promise<void>;
+  /** Keeps a queued task's environment in memory for its start (spawn.json stays for a restart). */
+  remember(id: string, env: Record<string, string>): void;
   schedule(): Promise<void>;
   persist(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export async function submitTask(
     await c.start(task, env);
   } else {
     if (!req.retry) writeSpawn(dir, env);
+    c.remember(id, env);
     c.registry.set(task);
     c.events.emit('queued', task);
     // A dependency that has already failed skips it now.
