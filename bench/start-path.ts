@@ -54,7 +54,7 @@ const nodeHelpers = (daemon: number) => children(daemon).filter((p) => /(^|\/)no
 
 function workflowFile(dir: string): string {
   const lines = ['name: fan-out', 'tasks:'];
-  for (let i = 0; i < TASKS; i++) lines.push(`  t${i}:`, '    command: [true]', '    group: fan');
+  for (let i = 0; i < TASKS; i++) lines.push(`  t${i}:`, '    command: ["true"]', '    group: fan');
   const file = join(dir, 'fan.yaml');
   writeFileSync(file, lines.join('\n') + '\n');
   return file;
@@ -78,7 +78,9 @@ function straceCounts(log: string): { journalWrites: number; syncs: number; exec
   return {
     journalWrites: lines.filter((l) => /\b(p?write(64)?|writev)\(\d+<[^>]*tasks\.json\.journal>/.test(l)).length,
     syncs: lines.filter((l) => /\b(fsync|fdatasync)\(/.test(l)).length,
-    execs: lines.filter((l) => /\bexecve\(/.test(l) && !/= -1 /.test(l)).length,
+    // Only the execs that succeeded (an exec'd PATH search tries each directory): `= 0` on the call's
+    // own line, or on its `resumed` line when strace split it around another process's call.
+    execs: lines.filter((l) => /(\bexecve\(.*|<\.\.\. execve resumed>.*)\) += 0$/.test(l)).length,
   };
 }
 
