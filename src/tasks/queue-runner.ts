@@ -63,7 +63,7 @@ export class QueueRunner {
   private async run(): Promise<void> {
     const { registry, events } = this.c;
     // Environments of tasks that left the queue another way (killed, removed) are dropped.
-    for (const id of this.envs.keys()) if (registry.get(id)?.task.state !== 'queued') this.envs.delete(id);
+    for (const id of this.envs.keys()) if (registry.get(id)?.task.status !== 'queued') this.envs.delete(id);
     const { start, skip, wakeAt } = decide(registry.list(), (g) => this.c.groups.limit(g), nowMs());
     this.wakeAt(wakeAt);
     for (const { task, reason } of skip) {
@@ -81,7 +81,7 @@ export class QueueRunner {
     const starts: Promise<void>[] = [];
     start.forEach((task, i) => {
       // It may have been killed while the spec was read.
-      if (registry.get(task.id)?.task.state !== 'queued') return;
+      if (registry.get(task.id)?.task.status !== 'queued') return;
       const env = specs[i] ?? null;
       if (env === null) {
         const failed: Task = {

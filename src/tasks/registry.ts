@@ -102,7 +102,7 @@ export class TaskRegistry {
     const found = rebuildEntries(tasksDir, (id) => this.byId.has(id));
     for (const e of found) {
       const entry: Entry =
-        e.task.state === 'queued'
+        e.task.status === 'queued'
           ? { task: { ...e.task, status: 'lost', endedAt: now().toISOString(), reason: 'the daemon stopped before confirming this task; it never started' } }
           : e;
       this.byId.set(entry.task.id, entry);
