@@ -1,50 +1,74 @@
 /**
- * When the manager compacts, and what it keeps of it: at most once per iteration, past the threshold
- * or when asked, only at a turn boundary; failures counted by the circuit breaker; the count and the
- * last summary (the checkpoint holds both). The compaction itself is compactor.ts.
+ * Compaction's state and its decisions: at most once per iteration, past the threshold or when asked,
+ * only at a turn boundary; failures counted by the circuit breaker; the count and the last summary
+ * (the checkpoint holds both); the memory extractions the compactions started. It owns all of that
+ * and answers with values (a trigger, an outcome); the manager measures, reports and checkpoints.
+ * The compaction itself is compactor.ts.
  */
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { CircuitBreaker } from './breaker.js';
 import type { StructuredSummary } from './compact.js';
-import { runCompaction } from './compactor.js';
-import type { ContextConfig } from './config.js';
-import type { TokenAccount } from './estimate.js';
-import type { HealthStats } from './health.js';
+import { runCompaction, type CompactionDone } from './compactor.js';
+import type { CompactionConfig } from './config.js';
 import type { History } from './history.js';
-import type { ContextManagerOptions } from './options.js';
-import { fail, ok, type CompactionTrigger, type ContextEventInput, type Result } from './types.js';
+import type { CompactionTrigger, ContextError, ContextEventInput, Summarizer } from './types.js';
 import type { WindowSpec } from './window.js';
 
-/** A request's size: the rough estimate and the tokens it stands for. */
-export type Measure = { rough: number; tokens: number };
-
-/** What compaction needs of the manager: its parts, and a view of its moving state. */
-export interface CompactionHost {
-  history: History;
-  config: ContextConfig;
+/** What a compaction is set up with, once, by the manager. */
+export interface CompactionSetup {
+  config: CompactionConfig;
   window: WindowSpec;
+  /** The input budget (window − max output tokens). */
   budget: number;
-  account: TokenAccount;
-  stats: HealthStats;
-  inflight: Set<Promise<void>>;
-  opts: ContextManagerOptions;
-  iteration(): number;
-  task(): string | undefined;
-  notes(): string;
-  measure(): Measure;
-  emit(e: ContextEventInput): void;
-  checkpoint(): Promise<unknown>;
+  summarize: Summarizer;
+  extractMemories?: (messages: MessageParam[]) => void | Promise<void>;
+  /** Where an extraction's failure is reported: it ends after the compaction that started it. */
+  onExtractError: (message: string) => void;
+  /** A resumed task's: the count goes on, the summary is its checkpoint's. */
+  restored?: { count: number; summary: StructuredSummary | undefined };
 }
+
+/** What one compaction works on: the history it rewrites, and what the summary message carries. */
+export interface CompactionJob {
+  history: History;
+  iteration: number;
+  /** Model tokens per chars/4 token: the summary request is sized with it. */
+  ratio: number;
+  task: string | undefined;
+  notes: string;
+}
+
+/** 'refused': not tried, as compaction is disabled or the breaker is open (a manual one is always tried). */
+export type CompactionOutcome =
+  { kind: 'refused'; error: ContextError } | { kind: 'failed'; error: ContextError; breakerOpened: boolean } | { kind: 'done'; done: CompactionDone };
 
 export class Compactions {
   readonly breaker: CircuitBreaker;
-  /** Compactions done, over the task's life (a resumed task goes on counting). */
-  count = 0;
-  lastSummary: StructuredSummary | undefined;
+  private done: number;
+  private summary: StructuredSummary | undefined;
+  /** Request tokens before / after the last compaction. */
+  private ratio: number | null = null;
   private doneIn = -1;
   private requested = false;
+  private readonly inflight = new Set<Promise<void>>();
 
-  constructor(private readonly h: CompactionHost) {
-    this.breaker = new CircuitBreaker(h.config.compaction.maxFailures);
+  constructor(private readonly s: CompactionSetup) {
+    this.breaker = new CircuitBreaker(s.config.maxFailures);
+    this.done = s.restored?.count ?? 0;
+    this.summary = s.restored?.summary;
+  }
+
+  /** Compactions done, over the task's life (a resumed task goes on counting). */
+  get count(): number {
+    return this.done;
+  }
+
+  get lastSummary(): StructuredSummary | undefined {
+    return this.summary;
+  }
+
+  get lastRatio(): number | null {
+    return this.ratio;
   }
 
   /** Compact before the next request (`nightshift compact ID`); the circuit breaker does not stop it. */
@@ -53,69 +77,80 @@ export class Compactions {
   }
 
   get available(): boolean {
-    return this.h.config.compaction.enabled && !this.breaker.open;
+    return this.s.config.enabled && !this.breaker.open;
   }
 
   /**
    * Past the threshold (or when asked), once per iteration, and only at a turn boundary: the history
    * ends with the user's turn (a message, or the complete results of the last tool calls, which the
-   * repair guarantees), never inside a tool exchange or after an assistant prefill. True: compacted.
+   * repair guarantees), never inside a tool exchange or after an assistant prefill.
    */
-  async ifDue(tokens: number): Promise<boolean> {
-    const manual = this.requested;
-    const due = manual || tokens >= this.h.config.compaction.threshold * this.h.budget;
-    const boundary = this.h.history.messages().at(-1)?.role === 'user';
-    if (!due || !boundary || this.doneIn === this.h.iteration()) return false;
-    this.requested = false;
-    return (await this.run(manual ? 'manual' : 'proactive')).ok;
+  due(tokens: number, iteration: number, atTurnBoundary: boolean): CompactionTrigger | undefined {
+    const due = this.requested || tokens >= this.s.config.threshold * this.s.budget;
+    if (!due || !atTurnBoundary || this.doneIn === iteration) return undefined;
+    return this.requested ? 'manual' : 'proactive';
   }
 
-  async run(trigger: CompactionTrigger): Promise<Result<void>> {
-    const { h } = this;
-    if (trigger !== 'manual' && !this.available) {
+  async run(trigger: CompactionTrigger, job: CompactionJob): Promise<CompactionOutcome> {
+    if (trigger === 'manual') this.requested = false;
+    else if (!this.available) {
       return this.breaker.open
-        ? fail('breaker_open', `compaction is off after ${this.breaker.consecutiveFailures} consecutive failures`)
-        : fail('compaction_failed', 'compaction is disabled');
+        ? { kind: 'refused', error: { code: 'breaker_open', message: `compaction is off after ${this.breaker.consecutiveFailures} consecutive failures` } }
+        : { kind: 'refused', error: { code: 'compaction_failed', message: 'compaction is disabled' } };
     }
-    this.doneIn = h.iteration();
-    const beforeTokens = h.measure().tokens;
+    this.doneIn = job.iteration;
+    const { config, window, summarize, extractMemories, onExtractError } = this.s;
     const r = await runCompaction({
-      history: h.history,
-      cfg: h.config.compaction,
-      inputBudget: h.budget,
-      contextWindow: h.window.contextWindow,
-      maxOutputTokens: h.window.maxOutputTokens,
-      ratio: h.account.ratio,
-      summarize: h.opts.summarize,
-      ...(h.opts.extractMemories ? { extractMemories: h.opts.extractMemories } : {}),
-      inflight: h.inflight,
-      onExtractError: (message) => h.emit({ type: 'memory_extraction_failed', message }),
-      task: h.task(),
-      notes: h.notes(),
-      ordinal: this.count + 1,
+      history: job.history,
+      cfg: config,
+      inputBudget: this.s.budget,
+      contextWindow: window.contextWindow,
+      maxOutputTokens: window.maxOutputTokens,
+      ratio: job.ratio,
+      summarize,
+      ...(extractMemories ? { extractMemories } : {}),
+      inflight: this.inflight,
+      onExtractError,
+      task: job.task,
+      notes: job.notes,
+      ordinal: this.done + 1,
     });
-    if (!r.ok) {
-      if (r.error.code !== 'nothing_to_compact' && this.breaker.recordFailure()) h.emit({ type: 'breaker_open', failures: this.breaker.consecutiveFailures });
-      h.emit({ type: 'compaction', trigger, ok: false, beforeTokens, error: r.error });
-      return r;
-    }
+    if (!r.ok) return { kind: 'failed', error: r.error, breakerOpened: r.error.code !== 'nothing_to_compact' && this.breaker.recordFailure() };
     this.breaker.recordSuccess();
-    this.count++;
-    this.lastSummary = r.value.summary;
-    h.account.rebase(h.measure().rough);
-    const afterTokens = h.measure().tokens;
-    h.stats.lastCompactionRatio = afterTokens > 0 ? beforeTokens / afterTokens : null;
-    h.emit({
-      type: 'compaction',
-      trigger,
-      ok: true,
-      beforeTokens,
-      afterTokens,
-      keptMessages: r.value.keptMessages,
-      summaryTokens: r.value.summaryTokens,
-      ...(r.value.usage ? { summaryUsage: r.value.usage } : {}),
-    });
-    await h.checkpoint();
-    return ok(undefined);
+    this.done++;
+    this.summary = r.value.summary;
+    return { kind: 'done', done: r.value };
+  }
+
+  /**
+   * What an outcome is worth reporting, given the request's tokens before the compaction and after
+   * it (the account rebased on the new history): the breaker opening, then the compaction itself.
+   */
+  report(trigger: CompactionTrigger, o: CompactionOutcome, before: number, after: number): ContextEventInput[] {
+    if (o.kind === 'refused') return [];
+    if (o.kind === 'failed') {
+      const opened: ContextEventInput[] = o.breakerOpened ? [{ type: 'breaker_open', failures: this.breaker.consecutiveFailures }] : [];
+      return [...opened, { type: 'compaction', trigger, ok: false, beforeTokens: before, error: o.error }];
+    }
+    this.ratio = after > 0 ? before / after : null;
+    const d = o.done;
+    const usage = d.usage ? { summaryUsage: d.usage } : {};
+    return [
+      {
+        type: 'compaction',
+        trigger,
+        ok: true,
+        beforeTokens: before,
+        afterTokens: after,
+        keptMessages: d.keptMessages,
+        summaryTokens: d.summaryTokens,
+        ...usage,
+      },
+    ];
+  }
+
+  /** Waits for the memory extractions still running (call before the task ends). */
+  async settle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 }

@@ -44,3 +44,13 @@ export function squeezeCurrentTurn(messages: MessageParam[], excessTokens: numbe
   report.blocks = touched.size;
   return report;
 }
+
+/**
+ * Tokens to evict after a reactive compaction. A summary can outweigh the small head it replaced:
+ * unless the request clearly shrank (or compaction failed), evict down to the evict target; at least
+ * a quarter of the budget, as the estimate was wrong. 0: none.
+ */
+export function evictionAfterOverflow(before: number, after: number, compacted: boolean, target: number, budget: number): number {
+  if (compacted && after <= before * 0.9) return 0;
+  return Math.max(after - Math.floor(target * budget), Math.floor(budget / 4));
+}

@@ -46,7 +46,6 @@ export class HealthStats {
   private readonly perTurn: number[] = [];
   /** chars/4 of every message as it was added (before persistence cut it). */
   addedTokens = 0;
-  lastCompactionRatio: number | null = null;
 
   constructor(private readonly window = 5) {}
 
@@ -79,9 +78,8 @@ export interface HealthInput {
   zones: ZoneThresholds;
   pressure: PressureMonitor;
   stats: HealthStats;
-  breaker: CircuitBreaker;
   components: Record<ComponentName, ComponentUsage>;
-  compactions: number;
+  compactions: { count: number; breaker: CircuitBreaker; lastRatio: number | null };
   checkpointVersion: number;
 }
 
@@ -108,11 +106,11 @@ export function healthReport(h: HealthInput): HealthReport {
     toolResultShare: historyTokens > 0 ? h.components.toolResults.tokens / historyTokens : 0,
     components: h.components,
     compaction: {
-      count: h.compactions,
-      failures: h.breaker.totalFailures,
-      consecutiveFailures: h.breaker.consecutiveFailures,
-      breakerOpen: h.breaker.open,
-      lastRatio: h.stats.lastCompactionRatio,
+      count: h.compactions.count,
+      failures: h.compactions.breaker.totalFailures,
+      consecutiveFailures: h.compactions.breaker.consecutiveFailures,
+      breakerOpen: h.compactions.breaker.open,
+      lastRatio: h.compactions.lastRatio,
     },
     tiers: { ...h.stats.tiers },
     checkpointVersion: h.checkpointVersion,

@@ -14,6 +14,9 @@ export interface Entry {
   pinned?: 'task' | 'summary';
 }
 
+/** The text of a message's content (its text blocks, one per line). */
+export const textOf = (c: string | ContentBlockParam[]): string => (typeof c === 'string' ? c : c.map((b) => (b.type === 'text' ? b.text : '')).join('\n'));
+
 /** A response block as a request block (response-only fields such as citations dropped). */
 export function toParam(b: ContentBlock | ContentBlockParam): ContentBlockParam {
   switch (b.type) {

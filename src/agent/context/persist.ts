@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { utf8Head } from '../../sys/utf8.js';
 import { headTail, resultText } from './blocks.js';
+import type { ContextEventInput } from './types.js';
 
 export interface PersistConfig {
   enabled: boolean;
@@ -92,4 +93,23 @@ export async function persistResult(block: ToolResultBlockParam, target: Persist
   const parts = typeof block.content === 'string' ? undefined : block.content;
   block.content = parts ? [{ type: 'text', text: out.text }, ...parts.filter((p) => p.type !== 'text')] : out.text;
   return out;
+}
+
+/** Tier 3 for a task: its results saved under the task directory, numbered in the order they came. */
+export class ResultStore {
+  constructor(
+    private readonly taskDir: string | undefined,
+    private readonly cfg: PersistConfig,
+    /** The last number used (a resumed task goes on from its transcript's length). */
+    private seq: number,
+  ) {}
+
+  /** Tier 3 on `block`, in place; the event worth reporting when it was saved or cut. */
+  async store(block: ToolResultBlockParam, toolName: string): Promise<ContextEventInput | undefined> {
+    const toolUseId = block.tool_use_id;
+    const out = await persistResult(block, { taskDir: this.taskDir, toolName, toolUseId, seq: ++this.seq }, this.cfg);
+    if (out.kind === 'saved') return { type: 'persisted', toolUseId, path: out.path, bytes: out.bytes };
+    if (out.kind === 'truncated') return { type: 'truncated', toolUseId, chars: out.chars, reason: out.reason };
+    return undefined;
+  }
 }

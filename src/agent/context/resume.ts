@@ -7,16 +7,26 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { Checkpoint } from './checkpoint.js';
 import { ACK_TEXT, parseSummary, summaryMessageText, type StructuredSummary } from './compact.js';
-import type { Entry } from './history.js';
+import { messagesTokens } from './estimate.js';
+import { textOf, type Entry } from './history.js';
 import { NotesStore } from './notes.js';
+import type { ContextManagerOptions } from './options.js';
 import { fail, ok, type Result } from './types.js';
 
-export interface Restored {
+/** Where a resumed manager starts: its history, and the counters the task had reached. */
+export interface ResumePoint {
   entries: Entry[];
+  /** The transcript's length: the messages given so far. */
+  messageCount: number;
   summary: StructuredSummary | undefined;
+  /** The checkpoint's version (0 without one): the next one saved is above it. */
+  version: number;
+  compactions: number;
+  /** chars/4 of the transcript: what the task has added to its history. */
+  addedTokens: number;
 }
 
-export function restoreEntries(cp: Checkpoint | undefined, transcript: readonly MessageParam[]): Result<Restored> {
+export function resumePoint(cp: Checkpoint | undefined, transcript: readonly MessageParam[]): Result<ResumePoint> {
   if (cp && (cp.messageCount > transcript.length || cp.keptFrom > transcript.length)) {
     return fail('transcript_mismatch', `checkpoint v${cp.version} covers ${cp.messageCount} messages but the transcript has ${transcript.length}`);
   }
@@ -38,5 +48,19 @@ export function restoreEntries(cp: Checkpoint | undefined, transcript: readonly 
     entries.push(e);
   });
   if (cp?.summary && entries[1]?.message.role === 'user') entries.splice(1, 0, { message: { role: 'assistant', content: ACK_TEXT } });
-  return ok({ entries, summary });
+  return ok({
+    entries,
+    messageCount: transcript.length,
+    summary,
+    version: cp?.version ?? 0,
+    compactions: cp?.compactions ?? 0,
+    addedTokens: messagesTokens(transcript),
+  });
+}
+
+/** A resumed manager's options: the task statement the checkpoint kept (else the first message's), its notes. */
+export function resumedOptions(cp: Checkpoint | undefined, transcript: readonly MessageParam[], opts: ContextManagerOptions): ContextManagerOptions {
+  const first = transcript[0]?.role === 'user' ? textOf(transcript[0].content) : undefined;
+  const task = opts.task ?? (cp?.goal || first);
+  return { ...opts, ...(task !== undefined ? { task } : {}), ...(cp ? { notes: cp.notes } : {}) };
 }
