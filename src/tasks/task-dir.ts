@@ -5,12 +5,18 @@ import type { Logger } from '../log.js';
 import type { RunInfo } from './model.js';
 import type { TaskRegistry } from './registry.js';
 
+/** Task directories' parents made by this process: a fan-out of N tasks makes it once, not N times. */
+const made = new Set<string>();
+
 /**
  * A new id with a directory of its own. An id handed out by a daemon that died before saving it
  * may have a directory (and a process writing there): such ids are skipped, never reused.
  */
 export function claimTaskDir(registry: TaskRegistry, tasksDir: string, log: Logger): { id: string; dir: string } {
-  mkdirSync(tasksDir, { recursive: true, mode: 0o700 });
+  if (!made.has(tasksDir)) {
+    mkdirSync(tasksDir, { recursive: true, mode: 0o700 });
+    made.add(tasksDir);
+  }
   for (;;) {
     const id = registry.allocateId();
     const dir = join(tasksDir, id);
