@@ -24,6 +24,7 @@ export function claimTaskDir(registry: TaskRegistry, tasksDir: string, log: Logg
       mkdirSync(dir, { mode: 0o700 });
       return { id, dir };
     } catch (err) {
+      if (isErrno(err, 'ENOENT') && made.delete(tasksDir)) return claimTaskDir(registry, tasksDir, log); // removed under us: made again
       if (!isErrno(err, 'EEXIST')) throw err;
       log.warn({ task: id }, 'task id skipped: its directory exists (left by a daemon that died)');
     }
