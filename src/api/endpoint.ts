@@ -1,5 +1,6 @@
 /** What one endpoint of the route table is, and the helpers the table's groups share. */
 import { z } from 'zod';
+import type { Route } from './routes.js';
 import { DreamId } from './dream.js';
 import { GroupName } from './groups.js';
 import { MemoryId } from './memory.js';
@@ -20,17 +21,18 @@ export type Reply =
   /** Server-sent events (text/event-stream): `schema` is each event's data as JSON. */
   | { kind: 'sse'; schema: z.ZodTypeAny };
 
-export interface Endpoint {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** `:name` segments are path parameters, each validated by `params[name]`. */
-  path: string;
+/** What the daemon and the full client know of a route beyond its method and path (routes.ts). */
+export interface EndpointSpec {
   /** What it does, one line (the README's API table). */
   doc: string;
+  /** A validator for each `:name` segment of the route's path. */
   params?: Record<string, z.ZodTypeAny>;
   query?: z.ZodTypeAny;
   body?: z.ZodTypeAny;
   reply: Reply;
 }
+
+export type Endpoint = Route & EndpointSpec;
 
 // Described copies: the description names the value in a 400 ("invalid task id: …").
 export const taskId = { id: TaskId.describe('task id') };

@@ -1,7 +1,8 @@
 /**
- * The one route table: every endpoint of the daemon's API with its method, path, request schemas
- * and answer. The daemon dispatches from it, the client's calls are typed by it, and the README's
- * API section is generated from it (`npm run docs:api`). Each group of routes lives in endpoints/.
+ * The route table with its schemas: every route of routes.ts (method, path) joined with its request
+ * schemas and answer. The daemon dispatches from it, the full client's calls are typed and checked by
+ * it, and docs/api.md is generated from it (`npm run docs:api`). Each group's schemas live in
+ * endpoints/; a route without its schemas, or schemas without their route, does not compile.
  */
 import { SYSTEM_ENDPOINTS } from './endpoints/system.js';
 import { TASKS_ENDPOINTS } from './endpoints/tasks.js';
@@ -15,11 +16,13 @@ import { WORKFLOWS_ENDPOINTS } from './endpoints/workflows.js';
 import { UI_ENDPOINTS } from './endpoints/ui.js';
 import { INJECTION_ENDPOINTS } from './endpoints/injections.js';
 
-import type { Endpoint, Reply } from './endpoint.js';
+import type { Endpoint, EndpointSpec, Reply } from './endpoint.js';
+import { ROUTES, type RouteName, type Routes } from './routes.js';
 
 export type { Endpoint, Reply };
+export type { PathParams } from './routes.js';
 
-export const ENDPOINTS = {
+const SPECS = {
   ...SYSTEM_ENDPOINTS,
   ...TASKS_ENDPOINTS,
   ...GROUPS_ENDPOINTS,
@@ -31,17 +34,18 @@ export const ENDPOINTS = {
   ...MONITORS_ENDPOINTS,
   ...UI_ENDPOINTS,
   ...INJECTION_ENDPOINTS,
-} as const satisfies Record<string, Endpoint>;
+} as const satisfies Record<RouteName, EndpointSpec>;
+type Specs = typeof SPECS;
+/** Schemas for a name routes.ts does not have: each such name is required here, as `never`. */
+const noStrays: Record<Exclude<keyof Specs, RouteName>, never> = {};
 
-export type Endpoints = typeof ENDPOINTS;
-export type EndpointName = keyof Endpoints;
+export type Endpoints = { [N in RouteName]: Routes[N] & Specs[N] };
+export type EndpointName = RouteName;
 
-/** The names in a path template: `/v1/tasks/:id/output` → `'id'`. */
-export type PathParams<P extends string> = P extends `${string}:${infer K}/${infer Rest}`
-  ? K | PathParams<`/${Rest}`>
-  : P extends `${string}:${infer K}`
-    ? K
-    : never;
+export const ENDPOINTS = Object.fromEntries(
+  (Object.keys(ROUTES) as RouteName[]).map((name) => [name, { ...ROUTES[name], ...SPECS[name] }]),
+) as Endpoints satisfies Record<RouteName, Endpoint>;
+void noStrays;
 
 /** Endpoints by how they answer. */
 export type EndpointsReplying<K extends Reply['kind']> = { [N in EndpointName]: Endpoints[N]['reply']['kind'] extends K ? N : never }[EndpointName];

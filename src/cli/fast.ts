@@ -10,7 +10,7 @@ import { resolvePaths } from '../paths.js';
 import { HOOK_NAMES, runHook, type HookName } from './hook.js';
 import { reportError } from './report.js';
 import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type TaskCaller, type WaitOptions } from './task-actions.js';
-import { envPair, idList, labelPair, OPTION_VALUES, seconds } from './values.js';
+import { flagParts, OUTPUT_FLAGS, RUN_FLAGS, WAIT_FLAGS, type FlagSpec } from './task-flags.js';
 
 interface Flag {
   key: string;
@@ -64,28 +64,22 @@ export function parseArgs<O extends object>(
   return args.length >= arity.min && args.length <= arity.max ? { opts: opts as O, args } : null;
 }
 
-const json: Flag = { key: 'json' };
-const RUN: Record<string, Flag> = {
-  '--name': { key: 'name', parse: (v) => v },
-  '--cwd': { key: 'cwd', parse: (v) => v },
-  '--env': { key: 'env', parse: (v, prev) => envPair(v, prev as Record<string, string>) },
-  '--stall-after': { key: 'stallAfter', parse: OPTION_VALUES.stallAfter },
-  '--no-stdin': { key: 'stdin', negates: true },
-  '--after': { key: 'after', parse: (v, prev) => idList(v, prev as string[] | undefined) },
-  '--after-any': { key: 'afterAny', parse: (v, prev) => idList(v, prev as string[] | undefined) },
-  '--group': { key: 'group', parse: (v) => v },
-  '--label': { key: 'label', parse: (v, prev) => labelPair(v, prev as Record<string, string> | undefined) },
-  '--timeout': { key: 'timeout', parse: OPTION_VALUES.timeout },
-  '--retry': { key: 'retry', parse: OPTION_VALUES.retry },
-  '--retry-delay': { key: 'retryDelay', parse: OPTION_VALUES.retryDelay },
-  '--json': json,
-};
-const OUTPUT: Record<string, Flag> = {
-  '--offset': { key: 'offset', parse: OPTION_VALUES.offset },
-  '--limit': { key: 'limit', parse: OPTION_VALUES.limit },
-  '--json': json,
-};
-const WAIT: Record<string, Flag> = { '--timeout': { key: 'timeout', parse: seconds('--timeout') }, '--json': json };
+/** The fast path's reading of a table of task-flags.ts: the same options, keys and parsers as commander's. */
+function fastFlags(specs: FlagSpec[]): { flags: Record<string, Flag>; defaults: Record<string, unknown> } {
+  const flags: Record<string, Flag> = {};
+  const defaults: Record<string, unknown> = {};
+  for (const spec of specs) {
+    const { long, takesValue, key, negates } = flagParts(spec);
+    flags[long] = { key, ...(takesValue ? { parse: spec.parse ?? ((v: string) => v) } : {}), ...(negates ? { negates } : {}) };
+    if (spec.default !== undefined) defaults[key] = spec.default;
+    else if (negates) defaults[key] = true;
+  }
+  return { flags, defaults };
+}
+
+const RUN = fastFlags(RUN_FLAGS);
+const OUTPUT = fastFlags(OUTPUT_FLAGS);
+const WAIT = fastFlags(WAIT_FLAGS);
 
 /** Not running: the full CLI takes over (and starts the daemon, unless that is off). */
 class Unavailable extends Error {}
@@ -95,13 +89,13 @@ export async function runFast(argv: string[]): Promise<boolean> {
   const [command, ...rest] = argv;
   let job: ((call: TaskCaller) => Promise<void>) | undefined;
   if (command === 'run') {
-    const p = parseArgs<RunOptions>(rest, RUN, { env: {}, stdin: true }, { min: 1, max: Infinity });
+    const p = parseArgs(rest, RUN.flags, RUN.defaults as unknown as RunOptions, { min: 1, max: Infinity });
     if (p) job = (call) => runTask(call, p.args, p.opts);
   } else if (command === 'output') {
-    const p = parseArgs<OutputOptions>(rest, OUTPUT, { offset: 0 }, { min: 1, max: 1 });
+    const p = parseArgs(rest, OUTPUT.flags, OUTPUT.defaults as unknown as OutputOptions, { min: 1, max: 1 });
     if (p) job = (call) => printOutput(call, p.args[0] as string, p.opts);
   } else if (command === 'wait') {
-    const p = parseArgs<WaitOptions>(rest, WAIT, {}, { min: 1, max: 1 });
+    const p = parseArgs(rest, WAIT.flags, WAIT.defaults as WaitOptions, { min: 1, max: 1 });
     if (p) job = (call) => waitTask(call, p.args[0] as string, p.opts);
   } else if (command === 'hook' && rest.length === 1 && (HOOK_NAMES as readonly string[]).includes(rest[0] as string)) {
     // Hooks never fall back: they reach the daemon (or give up) on their own terms.

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
-import { DEFAULT_READ_BYTES, MAX_READ_BYTES, TASK_STATUSES, type TaskStatus } from '../api/tasks.js';
+import { MAX_READ_BYTES, TASK_STATUSES, type TaskStatus } from '../api/tasks.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
-import { commandLine, humanBytes, readLimitWords, statusLabel } from '../client/format.js';
+import { commandLine, humanBytes, statusLabel } from '../client/format.js';
 import { age, clipColumns, describeTask, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
-import { envPair, idList, labelPair, nonNegInt, OPTION_VALUES, seconds } from './values.js';
+import { addFlags, OUTPUT_FLAGS, RUN_FLAGS, WAIT_FLAGS } from './task-flags.js';
+import { labelPair, nonNegInt } from './values.js';
 
 export { nonNegInt } from './values.js';
 
@@ -18,31 +19,13 @@ function taskStatus(v: string): TaskStatus {
 }
 
 export function registerTaskCommands(program: Command): void {
-  program
-    .command('run')
-    .description('start a background task; prints its id')
-    .argument('<command...>', 'command and arguments (after --); one argument with shell syntax runs under sh -c')
-    .option('--name <name>', 'a label for the task')
-    .option('--cwd <dir>', 'working directory (default: the current one)')
-    .option('--env <KEY=VALUE>', 'set an environment variable (repeatable)', envPair, {})
-    .option('--stall-after <seconds>', 'seconds without output before checking for a prompt (default 45)', OPTION_VALUES.stallAfter)
-    .option('--no-stdin', 'give the task /dev/null as stdin instead of an open pipe')
-    .option(
-      '--after <ids>',
-      'start only once these tasks (comma-separated, repeatable) all exited 0; if one fails, is killed, times out or is skipped, this one is skipped',
-      idList,
-    )
-    .option('--after-any <ids>', 'start once these tasks ended, however they ended', idList)
-    .option('--label <KEY=VALUE>', 'a label to find it by (`ps --label`); repeatable', labelPair)
-    .option('--group <name>', "run under this group's parallel limit (see `nightshift group`; default: the default group, maxParallel)")
-    .option('--timeout <duration>', 'kill the whole process tree after this long (30s, 5m, 1h30m): status timed_out', OPTION_VALUES.timeout)
-    .option(
-      '--retry <n>',
-      'run it again, up to N more times, while it exits non-zero or times out; each attempt is a task of its own (retryOf/retriedBy), and `wait` follows them to the last',
-      OPTION_VALUES.retry,
-    )
-    .option('--retry-delay <duration>', 'wait this long before each new attempt (default 0)', OPTION_VALUES.retryDelay)
-    .option('--json', 'print the task as JSON')
+  addFlags(
+    program
+      .command('run')
+      .description('start a background task; prints its id')
+      .argument('<command...>', 'command and arguments (after --); one argument with shell syntax runs under sh -c'),
+    RUN_FLAGS,
+  )
     .addHelpText(
       'after',
       '\nExamples:\n  nightshift run -- npm test\n  nightshift run --name build -- "make -j4 2>&1 | tee build.txt"\n' +
@@ -91,14 +74,9 @@ export function registerTaskCommands(program: Command): void {
       else process.stdout.write(`${describeTask(t)}\n`);
     });
 
-  program
-    .command('output')
-    .description('write the raw output bytes from an offset')
-    .argument('<id>')
-    .option('--offset <n>', 'byte offset to start at', OPTION_VALUES.offset, 0)
-    .option('--limit <bytes>', readLimitWords('BYTES', DEFAULT_READ_BYTES, MAX_READ_BYTES), OPTION_VALUES.limit)
-    .option('--json', 'print {data, offset, nextOffset, size, status, done}')
-    .action((id: string, o: { offset: number; limit?: number; json?: boolean }) => printOutput(withDaemon, id, o));
+  addFlags(program.command('output').description('write the raw output bytes from an offset').argument('<id>'), OUTPUT_FLAGS).action(
+    (id: string, o: { offset: number; limit?: number; json?: boolean }) => printOutput(withDaemon, id, o),
+  );
 
   program
     .command('tail')
@@ -139,13 +117,10 @@ export function registerTaskCommands(program: Command): void {
       if (o.json) printJson(t);
     });
 
-  program
-    .command('wait')
-    .description('wait for the task to end; exits with its exit code (128+signal when killed)')
-    .argument('<id>')
-    .option('--timeout <seconds>', 'give up after this long (exit 124)', seconds('--timeout'))
-    .option('--json', 'print the task as JSON when it ends')
-    .action((id: string, o: { timeout?: number; json?: boolean }) => waitTask(withDaemon, id, o));
+  addFlags(
+    program.command('wait').description('wait for the task to end; exits with its exit code (128+signal when killed)').argument('<id>'),
+    WAIT_FLAGS,
+  ).action((id: string, o: { timeout?: number; json?: boolean }) => waitTask(withDaemon, id, o));
 
   program
     .command('rm')

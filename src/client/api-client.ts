@@ -1,62 +1,24 @@
 /**
- * The typed client of the daemon API. Every call names an endpoint of the one table
- * (src/api/endpoints.ts): its path, method and schemas come from there, and the answer is checked
- * against the same zod schema the daemon answers with.
+ * The typed client of the daemon API: a method per command over ApiCaller's calls by route name
+ * (api-call.ts), each answer checked against the zod schema the daemon answers with.
  */
 import type { IncomingMessage } from 'node:http';
-import type { z } from 'zod';
 import type { AgentRequest } from '../api/agent.js';
 import type { DreamReport } from '../api/dream.js';
 import type { Group } from '../api/groups.js';
-import { ENDPOINTS, pathOf, type Endpoint, type EndpointName, type Endpoints, type EndpointsReplying, type PathParams } from '../api/endpoints.js';
+import { ENDPOINTS, type Endpoints } from '../api/endpoints.js';
 import type { ImportLine, Memory } from '../api/memory.js';
-import type { OutputMeta, SignalName, Task, TaskEvent } from '../api/tasks.js';
+import type { OutputMeta, SignalName, Task, TaskEvent, TaskStatus } from '../api/tasks.js';
 import { AppError, type ErrorCode } from '../errors.js';
-import { checkStatus, readAll, readLines, safeJson, send, type DaemonAddress } from './http.js';
+import { ApiCaller, type Input } from './api-call.js';
+import { checkStatus, readAll, readLines } from './http.js';
 
 export type { DaemonAddress } from './http.js';
-
-export interface ClientOptions {
-  /** Abort any request that has not been answered in this time (hooks must never hold an agent up). */
-  timeoutMs?: number;
-}
-
-type Input<S> = S extends z.ZodTypeAny ? z.input<S> : never;
-
-/** What a call to endpoint N takes: its path parameters, query and body, as the table declares them. */
-export type CallInput<N extends EndpointName> = ([PathParams<Endpoints[N]['path']>] extends [never]
-  ? unknown
-  : { params: Record<PathParams<Endpoints[N]['path']>, string> }) &
-  (Endpoints[N] extends { query: z.ZodTypeAny } ? { query?: { [K in keyof Input<Endpoints[N]['query']>]?: string | number | undefined } } : unknown) &
-  (Endpoints[N] extends { body: z.ZodTypeAny } ? { body: Input<Endpoints[N]['body']> } : unknown);
-
-/** What endpoint N answers (JSON endpoints). */
-export type Answer<N extends EndpointName> = Endpoints[N]['reply'] extends { kind: 'json'; schema: infer S extends z.ZodTypeAny } ? z.infer<S> : never;
-
-interface AnyInput {
-  params?: Record<string, string>;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-}
+export type { Answer, CallInput, ClientOptions } from './api-call.js';
 
 const id = (taskOrMemory: string) => ({ params: { id: taskOrMemory } });
 
-export class ApiClient {
-  constructor(
-    readonly address: DaemonAddress,
-    private readonly options: ClientOptions = {},
-  ) {}
-
-  /** One JSON endpoint: the request as the table types it, the answer checked by its schema. */
-  async call<N extends EndpointsReplying<'json'>>(name: N, input: CallInput<N>): Promise<Answer<N>> {
-    const res = await this.open(name, input as AnyInput);
-    await checkStatus(res);
-    const reply = ENDPOINTS[name].reply as { schema: z.ZodTypeAny };
-    const parsed = reply.schema.safeParse(safeJson(await readAll(res)));
-    if (!parsed.success) throw new AppError('internal', `unexpected response from the daemon for ${name}: ${parsed.error.message}`);
-    return parsed.data as Answer<N>;
-  }
-
+export class ApiClient extends ApiCaller {
   status() {
     return this.call('status', {});
   }
@@ -68,7 +30,7 @@ export class ApiClient {
   }
 
   /** Running and queued tasks (`all`: finished too); `group`, `status`: only those. */
-  async list(all = false, filter: { group?: string; status?: Task['status']; labels?: Record<string, string> } = {}): Promise<Task[]> {
+  async list(all = false, filter: { group?: string; status?: TaskStatus | 'finished'; labels?: Record<string, string> } = {}): Promise<Task[]> {
     const { labels, ...rest } = filter;
     return (await this.call('listTasks', { query: { all: all ? 1 : 0, ...rest, ...(labels ? { labels: JSON.stringify(labels) } : {}) } })).tasks;
   }
@@ -326,17 +288,5 @@ export class ApiClient {
 
   disableUi() {
     return this.call('disableUi', {});
-  }
-
-  private open(name: EndpointName, input: AnyInput, signal?: AbortSignal): Promise<IncomingMessage> {
-    const e: Endpoint = ENDPOINTS[name];
-    return send(this.address, {
-      method: e.method,
-      path: pathOf(e.path, input.params),
-      ...(input.query ? { query: input.query } : {}),
-      ...(input.body !== undefined ? { body: input.body } : {}),
-      ...(signal ? { signal } : {}),
-      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
-    });
   }
 }

@@ -8,8 +8,8 @@ export type DaemonAddress = { socket: string } | { url: string; token: string };
 
 export interface HttpCall {
   method: string;
+  /** Path and query, already encoded (api/routes.ts: routeUrl). */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   signal?: AbortSignal;
   /** Abort when not answered in this time. */
@@ -22,9 +22,7 @@ export function describeAddress(a: DaemonAddress): string {
 
 /** Sends one request; resolves with the response (its status not yet checked). */
 export function send(address: DaemonAddress, call: HttpCall): Promise<IncomingMessage> {
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) qs.set(k, String(v));
-  const path = qs.size > 0 ? `${call.path}?${qs}` : call.path;
+  const { path } = call;
   const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body));
   const headers: Record<string, string | number> = {};
   if (body) {

@@ -1,11 +1,11 @@
 /**
- * The client of the hot commands (run, output, wait, the hooks): the same endpoints and types as
- * ApiClient (the table types them, at compile time only), without loading zod or node:http, which
+ * The client of the hot commands (run, output, wait, the hooks): the same routes as ApiClient
+ * (api/routes.ts, zod-free) and its types (at compile time only), without loading zod or node:http, which
  * would double what these commands add to Node's start-up. The answer is checked by hand for the
  * fields the commands use; the daemon built it from its own validated state.
  */
-import type { EndpointName, Endpoints } from '../api/endpoints.js';
-import { fillPath } from '../api/path.js';
+import type { EndpointName } from '../api/endpoints.js';
+import { ROUTES, routeUrl } from '../api/routes.js';
 import type { OutputMeta, Task } from '../api/tasks.js';
 import { AppError } from '../errors.js';
 import type { Answer, CallInput } from './api-client.js';
@@ -14,26 +14,7 @@ import { answerError, exchange, type RawAnswer } from './socket-http.js';
 type Light = 'runTask' | 'taskOutput' | 'waitTask' | 'recall' | 'recallPrompt' | 'ingest' | 'injectSessionStart' | 'injectPrompt';
 type Body<N extends Light> = CallInput<N> extends { body: infer B } ? B : never;
 
-/** Method and path of each endpoint used here; the compiler holds them to the table. */
-const ROUTES: { [N in Light]: { method: Endpoints[N]['method']; path: Endpoints[N]['path'] } } = {
-  runTask: { method: 'POST', path: '/v1/tasks' },
-  taskOutput: { method: 'GET', path: '/v1/tasks/:id/output' },
-  waitTask: { method: 'GET', path: '/v1/tasks/:id/wait' },
-  recall: { method: 'POST', path: '/v1/recall' },
-  recallPrompt: { method: 'POST', path: '/v1/recall/prompt' },
-  ingest: { method: 'POST', path: '/v1/ingest' },
-  injectSessionStart: { method: 'POST', path: '/v1/inject/session-start' },
-  injectPrompt: { method: 'POST', path: '/v1/inject/prompt' },
-};
-
-function pathTo(name: Light, id?: string, query: Record<string, number | undefined> = {}): string {
-  const path = fillPath(ROUTES[name].path, id !== undefined ? { id } : {});
-  const qs = Object.entries(query)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-  return qs ? `${path}?${qs}` : path;
-}
+const pathTo = (name: Light, id?: string, query: Record<string, number | undefined> = {}): string => routeUrl(name, id !== undefined ? { id } : {}, query);
 
 function json(a: RawAnswer, name: EndpointName): Record<string, unknown> {
   if (a.status >= 400) throw answerError(a);

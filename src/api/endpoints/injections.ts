@@ -9,43 +9,33 @@ import {
   TasksSinceQuery,
   TasksSinceResponse,
 } from '../injections.js';
-import { json, memoryId, type Endpoint } from '../endpoint.js';
+import { json, memoryId, type EndpointSpec } from '../endpoint.js';
 
 export const INJECTION_ENDPOINTS = {
   injectSessionStart: {
-    method: 'POST',
-    path: '/v1/inject/session-start',
     doc: 'the session-start block (tasks of the project that ended since its last session, then the recall), recorded in the injection ledger',
     body: SessionStartRequest.describe('session start request'),
     reply: json(InjectResponse),
   },
   injectPrompt: {
-    method: 'POST',
-    path: '/v1/inject/prompt',
     doc: 'what one prompt of a session gets (matching memories new to it, one line per task outcome it was not told yet), recorded in the injection ledger',
     body: PromptInjectRequest.describe('prompt inject request'),
     reply: json(InjectResponse),
   },
   injections: {
-    method: 'GET',
-    path: '/v1/injections',
     doc: 'the injection ledger, newest first: each injection with its items, why each was chosen and its tokens; `session`, `project`, `limit`',
     query: InjectionsQuery.describe('query'),
     reply: json(InjectionsResponse),
   },
   rejectMemory: {
-    method: 'POST',
-    path: '/v1/memories/:id/reject',
     doc: 'not useful: the memory is never injected in that project again unless reinforced, and is a labelled negative for the next ranker fit',
     params: memoryId,
     body: RejectRequest.describe('reject request'),
     reply: json(RejectResponse),
   },
   tasksSince: {
-    method: 'GET',
-    path: '/v1/task-outcomes',
     doc: 'tasks that ended since a time or a cursor (oldest first), each with its outcome, duration and last lines; `project`',
     query: TasksSinceQuery.describe('query'),
     reply: json(TasksSinceResponse),
   },
-} as const satisfies Record<string, Endpoint>;
+} as const satisfies Record<string, EndpointSpec>;

@@ -20,121 +20,89 @@ import {
   SessionShowResponse,
 } from '../memory.js';
 import { EditMemoryRequest, MemoryHistoryResponse, MemorySourcesResponse, ProjectsResponse, SessionListQuery } from '../memory-browse.js';
-import { json, memoryId, type Endpoint } from '../endpoint.js';
+import { json, memoryId, type EndpointSpec } from '../endpoint.js';
 
 export const MEMORY_ENDPOINTS = {
   remember: {
-    method: 'POST',
-    path: '/v1/memories',
     doc: 'store a memory',
     body: RememberRequest.describe('remember request'),
     reply: json(MemoryResponse, 201),
   },
   listMemories: {
-    method: 'GET',
-    path: '/v1/memories',
     doc: "the user's and a project's (or team's) active memories; `archived=1`: archived and superseded; `all=1`: all of them; filters `q` (search, best first), `type`, `scope`, `origin`, `pinned`, `session` (those a session gave); `order=recent`; a page: `offset`, `limit`, with the `total`",
     query: ListMemoriesQuery.describe('query'),
     reply: json(MemoryListResponse),
   },
   importMemories: {
-    method: 'POST',
-    path: '/v1/memories/import',
     doc: 'add memories (duplicates are skipped)',
     body: ImportRequest.describe('import request'),
     reply: json(ImportResponse),
   },
   projects: {
-    method: 'GET',
-    path: '/v1/projects',
     doc: 'every project with memories or sessions: active and archived memories, sessions, last activity; the same for the user and each team',
     reply: json(ProjectsResponse),
   },
-  getMemory: { method: 'GET', path: '/v1/memories/:id', doc: 'one memory', params: memoryId, reply: json(MemoryResponse) },
-  forgetMemory: { method: 'POST', path: '/v1/memories/:id/forget', doc: 'archive a memory (kept, restorable)', params: memoryId, reply: json(MemoryResponse) },
+  getMemory: { doc: 'one memory', params: memoryId, reply: json(MemoryResponse) },
+  forgetMemory: { doc: 'archive a memory (kept, restorable)', params: memoryId, reply: json(MemoryResponse) },
   restoreMemory: {
-    method: 'POST',
-    path: '/v1/memories/:id/restore',
     doc: 'bring back an archived or superseded memory',
     params: memoryId,
     reply: json(MemoryResponse),
   },
   pinMemory: {
-    method: 'POST',
-    path: '/v1/memories/:id/pin',
     doc: 'make a memory stable and important, never pruned',
     params: memoryId,
     reply: json(MemoryResponse),
   },
   editMemory: {
-    method: 'POST',
-    path: '/v1/memories/:id/edit',
     doc: "change a memory's text (secrets masked; the text before kept in its history); an edited memory is never rewritten or merged away by a re-extraction or a dream",
     params: memoryId,
     body: EditMemoryRequest.describe('edit request'),
     reply: json(MemoryResponse),
   },
   memoryHistory: {
-    method: 'GET',
-    path: '/v1/memories/:id/history',
     doc: 'what happened to a memory, oldest first: created, reinforced (by session), edited, pinned, forgotten, archived, restored, superseded and merged (both ways, by ingest or by which dream)',
     params: memoryId,
     reply: json(MemoryHistoryResponse),
   },
   memorySources: {
-    method: 'GET',
-    path: '/v1/memories/:id/sources',
     doc: "where a memory came from: each source session's record and each source message (text, time, line and byte offset in the transcript, the messages around it); a transcript that is gone is an error value of its source",
     params: memoryId,
     reply: json(MemorySourcesResponse),
   },
   recall: {
-    method: 'POST',
-    path: '/v1/recall',
     doc: 'the memories (and, with a query, past-session excerpts) that matter, within a token budget',
     body: RecallRequest.describe('recall request'),
     reply: json(RecallResponse),
   },
   recallPrompt: {
-    method: 'POST',
-    path: '/v1/recall/prompt',
     doc: 'what matches one prompt of a session well enough and was not injected into the session before (the UserPromptSubmit hook)',
     body: PromptRecallRequest.describe('prompt recall request'),
     reply: json(PromptRecallResponse),
   },
   search: {
-    method: 'GET',
-    path: '/v1/search',
     doc: 'search what was said and done in past sessions',
     query: SearchQuery.describe('search query'),
     reply: json(SearchResponse),
   },
   ingest: {
-    method: 'POST',
-    path: '/v1/ingest',
     doc: 'mine a transcript for memories (`wait: false`: 202 at once, ingested in the background)',
     body: IngestRequest.describe('ingest request'),
     reply: json(IngestResponse),
   },
   sessions: {
-    method: 'GET',
-    path: '/v1/sessions',
     doc: 'known sessions and how far each transcript was ingested; `project`; `q`: search what was said, grouped by session, best first; `order=recent`; a page: `offset`, `limit`, with the `total`',
     query: SessionListQuery.describe('query'),
     reply: json(SessionListResponse),
   },
   getSession: {
-    method: 'GET',
-    path: '/v1/sessions/:id',
     doc: 'one session (id, unique prefix or file key): its record, digest, and subagent and compaction sidechains',
     params: { id: z.string().min(1).max(200).describe('session id') },
     reply: json(SessionShowResponse),
   },
   reextract: {
-    method: 'POST',
-    path: '/v1/memories/reextract',
     doc: 'extract every session of a project again with the current extractor (what only a session gave and nobody touched is archived as replaced)',
     body: ReextractRequest.describe('reextract request'),
     reply: json(ReextractResponse),
   },
-} as const satisfies Record<string, Endpoint>;
+} as const satisfies Record<string, EndpointSpec>;
