@@ -191,9 +191,10 @@ export const startPath: Bench = {
         for (let i = 0; i < SLEEPERS; i++) ids.push((await client.run({ command: ['sleep', '120'], cwd: work.dir, env })).id);
         await sleep(1500);
         const tasks = (await client.list()).filter((t) => ids.includes(t.id));
-        const wrappers = tasks.map((t) =>
-          t.pid === undefined ? undefined : Number(readFileSync(`/proc/${t.pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]),
-        );
+        const wrappers = tasks.map((t) => {
+          const command = 'pid' in t ? t.pid : undefined;
+          return command === undefined ? undefined : Number(readFileSync(`/proc/${command}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+        });
         const spawner = spawnerOf(pid);
         const wrapperPss = wrappers.reduce<number>((a, w) => a + (w === undefined ? 0 : pss(w)), 0);
         const growth = Math.max(0, pss(pid) - before);
