@@ -4,6 +4,7 @@
  * arguments and the size of its result (⚙), context events and health (◆), the end (✔ / ✖).
  * Never a credential, never a task's environment.
  */
+import { humanSize } from '../api/format.js';
 import type { ContextEvent, HealthReport } from './context/index.js';
 
 export type Write = (text: string) => void;
@@ -11,11 +12,8 @@ export type Write = (text: string) => void;
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
 
-export function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+/** Bytes for a sentence: `812 B`, `1.2 KB` (as the task tools say them). */
+export const size = humanSize;
 
 const indent = (text: string): string => text.replace(/\n/g, '\n  ');
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { DreamReport, ReportMemory } from '../api/dream.js';
 import { escapeControls } from '../api/recall-render.js';
 import { withDaemon } from '../client/connect.js';
-import { age, loadWidths, table } from './format.js';
+import { ago, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 
 function describeReport(r: DreamReport): string {
@@ -64,7 +64,7 @@ export function registerDreamCommands(program: Command): void {
       const rows = list.map((d) => [
         d.id,
         d.trigger + (d.dryRun ? ' (dry)' : ''),
-        age(d.startedAt),
+        ago(d.startedAt),
         `${d.durationMs}ms`,
         String(d.merged),
         String(d.superseded),
@@ -74,7 +74,7 @@ export function registerDreamCommands(program: Command): void {
         rows.unshift([
           running.id,
           running.trigger + (running.dryRun ? ' (dry)' : ''),
-          age(running.startedAt),
+          ago(running.startedAt),
           `running (${running.phases.at(-1)?.phase ?? 'starting'})`,
           '-',
           '-',

@@ -1,14 +1,8 @@
 import type { Task } from '../api/tasks.js';
 import { commandLine, humanBytes, statusLabel } from '../client/format.js';
 
-export function age(iso: string | undefined, nowMs = Date.now()): string {
-  if (!iso) return '-';
-  const s = Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
-}
+// One clock face for the CLI and the dashboard: api/format.ts.
+export { ago } from '../api/format.js';
 
 let columnsOf: ((text: string) => number) | undefined;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

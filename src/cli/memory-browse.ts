@@ -5,7 +5,7 @@ import type { HistoryEvent, MemorySource } from '../api/memory-browse.js';
 import { escapeControls } from '../api/recall-render.js';
 import { withDaemon } from '../client/connect.js';
 import { AppError } from '../errors.js';
-import { age, loadWidths, table } from './format.js';
+import { ago, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 
 export function count(name: string): (v: string) => number {
@@ -82,9 +82,9 @@ export function registerMemoryBrowseCommands(memories: Command): void {
       if (o.json) return printJson(r);
       await loadWidths();
       const rows = [
-        ['(user)', String(r.user.active), String(r.user.archived), '-', age(r.user.lastActivity ?? undefined)],
-        ...r.teams.map((t) => [`team ${t.team}`, String(t.active), String(t.archived), '-', age(t.lastActivity ?? undefined)]),
-        ...r.projects.map((p) => [p.project, String(p.active), String(p.archived), String(p.sessions), age(p.lastActivity ?? undefined)]),
+        ['(user)', String(r.user.active), String(r.user.archived), '-', ago(r.user.lastActivity ?? undefined)],
+        ...r.teams.map((t) => [`team ${t.team}`, String(t.active), String(t.archived), '-', ago(t.lastActivity ?? undefined)]),
+        ...r.projects.map((p) => [p.project, String(p.active), String(p.archived), String(p.sessions), ago(p.lastActivity ?? undefined)]),
       ];
       process.stdout.write(`${table(['PROJECT', 'ACTIVE', 'ARCHIVED', 'SESSIONS', 'LAST'], rows)}\n`);
     });

@@ -6,7 +6,7 @@ import { resolveDir } from '../project.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { escapeControls } from '../api/recall-render.js';
-import { age, clipColumns, loadWidths, table } from './format.js';
+import { ago, clipColumns, loadWidths, table } from './format.js';
 import { count, describeSources, memoryTypeOption, oneOf, registerMemoryBrowseCommands } from './memory-browse.js';
 import { printJson } from './print-json.js';
 import { evidenceRows, reverifyMark } from './memory-evidence.js';
@@ -58,7 +58,7 @@ export function memoryTable(memories: Memory[]): string {
     m.type,
     m.scope,
     m.pinned ? 'pin' : m.stable ? 'yes' : 'no',
-    age(m.lastSeenAt),
+    ago(m.lastSeenAt),
     clipColumns(escapeControls(reverifyMark(m) + m.content.replace(/\s+/g, ' ')), 90),
   ]);
   return table(['ID', 'TYPE', 'SCOPE', 'STABLE', 'SEEN', 'CONTENT'], rows);

@@ -4,7 +4,7 @@ import type { Monitor } from '../api/monitors.js';
 import { withDaemon } from '../client/connect.js';
 import { AppError } from '../errors.js';
 import { durationMs, showDuration } from './duration.js';
-import { age, loadWidths, table } from './format.js';
+import { ago, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { resolvePath } from './values.js';
 
@@ -18,8 +18,8 @@ export async function monitorTable(monitors: Monitor[]): Promise<string> {
     m.name,
     m.transport,
     m.state,
-    age(m.since),
-    m.last ? `${age(m.last.at)} ago` : '-',
+    ago(m.since),
+    m.last ? `${ago(m.last.at)} ago` : '-',
     latency(m.last?.latencyMs),
     latency(m.p50Ms),
     showDuration(m.intervalMs),

@@ -3,7 +3,7 @@ import { OVERLAP, type ScheduleView } from '../api/schedules.js';
 import { withDaemon } from '../client/connect.js';
 import { addSchedule, getSchedule, listSchedules, pauseSchedule, removeSchedule } from '../client/schedules.js';
 import { AppError } from '../errors.js';
-import { age, clipColumns, loadWidths, table } from './format.js';
+import { ago, clipColumns, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { envPair, resolvePath } from './values.js';
 
@@ -107,7 +107,7 @@ export function registerScheduleCommands(program: Command): void {
         s.cron + (s.tz ? ` ${s.tz}` : ''),
         s.paused ? 'paused' : 'active',
         s.next[0] ?? '-',
-        s.lastFiredAt ? `${age(s.lastFiredAt)} ago` : '-',
+        s.lastFiredAt ? `${ago(s.lastFiredAt)} ago` : '-',
         clipColumns(s.command.join(' '), 50),
       ]);
       process.stdout.write(`${table(['ID', 'NAME', 'CRON', 'STATE', 'NEXT', 'LAST', 'COMMAND'], rows)}\n`);

@@ -5,7 +5,7 @@ import type { IngestSummary } from '../api/memory.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { humanBytes } from '../client/format.js';
-import { age, loadWidths, table } from './format.js';
+import { ago, loadWidths, table } from './format.js';
 import { escapeControls } from '../api/recall-render.js';
 import { count } from './memory-browse.js';
 import { printJson } from './print-json.js';
@@ -110,7 +110,7 @@ export function registerSessionCommands(program: Command): void {
       const rows = list.map((s) => [
         s.sessionId.slice(0, 36) + (s.agentId ? ` +${s.agentId}` : ''),
         s.project ?? '-',
-        age(s.lastMessageAt),
+        ago(s.lastMessageAt),
         s.state + (s.error ? ` (${s.error.slice(0, 40)})` : ''),
         `${humanBytes(s.offset)}/${humanBytes(s.size)}`,
         String(s.messages),

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_READ_BYTES, MAX_READ_BYTES } from '../api/limits.js';
-import { readLimitWords } from '../client/format.js';
+import { readLimitWords } from '../api/format.js';
 import { envPair, idList, labelPair, OPTION_VALUES, seconds } from './values.js';
 
 export interface FlagSpec {

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
 import { commandLine, humanBytes, statusLabel } from '../client/format.js';
-import { age, clipColumns, describeTask, loadWidths, table } from './format.js';
+import { ago, clipColumns, describeTask, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
 import { addFlags, OUTPUT_FLAGS, RUN_FLAGS, WAIT_FLAGS } from './task-flags.js';
@@ -56,7 +56,7 @@ export function registerTaskCommands(program: Command): void {
         clipColumns(`${t.name ?? '-'}${t.schedule ? ` [${t.schedule.id}]` : ''}`, 40),
         statusLabel(t),
         'pid' in t && t.pid !== undefined ? String(t.pid) : '-',
-        age('startedAt' in t ? t.startedAt : t.createdAt),
+        ago('startedAt' in t ? t.startedAt : t.createdAt),
         humanBytes(t.outputBytes),
         clipColumns(commandLine(t.command), 60),
       ]);

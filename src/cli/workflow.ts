@@ -10,7 +10,7 @@ import { waitUpTo } from '../client/wait.js';
 import { readWorkflowFile } from '../client/workflow-file.js';
 import { renderWorkflow, workflowSummary } from '../client/workflow-format.js';
 import { getWorkflow, killWorkflow, listWorkflows, runWorkflow } from '../client/workflows.js';
-import { age, clipColumns, loadWidths, table } from './format.js';
+import { ago, clipColumns, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 
 const HELP = `
@@ -103,7 +103,7 @@ export function registerWorkflowCommands(program: Command): void {
         clipColumns(w.name ?? '-', 30),
         w.state,
         `${w.nodes.filter((n) => n.state === 'succeeded').length}/${w.nodes.length}`,
-        age(w.createdAt),
+        ago(w.createdAt),
         clipColumns(w.file ?? '-', 60),
       ]);
       process.stdout.write(`${table(['ID', 'NAME', 'STATE', 'DONE', 'AGE', 'FILE'], rows)}\n`);

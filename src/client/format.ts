@@ -38,38 +38,5 @@ export function statusText(t: Task): string {
   }
 }
 
-/** Bytes for a table column: `812B`, `1.2KiB`. */
-export function humanBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n}B` : `${v.toFixed(v < 10 ? 1 : 0)}${units[i]}`;
-}
-
-/** Bytes for a sentence: `812 B`, `1.2 KB`. */
-export function humanSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** An exact size in binary units: `64 KiB`, `16 MiB`, `100 bytes`. */
-export function binarySize(bytes: number): string {
-  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
-}
-
-/** How a read limit is worded on every surface (CLI, MCP, the agent's tools, README). */
-export function readLimitWords(name: string, defaultBytes: number, maxBytes: number): string {
-  return `at most ${name} bytes (default ${binarySize(defaultBytes)}, max ${binarySize(maxBytes)})`;
-}
-
-/** argv as a shell would need it typed: words that need quoting are single-quoted. */
-export function commandLine(argv: string[]): string {
-  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
+// Sizes and commands read alike in the dashboard, which shares api/format.ts.
+export { binarySize, commandLine, humanBytes, humanSize, readLimitWords } from '../api/format.js';
