@@ -40,7 +40,7 @@ module.exports = {
     {
       name: 'api-is-schemas',
       severity: 'error',
-      comment: 'api/ holds the endpoint table and its zod schemas, nothing that runs.',
+      comment: 'api/ holds the route table, its zod schemas and how their values read (zod-free formatters): nothing that runs.',
       from: { path: '^src/api/' },
       to: { path: '^src/', pathNot: '^src/(api/|errors[.]ts$)' },
     },
@@ -114,7 +114,7 @@ module.exports = {
     {
       name: 'ui-web-speaks-the-api',
       severity: 'error',
-      comment: "The dashboard's front end runs in the browser: it knows the endpoint table's types and nothing else of src/.",
+      comment: "The dashboard's front end runs in the browser: of src/ it takes the route table and the formatters (zod-free) and the endpoint table's types.",
       from: { path: '^src/ui/web/' },
       to: { path: '^src/', pathNot: '^src/(ui/web|api)/' },
     },

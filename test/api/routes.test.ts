@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,6 +70,16 @@ describe('the route table (api/routes.ts)', () => {
       expect(r.body, n).not.toContain('no such endpoint');
       if ('body' in e) expect(r.status, `${n}: ${r.body}`).toBe(400);
     }
+  });
+});
+
+describe("the dashboard's bundle", () => {
+  it('carries the route table and no zod', () => {
+    const assets = new URL('../../dist/ui/assets/', import.meta.url);
+    const bundle = readdirSync(assets).find((f) => /^app-.*[.]js$/.test(f));
+    const code = readFileSync(new URL(bundle ?? 'missing: run npm run build', assets), 'utf8');
+    expect(code).toContain(ROUTES.followTaskEvents.path);
+    expect(code).not.toMatch(/ZodError|safeParse/);
   });
 });
 
