@@ -77,7 +77,13 @@ export function claimStart(dir: string): Claim {
   } catch {
     return { kind: 'starting' };
   }
-  const m = /^([0-9]+) ([0-9]+)\n$/.exec(text);
-  if (m) return { kind: 'wrapper', pid: Number(m[1]), start: Number(m[2]) };
+  const w = parseWrapper(text);
+  if (w) return { kind: 'wrapper', pid: w.wrapperPid, start: w.wrapperStart };
   return text === 'lost\n' ? { kind: 'claimed' } : { kind: 'starting' };
+}
+
+/** The `wrapper` file's line (pid, start ticks, boot id, output cap in 512-byte blocks) as run info. */
+export function parseWrapper(text: string): Pick<RunInfo, 'wrapperPid' | 'wrapperStart' | 'bootId' | 'capBytes'> | null {
+  const m = /^([0-9]+) ([0-9]+) (\S+) ([0-9]+)\n$/.exec(text);
+  return m ? { wrapperPid: Number(m[1]), wrapperStart: Number(m[2]), bootId: m[3] as string, capBytes: Number(m[4]) * 512 } : null;
 }

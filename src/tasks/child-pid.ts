@@ -7,7 +7,6 @@ import type { Logger } from '../log.js';
 import { isSameProcessAlive, readStat } from '../sys/proc.js';
 import type { RunInfo } from './model.js';
 import type { TaskRegistry } from './registry.js';
-import { writeRunInfo } from './task-dir.js';
 
 /** How long a start waits for the wrapper to name the command's pid (it is a fork away). */
 const CHILD_PID_WAIT_MS = 3000;
@@ -29,7 +28,7 @@ export async function awaitPid(reported: Promise<number | undefined>): Promise<n
 }
 
 /**
- * The command's pid into the task and run.json, with the wrapper's when it comes with it (the
+ * The command's pid into the task, with the wrapper's when it comes with it (the
  * spawner's report). A short task may have ended (and been settled) meanwhile: its old state is
  * never written back, and undefined is answered.
  */
@@ -44,7 +43,6 @@ export function applyChild(c: ChildContext, id: string, childPid: number, wrappe
     ...(childStart !== undefined ? { childStart } : {}),
   };
   c.registry.set({ ...cur.task, pid: childPid }, run);
-  writeRunInfo(c.dir(id), run, cur.task.startedAt, c.log);
   return childPid;
 }
 

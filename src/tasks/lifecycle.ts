@@ -57,6 +57,7 @@ const SETUP_FAILURES: Record<Extract<Report, { kind: 'failed' }>['what'], string
 export class TaskLifecycle {
   /** Starts waiting for their wrapper's report, by task id. */
   private readonly waiting = new Map<string, (pid: number | undefined) => void>();
+  private order: Promise<void> = Promise.resolve();
 
   constructor(private readonly c: LifecycleContext) {}
 
@@ -90,7 +91,14 @@ export class TaskLifecycle {
     const reported = new Promise<number | undefined>((resolve) => this.waiting.set(task.id, resolve));
     this.c.spawner.start(dir);
     this.c.track(task.id);
-    const pid = await awaitPid(reported);
+    // `started` events go out in the order the starts were asked for (the queue's, by id), whatever
+    // order the wrappers' reports come back in.
+    const turn = this.order.then(() => awaitPid(reported));
+    this.order = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    const pid = await turn;
     this.waiting.delete(task.id);
     const running = registry.get(task.id)?.task;
     if (running?.status !== 'running') return; // it failed to start, or has already ended

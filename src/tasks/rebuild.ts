@@ -1,9 +1,10 @@
 /** The task list as the task directories tell it: for a lost state file, or tasks it never listed. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { now } from '../clock.js';
 import { bootId } from '../sys/proc.js';
 import { workflowOf } from './outcome.js';
+import { parseWrapper } from './adopt.js';
 import { PendingSpawn, RunInfo, TaskMeta, type Entry } from './model.js';
 
 function readJson(file: string): unknown {
@@ -51,8 +52,12 @@ export function rebuildEntries(tasksDir: string, skip: (id: string) => boolean =
       const saved = (runJson as { startedAt?: unknown }).startedAt;
       const startedAt = typeof saved === 'string' ? saved : m.createdAt;
       entries.push({ task: { ...base, status: 'running', ...(run.data.childPid !== undefined ? { pid: run.data.childPid } : {}), startedAt }, run: run.data });
+    } else if (wrapperOf(dir)) {
+      // Started: its wrapper's file holds what run.json held in earlier releases; the pid, once written.
+      const { run, startedAt } = wrapperOf(dir) as { run: RunInfo; startedAt: string };
+      entries.push({ task: { ...base, status: 'running', ...(run.childPid !== undefined ? { pid: run.childPid } : {}), startedAt }, run });
     } else if (handedToSpawner(dir)) {
-      // Handed to the spawner, its pids never saved: adoption finds its wrapper from the files (or claims it).
+      // Handed to the spawner, not claimed yet: adoption claims it (or finds the wrapper that did meanwhile).
       const run = { wrapperPid: 0, wrapperStart: 0, bootId: bootId(), capBytes: capOf(dir) };
       entries.push({ task: { ...base, status: 'running', startedAt: m.createdAt }, run });
     } else if (PendingSpawn.safeParse(readJson(join(dir, 'spawn.json'))).success) {
@@ -64,6 +69,27 @@ export function rebuildEntries(tasksDir: string, skip: (id: string) => boolean =
     }
   }
   return entries.sort((a, b) => Number(a.task.id) - Number(b.task.id));
+}
+
+/** The run info a wrapper's file gives (with the command's pid when it wrote it), and when it started. */
+function wrapperOf(dir: string): { run: RunInfo; startedAt: string } | null {
+  try {
+    const file = join(dir, 'wrapper');
+    const w = parseWrapper(readFileSync(file, 'utf8'));
+    if (!w) return null;
+    const pid = /^([0-9]+)\n$/.exec(readText(join(dir, 'child.pid')));
+    return { run: { ...w, ...(pid ? { childPid: Number(pid[1]) } : {}) }, startedAt: statSync(file).mtime.toISOString() };
+  } catch {
+    return null;
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** A start request written, or a wrapper that claimed the task: it may be running. */

@@ -45,12 +45,3 @@ export function writeTaskFile(dir: string, name: string, text: string): void {
     throw diskFullError(err, path);
   }
 }
-
-/** Beside the state file, what a rebuild after its loss needs to find the task's processes: best effort, a failure is logged. */
-export function writeRunInfo(dir: string, run: RunInfo, startedAt: string, log: Logger): void {
-  try {
-    writeTaskFile(dir, 'run.json', JSON.stringify({ ...run, startedAt }));
-  } catch (err) {
-    log.warn({ task: dir, err: (err as Error).message }, 'could not write run.json (used only to rebuild a lost state file)');
-  }
-}

@@ -40,16 +40,22 @@ export class Workflows {
 
   /** Points each task's output link at its latest attempt (one may have been queued while no daemon ran), then follows new attempts. */
   async start(): Promise<void> {
+    // Only a later attempt moves a link: a first attempt's is made when the workflow is submitted.
     this.off = this.d.events.on((e) => {
       const wf = e.task.labels?.['workflow'];
-      if ((e.type === 'queued' || e.type === 'started') && wf !== undefined && e.task.name !== null && this.store.get(wf)?.tasks[e.task.name] !== undefined)
-        this.relink(wf, e.task.name, e.task);
+      const record = wf === undefined ? undefined : this.store.get(wf);
+      if (e.type !== 'queued' || e.task.retryOf === undefined || e.task.name === null || !record) return;
+      if (record.tasks[e.task.name] !== undefined && isNeeded(record.needs, e.task.name)) this.relink(record.id, e.task.name, e.task);
     });
-    for (const v of await this.list()) for (const n of v.nodes) if (n.task) this.relink(v.id, n.name, n.task);
+    for (const v of await this.list()) for (const n of v.nodes) if (n.task && isNeeded(this.need(v.id), n.name)) this.relink(v.id, n.name, n.task);
   }
 
   stop(): void {
     this.off();
+  }
+
+  private need(id: string): Record<string, string[]> {
+    return this.store.get(id)?.needs ?? {};
   }
 
   private relink(id: string, name: string, task: Task): void {
@@ -127,7 +133,8 @@ export class Workflows {
       tasks.forEach((task, i) => {
         const name = order[i] as string;
         ids[name] = task.id;
-        this.relink(id, name, task);
+        // A link for each task another one needs (NIGHTSHIFT_OUTPUT_<NAME>): a fan-out makes none.
+        if (isNeeded(record.needs, name)) this.relink(id, name, task);
       });
       this.store.put({ ...record, tasks: { ...ids } });
       await this.store.save();
@@ -178,4 +185,9 @@ export class Workflows {
     }
     return this.get(id);
   }
+}
+
+/** Whether some task of the workflow needs `name` (and so reads its output link). */
+function isNeeded(needs: Record<string, string[]>, name: string): boolean {
+  return Object.values(needs).some((n) => n.includes(name));
 }

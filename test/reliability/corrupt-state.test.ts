@@ -61,9 +61,8 @@ describe('corrupt state file', () => {
       const good = readFileSync(d.paths.stateFile, 'utf8');
       const bad = corrupt(good);
       writeFileSync(d.paths.stateFile, bad);
-      // What the task directories allow: without its run info (run.json, and the wrapper's own
-      // record of its pid) a task's outcome is unknowable.
-      rmSync(join(d.paths.tasksDir, noRun.id, 'run.json'));
+      // What the task directories allow: without its run info (the wrapper's record of its pids;
+      // run.json in earlier releases) a task's outcome is unknowable.
       rmSync(join(d.paths.tasksDir, noRun.id, 'wrapper'));
       const before = tree(d.paths.stateDir);
 

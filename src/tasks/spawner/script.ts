@@ -3,12 +3,13 @@
  * ~100 MB Node process never forks a task. It reads one task directory per line on stdin and forks
  * a wrapper for it: a subshell of itself (a fork of a ~1 MB dash, no exec), which
  *
- * - claims the task by creating `wrapper` (its pid and start time) with noclobber: a start sent
- *   twice (the spawner died and the daemon sent it again) or a task a restarted daemon already
- *   declared lost (it creates the file itself) is never started a second time: the wrapper says
- *   `d` and leaves;
  * - sources `start` (written by the daemon, 0600: the output cap, stdin mode, cwd, the environment
  *   as an `e` function, and the argv, setsid first);
+ * - claims the task by creating `wrapper` with noclobber: its pid, start time, boot id and output
+ *   cap, what a rebuild needs to find the task's processes again (the daemon writes no run file of
+ *   its own: one inode less per task). A start sent twice (the spawner died and the daemon sent it
+ *   again), or a task a restarted daemon already declared lost (it creates the file itself), is
+ *   never started a second time: the wrapper says `d` and leaves;
  * - opens output.log for append (one fd for stdout and stderr, as before), makes the stdin FIFO when
  *   asked (keeping a writer open so the task never sees EOF between two `send`s; SIGUSR1 closes it:
  *   `send --eof`), forks the command in its own session with RLIMIT_FSIZE as the output cap;
@@ -29,12 +30,13 @@ export const SPAWNER_SCRIPT = `S=$1 M=$2
 u=$(umask)
 w() {
   umask 077
-  set -C
-  read -r wp _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ ws _ </proc/self/stat
-  { echo "$wp $ws" >"$1/wrapper"; } 2>/dev/null || { echo "d $1" >&3; exit 0; }
-  set +C
   [ -r "$1/start" ] && . "$1/start" || { echo "e start $1" >&3; exit 0; }
   d=$1 cap=$2 mode=$3 cwd=$4; shift 4
+  read -r wp _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ ws _ </proc/self/stat
+  read -r boot </proc/sys/kernel/random/boot_id
+  set -C
+  { echo "$wp $ws $boot $cap" >"$d/wrapper"; } 2>/dev/null || { echo "d $d" >&3; exit 0; }
+  set +C
   true >>"$d/output.log" || { echo "e output $d" >&3; exit 0; }
   exec >>"$d/output.log" 2>&1
   t=0
