@@ -25,16 +25,19 @@ async function inParallel<T>(count: number, inFlight: number, start: (i: number)
   return { out, ms: performance.now() - t0 };
 }
 
-/** Each task's pid is its command once the daemon has read child.pid; the command's parent is the wrapper. */
+/** Each task's pid is its command once the daemon has it; the command's parent is the wrapper. */
 async function processes(client: ApiClient, daemonPid: number): Promise<{ wrappers: number[]; commands: number[] }> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const wrappers: number[] = [];
     const commands: number[] = [];
     for (const t of await client.list()) {
-      if (t.status !== 'running' || t.pid === undefined) continue;
+      if (t.state !== 'running' || t.pid === undefined) continue;
       const parent = readStat(t.pid)?.ppid;
-      if (parent === undefined || parent === daemonPid || readStat(parent)?.ppid !== daemonPid) continue;
+      if (parent === undefined || parent === daemonPid) continue;
+      // The wrapper is a child of the daemon's spawner (of the daemon itself before the spawner).
+      const above = readStat(parent)?.ppid;
+      if (above === undefined || (above !== daemonPid && readStat(above)?.ppid !== daemonPid)) continue;
       wrappers.push(parent);
       commands.push(t.pid);
     }
@@ -86,7 +89,7 @@ export const idleTasks: Bench = {
           const procs = await processes(client, pid);
           await sleep(1000);
           const wrappers = procs.wrappers.map(memory);
-          say(describe('wrapper (/bin/sh)', wrappers));
+          say(describe('wrapper (a fork of the spawner, dash)', wrappers));
           say(describe('command (sleep, for comparison)', procs.commands.map(memory)));
           const rssAfterSpawn = statusKiB(pid, 'VmRSS');
           const i0 = cpu(pid);
