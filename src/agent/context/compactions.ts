@@ -1,6 +1,6 @@
 /**
  * Compaction's state and its decisions: at most once per iteration, past the threshold or when asked,
- * only at a turn boundary; failures counted by the circuit breaker; the count and the last summary
+ * only at a turn boundary; failures counted by the circuit breaker; the count, the last summary and ratio
  * (the checkpoint holds both); the memory extractions the compactions started. It owns all of that
  * and answers with values (a trigger, an outcome); the manager measures, reports and checkpoints.
  * The compaction itself is compactor.ts.
@@ -125,6 +125,7 @@ export class Compactions {
   /**
    * What an outcome is worth reporting, given the request's tokens before the compaction and after
    * it (the account rebased on the new history): the breaker opening, then the compaction itself.
+   * A success's before/after ratio is kept for health().
    */
   report(trigger: CompactionTrigger, o: CompactionOutcome, before: number, after: number): ContextEventInput[] {
     if (o.kind === 'refused') return [];
