@@ -1,7 +1,7 @@
 /**
  * Compaction's state and its decisions: at most once per iteration, past the threshold or when asked,
- * only at a turn boundary; failures counted by the circuit breaker; the count, the last summary and ratio
- * (the checkpoint holds both); the memory extractions the compactions started. It owns all of that
+ * only at a turn boundary; failures counted by the circuit breaker; the count and the last summary
+ * (the checkpoint holds both) and ratio; the memory extractions the compactions started. It owns that
  * and answers with values (a trigger, an outcome); the manager measures, reports and checkpoints.
  * The compaction itself is compactor.ts.
  */
