@@ -5,7 +5,6 @@ import type {
   IngestRequest,
   IngestSummary,
   Memory,
-  RecallItem,
   RecallRequest,
   RecallResponse,
   ReextractResponse,
@@ -18,7 +17,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
-import { combine, digestLine, digestSources } from './digest/render.js';
+import { recentDigests } from './digest/recent.js';
 import { DigestStore } from './digest/store.js';
 import { EpisodeStore } from './episodic/episodes.js';
 import { redact } from './redact/redact.js';
@@ -27,13 +26,12 @@ import { IngestQueue } from './ingest/ingest-queue.js';
 import { findDuplicate, merge } from './store/merge.js';
 import type { Namespace } from './store/model.js';
 import { projectKey } from '../project.js';
-import { recall, DIGESTS_MAX } from './recall/recall.js';
+import { recall } from './recall/recall.js';
 import { activityOf, type Activity } from './store/activity.js';
 import { stripControls } from './redact/sanitize.js';
 import { SessionRegistry } from './ingest/sessions.js';
 import { MemoryStore } from './store/store.js';
 import { importMemory } from './store/transfer.js';
-import { estimateTokens } from '../llm/tokens.js';
 import { hookContext } from '../api/recall-render.js';
 import { browse } from './browse/browse.js';
 import { editMemory } from './browse/edit.js';
@@ -231,41 +229,11 @@ export class MemoryService {
       budget: req.budget ?? this.config.memory.recallBudget,
       nowMs: nowMs(),
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
-      digests: project === null ? [] : this.recentDigests(project),
+      digests: project === null ? [] : recentDigests(this.sessions, this.digests, project),
       activity: this.activity(),
       exclude: (id, n) => this.rejected(project, id, n),
     });
     return req.render ? { ...r, rendered: hookContext(r) } : r;
-  }
-
-  /** The most recent sessions of the project that changed or ran something, as recall items. */
-  private recentDigests(project: string): RecallItem[] {
-    const recent = this.sessions
-      .list()
-      .filter((s) => s.project === project && s.agentId === undefined && s.state === 'ingested')
-      .sort((a, b) => (b.lastMessageAt ?? '').localeCompare(a.lastMessageAt ?? ''));
-    const items: RecallItem[] = [];
-    for (const s of recent) {
-      if (items.length === DIGESTS_MAX) break;
-      const main = this.digests.get(s.key);
-      if (main === undefined) continue;
-      const sidechains = this.sessions.sidechains(s.sessionId).flatMap((x) => this.digests.get(x.key) ?? []);
-      const d = combine(main, sidechains);
-      const text = digestLine(d);
-      if (text === undefined) continue;
-      items.push({
-        kind: 'digest',
-        id: s.sessionId,
-        text,
-        type: 'digest',
-        scope: 'session',
-        score: 0,
-        tokens: estimateTokens(text) + 3,
-        sources: [{ sessionId: s.sessionId, messageIds: digestSources(d) }],
-        ...(d.lastAt !== undefined && { at: d.lastAt }),
-      });
-    }
-    return items;
   }
 
   /** One session: its record, digest, and its subagent and compaction sidechains. */
