@@ -49,6 +49,19 @@ const cmdline = (pid: number): string[] => {
   }
 };
 
+/** Processes with TS_SOCKET=socket in their environment (a tsp server and its job clients). */
+const withSocket = (socket: string): number[] =>
+  readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(`TS_SOCKET=${socket}`);
+      } catch {
+        return false;
+      }
+    });
+
 const spawnerOf = (daemon: number) => children(daemon).find((p) => cmdline(p).includes('nightshift-spawner'));
 const nodeHelpers = (daemon: number) => children(daemon).filter((p) => /(^|\/)node$/.test(cmdline(p)[0] ?? ''));
 
@@ -184,8 +197,12 @@ export const startPath: Bench = {
       } else say('SKIPPED the strace figures (journal syncs and execs per task): strace is not installed');
 
       await withDaemon({ maxParallel: SLEEPERS + 10 }, async ({ client, pid, env }) => {
-        await client.run({ command: ['true'], cwd: work.dir, env });
-        await sleep(500);
+        // A first round of as many tasks, killed, so the heap has grown to what such a round needs:
+        // what the second round adds is what the idle tasks themselves hold.
+        const warm: string[] = [];
+        for (let i = 0; i < SLEEPERS; i++) warm.push((await client.run({ command: ['sleep', '120'], cwd: work.dir, env })).id);
+        for (const id of warm) await client.kill(id, 'SIGKILL').catch(() => undefined);
+        await sleep(2000);
         const before = pss(pid);
         const ids: string[] = [];
         for (let i = 0; i < SLEEPERS; i++) ids.push((await client.run({ command: ['sleep', '120'], cwd: work.dir, env })).id);
@@ -211,8 +228,10 @@ export const startPath: Bench = {
         try {
           for (let i = 0; i < SLEEPERS; i++) await tsp.add(['sleep', '120']);
           await sleep(1500);
-          const runners = children(tsp.pid);
+          // tsp's client stays behind as each job's parent (not a child of the server): found by its socket.
+          const runners = withSocket(tsp.env['TS_SOCKET'] ?? '').filter((p) => p !== tsp.pid);
           const total = pss(tsp.pid) + runners.reduce((a, p) => a + pss(p), 0);
+          say(`tsp: server + ${runners.length} per-job processes`);
           figs.push(info(`tsp: ${SLEEPERS} sleeping jobs, PSS summed (server + its per-job processes)`, total / 1024, 'MiB'));
           for (const p of runners) for (const c of children(p)) process.kill(c, 'SIGKILL');
         } finally {
