@@ -6,7 +6,9 @@ import tseslint from 'typescript-eslint';
 const rules = {
   '@typescript-eslint/no-floating-promises': 'error',
   '@typescript-eslint/no-misused-promises': 'error',
-  '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+  // A `default:` does not make a switch over a union exhaustive: a new member (a task outcome, say)
+  // must be named where it is shown, or the lint fails.
+  '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: false }],
   '@typescript-eslint/await-thenable': 'error',
   '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
   '@typescript-eslint/no-explicit-any': 'error',
@@ -32,6 +34,12 @@ export default tseslint.config(
       parserOptions: { project: ['./src/ui/web/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules,
+  },
+  // Switches over open sets, where `default:` is the point: the SDK's dozen server-tool block types,
+  // node's parser error codes, transcript origins that carry no statement, unknown spawner lines.
+  {
+    files: ['src/agent/context/history.ts', 'src/llm/tokens.ts', 'src/daemon/server.ts', 'src/memory/candidates/collect.ts', 'src/tasks/spawner/report.ts'],
+    rules: { '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }] },
   },
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],

@@ -31,7 +31,7 @@ export const pauseCpu: Bench = {
           env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
           stdin: false,
         });
-        if (t.status !== 'running' || t.pid === undefined) throw new Error(`task ${t.id} is ${t.status}, without a pid`);
+        if (t.state !== 'running' || t.pid === undefined) throw new Error(`task ${t.id} is ${t.status}, without a pid`);
         const pid = t.pid;
         try {
           await sleep(1000);

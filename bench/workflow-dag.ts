@@ -13,7 +13,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Task } from '../src/api/tasks.js';
+import type { TaskJson as Task } from '../src/api/tasks.js';
 import type { ApiClient } from '../src/client/api-client.js';
 import { tempDir } from './lib/cleanup.js';
 import { analyse, firstDepOnly, makeDag, type DagFigures, type DagNode, type Times } from './lib/dag.js';
@@ -92,8 +92,8 @@ async function runNightshift(dag: DagNode[], work: string, label: string, say: (
     const tasks = new Map((await client.list(true, { group: 'dag' })).map((t) => [t.id, t]));
     const ended = (id: string) => {
       const t = tasks.get(id);
-      if (t?.status !== 'exited' || t.exitCode !== 0) throw new Error(`task ${id} ended ${t?.status ?? 'missing'}`);
-      return { start: Date.parse(t.startedAt), end: Date.parse(t.endedAt) };
+      if (t?.state !== 'finished' || t.exitCode !== 0) throw new Error(`task ${id} ended ${t?.status ?? 'missing'}`);
+      return { start: Date.parse(t.startedAt ?? ''), end: Date.parse(t.endedAt) };
     };
     const rec = ids.map(ended);
     const recorded = analyse(dag, { start: rec.map((r) => r.start), end: rec.map((r) => r.end), gateEnd: ended(gateTask.id).end });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { ApiClient } from '../../src/client/api-client.js';
-import type { Task } from '../../src/api/tasks.js';
+import type { TaskJson as Task } from '../../src/api/tasks.js';
 import type { Paths } from '../../src/paths.js';
 import { stringEnv, TestDaemon } from '../../test/helpers/daemon.js';
 import { defer, killPid } from './cleanup.js';

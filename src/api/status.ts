@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { DreamSchedule } from './dream.js';
 import { MonitorCounts } from './monitors.js';
+import { TASK_STATUSES, type TaskStatus } from './task-status.js';
+
+const TaskCounts = Object.fromEntries([...TASK_STATUSES, 'attention', 'total'].map((k) => [k, z.number()])) as Record<
+  TaskStatus | 'attention' | 'total',
+  z.ZodNumber
+>;
 
 export const StatusResponse = z.object({
   version: z.string(),
@@ -9,18 +15,8 @@ export const StatusResponse = z.object({
   socket: z.string(),
   tcp: z.string().nullable(),
   stateDir: z.string(),
-  tasks: z.object({
-    queued: z.number(),
-    running: z.number(),
-    attention: z.number(),
-    exited: z.number(),
-    killed: z.number(),
-    timed_out: z.number(),
-    skipped: z.number(),
-    failed_to_start: z.number(),
-    lost: z.number(),
-    total: z.number(),
-  }),
+  /** How many tasks have each status (one key per status, derived from the outcome table), need attention, in all. */
+  tasks: z.object(TaskCounts),
   memory: z
     .object({
       memories: z.number(),

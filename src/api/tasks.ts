@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { AgentInfo } from './agent.js';
 import { GroupName } from './groups.js';
 import {
   durationText,
@@ -11,130 +10,14 @@ import {
   MAX_TIMEOUT_SECONDS,
   MIN_STALL_SECONDS,
 } from './limits.js';
-import type { TaskStatus as StatusName } from './task-status.js';
+import { STATUS_FILTERS } from './task-status.js';
+import { TaskId, TaskJson, type Task } from './task.js';
 
-/** Task ids are decimal counters; anything else (../, slashes, letters) is rejected at the boundary. */
-export const TaskId = z.string().regex(/^[1-9][0-9]{0,11}$/, 'task ids are positive integers, e.g. 12');
-
-export const Attention = z.object({
-  kind: z.enum(['prompt', 'silent']),
-  since: z.string(),
-  tail: z.string(),
-});
-export type Attention = z.infer<typeof Attention>;
-
-/** Schedule ids are `s` and a counter (`s3`), so they never read as a task id or a name. */
-export const ScheduleId = z.string().regex(/^s[1-9][0-9]{0,11}$/, 'schedule ids look like s3');
-/** What a task fired by a schedule carries (`ps` shows it). */
-export const ScheduleLink = z.object({ id: ScheduleId, name: z.string().nullable() });
-export type ScheduleLink = z.infer<typeof ScheduleLink>;
-
-/** What a task carries of workflows (dependencies, group, timeout, restart, labels, retries); meta.json keeps the same. */
-export const WorkflowFields = {
-  /** Starts once these tasks ended: all of them exited 0, or (afterAny) in any state. */
-  after: z.array(z.string()).optional(),
-  afterAny: z.boolean().optional(),
-  /** The group whose parallel limit it runs under (absent: `default`). */
-  group: z.string().optional(),
-  /** Killed (its whole process group) this many seconds after it started: `timed_out`. */
-  timeoutSeconds: z.number().optional(),
-  /** `restart`: the task this one is a new run of. */
-  restartOf: z.string().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  /** `run --retry`: runs left after this one if it fails; the delay before the next; which run this is (1-based). */
-  retries: z.number().optional(),
-  retryDelaySeconds: z.number().optional(),
-  attempt: z.number().optional(),
-  /** The attempt before this one. */
-  retryOf: z.string().optional(),
-};
-
-const common = {
-  id: TaskId,
-  name: z.string().nullable(),
-  command: z.array(z.string()),
-  cwd: z.string(),
-  createdAt: z.string(),
-  stallAfterSeconds: z.number(),
-  stdin: z.enum(['open', 'closed', 'none']),
-  outputPath: z.string(),
-  outputBytes: z.number(),
-  /** Agent tasks only (`nightshift agent`): spec, context health, result. Filled in by `GET /v1/tasks/:id`. */
-  agent: AgentInfo.optional(),
-  /** Why the task's latest state is not on disk yet (the daemon could not save it, e.g. a full disk); it keeps trying. */
-  saveError: z.string().optional(),
-  /** The schedule whose firing started it (`nightshift schedule`). */
-  schedule: ScheduleLink.optional(),
-  ...WorkflowFields,
-  /** The attempt after this one (set once this one failed and another was queued). */
-  retriedBy: z.string().optional(),
-  /** A queued attempt starts no earlier than this. */
-  notBefore: z.string().optional(),
-};
-
-/** Task status as a discriminated union; each variant carries its own times (ARCHITECTURE.md § Task states). */
-export const Task = z.discriminatedUnion('status', [
-  z.object({ ...common, status: z.literal('queued') }),
-  z.object({
-    ...common,
-    status: z.literal('running'),
-    /** The command's pid (the leader of its process group), once the wrapper has started it. */
-    pid: z.number().optional(),
-    startedAt: z.string(),
-    attention: Attention.optional(),
-    /** Stopped with SIGSTOP (`pause`) until `resume`. */
-    paused: z.boolean().optional(),
-  }),
-  z.object({
-    ...common,
-    status: z.literal('exited'),
-    pid: z.number().optional(),
-    startedAt: z.string(),
-    endedAt: z.string(),
-    exitCode: z.number(),
-    reason: z.string().optional(),
-  }),
-  z.object({
-    ...common,
-    status: z.literal('killed'),
-    // A queued task that is killed never had a pid.
-    pid: z.number().optional(),
-    startedAt: z.string().optional(),
-    endedAt: z.string(),
-    signal: z.string(),
-    exitCode: z.number(),
-    reason: z.string().optional(),
-  }),
-  z.object({
-    ...common,
-    status: z.literal('timed_out'),
-    pid: z.number().optional(),
-    startedAt: z.string(),
-    endedAt: z.string(),
-    /** The signal that ended it (SIGTERM at the deadline, SIGKILL when that was not enough). */
-    signal: z.string().optional(),
-    reason: z.string(),
-  }),
-  /** Never ran: a dependency did not succeed (`reason` says which and how). */
-  z.object({ ...common, status: z.literal('skipped'), endedAt: z.string(), reason: z.string() }),
-  z.object({ ...common, status: z.literal('failed_to_start'), endedAt: z.string(), error: z.string() }),
-  z.object({
-    ...common,
-    status: z.literal('lost'),
-    pid: z.number().optional(),
-    startedAt: z.string().optional(),
-    endedAt: z.string(),
-    reason: z.string(),
-  }),
-]);
-export type Task = z.infer<typeof Task>;
-export type TaskStatus = Task['status'];
-/** Compiles only while task-status.ts (zod-free, for the fast path) names the same statuses as the union. */
-export type StatusesAgree = Agree<[TaskStatus, StatusName] extends [StatusName, TaskStatus] ? true : false>;
-type Agree<T extends true> = T;
-
+export { Attention, ScheduleId, ScheduleLink, Task, TaskId, TaskJson, WorkflowFields } from './task.js';
+export type { Outcome } from './task-outcome.js';
+export type { OutcomeKind, TaskState, TaskStatus } from './task-status.js';
 // Zod-free, for the hot commands (the CLI's fast path loads no zod).
-export { FINISHED, isFinished, shellExitCode } from './task-status.js';
+export { endedAs, FINISHED, isFinished, OUTCOME_KINDS, shellExitCode, statusOf, TASK_STATUSES } from './task-status.js';
 
 const NoControlChars = /^[^\u0000-\u001f\u007f]*$/;
 /** The OS cannot pass a NUL inside an argument, a path or an environment value. */
@@ -229,13 +112,12 @@ export const RunRequest = z
   .strict();
 export type RunRequest = z.infer<typeof RunRequest>;
 
-export const TASK_STATUSES = ['queued', 'running', 'exited', 'killed', 'timed_out', 'skipped', 'failed_to_start', 'lost'] as const;
-
 export const ListQuery = z
   .object({
     all: z.enum(['0', '1']).default('0'),
     group: GroupName.optional(),
-    status: z.enum(TASK_STATUSES).optional(),
+    /** A flat status (`exited`, `lost`, …) or a state (`queued`, `running`, `finished`). */
+    status: z.enum(STATUS_FILTERS).optional(),
     /** JSON object: only tasks carrying every one of these labels. */
     labels: z
       .string()
@@ -347,15 +229,16 @@ export const WaitQuery = z
   })
   .strict();
 
-export const WaitResponse = z.object({ task: Task, timedOut: z.boolean() });
-export const TaskResponse = z.object({ task: Task });
+export const WaitResponse = z.object({ task: TaskJson, timedOut: z.boolean() });
+export const TaskResponse = z.object({ task: TaskJson });
 /** `total`: how many tasks match the filters (more than `tasks` holds when a page was asked for). */
-export const TaskListResponse = z.object({ tasks: z.array(Task), total: z.number().optional() });
+export const TaskListResponse = z.object({ tasks: z.array(TaskJson), total: z.number().optional() });
 export const OkResponse = z.object({ ok: z.literal(true) });
 
 export const TaskEvent = z.object({
   type: z.enum(['queued', 'started', 'attention', 'exited', 'removed']),
   at: z.string(),
-  task: Task,
+  task: TaskJson,
 });
-export type TaskEvent = z.infer<typeof TaskEvent>;
+/** An event as the daemon holds it: its task without the flat status, which is added on the way out. */
+export type TaskEvent = Omit<z.infer<typeof TaskEvent>, 'task'> & { task: Task };

@@ -1,3 +1,4 @@
+import { endedAs } from '../api/task-status.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -58,7 +59,8 @@ export function registerAgentCommands(program: Command): void {
           ...(o.name ? { name: o.name } : {}),
         }),
       );
-      if (task.status === 'failed_to_start') throw new AppError('spawn_failed', `agent task ${task.id} failed to start: ${task.error}`);
+      const failed = endedAs(task, 'failed_to_start');
+      if (failed) throw new AppError('spawn_failed', `agent task ${task.id} failed to start: ${failed.error}`);
       if (o.json) printJson(task);
       else process.stdout.write(`${task.id}\n`);
     });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { OUTCOME_KINDS, OUTCOMES } from '../api/task-status.js';
 import { withDaemon } from '../client/connect.js';
 import { printJson } from './print-json.js';
 
@@ -38,7 +39,7 @@ export function registerDaemonCommands(program: Command): void {
           `nightshift ${s.version}, daemon pid ${s.pid}, up ${s.uptimeSeconds}s`,
           `socket: ${s.socket}${s.tcp ? `  tcp: ${s.tcp}` : ''}`,
           `state:  ${s.stateDir}`,
-          `tasks:  ${t.running} running (${t.attention} need attention), ${t.queued} queued, ${t.exited} exited, ${t.killed} killed, ${t.failed_to_start} failed to start, ${t.lost} lost`,
+          `tasks:  ${t.running} running (${t.attention} need attention), ${t.queued} queued, ${OUTCOME_KINDS.map((k) => `${t[k]} ${OUTCOMES[k].name}`).join(', ')}`,
           ...(s.memory
             ? [
                 `memory: ${s.memory.memories} memories, ${s.memory.sessions} sessions (${s.memory.episodes} indexed messages), extractor ${s.memory.extractor}${s.memory.ingesting ? ', ingesting now' : ''}${s.memory.loading ? ', still loading' : ''}`,

@@ -66,8 +66,9 @@ export function describeTask(t: Task): string {
   if ('pid' in t && t.pid !== undefined) rows.push(['pid', String(t.pid)]);
   if ('startedAt' in t && t.startedAt) rows.push(['started', t.startedAt]);
   if ('endedAt' in t) rows.push(['ended', t.endedAt]);
-  if ('exitCode' in t) rows.push(['exit code', String(t.exitCode)]);
-  if ('signal' in t && t.signal) rows.push(['signal', t.signal]);
+  const o = t.state === 'finished' ? t.outcome : undefined;
+  if (o && 'exitCode' in o) rows.push(['exit code', String(o.exitCode)]);
+  if (o && 'signal' in o && o.signal) rows.push(['signal', o.signal]);
   if (t.group) rows.push(['group', t.group]);
   if (t.after) rows.push(['after', `${t.after.join(', ')}${t.afterAny ? ' (any outcome)' : ' (all must succeed)'}`]);
   if (t.attempt !== undefined) rows.push(['attempt', `${t.attempt}${t.retries ? ` (${t.retries} more if it fails)` : ''}`]);
@@ -82,9 +83,9 @@ export function describeTask(t: Task): string {
         .join(' '),
     ]);
   if (t.timeoutSeconds !== undefined) rows.push(['timeout', `${t.timeoutSeconds}s`]);
-  if (t.status === 'running' && t.paused) rows.push(['paused', 'yes (resume it with `nightshift resume`)']);
-  if ('reason' in t && t.reason) rows.push(['reason', t.reason]);
-  if ('error' in t) rows.push(['error', t.error]);
+  if (t.state === 'running' && t.paused) rows.push(['paused', 'yes (resume it with `nightshift resume`)']);
+  if (o && 'reason' in o && o.reason) rows.push(['reason', o.reason]);
+  if (o && 'error' in o) rows.push(['error', o.error]);
   if (t.saveError) rows.push(['not saved', `${t.saveError} (the daemon saves it again by itself)`]);
   rows.push(['output', `${humanBytes(t.outputBytes)} (${t.outputBytes} bytes) ${t.outputPath}`]);
   rows.push(['stdin', t.stdin]);
@@ -102,7 +103,7 @@ export function describeTask(t: Task): string {
     if (a.compactRequested) rows.push(['compaction', 'requested, at the next turn']);
     if (a.result) rows.push(['result', `${a.result.ok ? 'done' : a.result.code} after ${a.result.turns} turns: ${a.result.message}`]);
   }
-  if (t.status === 'running' && t.attention) {
+  if (t.state === 'running' && t.attention) {
     rows.push(['attention', `${t.attention.kind} since ${t.attention.since}`]);
     rows.push(['last output', t.attention.tail.replace(/\n/g, '\n             ')]);
   }

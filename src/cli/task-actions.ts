@@ -2,7 +2,7 @@
  * What `run`, `output` and `wait` do, given a way to reach the daemon: commander's commands call
  * these with the full client, the fast path (cli/fast.ts) with the light one. Zod-free on purpose.
  */
-import { isFinished, shellExitCode } from '../api/task-status.js';
+import { endedAs, isFinished, shellExitCode } from '../api/task-status.js';
 import type { ApiClient } from '../client/api-client.js';
 import { callerEnv } from '../client/env.js';
 import { waitUpTo } from '../client/wait.js';
@@ -51,8 +51,9 @@ export async function runTask(call: TaskCaller, command: string[], o: RunOptions
       ...(o.retryDelay !== undefined ? { retryDelaySeconds: o.retryDelay } : {}),
     }),
   );
-  if (task.status === 'failed_to_start') {
-    throw new AppError('spawn_failed', `task ${task.id} failed to start: ${task.error}`);
+  const failed = endedAs(task, 'failed_to_start');
+  if (failed) {
+    throw new AppError('spawn_failed', `task ${task.id} failed to start: ${failed.error}`);
   }
   if (o.json) printJson(task);
   else process.stdout.write(`${task.id}\n`);
@@ -90,7 +91,7 @@ export async function waitTask(call: TaskCaller, id: string, o: WaitOptions): Pr
   const task = await waitUpTo(call, id, o.timeout);
   if (o.json) printJson(task);
   if (!isFinished(task)) {
-    process.stderr.write(`nightshift: task ${id} is still ${task.status} after ${o.timeout}s\n`);
+    process.stderr.write(`nightshift: task ${id} is still ${task.state} after ${o.timeout}s\n`);
     process.exitCode = 124;
     return;
   }

@@ -5,6 +5,7 @@ import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
 import { commandLine, humanBytes, statusLabel } from '../client/format.js';
 import { ago, clipColumns, describeTask, loadWidths, table } from './format.js';
+import { withFlatStatus } from '../api/task-json.js';
 import { printJson } from './print-json.js';
 import { printOutput, runTask, waitTask, type RunOptions } from './task-actions.js';
 import { addFlags, OUTPUT_FLAGS, RUN_FLAGS, WAIT_FLAGS } from './task-flags.js';
@@ -138,7 +139,7 @@ export function registerTaskCommands(program: Command): void {
       if (!o.json) await loadWidths();
       await withDaemon((c) =>
         c.events((e) => {
-          if (o.json) process.stdout.write(`${JSON.stringify(e)}\n`);
+          if (o.json) process.stdout.write(`${JSON.stringify(e, withFlatStatus)}\n`);
           else
             process.stdout.write(
               `${e.at}  ${e.type.padEnd(9)} ${e.task.id.padEnd(5)} ${statusLabel(e.task).padEnd(18)} ${clipColumns(e.task.name ?? commandLine(e.task.command), 50)}\n`,

@@ -44,7 +44,7 @@ async function waitForWorkflow(c: ApiClient, id: string): Promise<WorkflowView> 
   for (;;) {
     const w = await getWorkflow(c, id);
     if (w.state !== 'queued' && w.state !== 'running') return w;
-    const open = w.nodes.find((n) => n.task && (n.task.status === 'queued' || n.task.status === 'running'));
+    const open = w.nodes.find((n) => n.task && (n.task.state === 'queued' || n.task.state === 'running'));
     if (open?.task) await waitUpTo((fn) => fn(c), open.task.id);
   }
 }

@@ -8,7 +8,8 @@ import type { DreamReport } from '../api/dream.js';
 import type { Group } from '../api/groups.js';
 import { ENDPOINTS, type Endpoints } from '../api/endpoints.js';
 import type { ImportLine, Memory } from '../api/memory.js';
-import type { OutputMeta, SignalName, Task, TaskEvent, TaskStatus } from '../api/tasks.js';
+// Tasks as the daemon answers them: state and outcome with the flat status beside them.
+import type { OutputMeta, SignalName, TaskJson as Task, TaskEvent, TaskStatus } from '../api/tasks.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { ApiCaller, type Input } from './api-call.js';
 import { checkStatus, readAll, readLines } from './http.js';

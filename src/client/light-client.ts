@@ -6,7 +6,8 @@
  */
 import type { EndpointName } from '../api/endpoints.js';
 import { ROUTES, routeUrl } from '../api/routes.js';
-import type { OutputMeta, Task } from '../api/tasks.js';
+// The daemon's answer as it is: state and outcome with the flat status beside them.
+import type { OutputMeta, TaskJson as Task } from '../api/tasks.js';
 import { AppError } from '../errors.js';
 import type { Answer, CallInput } from './api-client.js';
 import { answerError, exchange, type RawAnswer } from './socket-http.js';

@@ -1,5 +1,5 @@
 import { isFinished } from '../api/task-status.js';
-import type { Task } from '../api/tasks.js';
+import type { TaskJson as Task } from '../api/tasks.js';
 import type { ApiClient } from './api-client.js';
 
 /** One long poll is at most this long (the daemon's own cap); a longer wait asks again. */

@@ -5,6 +5,7 @@ import { AppError, diskFullError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ENDPOINTS, type Endpoint, type EndpointName } from '../api/endpoints.js';
 import { checkPathParam } from '../api/path.js';
+import { withFlatStatus } from '../api/task-json.js';
 import { compile, discardBody, parse, readJsonBody, type Call, type Handlers } from './http.js';
 
 interface Route {
@@ -166,7 +167,8 @@ export function createApiHandler(opts: ServerOptions): (req: IncomingMessage, re
     const out = (await (opts.handlers[hit.r.name] as (c: Call<Endpoint>) => Promise<unknown>)(call)) as Answered;
     if (e.reply.kind === 'json') {
       const { status, json } = out as { status?: number; json: unknown };
-      const body = JSON.stringify(json);
+      // Tasks go out with their flat status beside state and outcome (api/task-json.ts).
+      const body = JSON.stringify(json, withFlatStatus);
       res.writeHead(status ?? e.reply.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     } else if (e.reply.kind === 'bytes') {

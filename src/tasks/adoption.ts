@@ -76,7 +76,7 @@ export class Adoption {
   /** Settles the task when it has ended; true when it has (or is no longer running). */
   private async check(id: string, claimAt: number): Promise<boolean> {
     const e = this.c.entry(id);
-    if (!e?.run || e.task.status !== 'running') return true;
+    if (!e?.run || e.task.state !== 'running') return true;
     let run = e.run;
     if (run.wrapperPid === 0) {
       if (Date.now() < claimAt) return false;

@@ -34,7 +34,7 @@ export async function awaitPid(reported: Promise<number | undefined>): Promise<n
  */
 export function applyChild(c: ChildContext, id: string, childPid: number, wrapper?: { pid: number; start: number }): number | undefined {
   const cur = c.registry.get(id);
-  if (!cur || cur.task.status !== 'running' || !cur.run) return undefined;
+  if (!cur || cur.task.state !== 'running' || !cur.run) return undefined;
   const childStart = readStat(childPid)?.startTicks;
   const run: RunInfo = {
     ...cur.run,
@@ -54,7 +54,7 @@ export async function resolveChild(c: ChildContext, id: string): Promise<number 
   const deadline = nowMs() + CHILD_PID_WAIT_MS;
   for (;;) {
     const e = c.registry.get(id);
-    if (!e || e.task.status !== 'running' || !e.run) return undefined;
+    if (!e || e.task.state !== 'running' || !e.run) return undefined;
     if (e.run.childPid !== undefined) return e.run.childPid;
     if (e.run.wrapperPid === 0) {
       // Its wrapper's report (both pids) is a moment away: the spawner forks it.

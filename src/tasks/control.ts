@@ -1,13 +1,12 @@
 /** Acting on a task from outside: signals (`kill`) and stdin (`send`). */
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SignalName, Task } from '../api/tasks.js';
-import { now } from '../clock.js';
+import { statusOf, type SignalName, type Task } from '../api/tasks.js';
 import { AppError, isErrno } from '../errors.js';
 import type { Logger } from '../log.js';
 import { readStat } from '../sys/proc.js';
 import type { Entry, RunInfo } from './model.js';
-import { baseOf, signalNumber } from './outcome.js';
+import { endedUnrun, signalNumber } from './outcome.js';
 import type { TaskRegistry } from './registry.js';
 import { writeStdin } from './stdin.js';
 
@@ -31,24 +30,17 @@ export interface ControlContext {
 export async function killTask(c: ControlContext, id: string, signal: SignalName): Promise<void> {
   const e = c.entry(id);
   const t = e.task;
-  if (t.status === 'queued') {
-    const killed: Task = {
-      ...baseOf(t),
-      status: 'killed',
-      signal,
-      exitCode: 128 + signalNumber(signal),
-      endedAt: now().toISOString(),
-      reason: 'killed before it started',
-    };
+  if (t.state === 'queued') {
+    const killed = endedUnrun(t, { kind: 'killed', signal, exitCode: 128 + signalNumber(signal), reason: 'killed before it started' });
     await unlink(join(c.dir(id), 'spawn.json')).catch(() => undefined);
     await c.finish(killed);
     return;
   }
-  if (t.status !== 'running' || !e.run) {
-    throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
+  if (t.state !== 'running' || !e.run) {
+    throw new AppError('conflict', `task ${id} is not running (it is ${statusOf(t)})`);
   }
   const fresh = c.registry.get(id);
-  if (fresh?.run && fresh.task.status === 'running') {
+  if (fresh?.run && fresh.task.state === 'running') {
     c.registry.set(fresh.task, { ...fresh.run, killSignal: signal });
   }
   await signalGroup(c, e, signal);
@@ -77,13 +69,13 @@ export async function sendInput(c: ControlContext, id: string, text: string, eof
   const t = c.entry(id).task;
   // --no-stdin first: it holds whatever the task's state, and it is what to change next time.
   if (t.stdin === 'none') throw new AppError('stdin_closed', `task ${id} was started with --no-stdin`);
-  if (t.status !== 'running' && t.status !== 'queued') throw new AppError('conflict', `task ${id} is not running (it is ${t.status})`);
+  if (t.state !== 'running' && t.state !== 'queued') throw new AppError('conflict', `task ${id} is not running (it is ${statusOf(t)})`);
   if (t.stdin === 'closed') throw new AppError('stdin_closed', `stdin of task ${id} was already closed with --eof`);
-  if (t.status === 'queued') throw new AppError('conflict', `task ${id} is still queued; send input once it runs`);
+  if (t.state === 'queued') throw new AppError('conflict', `task ${id} is still queued; send input once it runs`);
   await writeStdin(join(c.dir(id), 'stdin'), Buffer.from(text, 'utf8'), undefined, Date.parse(t.startedAt));
   c.touch(id);
   const cur = c.entry(id);
-  if (cur.task.status !== 'running') return;
+  if (cur.task.state !== 'running') return;
   const { attention: _cleared, ...rest } = cur.task;
   c.registry.set({ ...rest, stdin: eof ? 'closed' : rest.stdin }, cur.run);
   if (eof) {

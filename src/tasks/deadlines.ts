@@ -13,7 +13,7 @@ export class Deadlines {
 
   /** Arms the deadline of a running task with a timeout, unless it is paused (else forgets it). */
   armFor({ task, run }: Entry): void {
-    if (task.status !== 'running' || task.timeoutSeconds === undefined || run?.pausedAt !== undefined) return this.forget(task.id);
+    if (task.state !== 'running' || task.timeoutSeconds === undefined || run?.pausedAt !== undefined) return this.forget(task.id);
     this.arm(task.id, task.startedAt, task.timeoutSeconds, run?.pausedMs ?? 0);
   }
 

@@ -6,7 +6,7 @@
  */
 import { unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Task } from '../api/tasks.js';
+import { statusOf, type Outcome, type Task } from '../api/tasks.js';
 import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -16,7 +16,7 @@ import { applyChild, awaitPid, type ChildContext } from './child-pid.js';
 import type { Deadlines } from './deadlines.js';
 import type { TaskEvents } from './events.js';
 import type { RunInfo } from './model.js';
-import { baseOf, endedTask, interpretStatus } from './outcome.js';
+import { baseOf, endedTask, endedUnrun, interpretStatus } from './outcome.js';
 import { outputSize } from './output.js';
 import { timeoutReason } from './pause.js';
 import type { TaskRegistry } from './registry.js';
@@ -84,7 +84,7 @@ export class TaskLifecycle {
     }
     const run: RunInfo = { wrapperPid: 0, wrapperStart: 0, bootId: bootId(), capBytes: config.outputCapBytes };
     const startedAt = now().toISOString();
-    registry.set({ ...baseOf(task), status: 'running', startedAt }, run);
+    registry.set({ ...baseOf(task), state: 'running', startedAt }, run);
     if (fromQueue && !(task.retries ?? 0)) unlink(join(dir, 'spawn.json')).catch(() => undefined);
     this.c.stall.touch(task.id, 0);
     if (task.timeoutSeconds !== undefined) this.c.deadlines.arm(task.id, startedAt, task.timeoutSeconds);
@@ -101,7 +101,7 @@ export class TaskLifecycle {
     const pid = await turn;
     this.waiting.delete(task.id);
     const running = registry.get(task.id)?.task;
-    if (running?.status !== 'running') return; // it failed to start, or has already ended
+    if (running?.state !== 'running') return; // it failed to start, or has already ended
     log.info({ task: task.id, commandPid: pid }, 'task started');
     this.c.events.emit('started', running);
   }
@@ -128,7 +128,7 @@ export class TaskLifecycle {
         return;
       case 'failed': {
         const e = this.c.registry.get(id);
-        if (e?.task.status !== 'running') return;
+        if (e?.task.state !== 'running') return;
         this.failToStart(e.task, SETUP_FAILURES[r.what]);
         this.waiting.get(id)?.(undefined);
         this.c.background(
@@ -142,7 +142,7 @@ export class TaskLifecycle {
   }
 
   private failToStart(task: Task, error: string): void {
-    const failed: Task = { ...baseOf(task), status: 'failed_to_start', endedAt: now().toISOString(), error };
+    const failed = endedUnrun(task, { kind: 'failed_to_start', error });
     this.c.registry.set(failed);
     this.c.stall.forget(task.id);
     this.c.deadlines.forget(task.id);
@@ -153,18 +153,18 @@ export class TaskLifecycle {
   /** `endedAt`: when the task ended, if not now (an adopted task's exit file was written earlier). */
   async settle(id: string, code: number, endedAt?: Date): Promise<void> {
     const e = this.c.registry.get(id);
-    if (!e || e.task.status !== 'running' || !e.run) return;
+    if (!e || e.task.state !== 'running' || !e.run) return;
     const ending = interpretStatus(code, e.run.capBytes);
-    const final = e.run.timedOutAt
-      ? { status: 'timed_out' as const, reason: timeoutReason(e.task), ...(ending.status === 'killed' ? { signal: ending.signal } : {}) }
+    const final: Outcome = e.run.timedOutAt
+      ? { kind: 'timed_out', reason: timeoutReason(e.task), ...(ending.kind === 'killed' ? { signal: ending.signal } : {}) }
       : ending;
     await this.finish(endedTask(e.task, final, await outputSize(e.task.outputPath), endedAt));
   }
 
   async settleLost(id: string, reason: string, endedAt?: Date): Promise<void> {
     const e = this.c.registry.get(id);
-    if (!e || e.task.status !== 'running') return;
-    await this.finish(endedTask(e.task, { status: 'lost', reason }, await outputSize(e.task.outputPath), endedAt));
+    if (!e || e.task.state !== 'running') return;
+    await this.finish(endedTask(e.task, { kind: 'lost', reason }, await outputSize(e.task.outputPath), endedAt));
   }
 
   async finish(ended: Task): Promise<void> {
@@ -179,7 +179,7 @@ export class TaskLifecycle {
     this.c.stall.forget(task.id);
     this.c.deadlines.forget(task.id);
     await this.c.persist();
-    log.info({ task: task.id, status: task.status }, 'task ended');
+    log.info({ task: task.id, status: statusOf(task) }, 'task ended');
     events.emit('exited', task);
     if (next) events.emit('queued', next);
     await this.c.schedule();

@@ -1,10 +1,11 @@
-import { isFinished, type Task } from '../api/tasks.js';
+import { isFinished, statusOf, type Task, type TaskStatus } from '../api/tasks.js';
 import { groupOf } from './queue.js';
 
 export interface ListFilter {
   all: boolean;
   group?: string;
-  status?: Task['status'];
+  /** A flat status (`exited`, …) or `finished` (any outcome); queued and running are states too. */
+  status?: TaskStatus | 'finished';
   /** Only tasks carrying every one of these labels. */
   labels?: Record<string, string>;
   /** Only running tasks that need attention. */
@@ -20,9 +21,9 @@ export interface ListFilter {
 export function selectTasks(all: Task[], f: ListFilter): { tasks: Task[]; total: number } {
   const matching = all.filter(
     (t) =>
-      (f.status ? t.status === f.status : f.all || !isFinished(t)) &&
+      (f.status ? f.status === t.state || f.status === statusOf(t) : f.all || !isFinished(t)) &&
       (f.group === undefined || groupOf(t) === f.group) &&
-      (!f.attention || (t.status === 'running' && t.attention !== undefined)) &&
+      (!f.attention || (t.state === 'running' && t.attention !== undefined)) &&
       Object.entries(f.labels ?? {}).every(([k, v]) => t.labels?.[k] === v),
   );
   const ordered = f.desc ? matching.sort((a, b) => Number(b.id) - Number(a.id)) : matching;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Attention, RunRequest, ScheduleLink, SignalName, Task } from '../api/tasks.js';
-import { isFinished } from '../api/tasks.js';
+import { isFinished, statusOf, TASK_STATUSES, type TaskStatus } from '../api/tasks.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -83,7 +83,7 @@ export class TaskManager {
       watch: async (e) => this.stall.touch(e.task.id, await outputSize(e.task.outputPath)),
       learnWrapper: (id, pid, start) => {
         const e = d.registry.get(id);
-        if (e?.run && e.task.status === 'running') d.registry.set(e.task, { ...e.run, wrapperPid: pid, wrapperStart: start });
+        if (e?.run && e.task.state === 'running') d.registry.set(e.task, { ...e.run, wrapperPid: pid, wrapperStart: start });
       },
     });
     this.spawner = new Spawner((r) => this.lifecycle.onReport(r), d.log);
@@ -139,11 +139,11 @@ export class TaskManager {
     return { tasks: await Promise.all(tasks.map((t) => this.live(t))), total };
   }
 
-  counts(): Record<Task['status'] | 'attention', number> {
-    const c = { queued: 0, running: 0, attention: 0, exited: 0, killed: 0, timed_out: 0, skipped: 0, failed_to_start: 0, lost: 0 };
+  counts(): Record<TaskStatus | 'attention', number> {
+    const c = Object.fromEntries([...TASK_STATUSES, 'attention'].map((k) => [k, 0])) as Record<TaskStatus | 'attention', number>;
     for (const { task } of this.d.registry.list()) {
-      c[task.status] += 1;
-      if (task.status === 'running' && task.attention) c.attention += 1;
+      c[statusOf(task)] += 1;
+      if (task.state === 'running' && task.attention) c.attention += 1;
     }
     return c;
   }
@@ -158,7 +158,7 @@ export class TaskManager {
   private async live(task: Task): Promise<Task> {
     const saveError = this.d.registry.unsaved(task.id);
     const marked = saveError === undefined ? task : { ...task, saveError };
-    if (task.status !== 'running') return marked;
+    if (task.state !== 'running') return marked;
     return { ...marked, outputBytes: await outputSize(task.outputPath) };
   }
 
@@ -248,7 +248,7 @@ export class TaskManager {
 
   async remove(id: string): Promise<void> {
     const { task, run } = this.entry(id);
-    if (!isFinished(task)) throw new AppError('conflict', `task ${id} is ${task.status}; kill it first (\`nightshift kill ${id}\`)`);
+    if (!isFinished(task)) throw new AppError('conflict', `task ${id} is ${statusOf(task)}; kill it first (\`nightshift kill ${id}\`)`);
     this.d.registry.delete(id);
     try {
       await this.d.registry.commit();
@@ -263,7 +263,7 @@ export class TaskManager {
 
   private setAttention(id: string, attention: Attention | undefined): void {
     const e = this.d.registry.get(id);
-    if (!e || e.task.status !== 'running') return;
+    if (!e || e.task.state !== 'running') return;
     const { attention: _old, ...rest } = e.task;
     const task: Task = attention ? { ...rest, attention } : rest;
     this.d.registry.set(task, e.run);
@@ -278,7 +278,7 @@ export class TaskManager {
 
   /** Settles or re-adopts tasks left running by an earlier daemon, then starts the queue. */
   async startUp(): Promise<void> {
-    const running = this.d.registry.list().filter((e) => e.task.status === 'running');
+    const running = this.d.registry.list().filter((e) => e.task.state === 'running');
     await this.adoption.start(running);
     for (const { task } of running) this.rearm(task.id);
     await this.schedule();

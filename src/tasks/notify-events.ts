@@ -3,7 +3,7 @@
  * stdin) and, with `desktop`, a `notify-send` line too. Task exits and stalls come from the task
  * events; `notify()` is for any other service to call (the MCP monitor's events).
  */
-import type { Attention, Task, TaskEvent } from '../api/tasks.js';
+import { statusOf, type Attention, type Task, type TaskEvent } from '../api/tasks.js';
 import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -40,7 +40,7 @@ export function notify(event: NotifyEvent): void {
 /** The notify events of a task event: an exit, or attention (a stall). */
 export function notifyTaskEvent(e: TaskEvent): void {
   if (e.type === 'exited') notify({ type: 'exit', at: e.at, task: e.task });
-  else if (e.type === 'attention' && e.task.status === 'running' && e.task.attention)
+  else if (e.type === 'attention' && e.task.state === 'running' && e.task.attention)
     notify({ type: 'stall', at: e.at, task: e.task, attention: e.task.attention });
 }
 
@@ -52,7 +52,7 @@ function summary(e: NotifyEvent): [string, string] {
   if (e.type === 'monitor') return [`nightshift: MCP server ${e.server} ${e.status}`, e.message];
   const label = `task ${e.task.id}${e.task.name ? ` (${e.task.name})` : ''}`;
   if (e.type === 'stall') return [`nightshift: ${label} needs attention`, e.attention.tail.slice(-200)];
-  const how = 'exitCode' in e.task ? `exit ${e.task.exitCode}` : e.task.status;
+  const how = e.task.state === 'finished' && 'exitCode' in e.task.outcome ? `exit ${e.task.outcome.exitCode}` : statusOf(e.task);
   return [`nightshift: ${label} ended (${how})`, e.task.command.join(' ').slice(0, 200)];
 }
 

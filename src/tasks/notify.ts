@@ -1,4 +1,4 @@
-import type { TaskEvent } from '../api/tasks.js';
+import { statusOf, type TaskEvent } from '../api/tasks.js';
 import type { Logger } from '../log.js';
 
 /**
@@ -13,10 +13,10 @@ export function notifier(command: string, log: Logger): (e: TaskEvent) => void {
       NIGHTSHIFT_EVENT: e.type,
       NIGHTSHIFT_TASK_ID: t.id,
       NIGHTSHIFT_TASK_NAME: t.name ?? '',
-      NIGHTSHIFT_TASK_STATUS: t.status,
+      NIGHTSHIFT_TASK_STATUS: statusOf(t),
       NIGHTSHIFT_EXIT_CODE: 'exitCode' in t ? String(t.exitCode) : '',
       NIGHTSHIFT_OUTPUT: t.outputPath,
-      NIGHTSHIFT_ATTENTION: t.status === 'running' && t.attention ? t.attention.kind : '',
+      NIGHTSHIFT_ATTENTION: t.state === 'running' && t.attention ? t.attention.kind : '',
     };
     // execa is loaded on the first notification, not at daemon start (~0.1–0.25 s of start-up).
     import('execa')

@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
-import type { Task } from '../api/tasks.js';
-import { nowMs } from '../clock.js';
+import type { Outcome, Task } from '../api/tasks.js';
+import { now, nowMs } from '../clock.js';
 
 const byNumber = new Map<number, string>(Object.entries(constants.signals).map(([name, n]) => [n, name]));
 
@@ -8,10 +8,7 @@ export function signalNumber(name: string): number {
   return (constants.signals as Record<string, number | undefined>)[name] ?? 0;
 }
 
-type Ending =
-  | { status: 'exited'; exitCode: number; reason?: string }
-  | { status: 'killed'; signal: string; exitCode: number; reason?: string }
-  | { status: 'timed_out'; signal?: string; reason: string };
+type Ending = Extract<Outcome, { kind: 'exited' | 'killed' }>;
 
 /**
  * Turns the wrapper's recorded status into an outcome. Like a shell, the wrapper reports a command
@@ -19,11 +16,11 @@ type Ending =
  */
 export function interpretStatus(code: number, capBytes: number): Ending {
   const sig = code > 128 ? byNumber.get(code - 128) : undefined;
-  if (!sig) return { status: 'exited', exitCode: code };
+  if (!sig) return { kind: 'exited', exitCode: code };
   if (sig === 'SIGXFSZ') {
-    return { status: 'killed', signal: sig, exitCode: code, reason: `output cap of ${capBytes} bytes reached` };
+    return { kind: 'killed', signal: sig, exitCode: code, reason: `output cap of ${capBytes} bytes reached` };
   }
-  return { status: 'killed', signal: sig, exitCode: code };
+  return { kind: 'killed', signal: sig, exitCode: code };
 }
 
 /** The workflow fields a task carries whatever its status (only those it has). */
@@ -67,12 +64,7 @@ export function baseOf(task: Task) {
  * A running task once it has ended (exit status or a lost verdict known). `endedAt`: when it ended,
  * if that was before now (kept between its start and now).
  */
-export function endedTask(
-  task: Extract<Task, { status: 'running' }>,
-  ending: Ending | { status: 'lost'; reason: string },
-  outputBytes: number,
-  endedAt?: Date,
-): Task {
+export function endedTask(task: Extract<Task, { state: 'running' }>, outcome: Outcome, outputBytes: number, endedAt?: Date): Task {
   const at = endedAt === undefined ? nowMs() : Math.min(nowMs(), Math.max(Date.parse(task.startedAt) || 0, endedAt.getTime()));
   const ended = {
     ...baseOf(task),
@@ -82,5 +74,10 @@ export function endedTask(
     startedAt: task.startedAt,
     endedAt: new Date(at).toISOString(),
   };
-  return { ...ended, ...ending };
+  return { ...ended, state: 'finished', outcome };
+}
+
+/** A task that ends now without having run (killed or skipped while queued, failed to start, lost before it started). */
+export function endedUnrun(task: Task, outcome: Outcome): Task {
+  return { ...baseOf(task), state: 'finished', endedAt: now().toISOString(), outcome };
 }

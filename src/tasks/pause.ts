@@ -3,7 +3,7 @@
  * deadline. Either is kept (on disk) or refused: a save that fails (a full disk) signals the task
  * back and puts its entry back as it was, and the caller gets the error.
  */
-import type { Task } from '../api/tasks.js';
+import { statusOf, type Task } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
 import { AppError } from '../errors.js';
 import { killTask, signalGroup, type ControlContext } from './control.js';
@@ -14,7 +14,7 @@ export const TIMEOUT_GRACE_MS = 2000;
 
 function running(c: ControlContext, id: string) {
   const e = c.entry(id);
-  if (e.task.status !== 'running' || !e.run) throw new AppError('conflict', `task ${id} is not running (it is ${e.task.status})`);
+  if (e.task.state !== 'running' || !e.run) throw new AppError('conflict', `task ${id} is not running (it is ${statusOf(e.task)})`);
   return { task: e.task, run: e.run, entry: e };
 }
 
@@ -23,7 +23,7 @@ export async function pauseTask(c: ControlContext, id: string): Promise<void> {
   if (task.paused) return;
   await signalGroup(c, entry, 'SIGSTOP');
   const cur = c.registry.get(id);
-  if (cur?.task.status !== 'running') return;
+  if (cur?.task.state !== 'running') return;
   // A paused task is silent on purpose: no attention while it is stopped.
   const { attention: _cleared, ...rest } = cur.task;
   // Since when, kept with its run info: its --timeout deadline moves by the paused time (see deadlines.ts).
@@ -38,7 +38,7 @@ export async function resumeTask(c: ControlContext, id: string): Promise<void> {
   if (!task.paused) return;
   await signalGroup(c, entry, 'SIGCONT');
   const cur = c.registry.get(id);
-  if (cur?.task.status !== 'running') return;
+  if (cur?.task.state !== 'running') return;
   const { paused: _was, ...rest } = cur.task;
   c.registry.set(rest, cur.run && resumedRun(cur.run));
   await keepOrUndo(c, cur, 'SIGSTOP');
@@ -54,7 +54,7 @@ async function keepOrUndo(c: ControlContext, before: Entry, undo: 'SIGCONT' | 'S
   } catch (err) {
     // The registry retries its save in the background: what it then writes is this entry again.
     const current = c.registry.get(before.task.id);
-    if (current?.task.status === 'running') {
+    if (current?.task.state === 'running') {
       c.registry.set(before.task, before.run);
       await signalGroup(c, before, undo);
     }
@@ -72,14 +72,14 @@ function resumedRun(run: RunInfo): RunInfo {
 /** The deadline of `run --timeout` passed: marked (so its end is `timed_out`), SIGTERM, then SIGKILL after a grace. */
 export async function timeOutTask(c: ControlContext, id: string): Promise<void> {
   const e = c.registry.get(id);
-  if (!e || e.task.status !== 'running' || !e.run || e.run.timedOutAt) return;
+  if (!e || e.task.state !== 'running' || !e.run || e.run.timedOutAt) return;
   c.registry.set(e.task, { ...e.run, timedOutAt: now().toISOString() });
   await c.persist();
   c.log.info({ task: id, seconds: e.task.timeoutSeconds }, 'task timed out');
   await killTask(c, id, 'SIGTERM');
   const timer = setTimeout(() => {
     const cur = c.registry.get(id);
-    if (cur?.task.status === 'running') killTask(c, id, 'SIGKILL').catch((err: unknown) => c.log.warn({ task: id, err }, 'SIGKILL after the timeout failed'));
+    if (cur?.task.state === 'running') killTask(c, id, 'SIGKILL').catch((err: unknown) => c.log.warn({ task: id, err }, 'SIGKILL after the timeout failed'));
   }, TIMEOUT_GRACE_MS);
   timer.unref();
 }

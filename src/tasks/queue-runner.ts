@@ -6,12 +6,12 @@
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Task } from '../api/tasks.js';
-import { now, nowMs } from '../clock.js';
+import { nowMs } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { TaskEvents } from './events.js';
 import type { GroupStore } from './groups.js';
 import { PendingSpawn } from './model.js';
-import { baseOf } from './outcome.js';
+import { endedUnrun } from './outcome.js';
 import { decide } from './queue.js';
 import type { TaskRegistry } from './registry.js';
 
@@ -63,12 +63,12 @@ export class QueueRunner {
   private async run(): Promise<void> {
     const { registry, events } = this.c;
     // Environments of tasks that left the queue another way (killed, removed) are dropped.
-    for (const id of this.envs.keys()) if (registry.get(id)?.task.status !== 'queued') this.envs.delete(id);
+    for (const id of this.envs.keys()) if (registry.get(id)?.task.state !== 'queued') this.envs.delete(id);
     const { start, skip, wakeAt } = decide(registry.list(), (g) => this.c.groups.limit(g), nowMs());
     this.wakeAt(wakeAt);
     for (const { task, reason } of skip) {
       const stdin = task.stdin === 'none' ? ('none' as const) : ('closed' as const);
-      const skipped: Task = { ...baseOf(task), stdin, status: 'skipped', endedAt: now().toISOString(), reason };
+      const skipped: Task = { ...endedUnrun(task, { kind: 'skipped', reason }), stdin };
       await unlink(join(this.c.dir(task.id), 'spawn.json')).catch(() => undefined);
       registry.set(skipped);
       this.c.log.info({ task: task.id, reason }, 'task skipped');
@@ -81,15 +81,10 @@ export class QueueRunner {
     const starts: Promise<void>[] = [];
     start.forEach((task, i) => {
       // It may have been killed while the spec was read.
-      if (registry.get(task.id)?.task.status !== 'queued') return;
+      if (registry.get(task.id)?.task.state !== 'queued') return;
       const env = specs[i] ?? null;
       if (env === null) {
-        const failed: Task = {
-          ...baseOf(task),
-          status: 'failed_to_start',
-          endedAt: now().toISOString(),
-          error: 'its saved start spec is missing or unreadable',
-        };
+        const failed = endedUnrun(task, { kind: 'failed_to_start', error: 'its saved start spec is missing or unreadable' });
         registry.set(failed);
         events.emit('exited', failed);
       } else {

@@ -3,7 +3,8 @@
  * parallel limit, in submission order (ids grow with submission). Pure: the manager acts on the answer.
  */
 import { DEFAULT_GROUP } from '../api/groups.js';
-import { isFinished, type Task } from '../api/tasks.js';
+import { endedAs, isFinished, type Task } from '../api/tasks.js';
+import { outcomeHow } from '../api/task-status.js';
 import type { Entry } from './model.js';
 
 export interface QueueDecision {
@@ -18,22 +19,8 @@ export const groupOf = (t: Task): string => t.group ?? DEFAULT_GROUP;
 /** Why a finished dependency does not count as success; null when it exited 0. */
 function failure(id: string, dep: Task | undefined): string | null {
   if (!dep) return `dependency ${id} was removed before it could be seen to succeed`;
-  switch (dep.status) {
-    case 'exited':
-      return dep.exitCode === 0 ? null : `dependency ${id} exited ${dep.exitCode}`;
-    case 'killed':
-      return `dependency ${id} was killed by ${dep.signal}`;
-    case 'timed_out':
-      return `dependency ${id} timed out`;
-    case 'skipped':
-      return `dependency ${id} was skipped`;
-    case 'failed_to_start':
-      return `dependency ${id} failed to start`;
-    case 'lost':
-      return `dependency ${id} was lost`;
-    default:
-      return `dependency ${id} is ${dep.status}`;
-  }
+  if (dep.state !== 'finished') return `dependency ${id} is ${dep.state}`;
+  return endedAs(dep, 'exited')?.exitCode === 0 ? null : `dependency ${id} ${outcomeHow(dep.outcome)}`;
 }
 
 /** `pending`: still waiting on a dependency; `skip`: one did not succeed (with why); `ready`: free to start. */
@@ -60,10 +47,10 @@ function lastAttempt(id: string, byId: Map<string, Task>): Task | undefined {
 export function decide(entries: readonly Entry[], limit: (group: string) => number, nowMs: number): QueueDecision {
   const byId = new Map(entries.map((e) => [e.task.id, e.task] as const));
   const running = new Map<string, number>();
-  for (const { task } of entries) if (task.status === 'running') running.set(groupOf(task), (running.get(groupOf(task)) ?? 0) + 1);
+  for (const { task } of entries) if (task.state === 'running') running.set(groupOf(task), (running.get(groupOf(task)) ?? 0) + 1);
   const queued = entries
     .map((e) => e.task)
-    .filter((t) => t.status === 'queued')
+    .filter((t) => t.state === 'queued')
     .sort((a, b) => Number(a.id) - Number(b.id));
   const out: QueueDecision = { start: [], skip: [] };
   for (const task of queued) {
@@ -77,7 +64,7 @@ export function decide(entries: readonly Entry[], limit: (group: string) => numb
     if (v.kind === 'skip') {
       out.skip.push({ task, reason: v.reason });
       // Its own dependents, later in this pass, see it skipped.
-      byId.set(task.id, { ...task, status: 'skipped', endedAt: '', reason: v.reason });
+      byId.set(task.id, { ...task, state: 'finished', endedAt: '', outcome: { kind: 'skipped', reason: v.reason } });
       continue;
     }
     const g = groupOf(task);

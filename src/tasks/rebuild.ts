@@ -51,20 +51,25 @@ export function rebuildEntries(tasksDir: string, skip: (id: string) => boolean =
     if (run.success) {
       const saved = (runJson as { startedAt?: unknown }).startedAt;
       const startedAt = typeof saved === 'string' ? saved : m.createdAt;
-      entries.push({ task: { ...base, status: 'running', ...(run.data.childPid !== undefined ? { pid: run.data.childPid } : {}), startedAt }, run: run.data });
+      entries.push({ task: { ...base, state: 'running', ...(run.data.childPid !== undefined ? { pid: run.data.childPid } : {}), startedAt }, run: run.data });
     } else if (wrapperOf(dir)) {
       // Started: its wrapper's file holds what run.json held in earlier releases; the pid, once written.
       const { run, startedAt } = wrapperOf(dir) as { run: RunInfo; startedAt: string };
-      entries.push({ task: { ...base, status: 'running', ...(run.childPid !== undefined ? { pid: run.childPid } : {}), startedAt }, run });
+      entries.push({ task: { ...base, state: 'running', ...(run.childPid !== undefined ? { pid: run.childPid } : {}), startedAt }, run });
     } else if (handedToSpawner(dir)) {
       // Handed to the spawner, not claimed yet: adoption claims it (or finds the wrapper that did meanwhile).
       const run = { wrapperPid: 0, wrapperStart: 0, bootId: bootId(), capBytes: capOf(dir) };
-      entries.push({ task: { ...base, status: 'running', startedAt: m.createdAt }, run });
+      entries.push({ task: { ...base, state: 'running', startedAt: m.createdAt }, run });
     } else if (PendingSpawn.safeParse(readJson(join(dir, 'spawn.json'))).success) {
-      entries.push({ task: { ...base, status: 'queued' } });
+      entries.push({ task: { ...base, state: 'queued' } });
     } else {
       entries.push({
-        task: { ...base, status: 'lost', endedAt: now().toISOString(), reason: 'state rebuilt: the task never started and its spec is gone' },
+        task: {
+          ...base,
+          state: 'finished',
+          endedAt: now().toISOString(),
+          outcome: { kind: 'lost', reason: 'state rebuilt: the task never started and its spec is gone' },
+        },
       });
     }
   }

@@ -102,8 +102,15 @@ export class TaskRegistry {
     const found = rebuildEntries(tasksDir, (id) => this.byId.has(id));
     for (const e of found) {
       const entry: Entry =
-        e.task.status === 'queued'
-          ? { task: { ...e.task, status: 'lost', endedAt: now().toISOString(), reason: 'the daemon stopped before confirming this task; it never started' } }
+        e.task.state === 'queued'
+          ? {
+              task: {
+                ...e.task,
+                state: 'finished',
+                endedAt: now().toISOString(),
+                outcome: { kind: 'lost', reason: 'the daemon stopped before confirming this task; it never started' },
+              },
+            }
           : e;
       this.byId.set(entry.task.id, entry);
       this.changed.set(entry.task.id, ++this.seq);

@@ -1,5 +1,5 @@
 /** `restart ID`: what a new run of a finished task is asked to be. */
-import { isFinished, type RunRequest, type Task } from '../api/tasks.js';
+import { isFinished, statusOf, type RunRequest, type Task } from '../api/tasks.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
  * The environment is the caller's, since a task's own is not kept once it has started.
  */
 export function restartRequest(old: Task, env: Record<string, string>, groupExists: (name: string) => boolean): RunRequest {
-  if (!isFinished(old)) throw new AppError('conflict', `task ${old.id} is ${old.status}; kill it (\`nightshift kill ${old.id}\`) or wait for it first`);
+  if (!isFinished(old)) throw new AppError('conflict', `task ${old.id} is ${statusOf(old)}; kill it (\`nightshift kill ${old.id}\`) or wait for it first`);
   return {
     command: old.command,
     cwd: old.cwd,

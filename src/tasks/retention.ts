@@ -8,7 +8,7 @@ export function expired(tasks: Task[], retentionDays: number): string[] {
   const cutoff = nowMs() - retentionDays * DAY_MS;
   const out: string[] = [];
   for (const t of tasks) {
-    if (t.status === 'queued' || t.status === 'running') continue;
+    if (t.state === 'queued' || t.state === 'running') continue;
     if (Date.parse(t.endedAt) < cutoff) out.push(t.id);
   }
   return out;

@@ -16,7 +16,7 @@ import { claimTaskDir, writeTaskFile } from './task-dir.js';
 
 export function shouldRetry(t: Task): boolean {
   if ((t.retries ?? 0) <= 0) return false;
-  return (t.status === 'exited' && t.exitCode !== 0) || t.status === 'timed_out';
+  return t.state === 'finished' && ((t.outcome.kind === 'exited' && t.outcome.exitCode !== 0) || t.outcome.kind === 'timed_out');
 }
 
 /** The next attempt of `ended`, queued (not yet in the registry); throws when its files cannot be written. */
@@ -31,13 +31,13 @@ function nextAttempt(registry: TaskRegistry, tasksDir: string, log: Logger, ende
     stdin: ended.stdin === 'none' ? 'none' : 'open',
     outputPath: join(dir, 'output.log'),
     outputBytes: 0,
-    status: 'queued',
+    state: 'queued',
     attempt: (ended.attempt ?? 1) + 1,
     retries: (ended.retries ?? 1) - 1,
     retryOf: ended.id,
     notBefore: new Date(nowMs() + (ended.retryDelaySeconds ?? 0) * 1000).toISOString(),
   };
-  const { outputPath: _o, outputBytes: _b, status: _s, stdin, notBefore: _n, ...rest } = task;
+  const { outputPath: _o, outputBytes: _b, state: _s, stdin, notBefore: _n, ...rest } = task;
   const meta: TaskMeta = { ...rest, stdin: stdin !== 'none' };
   writeTaskFile(dir, 'meta.json', JSON.stringify(meta));
   copyFileSync(join(tasksDir, ended.id, 'spawn.json'), join(dir, 'spawn.json'));

@@ -77,7 +77,7 @@ export class StallMonitor {
     try {
       const watched = entries.flatMap(({ task, run }) =>
         // A paused task is silent because it was stopped: not a stall.
-        task.status === 'running' && !task.paused
+        task.state === 'running' && !task.paused
           ? [{ id: task.id, outputPath: task.outputPath, stallAfterSeconds: task.stallAfterSeconds, attention: task.attention, pgid: run?.childPid }]
           : [],
       );

@@ -103,7 +103,7 @@ export function newTask(c: SubmitContext, req: RunRequest, id: string, dir: stri
     stdin: req.stdin ? 'open' : 'none',
     outputPath: join(dir, 'output.log'),
     outputBytes: 0,
-    status: 'queued',
+    state: 'queued',
   };
 }
 

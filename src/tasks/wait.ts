@@ -1,5 +1,5 @@
 import type { Task } from '../api/tasks.js';
-import { isFinished } from '../api/tasks.js';
+import { isFinished, statusText } from '../api/task-status.js';
 import { nowMs } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { TaskEvents } from './events.js';
@@ -42,16 +42,7 @@ export async function endOnDisk(registry: TaskRegistry, task: Task): Promise<voi
 }
 
 /** How a task ended, in a few words. */
-function endOf(task: Task): string {
-  switch (task.status) {
-    case 'exited':
-      return `exit code ${task.exitCode}`;
-    case 'killed':
-      return `killed by ${task.signal}, exit code ${task.exitCode}`;
-    default:
-      return task.status.replace(/_/g, ' ');
-  }
-}
+const endOf = (task: Task): string => statusText(task);
 
 /** `wait`: a failed attempt that was retried is followed, so the answer is the last attempt's. */
 export async function waitLastAttempt(

@@ -1,5 +1,5 @@
 /** A workflow as `GET /v1/workflows/:id` shows it: its record plus each task's state, derived from the tasks (the latest attempt decides). Pure. */
-import type { Task } from '../api/tasks.js';
+import { endedAs, type Task } from '../api/tasks.js';
 import type { WorkflowNode, WorkflowRecord, WorkflowView } from '../api/workflows.js';
 
 /** The last attempt of a task that was retried, and how many attempts there were. */
@@ -15,16 +15,9 @@ export function latestAttempt(id: string, byId: ReadonlyMap<string, Task>): { ta
 
 function nodeState(t: Task | undefined): WorkflowNode['state'] {
   if (!t) return 'failed';
-  switch (t.status) {
-    case 'queued':
-    case 'running':
-    case 'skipped':
-      return t.status;
-    case 'exited':
-      return t.exitCode === 0 ? 'succeeded' : 'failed';
-    default:
-      return 'failed';
-  }
+  if (t.state !== 'finished') return t.state;
+  if (t.outcome.kind === 'skipped') return 'skipped';
+  return endedAs(t, 'exited')?.exitCode === 0 ? 'succeeded' : 'failed';
 }
 
 /** Longest chain of needs above each name. */

@@ -176,7 +176,7 @@ export class Workflows {
       const unfinished = new Set(open.map((n) => n.name));
       for (const n of open) {
         if (!n.task || signalled.has(n.task.id)) continue;
-        const frontier = n.task.status === 'running' || record.needsAny?.includes(n.name) || !n.needs.some((m) => unfinished.has(m));
+        const frontier = n.task.state === 'running' || record.needsAny?.includes(n.name) || !n.needs.some((m) => unfinished.has(m));
         if (!frontier) continue;
         signalled.add(n.task.id);
         await this.d.tasks.kill(n.task.id, 'SIGTERM').catch((err: unknown) => this.d.log.debug({ task: n.task?.id, err }, 'workflow kill'));

@@ -1,10 +1,11 @@
 /** Server-sent events of a task's output (the dashboard's live view; EventSource on the browser side). */
+import { withFlatStatus } from '../api/task-json.js';
 import { utf8Complete } from '../sys/utf8.js';
 
 /** One event: `id` is where a reconnecting EventSource resumes (it sends it back as Last-Event-ID). */
 export function sseFrame(event: string, data: unknown, id?: number): string {
   // JSON keeps the text on one `data:` line: SSE would fold \r and \r\n into \n otherwise.
-  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data, withFlatStatus)}\n\n`;
 }
 
 /** Where to resume: the Last-Event-ID a reconnecting EventSource sends wins over the offset asked for first. */

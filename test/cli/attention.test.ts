@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../../src/api/tasks.js';
+import type { TaskJson as Task } from '../../src/api/tasks.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 
 let d: TestDaemon;
@@ -25,7 +25,7 @@ async function run(...args: string[]): Promise<string> {
 
 const attentionOf = async (id: string) => {
   const t: Task = await d.client.get(id);
-  return t.status === 'running' ? t.attention : undefined;
+  return t.state === 'running' ? t.attention : undefined;
 };
 
 describe('stall detection', () => {

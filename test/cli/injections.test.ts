@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InjectionsResponse } from '../../src/api/injections.js';
 import type { UsageResponse } from '../../src/api/model-usage.js';
-import type { Task } from '../../src/api/tasks.js';
+import type { TaskJson as Task } from '../../src/api/tasks.js';
 import { daemonsPerTest, tempDirsPerTest, until, type TestDaemon } from '../helpers/daemon.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -17,7 +17,7 @@ async function runTask(d: TestDaemon, cwd: string, script: string, name?: string
   const t = await d.client.run({ command: ['sh', '-c', script], cwd, ...(name && { name }) });
   return until(async () => {
     const now = await d.client.get(t.id);
-    return now.status !== 'running' && now.status !== 'queued' ? now : undefined;
+    return now.state !== 'running' && now.state !== 'queued' ? now : undefined;
   });
 }
 
@@ -103,7 +103,7 @@ describe('task outcomes reach the agent', () => {
     const waiting = await d.client.run({ command: ['sh', '-c', 'printf "Password: "; read x'], cwd: project, stallAfterSeconds: 1, name: 'login' });
     await until(async () => {
       const now = await d.client.get(waiting.id);
-      return now.status === 'running' && now.attention?.kind === 'prompt';
+      return now.state === 'running' && now.attention?.kind === 'prompt';
     }, 15_000);
     const asked = await prompt(d, 's1', project, 'anything?');
     expect(asked).toContain(`task ${waiting.id} (login) is waiting at a prompt`);

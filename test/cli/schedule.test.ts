@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScheduleView } from '../../src/api/schedules.js';
-import type { Task } from '../../src/api/tasks.js';
+import type { TaskJson as Task } from '../../src/api/tasks.js';
 import { daemonsPerTest, until, type TestDaemon } from '../helpers/daemon.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -72,10 +72,12 @@ describe('nightshift schedule', () => {
       return all.filter((t) => t.status === 'exited').length >= 2 && all;
     }, 8000);
     await d.cli(['schedule', 'pause', id]);
-    const ended = ts.filter((t): t is Extract<Task, { status: 'exited' }> => t.status === 'exited').sort((a, b) => Number(a.id) - Number(b.id));
+    const ended = ts
+      .filter((t): t is Extract<Task, { state: 'finished' }> => t.state === 'finished' && t.status === 'exited')
+      .sort((a, b) => Number(a.id) - Number(b.id));
     const [a, b] = ended;
     // Never two at once: the queued one started only after the first ended.
-    expect(Date.parse(b!.startedAt)).toBeGreaterThanOrEqual(Date.parse(a!.endedAt));
+    expect(Date.parse(b!.startedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(a!.endedAt));
     expect((await show(d, id)).firings.some((f) => f.outcome === 'queued')).toBe(true);
   });
 

@@ -38,11 +38,11 @@ describe('daemon lifecycle', () => {
     const id = (await d.cli(['run', '--', 'sh', '-c', 'for i in 1 2 3 4 5 6 7 8; do echo tick $i; sleep 0.2; done; exit 5'])).stdout.trim();
     const t = await until(async () => {
       const task = await d.client.get(id);
-      return task.status === 'running' && task.pid !== undefined && task.outputBytes > 0 && task;
+      return task.state === 'running' && task.pid !== undefined && task.outputBytes > 0 && task;
     });
     expect(await d.stop('SIGTERM')).toBe(0);
     expect(existsSync(d.paths.socket)).toBe(false);
-    expect(alive(t.status === 'running' ? (t.pid ?? 0) : 0)).toBe(true);
+    expect(alive(t.state === 'running' ? (t.pid ?? 0) : 0)).toBe(true);
     await d.start();
     expect((await d.cli(['wait', id])).code).toBe(5);
     const out = (await d.cli(['output', id])).stdout;
@@ -75,7 +75,7 @@ describe('daemon lifecycle', () => {
     const id = (await d.cli(['run', '--', 'sleep', '60'])).stdout.trim();
     const t = await until(async () => {
       const task = await d.client.get(id);
-      return task.status === 'running' && task.pid !== undefined && existsSync(join(d.paths.tasksDir, id, 'child.pid')) && task;
+      return task.state === 'running' && task.pid !== undefined && existsSync(join(d.paths.tasksDir, id, 'child.pid')) && task;
     });
     await d.stop('SIGKILL');
     // Kill the wrapper and the command while no daemon watches: nobody recorded the status.

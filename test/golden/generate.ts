@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     await d.cli(['wait', failed]);
     await cli(['send', typed, 'typed input', '--eof']);
     await d.cli(['wait', typed]);
-    await until(async () => (await d.client.get(killed)).status === 'running' && (await d.client.get(late)).outputBytes > 0);
+    await until(async () => (await d.client.get(killed)).state === 'running' && (await d.client.get(late)).outputBytes > 0);
     await sleep(200); // the command's pid recorded, so kill reaches its group
     await cli(['kill', killed]);
     await d.cli(['wait', killed]);
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       tasks: await Promise.all(
         tasks.map(async (t) => {
           // The one left running ended while the daemon was down: a new daemon reads its exit.
-          const after = t.id === late ? { status: 'exited' as const, exitCode: 5, output: 'started\nfinished\n' } : { status: t.status, exitCode: 'exitCode' in t ? t.exitCode : null, output: readFileSync(t.outputPath, 'utf8') };
+          const after = t.id === late ? { status: 'exited' as const, exitCode: 5, output: 'started\nfinished\n' } : { status: t.status, exitCode: t.exitCode ?? null, output: readFileSync(t.outputPath, 'utf8') };
           return { id: t.id, name: t.name, command: t.command, ...after, ...(t.status === 'killed' ? { signal: t.signal } : {}) };
         }),
       ),

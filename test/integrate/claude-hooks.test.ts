@@ -60,7 +60,7 @@ describe('the installed hooks, run by the real claude -p (fake Messages API)', (
     const waiting = await d.client.run({ command: ['sh', '-c', 'printf "Overwrite the snapshot? [y/N] "; read x'], cwd: project, stallAfterSeconds: 1 });
     await until(async () => {
       const t = await d.client.get(waiting.id);
-      return t.status === 'running' && t.attention?.kind === 'prompt';
+      return t.state === 'running' && t.attention?.kind === 'prompt';
     }, 15_000);
 
     const session = randomUUID();

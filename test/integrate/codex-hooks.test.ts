@@ -86,7 +86,7 @@ describe('the installed hooks, run by the real codex CLI (exec, against a fake A
       const waiting = await d.client.run({ command: ['sh', '-c', 'printf "Continue? [y/N] "; read x'], cwd: project, stallAfterSeconds: 1 });
       await until(async () => {
         const t = await d.client.get(waiting.id);
-        return t.status === 'running' && t.attention?.kind === 'prompt';
+        return t.state === 'running' && t.attention?.kind === 'prompt';
       }, 15_000);
       const h = newHome(fakeProviderToml(fake.url));
       const integrated = await runCli(['integrate', 'codex'], { ...h.env, NIGHTSHIFT_HOME: d.home });

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Task } from '../../src/api/tasks.js';
+import type { TaskJson as Task } from '../../src/api/tasks.js';
 import type { StateData } from '../../src/tasks/model.js';
 import { journalPath, readTaskState } from '../../src/tasks/task-store.js';
 import { TestDaemon, until, daemonsPerTest } from '../helpers/daemon.js';
@@ -45,7 +45,7 @@ describe('crash recovery', () => {
       Array.from({ length: TASKS }, (_, k) => d.client.run({ command: ['sh', '-c', script(k)], cwd: d.home, env: { PATH }, stdin: false })),
     );
     // Every task is writing before the daemon dies.
-    await until(async () => (await d.client.list(true)).every((t) => t.status === 'running' && t.outputBytes > 0), 10_000);
+    await until(async () => (await d.client.list(true)).every((t) => t.state === 'running' && t.outputBytes > 0), 10_000);
     await sleep(300);
 
     expect(await d.stop('SIGKILL')).toBeNull();
@@ -93,7 +93,7 @@ describe('crash recovery', () => {
     expect([...byId.keys()].sort()).toEqual([done.id, long.id].sort());
     expect(byId.get(done.id)).toMatchObject({ status: 'exited', exitCode: 5 });
     expect(long.status).toBe('running');
-    expect(byId.get(long.id)).toMatchObject({ status: 'running', pid: long.status === 'running' ? long.pid : -1 });
+    expect(byId.get(long.id)).toMatchObject({ status: 'running', pid: long.state === 'running' ? long.pid : -1 });
     await d.client.kill(long.id, 'SIGKILL');
     await d.client.wait(long.id, 10);
     expect((await d.client.run({ command: ['true'], cwd: d.home, env: { PATH }, stdin: false })).id).toBe(String(Number(long.id) + 1));

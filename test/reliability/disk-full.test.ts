@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileS
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
-import type { Task } from '../../src/api/tasks.js';
+import type { TaskJson as Task } from '../../src/api/tasks.js';
 import { readTaskState } from '../../src/tasks/task-store.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 import { cleanupFullDisk, EXIT_DISK_FULL, fill, fullDiskDaemon } from '../helpers/full-disk.js';
@@ -32,11 +32,11 @@ describe('a full disk', () => {
     const run = await d.cli(['run', '--stall-after', '1', '--', 'sh', '-c', script, 'x'.repeat(5000)]);
     expect(run.code).toBe(0);
     const id = run.stdout.trim();
-    await until(() => taskOnDisk(d, id)?.status === 'running', 15_000, 50);
+    await until(() => taskOnDisk(d, id)?.state === 'running', 15_000, 50);
     writeFileSync(go, '');
     await until(async () => {
       const t = (await d.client.get(id)) as Task;
-      return t.status === 'running' && t.attention?.kind === 'prompt';
+      return t.state === 'running' && t.attention?.kind === 'prompt';
     }, 15_000);
     const sent = await d.cli(['send', id, 'y']);
     expect(sent.code, sent.stderr).toBe(0);
@@ -55,12 +55,12 @@ describe('a full disk', () => {
     expect((await d.cli(['show', id])).stdout).toMatch(/not saved.*ENOSPC/);
 
     // The last good copy, whole, and no temp files left beside it.
-    expect(taskOnDisk(d, id)?.status).toBe('running');
+    expect(taskOnDisk(d, id)?.state).toBe('running');
     expect(readdirSync(d.paths.stateDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
     // Room again (the task's output is what filled it): saved without another request.
     truncateSync(join(d.paths.tasksDir, id, 'output.log'), 0);
-    await until(() => taskOnDisk(d, id)?.status === 'exited', 20_000, 100);
+    await until(() => taskOnDisk(d, id)?.state === 'finished', 20_000, 100);
     const after = JSON.parse((await d.cli(['show', id, '--json'])).stdout) as Task & { saveError?: string };
     expect(after.saveError).toBeUndefined();
     expect((await d.cli(['wait', id])).code).toBe(3);

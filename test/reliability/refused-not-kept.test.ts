@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
 import type { Monitor } from '../../src/api/monitors.js';
 import type { ScheduleView } from '../../src/api/schedules.js';
-import type { Task } from '../../src/api/tasks.js';
+import type { TaskJson as Task } from '../../src/api/tasks.js';
 import type { WorkflowView } from '../../src/api/workflows.js';
 import { reply, startFakeAnthropic, toolUse } from '../fakes/anthropic.js';
 import { readTaskState } from '../../src/tasks/task-store.js';
@@ -150,7 +150,7 @@ async function gatedTask(d: TestDaemon, go: string): Promise<string> {
   const run = await d.cli(['run', '--', 'sh', '-c', `while [ ! -e ${go} ]; do sleep 0.05; done; exit 3`, 'x'.repeat(5000)]);
   expect(run.code, run.stderr).toBe(0);
   const id = run.stdout.trim();
-  await until(() => taskOnDisk(d, id)?.status === 'running', 15_000, 50);
+  await until(() => taskOnDisk(d, id)?.state === 'running', 15_000, 50);
   return id;
 }
 
@@ -227,7 +227,7 @@ describe('every other command that writes state, on a full disk', () => {
       expect(started.code, started.stderr).toBe(0);
       const id = started.stdout.trim();
       // Its bash tool runs as a task of its own: the agent writes nothing until that ends.
-      await until(async () => (await d.client.list(false)).some((t) => t.id !== id && t.status === 'running'), 15_000);
+      await until(async () => (await d.client.list(false)).some((t) => t.id !== id && t.state === 'running'), 15_000);
       const filler = fill(d);
       const file = join(d.paths.tasksDir, id, 'compact-request');
       refused(await d.cli(['compact', id]), file);
@@ -250,7 +250,7 @@ describe('every other command that writes state, on a full disk', () => {
     const run = await d.cli(['run', '--', 'sh', '-c', 'sleep 60', 'x'.repeat(5000)]);
     expect(run.code, run.stderr).toBe(0);
     const id = run.stdout.trim();
-    await until(() => taskOnDisk(d, id)?.status === 'running', 15_000, 50);
+    await until(() => taskOnDisk(d, id)?.state === 'running', 15_000, 50);
     const pid = ((await d.client.get(id)) as Task & { pid: number }).pid;
     const stopped = () => /^\d+ \(.*\) T/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     const paused = async () => Boolean(((await d.client.get(id)) as Task & { paused?: boolean }).paused);

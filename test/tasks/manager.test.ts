@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRequest, Task, TaskEvent } from '../../src/api/tasks.js';
+import { taskJson } from '../../src/api/task-json.js';
+import { statusOf } from '../../src/api/task-status.js';
 import { ConfigSchema } from '../../src/config.js';
 import { AppError } from '../../src/errors.js';
 import { resolvePaths, type Paths } from '../../src/paths.js';
@@ -36,8 +38,8 @@ afterEach(async () => {
   for (const { rig, registry } of rigs.splice(0)) {
     // Anything still running: its whole process group, by the pid the manager reports.
     for (const t of await rig.manager.list({ all: false })) {
-      if (t.status === 'queued') await rig.manager.kill(t.id, 'SIGKILL');
-      if (t.status !== 'running' || t.pid === undefined) continue;
+      if (t.state === 'queued') await rig.manager.kill(t.id, 'SIGKILL');
+      if (t.state !== 'running' || t.pid === undefined) continue;
       try {
         process.kill(-t.pid, 'SIGKILL');
       } catch {
@@ -76,7 +78,11 @@ async function rig(config: Record<string, unknown> = {}): Promise<Rig> {
 }
 
 const readIfThere = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
-const statusOnDisk = (r: Rig, id: string) => r.onDisk().tasks.find((e) => e.task.id === id)?.task;
+/** The task on disk as the API would print it (flat status beside state and outcome). */
+const statusOnDisk = (r: Rig, id: string) => {
+  const t = r.onDisk().tasks.find((e) => e.task.id === id)?.task;
+  return t && taskJson(t);
+};
 const typesOf = (r: Rig, id: string) => r.events.filter((e) => e.task.id === id).map((e) => e.type);
 
 describe('TaskManager', () => {
@@ -88,7 +94,7 @@ describe('TaskManager', () => {
     expect(r.onDisk().nextId).toBe(2);
     const meta = JSON.parse(readFileSync(join(r.paths.tasksDir, '1', 'meta.json'), 'utf8'));
     expect(meta).toMatchObject({ id: '1', name: 'first', command: ['sh', '-c', 'echo out; echo err >&2'], cwd: r.home, stdin: false });
-    expect(['running', 'exited']).toContain(a.status); // it may be over already
+    expect(['running', 'exited']).toContain(statusOf(a)); // it may be over already
     expect(a.outputPath).toBe(join(r.paths.tasksDir, '1', 'output.log'));
     const b = await r.run(['true']);
     expect(b.id).toBe('2');
@@ -103,15 +109,15 @@ describe('TaskManager', () => {
     const r = await rig();
     const t = await r.run(['sh', '-c', 'printf 12345; exit 3']);
     const { task } = await r.manager.wait(t.id, 10_000);
-    expect(task).toMatchObject({ status: 'exited', exitCode: 3, outputBytes: 5, stdin: 'none' });
-    if (task.status !== 'exited') throw new Error(task.status);
-    expect(Date.parse(task.endedAt)).toBeGreaterThanOrEqual(Date.parse(task.startedAt));
+    expect(taskJson(task)).toMatchObject({ status: 'exited', exitCode: 3, outputBytes: 5, stdin: 'none' });
+    if (task.state !== 'finished') throw new Error(task.state);
+    expect(Date.parse(task.endedAt)).toBeGreaterThanOrEqual(Date.parse(task.startedAt ?? ''));
     expect(readFileSync(join(r.paths.tasksDir, t.id, 'exit'), 'utf8').trim()).toBe('3');
-    await until(() => statusOnDisk(r, t.id)?.status !== 'running'); // the commit of the end may still be in flight
+    await until(() => statusOnDisk(r, t.id)?.state !== 'running'); // the commit of the end may still be in flight
     expect(statusOnDisk(r, t.id)).toMatchObject({ status: 'exited', exitCode: 3, outputBytes: 5 });
     // A command that dies of a signal is reported killed, as a shell would.
     const s = await r.run(['sh', '-c', 'kill -TERM $$']);
-    expect((await r.manager.wait(s.id, 10_000)).task).toMatchObject({ status: 'killed', signal: 'SIGTERM', exitCode: 143 });
+    expect(taskJson((await r.manager.wait(s.id, 10_000)).task)).toMatchObject({ status: 'killed', signal: 'SIGTERM', exitCode: 143 });
   });
 
   it('refuses what cannot start with an error value naming it, and claims no id', async () => {
@@ -131,14 +137,14 @@ describe('TaskManager', () => {
       const cur = await r.manager.get(t.id);
       const childPid = Number(readIfThere(join(r.paths.tasksDir, t.id, 'child.pid')));
       // Once the wrapper has written the command's pid, the task reports it (not the wrapper's).
-      return cur.status === 'running' && cur.outputBytes > 0 && childPid > 0 && cur.pid === childPid && cur;
+      return cur.state === 'running' && cur.outputBytes > 0 && childPid > 0 && cur.pid === childPid && cur;
     });
     const pgid = Number(running.pid);
     expect(() => process.kill(-pgid, 0)).not.toThrow();
     await r.manager.kill(t.id, 'SIGKILL');
     const { task } = await r.manager.wait(t.id, 10_000);
-    expect(task).toMatchObject({ status: 'killed', signal: 'SIGKILL', exitCode: 137 });
-    await until(() => statusOnDisk(r, t.id)?.status !== 'running');
+    expect(taskJson(task)).toMatchObject({ status: 'killed', signal: 'SIGKILL', exitCode: 137 });
+    await until(() => statusOnDisk(r, t.id)?.state !== 'running');
     expect(statusOnDisk(r, t.id)).toMatchObject({ status: 'killed', signal: 'SIGKILL' });
     // The sleeps were in the group too: nothing of it is left.
     await until(() => {
@@ -159,7 +165,7 @@ describe('TaskManager', () => {
       const t = await r.run(['sleep', '30']);
       await r.manager.kill(t.id, 'SIGTERM');
       const { task, timedOut } = await r.manager.wait(t.id, 3000);
-      expect({ i, timedOut, status: task.status }).toEqual({ i, timedOut: false, status: 'killed' });
+      expect({ i, timedOut, status: statusOf(task) }).toEqual({ i, timedOut: false, status: 'killed' });
     }
   });
 
@@ -171,14 +177,14 @@ describe('TaskManager', () => {
     const blocked = ['sh', '-c', `echo "start $N" >> ${log}; while [ ! -e ${gate} ]; do sleep 0.02; done; echo "end $N" >> ${log}; echo done`];
     const tasks: Task[] = [];
     for (let i = 0; i < 5; i++) tasks.push(await r.run(blocked, { env: { PATH, N: String(i) } }));
-    expect(tasks.map((t) => t.status)).toEqual(['running', 'running', 'queued', 'queued', 'queued']);
+    expect(tasks.map((t) => statusOf(t))).toEqual(['running', 'running', 'queued', 'queued', 'queued']);
     // A queued task keeps its start spec (its environment) on disk, 0600, and nothing else runs for it.
     const spec = join(r.paths.tasksDir, tasks[2]!.id, 'spawn.json');
     expect(JSON.parse(readFileSync(spec, 'utf8'))).toEqual({ env: { PATH, N: '2' } });
     expect(statusOnDisk(r, tasks[2]!.id)?.status).toBe('queued');
     // Killing a queued task ends it without starting it.
     const killed = await r.manager.kill(tasks[3]!.id, 'SIGTERM');
-    expect(killed).toMatchObject({ status: 'killed', reason: 'killed before it started' });
+    expect(taskJson(killed)).toMatchObject({ status: 'killed', reason: 'killed before it started' });
     expect(existsSync(join(r.paths.tasksDir, tasks[3]!.id, 'spawn.json'))).toBe(false);
     // Both running commands have started (on a loaded machine a shell may start after this point:
     // opening the gate first would let it end before the other started, and hide an overlap).
@@ -192,7 +198,7 @@ describe('TaskManager', () => {
     writeFileSync(gate, '');
     for (const t of tasks) await r.manager.wait(t.id, 15_000);
     const final = await Promise.all(tasks.map((t) => r.manager.get(t.id)));
-    expect(final.map((t) => t.status)).toEqual(['exited', 'exited', 'exited', 'killed', 'exited']);
+    expect(final.map((t) => statusOf(t))).toEqual(['exited', 'exited', 'exited', 'killed', 'exited']);
     expect(readFileSync(final[4]!.outputPath, 'utf8')).toBe('done\n');
     // Started in id order, and never more than two commands running at once (by what they logged).
     expect(r.events.filter((e) => e.type === 'started').map((e) => e.task.id)).toEqual(['1', '2', '3', '5']);
@@ -214,7 +220,7 @@ describe('TaskManager', () => {
     await r.manager.input(t.id, 'one\n', false);
     await r.manager.input(t.id, 'two\n', true);
     const { task } = await r.manager.wait(t.id, 10_000);
-    expect(task).toMatchObject({ status: 'exited', exitCode: 0, stdin: 'closed' });
+    expect(taskJson(task)).toMatchObject({ status: 'exited', exitCode: 0, stdin: 'closed' });
     expect(readFileSync(task.outputPath, 'utf8')).toBe('got one\ntwo\n[eof]\n');
     await expect(r.manager.input(t.id, 'late', false)).rejects.toMatchObject({ code: 'conflict' });
   });

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Task } from '../../src/api/tasks.js';
+import type { TaskJson as Task } from '../../src/api/tasks.js';
 import { readStat } from '../../src/sys/proc.js';
 import { daemonsPerTest, tempDirsPerTest, until } from '../helpers/daemon.js';
 

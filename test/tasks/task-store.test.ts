@@ -42,10 +42,10 @@ function finished(id: string, name = 'a task'): Task {
     stdin: 'none',
     outputPath: `/nonexistent/${id}/output.log`,
     outputBytes: 0,
-    status: 'exited',
+    state: 'finished',
     startedAt: at,
     endedAt: at,
-    exitCode: 0,
+    outcome: { kind: 'exited', exitCode: 0 },
   };
 }
 
@@ -75,12 +75,12 @@ describe('task state on disk', () => {
     expect(journal).toHaveLength(3); // one line per commit, not the whole list each time
     expect(existsSync(file)).toBe(false); // nothing rewritten yet
     r.delete('2');
-    r.set({ ...finished('3'), exitCode: 9 } as Task);
+    r.set({ ...finished('3'), outcome: { kind: 'exited', exitCode: 9 } } as Task);
     await r.commit();
     // As a daemon killed now would leave it: no close, no compaction.
     const again = await openRegistry(file);
     expect(again.list().map((e) => e.task.id)).toEqual(['1', '3']);
-    expect(again.get('3')?.task).toMatchObject({ exitCode: 9 });
+    expect(again.get('3')?.task).toMatchObject({ outcome: { exitCode: 9 } });
     expect(again.allocateId()).toBe('4');
   });
 
@@ -132,7 +132,7 @@ describe('task state on disk', () => {
     await addTasks(r, 100, name);
     const beforeCompaction = `${file}.journal-copy`;
     copyFileSync(journalPath(file), beforeCompaction);
-    r.set({ ...finished('1', name), exitCode: 9 } as Task); // newer than what the copied journal says of task 1
+    r.set({ ...finished('1', name), outcome: { kind: 'exited', exitCode: 9 } } as Task); // newer than what the copied journal says of task 1
     await r.commit();
     await addTasks(r, 30, name);
     expect(statSync(journalPath(file)).size).toBeLessThan(statSync(beforeCompaction).size); // it was compacted
@@ -144,6 +144,6 @@ describe('task state on disk', () => {
     writeFileSync(journalPath(file), Buffer.concat([readFileSync(beforeCompaction), after]));
     expect(idsOf(file)).toEqual(ids);
     expect(readTaskState(file).data.nextId).toBe(131);
-    expect(readTaskState(file).data.tasks.find((e) => e.task.id === '1')?.task).toMatchObject({ exitCode: 9 });
+    expect(readTaskState(file).data.tasks.find((e) => e.task.id === '1')?.task).toMatchObject({ outcome: { exitCode: 9 } });
   });
 });

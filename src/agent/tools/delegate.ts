@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { charsForTokens } from '../../llm/tokens.js';
+import { endedAs } from '../../api/task-status.js';
 import { statusText } from '../../client/format.js';
 import { daemonCall, retrying } from '../../client/retrying.js';
 import { waitUpTo } from '../../client/wait.js';
@@ -46,11 +47,12 @@ export const delegateTool = defineTool({
         }),
       false,
     );
-    if (child.status === 'failed_to_start') return failure(`the sub-agent could not start: ${child.error}`);
+    const failed = endedAs(child, 'failed_to_start');
+    if (failed) return failure(`the sub-agent could not start: ${failed.error}`);
     ctx.foreground.add(child.id);
     try {
-      let status: string = child.status;
-      while (status === 'queued' || status === 'running') status = (await waitUpTo(retrying(ctx.client), child.id, WAIT_STEP_S)).status;
+      let state = child.state;
+      while (state !== 'finished') state = (await waitUpTo(retrying(ctx.client), child.id, WAIT_STEP_S)).state;
     } finally {
       ctx.foreground.delete(child.id);
     }

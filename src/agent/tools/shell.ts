@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { isFinished, type Task } from '../../api/tasks.js';
+import { endedAs, isFinished, type Task } from '../../api/tasks.js';
 import { humanSize, statusText } from '../../client/format.js';
 import { daemonCall, retrying } from '../../client/retrying.js';
 import { outputForModel } from '../../client/task-tools/render.js';
@@ -50,7 +50,8 @@ const input = z.object({
 export async function runBash(args: z.infer<typeof input>, ctx: ToolContext): Promise<ToolResult> {
   const timeout = args.timeout_seconds ?? BASH_DEFAULT_TIMEOUT_S;
   const started = await startCommand(ctx, args.command, { ...(args.cwd ? { cwd: args.cwd } : {}), stdin: false, label: `agent ${ctx.taskId} bash: ` });
-  if (started.status === 'failed_to_start') return failure(`the command could not start: ${started.error}`);
+  const failed = endedAs(started, 'failed_to_start');
+  if (failed) return failure(`the command could not start: ${failed.error}`);
   ctx.foreground.add(started.id);
   let task: Task;
   try {
@@ -58,7 +59,7 @@ export async function runBash(args: z.infer<typeof input>, ctx: ToolContext): Pr
   } finally {
     ctx.foreground.delete(started.id);
   }
-  if (task.status === 'queued') {
+  if (task.state === 'queued') {
     return {
       content: `[still queued after ${timeout}s: the daemon runs at most maxParallel tasks at once. It starts when a slot frees, as background task ${task.id}; read it with task_output {"task_id": "${task.id}", "offset": 0} or stop it with task_kill.]`,
     };
@@ -75,7 +76,7 @@ export async function runBash(args: z.infer<typeof input>, ctx: ToolContext): Pr
     };
   }
   const out = await outputForModel(retrying(ctx.client), task.id, 'task_output', WHOLE_OUTPUT_MAX, TAIL_BYTES);
-  const ok = task.status === 'exited' && task.exitCode === 0;
+  const ok = endedAs(task, 'exited')?.exitCode === 0;
   const body = out.text === '' ? '(no output)\n' : out.text.endsWith('\n') ? out.text : `${out.text}\n`;
   return { content: `${out.note ? `${out.note}\n` : ''}${body}[${statusText(task)}]`, ...(ok ? {} : { is_error: true }) };
 }

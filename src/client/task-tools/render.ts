@@ -23,7 +23,7 @@ export interface ToolNames {
 }
 
 export function attentionLine(t: Task, names: ToolNames): string | undefined {
-  if (t.status !== 'running' || !t.attention) return undefined;
+  if (t.state !== 'running' || !t.attention) return undefined;
   return t.attention.kind === 'prompt'
     ? `[attention: task ${t.id} seems to wait for input since ${t.attention.since}; answer with ${names.input} or stop it with ${names.kill}]`
     : `[attention: task ${t.id} has printed nothing since ${t.attention.since}]`;

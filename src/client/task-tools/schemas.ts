@@ -1,6 +1,6 @@
 /** The task tools' inputs and answers, and the one set of defaults and limits both adapters offer. */
 import { z } from 'zod';
-import { Attention, shellExitCode, TaskId, type Task } from '../../api/tasks.js';
+import { Attention, shellExitCode, statusOf, TaskId, type Task } from '../../api/tasks.js';
 import { readLimitWords } from '../format.js';
 
 export const TASK_TOOL_LIMITS = {
@@ -129,7 +129,7 @@ export function summary(t: Task): TaskSummary {
   const s: TaskSummary = {
     task_id: t.id,
     name: t.name,
-    status: t.status,
+    status: statusOf(t),
     command: t.command,
     cwd: t.cwd,
     output_bytes: t.outputBytes,
@@ -138,11 +138,12 @@ export function summary(t: Task): TaskSummary {
   if ('pid' in t && t.pid !== undefined) s.pid = t.pid;
   const code = shellExitCode(t);
   if (code !== null) s.exit_code = code;
-  if ('signal' in t) s.signal = t.signal;
-  if ('error' in t) s.error = t.error;
-  if ('reason' in t && t.reason) s.reason = t.reason;
-  if (t.status === 'running' && t.attention) s.attention = t.attention;
-  if (t.status === 'running' && t.paused) s.paused = true;
+  const o = t.state === 'finished' ? t.outcome : undefined;
+  if (o && 'signal' in o) s.signal = o.signal;
+  if (o && 'error' in o) s.error = o.error;
+  if (o && 'reason' in o && o.reason) s.reason = o.reason;
+  if (t.state === 'running' && t.attention) s.attention = t.attention;
+  if (t.state === 'running' && t.paused) s.paused = true;
   if (t.group) s.group = t.group;
   if (t.after) s.after = t.after;
   if (t.restartOf) s.restart_of = t.restartOf;

@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { namedTool as tool, type TaskTool } from './define.js';
-import { isFinished, SIGNALS, SignalSchema } from '../../api/tasks.js';
+import { endedAs, isFinished, SIGNALS, SignalSchema, statusOf } from '../../api/tasks.js';
 import { AppError } from '../../errors.js';
 import { commandLine, humanSize, readLimitWords, statusText } from '../format.js';
 import { waitUpTo } from '../wait.js';
@@ -73,8 +73,9 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
             ...(i.timeout_seconds !== undefined ? { timeoutSeconds: i.timeout_seconds } : {}),
           }),
         );
-        if (task.status === 'failed_to_start') throw new AppError('spawn_failed', `task ${task.id} failed to start: ${task.error}`);
-        const text = `${task.status === 'queued' ? 'queued' : 'started'} background task ${task.id} (${statusText(task)}): ${line}\ncwd: ${task.cwd}\nread its output with ${n.output} {"task_id": "${task.id}", "offset": 0}`;
+        const failed = endedAs(task, 'failed_to_start');
+        if (failed) throw new AppError('spawn_failed', `task ${task.id} failed to start: ${failed.error}`);
+        const text = `${task.state === 'queued' ? 'queued' : 'started'} background task ${task.id} (${statusText(task)}): ${line}\ncwd: ${task.cwd}\nread its output with ${n.output} {"task_id": "${task.id}", "offset": 0}`;
         return { text, structured: summary(task) };
       },
     }),
@@ -105,7 +106,7 @@ export function taskTools(o: TaskToolOptions): TaskTool[] {
           offset: meta.offset,
           next_offset: meta.nextOffset,
           size: meta.size,
-          status: task.status,
+          status: statusOf(task),
           done: meta.done,
           ...(s.exit_code !== undefined ? { exit_code: s.exit_code } : {}),
           ...(s.signal !== undefined ? { signal: s.signal } : {}),

@@ -58,7 +58,7 @@ function summary(w: WorkflowView): z.infer<typeof WorkflowSummary> {
       state: n.state,
       needs: n.needs,
       attempts: n.attempts,
-      ...(n.task && 'exitCode' in n.task && n.task.exitCode !== undefined && { exit_code: n.task.exitCode }),
+      ...(n.task?.state === 'finished' && 'exitCode' in n.task.outcome && { exit_code: n.task.outcome.exitCode }),
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { withFlatStatus } from '../../api/task-json.js';
 import { writeWithBackpressure } from '../../sys/backpressure.js';
 import type { TaskEvents } from '../../tasks/events.js';
 import type { Handlers } from '../http.js';
@@ -12,7 +13,7 @@ export function eventHandlers(events: TaskEvents, streams: Streams): Pick<Handle
       await streams.run(res, (signal) => {
         let queue = Promise.resolve();
         const off = events.on((e) => {
-          queue = queue.then(() => writeWithBackpressure(res, `${JSON.stringify(e)}\n`)).catch(() => undefined);
+          queue = queue.then(() => writeWithBackpressure(res, `${JSON.stringify(e, withFlatStatus)}\n`)).catch(() => undefined);
         });
         return new Promise<void>((resolve) => {
           signal.addEventListener('abort', () => {

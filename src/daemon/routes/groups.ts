@@ -12,8 +12,8 @@ export function groupHandlers(tasks: TaskManager, groups: GroupStore): GroupHand
     return {
       name,
       parallel: groups.limit(name),
-      running: active.filter((t) => t.status === 'running').length,
-      queued: active.filter((t) => t.status === 'queued').length,
+      running: active.filter((t) => t.state === 'running').length,
+      queued: active.filter((t) => t.state === 'queued').length,
     };
   };
   /** Pauses or resumes each running task of the group; the ids it acted on. */

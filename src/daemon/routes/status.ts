@@ -1,5 +1,6 @@
 import { VERSION } from '../../version.js';
 import type { StatusResponse } from '../../api/status.js';
+import { TASK_STATUSES } from '../../api/task-status.js';
 import type { DreamService } from '../../dream/service.js';
 import type { MemoryService } from '../../memory/service.js';
 import type { MonitorService } from '../../monitor/service.js';
@@ -23,7 +24,7 @@ export function statusHandlers(
         socket: info.socket,
         tcp: info.tcp(),
         stateDir: info.stateDir,
-        tasks: { ...c, total: c.queued + c.running + c.exited + c.killed + c.timed_out + c.skipped + c.failed_to_start + c.lost },
+        tasks: { ...c, total: TASK_STATUSES.reduce((n, s) => n + c[s], 0) },
         memory: {
           memories: memory.store.size,
           episodes: memory.episodes.size,

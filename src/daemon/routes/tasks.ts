@@ -1,4 +1,4 @@
-import { DEFAULT_READ_BYTES, isFinished } from '../../api/tasks.js';
+import { DEFAULT_READ_BYTES, isFinished, statusOf } from '../../api/tasks.js';
 import { withAgentInfo } from '../../agent/info.js';
 import { writeWithBackpressure } from '../../sys/backpressure.js';
 import type { TaskEvents } from '../../tasks/events.js';
@@ -86,7 +86,7 @@ export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: St
         offset: chunk.offset,
         nextOffset: chunk.nextOffset,
         size: Math.max(chunk.size, after.outputBytes),
-        status: after.status,
+        status: statusOf(after),
         // Done: the task has ended (as of before the read) and this read reached the end.
         done: isFinished(before) && chunk.nextOffset >= chunk.size,
       };

@@ -7,7 +7,8 @@ import { open } from 'node:fs/promises';
 import { sep } from 'node:path';
 import stripAnsi from 'strip-ansi';
 import type { TaskOutcome } from '../../api/injections.js';
-import { isFinished, type Task } from '../../api/tasks.js';
+import { endedAs, isFinished, statusOf, type Task } from '../../api/tasks.js';
+import { statusText } from '../../api/task-status.js';
 import { projectKey } from '../../project.js';
 import { redact } from '../redact/redact.js';
 
@@ -30,7 +31,7 @@ export function endedAt(t: Task): string | undefined {
 }
 
 export function failed(t: Task): boolean {
-  return !(t.status === 'exited' && t.exitCode === 0);
+  return endedAs(t, 'exited')?.exitCode !== 0;
 }
 
 /** The ended tasks of a session start: ended after `since`, not told before; failed ones first, then newest; at most five. */
@@ -46,14 +47,14 @@ export function pickForStart(tasks: readonly Task[], project: string, since: str
 
 /** The key a told task is remembered by: its id once ended, its id and prompt time while it waits at a prompt. */
 export function toldKey(t: Task): string {
-  return t.status === 'running' && t.attention?.kind === 'prompt' ? `${t.id}@${t.attention.since}` : t.id;
+  return t.state === 'running' && t.attention?.kind === 'prompt' ? `${t.id}@${t.attention.since}` : t.id;
 }
 
 /** What a prompt is told: tasks of the project or session that ended after `since`, or wait at a prompt, not told before. */
 export function pickForPrompt(tasks: readonly Task[], project: string | null, sessionId: string, since: string, told: ReadonlySet<string>): Task[] {
   return tasks.filter((t) => {
     if (told.has(toldKey(t)) || !belongs(t, project, sessionId)) return false;
-    if (t.status === 'running') return t.attention?.kind === 'prompt';
+    if (t.state === 'running') return t.attention?.kind === 'prompt';
     const at = endedAt(t);
     return at !== undefined && at > since;
   });
@@ -93,23 +94,16 @@ export async function lastLines(path: string, n = 3): Promise<string[]> {
 }
 
 function outcomeText(t: Task): string {
-  switch (t.status) {
-    case 'exited':
-      return t.exitCode === 0 ? 'succeeded' : `failed: exit ${t.exitCode}`;
-    case 'killed':
-      return `killed by ${t.signal}`;
-    case 'timed_out':
-      return 'timed out';
-    case 'skipped':
-      return `skipped: ${t.reason}`;
-    case 'failed_to_start':
-      return `failed to start: ${t.error}`;
-    case 'lost':
-      return `lost: ${t.reason}`;
-    case 'running':
-      return t.attention?.kind === 'prompt' ? 'is waiting at a prompt' : 'running';
+  switch (t.state) {
     case 'queued':
       return 'queued';
+    case 'running':
+      return t.attention?.kind === 'prompt' ? 'is waiting at a prompt' : 'running';
+    case 'finished': {
+      const exited = endedAs(t, 'exited');
+      if (exited) return exited.exitCode === 0 ? 'succeeded' : `failed: exit ${exited.exitCode}`;
+      return statusText(t);
+    }
   }
 }
 
@@ -122,12 +116,12 @@ function durationOf(t: Task): number | null {
 
 export async function outcomeOf(t: Task): Promise<TaskOutcome> {
   const label = t.name ?? t.command.join(' ');
-  const waiting = t.status === 'running' && t.attention?.kind === 'prompt';
+  const waiting = t.state === 'running' && t.attention?.kind === 'prompt';
   return {
     id: t.id,
     label: redact(label.length > 80 ? `${label.slice(0, 79)}…` : label).text,
     cwd: t.cwd,
-    status: t.status,
+    status: statusOf(t),
     outcome: outcomeText(t),
     failed: waiting || failed(t),
     durationMs: durationOf(t),

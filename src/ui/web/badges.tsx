@@ -7,7 +7,7 @@ export function StateBadge({ task }: { task: Task }) {
 
 /** Shown while a running task waits at a prompt or has gone silent. */
 export function AttentionBadge({ task }: { task: Task }) {
-  if (task.status !== 'running' || !task.attention) return null;
+  if (task.state !== 'running' || !task.attention) return null;
   const prompt = task.attention.kind === 'prompt';
   return (
     <span class={`badge attention-${task.attention.kind}`} title={task.attention.tail}>

@@ -1,43 +1,16 @@
 /** How tasks read in the dashboard: their state, age and command. */
+import { statusLabel, statusTone } from '../../api/task-status.js';
 import { commandLine, humanBytes } from '../../api/format.js';
-import type { Task, TaskStatus } from '../../api/tasks.js';
+import type { Task } from '../../api/tasks.js';
 
-/** Every state a task can be in, as a person reads it (a new state does not compile until named here). */
-export const STATE_LABELS: Record<TaskStatus, string> = {
-  queued: 'queued',
-  running: 'running',
-  exited: 'exited',
-  killed: 'killed',
-  timed_out: 'timed out',
-  skipped: 'skipped',
-  failed_to_start: 'failed to start',
-  lost: 'lost',
-};
+/** Every flat status as a word, for the filter (derived from the one outcome table). */
+export { STATUS_NAMES as STATE_LABELS } from '../../api/task-status.js';
 
-export function stateText(t: Task): string {
-  if (t.status === 'exited') return `exited ${t.exitCode}`;
-  if (t.status === 'killed') return `killed (${t.signal})`;
-  if (t.status === 'running' && t.paused) return 'paused';
-  return STATE_LABELS[t.status];
-}
+/** A task's state in a word or two (the CLI's words). */
+export const stateText = (t: Task): string => statusLabel(t);
 
 /** A class per kind of state: ok, bad, live, idle. */
-export function stateKind(t: Task): string {
-  switch (t.status) {
-    case 'running':
-    case 'queued':
-      return 'live';
-    case 'exited':
-      return t.exitCode === 0 ? 'ok' : 'bad';
-    case 'skipped':
-      return 'idle';
-    case 'killed':
-    case 'timed_out':
-    case 'failed_to_start':
-    case 'lost':
-      return 'bad';
-  }
-}
+export const stateKind = (t: Task): string => statusTone(t);
 
 // Times, sizes and commands read as the CLI prints them (api/format.ts), spaced for the page.
 export { ago, elapsed as seconds } from '../../api/format.js';

@@ -16,7 +16,7 @@ import { at } from '../base.js';
 /** Read on open, and per "load earlier". */
 export const CHUNK = 64 * 1024;
 
-const isLive = (t: Task) => t.status === 'running' || t.status === 'queued';
+const isLive = (t: Task) => t.state === 'running' || t.state === 'queued';
 
 export function TaskPage() {
   const { params } = useRoute();
@@ -118,7 +118,7 @@ function TaskHeader({ task: t }: { task: Task }) {
       <p>
         <code class="command">{commandText(t)}</code>
       </p>
-      {t.status === 'running' && t.attention && (
+      {t.state === 'running' && t.attention && (
         <pre class="attention-tail" aria-label="the last output before it stopped">
           {t.attention.tail}
         </pre>
@@ -142,7 +142,7 @@ function Controls({ task: t, onTask, onError }: { task: Task; onTask: (t: Task) 
         (then ?? onTask)(r.task);
       })
       .catch((err: Error) => onError(err.message));
-  const canType = t.status === 'running' && t.stdin === 'open';
+  const canType = t.state === 'running' && t.stdin === 'open';
   return (
     <div class="controls">
       {canType && (
@@ -177,5 +177,5 @@ function Controls({ task: t, onTask, onError }: { task: Task; onTask: (t: Task) 
 }
 
 function ended(t: Task): boolean {
-  return t.status !== 'queued' && t.status !== 'running';
+  return t.state !== 'queued' && t.state !== 'running';
 }

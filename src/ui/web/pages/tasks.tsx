@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { Task, TaskStatus } from '../../../api/tasks.js';
+import { statusOf } from '../../../api/task-status.js';
 import { call, type Json } from '../api.js';
 import { AttentionBadge, StateBadge } from '../badges.js';
 import { ago, bytesText, commandText, STATE_LABELS } from '../format.js';
@@ -144,7 +145,7 @@ export function TasksPage() {
 
 function TaskRow({ task: t }: { task: Task }) {
   return (
-    <tr data-task={t.id} data-status={t.status}>
+    <tr data-task={t.id} data-status={statusOf(t)}>
       <td>
         <a class="task-link" href={at(`/tasks/${t.id}`)}>
           {t.id}
