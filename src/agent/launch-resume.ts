@@ -25,7 +25,7 @@ export async function resumable(tasks: AgentTasks, id: string): Promise<{ spec: 
   if (!isFinished(task))
     throw new AppError(
       'conflict',
-      `agent task ${id} is still ${task.status}; kill it first (\`nightshift kill ${id}\`) or ask it to compact (\`nightshift compact ${id}\`)`,
+      `agent task ${id} is still ${task.state}; kill it first (\`nightshift kill ${id}\`) or ask it to compact (\`nightshift compact ${id}\`)`,
     );
   return { spec, dir };
 }

@@ -6,7 +6,7 @@
  * running agent through a file it watches. The route only parses the request and calls this.
  */
 import type { AgentRequest } from '../api/agent.js';
-import type { RunRequest, Task } from '../api/tasks.js';
+import { statusOf, type RunRequest, type Task } from '../api/tasks.js';
 // The module, not the context barrel: the barrel would load the model SDK into every daemon start (~0.1–0.3 s).
 import { resolveWindow } from './context/window.js';
 import { now } from '../clock.js';
@@ -101,8 +101,8 @@ export function agentLauncher(d: LaunchDeps): AgentLauncher {
       const task = await d.tasks.get(id);
       const dir = d.tasks.dir(id);
       if (!(await readSpec(dir))) throw new AppError('bad_request', `task ${id} is not an agent task; only agent tasks have a context to compact`);
-      if (task.status !== 'running')
-        throw new AppError('conflict', `agent task ${id} is not running (it is ${task.status}); \`nightshift agent --resume ${id}\` continues it`);
+      if (task.state !== 'running')
+        throw new AppError('conflict', `agent task ${id} is not running (it is ${statusOf(task)}); \`nightshift agent --resume ${id}\` continues it`);
       // Whole or not at all: the run takes the file's presence as the request (a full disk refuses it, naming the file).
       await writeFileAtomic(agentFile(dir, 'compactRequest'), `${now().toISOString()}\n`);
       return withAgentInfo(task, dir);
