@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { MAX_READ_BYTES, TASK_STATUSES, type TaskStatus } from '../api/tasks.js';
+import { MAX_READ_BYTES, type TaskStatus } from '../api/tasks.js';
+import { STATUS_FILTERS } from '../api/task-status.js';
 import { AppError } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { followOutput } from '../client/follow.js';
@@ -13,9 +14,9 @@ import { labelPair, nonNegInt } from './values.js';
 
 export { nonNegInt } from './values.js';
 
-function taskStatus(v: string): TaskStatus {
-  const s = TASK_STATUSES.find((x) => x === v);
-  if (!s) throw new AppError('bad_request', `--status must be one of ${TASK_STATUSES.join(', ')}, got "${v}"`);
+function taskStatus(v: string): TaskStatus | 'finished' {
+  const s = STATUS_FILTERS.find((x) => x === v);
+  if (!s) throw new AppError('bad_request', `--status must be one of ${STATUS_FILTERS.join(', ')}, got "${v}"`);
   return s;
 }
 
@@ -40,9 +41,9 @@ export function registerTaskCommands(program: Command): void {
     .option('-a, --all', 'include finished tasks')
     .option('--group <name>', 'only the tasks of this group')
     .option('--label <KEY=VALUE>', 'only tasks with this label (repeatable: all of them)', labelPair)
-    .option('--status <status>', `only tasks in this state (finished ones too): ${TASK_STATUSES.join(', ')}`, taskStatus)
+    .option('--status <status>', `only tasks in this state (finished ones too): ${STATUS_FILTERS.join(', ')}`, taskStatus)
     .option('--json', 'print JSON')
-    .action(async (o: { all?: boolean; group?: string; status?: TaskStatus; label?: Record<string, string>; json?: boolean }) => {
+    .action(async (o: { all?: boolean; group?: string; status?: TaskStatus | 'finished'; label?: Record<string, string>; json?: boolean }) => {
       const filter = { ...(o.group ? { group: o.group } : {}), ...(o.status ? { status: o.status } : {}), ...(o.label ? { labels: o.label } : {}) };
       const tasks = await withDaemon((c) => c.list(Boolean(o.all), filter));
       if (o.json) return printJson(tasks);

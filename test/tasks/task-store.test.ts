@@ -7,6 +7,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rm
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/api/tasks.js';
+import { taskJson } from '../../src/api/task-json.js';
 import { TaskRegistry } from '../../src/tasks/registry.js';
 import { journalPath, readTaskState } from '../../src/tasks/task-store.js';
 
@@ -145,5 +146,43 @@ describe('task state on disk', () => {
     expect(idsOf(file)).toEqual(ids);
     expect(readTaskState(file).data.nextId).toBe(131);
     expect(readTaskState(file).data.tasks.find((e) => e.task.id === '1')?.task).toMatchObject({ outcome: { exitCode: 9 } });
+  });
+});
+
+describe('the flat status of earlier builds', () => {
+  it('reads a snapshot and journal lines written with a flat status as state and outcome', () => {
+    const file = stateFile();
+    // As the build before state and outcome wrote them: `status` with the outcome's fields on the task.
+    const flat = (id: string, rest: Record<string, unknown>) => ({
+      id,
+      name: null,
+      command: ['true'],
+      cwd: '/',
+      createdAt: '2026-11-23T12:00:00.000Z',
+      stallAfterSeconds: 45,
+      stdin: 'closed',
+      outputPath: `/nonexistent/${id}/output.log`,
+      outputBytes: 0,
+      ...rest,
+    });
+    const ended = { startedAt: '2026-11-23T12:00:00.000Z', endedAt: '2026-11-23T12:00:01.000Z' };
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, nextId: 3, tasks: [{ task: flat('1', { ...ended, status: 'killed', signal: 'SIGTERM', exitCode: 143 }) }], journal: 0 }),
+    );
+    const lines = [
+      { nextId: 3, set: { task: flat('2', { ...ended, status: 'timed_out', signal: 'SIGTERM', reason: 'timed out after 1s' }) }, gen: 0 },
+      { nextId: 4, set: { task: flat('3', { status: 'failed_to_start', endedAt: ended.endedAt, error: 'no such file' }) }, gen: 0 },
+      { nextId: 5, set: { task: flat('4', { status: 'queued' }) }, gen: 0 },
+    ];
+    writeFileSync(journalPath(file), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const byId = new Map(readTaskState(file).data.tasks.map((e) => [e.task.id, e.task]));
+    expect(byId.get('1')).toMatchObject({ state: 'finished', outcome: { kind: 'killed', signal: 'SIGTERM', exitCode: 143 } });
+    expect(byId.get('1')).not.toHaveProperty('status');
+    expect(byId.get('2')).toMatchObject({ state: 'finished', outcome: { kind: 'timed_out', signal: 'SIGTERM', reason: 'timed out after 1s' } });
+    expect(byId.get('3')).toMatchObject({ state: 'finished', outcome: { kind: 'failed_to_start', error: 'no such file' } });
+    expect(byId.get('4')).toMatchObject({ state: 'queued' });
+    // And printed as before: the flat status and the outcome's fields beside state and outcome.
+    expect(taskJson(byId.get('2')!)).toMatchObject({ status: 'timed_out', signal: 'SIGTERM', reason: 'timed out after 1s', state: 'finished' });
   });
 });
