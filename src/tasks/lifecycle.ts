@@ -4,6 +4,7 @@
  * file), settled into its final state, and followed by its next attempt when it failed with
  * retries left.
  */
+import { existsSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { statusOf, type Outcome, type Task } from '../api/tasks.js';
@@ -128,7 +129,9 @@ export class TaskLifecycle {
         return;
       case 'failed': {
         const e = this.c.registry.get(id);
-        if (e?.task.state !== 'running') return;
+        // A start sent again after the spawner died, to a task its first wrapper has already taken:
+        // that wrapper's report (or the poll) settles it, never this one.
+        if (e?.task.state !== 'running' || (e.run?.wrapperPid ?? 0) !== 0 || existsSync(join(r.dir, 'wrapper'))) return;
         this.failToStart(e.task, SETUP_FAILURES[r.what]);
         this.waiting.get(id)?.(undefined);
         this.c.background(

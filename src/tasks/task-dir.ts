@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diskFullError, isErrno } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { RunInfo } from './model.js';
 import type { TaskRegistry } from './registry.js';
 
 /** Task directories' parents made by this process: a fan-out of N tasks makes it once, not N times. */

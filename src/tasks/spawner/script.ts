@@ -9,7 +9,8 @@
  *   cap, what a rebuild needs to find the task's processes again (the daemon writes no run file of
  *   its own: one inode less per task). A start sent twice (the spawner died and the daemon sent it
  *   again), or a task a restarted daemon already declared lost (it creates the file itself), is
- *   never started a second time: the wrapper says `d` and leaves;
+ *   never started a second time: the wrapper says `d` and leaves (at once when the file is there
+ *   already: the first wrapper may have had its start request removed);
  * - opens output.log for append (one fd for stdout and stderr, as before), makes the stdin FIFO when
  *   asked (keeping a writer open so the task never sees EOF between two `send`s; SIGUSR1 closes it:
  *   `send --eof`), forks the command in its own session with RLIMIT_FSIZE as the output cap;
@@ -30,6 +31,7 @@ export const SPAWNER_SCRIPT = `S=$1 M=$2
 u=$(umask)
 w() {
   umask 077
+  [ -e "$1/wrapper" ] && { echo "d $1" >&3; exit 0; }
   [ -r "$1/start" ] && . "$1/start" || { echo "e start $1" >&3; exit 0; }
   d=$1 cap=$2 mode=$3 cwd=$4; shift 4
   read -r wp _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ ws _ </proc/self/stat
