@@ -1,4 +1,4 @@
-import { isFinished, statusOf, type Task, type TaskStatus } from '../api/tasks.js';
+import { isFinished, statusOf, TASK_STATUSES, type Task, type TaskStatus } from '../api/tasks.js';
 import { groupOf } from './queue.js';
 
 export interface ListFilter {
@@ -30,4 +30,14 @@ export function selectTasks(all: Task[], f: ListFilter): { tasks: Task[]; total:
   const start = f.offset ?? 0;
   const tasks = f.offset === undefined && f.limit === undefined ? ordered : ordered.slice(start, f.limit === undefined ? undefined : start + f.limit);
   return { tasks, total: matching.length };
+}
+
+/** How many tasks have each status, and how many running ones need attention. */
+export function countTasks(tasks: Task[]): Record<TaskStatus | 'attention', number> {
+  const c = Object.fromEntries([...TASK_STATUSES, 'attention'].map((k) => [k, 0])) as Record<TaskStatus | 'attention', number>;
+  for (const task of tasks) {
+    c[statusOf(task)] += 1;
+    if (task.state === 'running' && task.attention) c.attention += 1;
+  }
+  return c;
 }

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Attention, RunRequest, ScheduleLink, SignalName, Task } from '../api/tasks.js';
-import { isFinished, statusOf, TASK_STATUSES, type TaskStatus } from '../api/tasks.js';
+import type { RunRequest, ScheduleLink, SignalName, Task } from '../api/tasks.js';
+import { isFinished, statusOf, type TaskStatus } from '../api/tasks.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -15,7 +15,8 @@ import type { GroupStore } from './groups.js';
 import { pauseTask, resumeTask, timeOutTask } from './pause.js';
 import { ChildContext, resolveChild } from './child-pid.js';
 import { TaskLifecycle } from './lifecycle.js';
-import { selectTasks, type ListFilter } from './list-filter.js';
+import { countTasks, selectTasks, type ListFilter } from './list-filter.js';
+import { setAttention } from './attention.js';
 import { QueueRunner } from './queue-runner.js';
 import { restartRequest } from './restart.js';
 import { outputSize } from './output.js';
@@ -52,7 +53,7 @@ export class TaskManager {
   private readonly spawner: Spawner;
 
   constructor(private readonly d: ManagerDeps) {
-    this.stall = new StallMonitor((id, attention) => this.setAttention(id, attention));
+    this.stall = new StallMonitor((id, attention) => this.background(setAttention(d, id, attention), id, 'saving attention failed'));
     this.children = { registry: d.registry, log: d.log, dir: (id) => this.dir(id), persist: () => this.persist() };
     this.queue = new QueueRunner({
       registry: d.registry,
@@ -140,12 +141,7 @@ export class TaskManager {
   }
 
   counts(): Record<TaskStatus | 'attention', number> {
-    const c = Object.fromEntries([...TASK_STATUSES, 'attention'].map((k) => [k, 0])) as Record<TaskStatus | 'attention', number>;
-    for (const { task } of this.d.registry.list()) {
-      c[statusOf(task)] += 1;
-      if (task.state === 'running' && task.attention) c.attention += 1;
-    }
-    return c;
+    return countTasks(this.d.registry.list().map((e) => e.task));
   }
 
   private entry(id: string): Entry {
@@ -259,19 +255,6 @@ export class TaskManager {
     }
     await rm(this.dir(id), { recursive: true, force: true });
     this.d.events.emit('removed', task);
-  }
-
-  private setAttention(id: string, attention: Attention | undefined): void {
-    const e = this.d.registry.get(id);
-    if (!e || e.task.state !== 'running') return;
-    const { attention: _old, ...rest } = e.task;
-    const task: Task = attention ? { ...rest, attention } : rest;
-    this.d.registry.set(task, e.run);
-    this.background(this.persist(), id, 'saving attention failed');
-    if (attention) {
-      this.d.log.info({ task: id, kind: attention.kind }, 'task needs attention');
-      this.d.events.emit('attention', task);
-    }
   }
 
   // ---- background duties ---------------------------------------------------------------------

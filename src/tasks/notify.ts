@@ -14,7 +14,7 @@ export function notifier(command: string, log: Logger): (e: TaskEvent) => void {
       NIGHTSHIFT_TASK_ID: t.id,
       NIGHTSHIFT_TASK_NAME: t.name ?? '',
       NIGHTSHIFT_TASK_STATUS: statusOf(t),
-      NIGHTSHIFT_EXIT_CODE: 'exitCode' in t ? String(t.exitCode) : '',
+      NIGHTSHIFT_EXIT_CODE: t.state === 'finished' && 'exitCode' in t.outcome ? String(t.outcome.exitCode) : '',
       NIGHTSHIFT_OUTPUT: t.outputPath,
       NIGHTSHIFT_ATTENTION: t.state === 'running' && t.attention ? t.attention.kind : '',
     };
