@@ -4,7 +4,7 @@
  * outcomes a session is told about; rejecting a memory ("not useful").
  */
 import { z } from 'zod';
-import { ProjectDir } from './memory.js';
+import { ProjectDir, PromptRecallRequest } from './memory.js';
 
 export const InjectionEvent = z.enum(['session-start', 'prompt']);
 export type InjectionEvent = z.infer<typeof InjectionEvent>;
@@ -74,14 +74,7 @@ export const InjectResponse = z.object({
 export type InjectResponse = z.infer<typeof InjectResponse>;
 
 /** The prompt hook: matching memories new to the session, and one line per task outcome it was not told yet. */
-export const PromptInjectRequest = z
-  .object({
-    prompt: z.string().max(1_000_000),
-    sessionId: z.string().min(1).max(200).optional(),
-    project: z.string().min(1).optional(),
-    maxChars: z.number().int().min(200).max(10_000).default(2000),
-  })
-  .strict();
+export const PromptInjectRequest = PromptRecallRequest;
 export type PromptInjectRequest = z.infer<typeof PromptInjectRequest>;
 
 export const RejectRequest = z

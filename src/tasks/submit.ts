@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import type { TaskEvents } from './events.js';
 import type { GroupStore } from './groups.js';
 import type { TaskMeta } from './model.js';
-import { workflowOf } from './outcome.js';
+import { baseOf, workflowOf } from './outcome.js';
 import { decide } from './queue.js';
 import type { TaskRegistry } from './registry.js';
 import { preflight, toArgv } from './argv.js';
@@ -112,16 +112,8 @@ export function newTask(c: SubmitContext, req: RunRequest, id: string, dir: stri
  * next attempts (see retry.ts). On a full disk the directory is removed and the error names the file.
  */
 export function writeTaskFiles(dir: string, task: Task, env: Record<string, string>, keepEnv: boolean): void {
-  const meta: TaskMeta = {
-    id: task.id,
-    name: task.name,
-    command: task.command,
-    cwd: task.cwd,
-    createdAt: task.createdAt,
-    stallAfterSeconds: task.stallAfterSeconds,
-    stdin: task.stdin === 'open',
-    ...workflowOf(task),
-  };
+  const { outputPath: _path, outputBytes: _bytes, schedule: _schedule, ...fields } = baseOf(task);
+  const meta: TaskMeta = { ...fields, stdin: task.stdin === 'open' };
   try {
     writeTaskFile(dir, 'meta.json', JSON.stringify(meta));
     if (keepEnv) writeSpawn(dir, env);
