@@ -4,6 +4,7 @@
  * events; `notify()` is for any other service to call (the MCP monitor's events).
  */
 import { statusOf, type Attention, type Task, type TaskEvent } from '../api/tasks.js';
+import { withFlatStatus } from '../api/task-json.js';
 import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -30,7 +31,7 @@ export function notify(event: NotifyEvent): void {
   if (!current) return;
   const { config, log } = current;
   const command = config[COMMAND_KEY[event.type]];
-  if (command !== undefined) run('/bin/sh', ['-c', command], `${JSON.stringify(event)}\n`, log, event.type);
+  if (command !== undefined) run('/bin/sh', ['-c', command], `${JSON.stringify(event, withFlatStatus)}\n`, log, event.type);
   if (config.desktop) {
     const bin = which('notify-send', process.env.PATH);
     if (bin) run(bin, ['--app-name=nightshift', ...summary(event)], '', log, event.type);
