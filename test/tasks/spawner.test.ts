@@ -77,7 +77,7 @@ describe('the task spawner', () => {
     const lost = await until(async () => {
       const x = await d.client.get(t.id);
       return ended(x) && x;
-    }, 10_000);
+    }, 20_000);
     expect(lost).toMatchObject({ status: 'lost', reason: expect.stringContaining('wrapper was killed') });
   });
 
