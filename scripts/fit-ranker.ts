@@ -1,20 +1,23 @@
 /**
- * Fits the memory ranker (src/memory/rank/) on labelled real sessions, with grouped K-fold
- * cross-validation: the folds are the corpus's groups (one person's sessions each), so one
- * person's sessions are never in both the training and the test fold. Prints the out-of-fold
- * figures per fold and overall (the recall each project would get, scored as the real-session
- * scorer scores it), picks the penalty, the junk weight and the floor by those figures, fits on
- * everything and writes src/memory/rank/weights.json with the report.
+ * Fits the memory ranker (src/memory/rank/) on labelled sessions, with grouped cross-validation:
+ * the folds are the corpora's groups (one person's sessions each), so one person's sessions are
+ * never in both the training and the test fold. Prints the out-of-fold figures per corpus and per
+ * fold (the recall each project would get, scored as the session scorer scores it), picks the
+ * penalty, the junk weight and the floor by those figures, fits on everything and writes
+ * src/memory/rank/weights.json with the report.
  *
- *   npm run fit:ranker [-- --labels PATH] [--rejections LEDGER] [--folds N] [--dry-run]
+ *   npm run fit:ranker [-- --labels PATH ...] [--rejections LEDGER] [--folds N] [--dry-run]
  *
- * PATH defaults to ../shared/benchmarks/real-sessions/labels.json (the development half); LEDGER to
- * the daemon's injections.jsonl: the memories people rejected there train as negatives (fit/rejections.ts).
+ * PATH (repeatable) defaults to the development half of ../shared/benchmarks/real-sessions and the
+ * synthetic failure-class suite ../shared/benchmarks/classes; LEDGER to the daemon's
+ * injections.jsonl: the memories people rejected there train as negatives (fit/rejections.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FEATURES } from '../src/memory/rank/features.js';
+import type { KeepPolicy } from '../src/memory/rank/keep.js';
+import { TRANSIENT } from '../src/memory/rank/kind.js';
 import { fitLogistic, probability, type LogisticModel } from '../src/memory/rank/logistic.js';
 import type { Weights } from '../src/memory/rank/weights.js';
 import { corpusRows, loadLabels, type Row } from './fit/corpus.js';
@@ -24,30 +27,70 @@ import { addTally, emptyTally, median, simulate, type Tally } from './fit/simula
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
-    labels: { type: 'string', default: resolve(root, '../shared/benchmarks/real-sessions/labels.json') },
+    labels: {
+      type: 'string',
+      multiple: true,
+      default: [resolve(root, '../shared/benchmarks/real-sessions/labels.json'), resolve(root, '../shared/benchmarks/classes/labels.json')],
+    },
     rejections: { type: 'string', default: defaultLedger() },
     folds: { type: 'string', default: '3' },
     'dry-run': { type: 'boolean', default: false },
   },
 });
 const started = Date.now();
-const labelsPath = resolve(values.labels);
-const files = loadLabels(labelsPath);
+const corpora = values.labels.map((p) => ({ path: resolve(p), files: loadLabels(resolve(p)) }));
+const files = corpora.flatMap((c) => c.files);
+const corpusNames = [...new Set(files.map((f) => f.corpus))];
 const K = Number(values.folds);
 const groups = [...new Set(files.map((f) => f.group))].sort();
-/** The scorer's folds: groups sorted by name, dealt round-robin. */
-const foldOf = (r: Row): number => groups.indexOf(r.file.group) % K;
+/** The scorer's folds within each corpus: its groups sorted by name, dealt round-robin. */
+const foldOf = (r: Row): number => {
+  const own = groups.filter((g) => g.startsWith(`${r.file.corpus}/`));
+  return own.indexOf(r.file.group) % K;
+};
 
-const rows = await corpusRows(labelsPath, files);
+const rows = (await Promise.all(corpora.map((c) => corpusRows(c.path, c.files)))).flat();
 /** People's rejections: trained on in every fit, never scored (the figures stay the labelled corpus's). */
 const negatives = await rejectionRows(resolve(values.rejections));
 const loaded = Date.now() - started;
 
 const LAMBDAS = [3, 10, 30];
 const JUNK_WEIGHTS = [0, 1, 2, 3, 5];
-const FLOORS = Array.from({ length: 31 }, (_, i) => -0.1 + i * 0.02);
-/** A junk item recalled costs as much as this many wanted items missed. */
-const JUNK_COST = 2;
+const FLOORS = Array.from({ length: 21 }, (_, i) => -0.1 + i * 0.03);
+/** How many memories one session may leave behind at most. */
+const PER_SESSION = [4, 6, 8, 12, 20, 60];
+/** How many of a session's best are kept below the floor. */
+const SESSION_BEST = [0, 1, 2, 3, 4, 6];
+/** A junk item recalled costs this many times its share of the corpus's junk labels. */
+const JUNK_COST = 1;
+/** Junk labels per corpus. */
+const junkTotal = new Map(corpusNames.map((name) => [name, files.filter((f) => f.corpus === name).reduce((n, f) => n + f.junk.length, 0)]));
+/**
+ * The operating point's objective, per corpus then summed: the harmonic mean of the share of wanted
+ * items recalled and the share of recalled items on target (both matter: a block that recalls
+ * everything is unread, one that recalls a line is useless), less the share of junk recalled.
+ */
+function objectiveOf(byCorpus: readonly Tally[]): number {
+  return byCorpus.reduce((n, t, c) => {
+    const r = t.wantedTotal === 0 ? 0 : t.wanted / t.wantedTotal;
+    const p = t.items === 0 ? 0 : t.onTarget / t.items;
+    return n + (r + p === 0 ? 0 : (2 * r * p) / (r + p)) - (JUNK_COST * t.junk) / Math.max(1, junkTotal.get(corpusNames[c] ?? '') ?? 0);
+  }, 0);
+}
+const GATE = new Set(process.env.FIT_GATE === undefined ? [...TRANSIENT] : process.env.FIT_GATE.split(',').filter(Boolean));
+const perCorpus = (list: readonly Row[], score: (r: Row) => number, policy: KeepPolicy): Tally[] =>
+  corpusNames.map((name) =>
+    simulate(
+      list.filter((r) => r.file.corpus === name),
+      score,
+      policy,
+      GATE,
+    ),
+  );
+
+const ratio = (a: number, b: number): number => (b === 0 ? 0 : Math.round((a / b) * 100) / 100);
+const line = (t: Tally) =>
+  `wanted ${t.wanted}/${t.wantedTotal} (${ratio(t.wanted, t.wantedTotal).toFixed(2)}); junk ${t.junk}; on-target ${ratio(t.onTarget, t.items).toFixed(2)}; median characters ${median(t.chars)}`;
 
 interface Models {
   wanted: LogisticModel;
@@ -71,12 +114,11 @@ function fit(corpus: readonly Row[], lambda: number): Models {
   };
 }
 
-interface Choice {
+interface Choice extends KeepPolicy {
   lambda: number;
   junkWeight: number;
-  floor: number;
-  folds: Tally[];
-  all: Tally;
+  folds: Tally[][];
+  all: Tally[];
   objective: number;
 }
 
@@ -100,39 +142,53 @@ let best: Choice | undefined;
 for (const lambda of LAMBDAS) {
   const oof = outOfFold(byGroup, groups.length, lambda);
   for (const jw of JUNK_WEIGHTS)
-    for (const floor of FLOORS) {
-      const all = simulate(rows, (r) => (oof.get(r)?.wanted ?? 0) - jw * (oof.get(r)?.junk ?? 0), floor);
-      const objective = all.wanted - JUNK_COST * all.junk;
-      if (process.env.FIT_TRACE)
-        console.log(
-          `trace lambda ${lambda} jw ${jw} floor ${floor.toFixed(2)}: wanted ${all.wanted} junk ${all.junk} median ${median(all.chars)} objective ${objective}`,
-        );
-      if (best === undefined || objective > best.objective) best = { lambda, junkWeight: jw, floor, folds: [], all, objective };
-    }
+    for (const floor of FLOORS)
+      for (const perSession of PER_SESSION)
+        for (const sessionBest of SESSION_BEST) {
+          const policy = { floor, perSession, sessionBest };
+          const all = perCorpus(rows, (r) => (oof.get(r)?.wanted ?? 0) - jw * (oof.get(r)?.junk ?? 0), policy);
+          const objective = objectiveOf(all);
+          if (process.env.FIT_TRACE)
+            console.log(
+              `trace lambda ${lambda} jw ${jw} floor ${floor.toFixed(2)} per session ${perSession} best ${sessionBest}: ${all.map(line).join(' | ')} objective ${objective.toFixed(3)}`,
+            );
+          if (best === undefined || objective > best.objective) best = { lambda, junkWeight: jw, ...policy, folds: [], all, objective };
+        }
 }
 if (best === undefined) throw new Error('no labelled rows');
 const chosen = best;
 const threeFold = outOfFold(foldOf, K, chosen.lambda);
+if (process.env.FIT_DUMP) {
+  // Every candidate with its kind, labels and leave-one-group-out scores, for reading what the fit does.
+  const oof = outOfFold(byGroup, groups.length, chosen.lambda);
+  const dump = rows.map((r) => ({ file: r.file.file, corpus: r.file.corpus, text: r.text, kind: r.kind, label: r.wanted, isJunk: r.junk, p: oof.get(r) }));
+  writeFileSync(process.env.FIT_DUMP, JSON.stringify(dump));
+}
 const score3 = (r: Row): number => (threeFold.get(r)?.wanted ?? 0) - chosen.junkWeight * (threeFold.get(r)?.junk ?? 0);
 chosen.folds = Array.from({ length: K }, (_, k) =>
-  simulate(
+  perCorpus(
     rows.filter((r) => foldOf(r) === k),
     score3,
-    chosen.floor,
+    chosen,
   ),
 );
-const threeAll = chosen.folds.reduce(addTally, emptyTally());
+const threeAll = corpusNames.map((_, c) => chosen.folds.map((f) => f[c] ?? emptyTally()).reduce(addTally, emptyTally()));
+const final = fit(rows, chosen.lambda);
+const inSample = perCorpus(rows, (r) => probability(final.wanted, r.x) - chosen.junkWeight * probability(final.junk, r.x), chosen);
 
-const ratio = (a: number, b: number): number => (b === 0 ? 0 : Math.round((a / b) * 100) / 100);
-const line = (t: Tally) =>
-  `wanted ${t.wanted}/${t.wantedTotal} (${ratio(t.wanted, t.wantedTotal).toFixed(2)}); junk ${t.junk}; on-target ${ratio(t.onTarget, t.items).toFixed(2)}; median characters ${median(t.chars)}`;
 console.log(
-  `corpus: ${files.length} files, ${groups.length} groups, ${rows.length} candidates (${rows.filter((r) => r.wanted === 1).length} wanted, ${rows.filter((r) => r.junk === 1).length} junk); ${negatives.length} rejected memories as negatives (${values.rejections}); read in ${loaded} ms`,
+  `corpora: ${corpusNames.join(', ')}: ${files.length} files, ${groups.length} groups, ${rows.length} candidates (${rows.filter((r) => r.wanted === 1).length} wanted, ${rows.filter((r) => r.junk === 1).length} junk); ${negatives.length} rejected memories as negatives (${values.rejections}); read in ${loaded} ms`,
 );
-console.log(`chosen: lambda ${chosen.lambda}, junk weight ${chosen.junkWeight}, floor ${chosen.floor.toFixed(2)}`);
-console.log(`out of fold, leave one group out: ${line(chosen.all)}`);
-chosen.folds.forEach((t, k) => console.log(`out of fold ${k + 1}/${K}: ${line(t)}`));
-console.log(`out of fold ${K} folds, all: ${line(threeAll)}`);
+console.log(
+  `chosen: lambda ${chosen.lambda}, junk weight ${chosen.junkWeight}, floor ${chosen.floor.toFixed(2)}, at most ${chosen.perSession} per session, its best ${chosen.sessionBest} below the floor`,
+);
+corpusNames.forEach((name, c) => {
+  const at = <T>(list: readonly T[]): T => list[c] as T;
+  console.log(`${name}, out of fold, leave one group out: ${line(at(chosen.all))}`);
+  chosen.folds.forEach((t, k) => console.log(`${name}, out of fold ${k + 1}/${K}: ${line(at(t))}`));
+  console.log(`${name}, out of fold ${K} folds, all: ${line(at(threeAll))}`);
+  console.log(`${name}, in sample: ${line(at(inSample))}`);
+});
 
 const tallyOf = (t: Tally) => ({
   wanted: t.wanted,
@@ -141,7 +197,6 @@ const tallyOf = (t: Tally) => ({
   onTarget: ratio(t.onTarget, t.items),
   medianChars: median(t.chars),
 });
-const final = fit(rows, chosen.lambda);
 const weights: Weights = {
   version: 1,
   features: [...FEATURES],
@@ -149,12 +204,18 @@ const weights: Weights = {
   junk: final.junk,
   junkWeight: chosen.junkWeight,
   floor: chosen.floor,
+  perSession: chosen.perSession,
+  sessionBest: chosen.sessionBest,
   report: {
     corpus: { files: files.length, groups: groups.length, candidates: rows.length },
     folds: K,
     lambda: chosen.lambda,
-    leaveOneGroupOut: tallyOf(chosen.all),
-    outOfFold: [...chosen.folds, threeAll].map(tallyOf),
+    corpora: corpusNames.map((name, c) => ({
+      name,
+      leaveOneGroupOut: tallyOf(chosen.all[c] ?? emptyTally()),
+      outOfFold: [...chosen.folds.map((f) => f[c] ?? emptyTally()), threeAll[c] ?? emptyTally()].map(tallyOf),
+      inSample: tallyOf(inSample[c] ?? emptyTally()),
+    })),
   },
 };
 const top = (m: LogisticModel) =>

@@ -2,6 +2,7 @@
  * Synthetic coding memories and transcript text: sentences from templates over a varied vocabulary,
  * from a seeded generator so every run sees the same data.
  */
+import type { MemoryType } from '../../src/api/memory.js';
 
 /** mulberry32: small, fast, good enough for test data. */
 export function rng(seed: number): () => number {
@@ -318,7 +319,7 @@ const version = (r: Rand) => `${int(r, 1, 22)}.${int(r, 0, 30)}`;
 
 export interface Templated {
   text: string;
-  type: 'instruction' | 'preference' | 'fact' | 'decision' | 'procedure' | 'learning' | 'note';
+  type: MemoryType;
   /** Suggested scope: user-level habits vs project facts. */
   scope: 'user' | 'project';
 }

@@ -7,11 +7,12 @@
  * - junk 1: matches a junk item's regex.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { collectCandidates } from '../../src/memory/candidates/index.js';
 import type { ExtractMessage } from '../../src/memory/extract/types.js';
 import { forExtraction } from '../../src/memory/ingest/ingest-messages.js';
-import { featuresOf } from '../../src/memory/rank/features.js';
+import { FEATURES, readCandidate } from '../../src/memory/rank/features.js';
+import type { Kind } from '../../src/memory/rank/kind.js';
 import { sessionContext } from '../../src/memory/rank/session-context.js';
 import { slotKey, slotOf } from '../../src/memory/store/slots.js';
 import { dedupeKey } from '../../src/memory/nlp/tidy.js';
@@ -30,12 +31,15 @@ export interface LabelledFile {
   group: string;
   wanted: LabelItem[];
   junk: LabelItem[];
+  /** The corpus (its folder's name) the file belongs to. */
+  corpus: string;
 }
 
 export interface Row {
   file: LabelledFile;
   text: string;
   x: number[];
+  kind: Kind;
   wanted: 0 | 1 | undefined;
   junk: 0 | 1;
   /** Weight in the fit: a wanted (or junk) item many candidates match counts once in all, not once per candidate. */
@@ -47,6 +51,10 @@ export interface Row {
   matchesWanted: number[];
   matchesJunk: number[];
 }
+
+/** The corpus of real sessions; every other corpus is written, and marked so in its rows. */
+const REAL_CORPUS = 'real-sessions';
+const SYNTHETIC = FEATURES.indexOf('corpus.synthetic');
 
 /** Evidence "12, 40-42" as line numbers. */
 function evidenceLines(evidence: string): Set<number> {
@@ -90,8 +98,10 @@ async function messagesOf(path: string, format: LabelledFile['format']): Promise
   return out;
 }
 
+/** A corpus's labelled files; groups are prefixed with the corpus's folder name, so two corpora never share a person. */
 export function loadLabels(path: string): LabelledFile[] {
-  return JSON.parse(readFileSync(path, 'utf8')) as LabelledFile[];
+  const corpus = basename(dirname(path));
+  return (JSON.parse(readFileSync(path, 'utf8')) as Omit<LabelledFile, 'corpus'>[]).map((f) => ({ ...f, corpus, group: `${corpus}/${f.group}` }));
 }
 
 export async function corpusRows(labelsPath: string, files: readonly LabelledFile[]): Promise<Row[]> {
@@ -106,7 +116,8 @@ export async function corpusRows(labelsPath: string, files: readonly LabelledFil
     const junk = f.junk.map((j) => new RegExp(j.regex, 'i'));
     const fileRows: (Row & { hits: number[]; junkHits: number[] })[] = [];
     for (const c of collectCandidates(messages)) {
-      const x = featuresOf(c, session);
+      const { kind, features: x } = readCandidate(c, session);
+      if (f.corpus !== REAL_CORPUS) x[SYNTHETIC] = 1;
       const line = lineOf(c.messageId);
       const hits = wanted.flatMap((w, i) => (w.rx.test(c.text) && NEAR.some((d) => w.lines.has(line + d)) ? [i] : []));
       const elsewhere = wanted.some((w) => w.rx.test(c.text));
@@ -116,6 +127,7 @@ export async function corpusRows(labelsPath: string, files: readonly LabelledFil
         file: f,
         text: c.text,
         x,
+        kind,
         wanted: hits.length > 0 ? 1 : elsewhere ? undefined : 0,
         junk: junkHits.length > 0 ? 1 : 0,
         wantedWeight: 1,

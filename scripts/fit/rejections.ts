@@ -14,7 +14,7 @@ import type { ExtractMessage } from '../../src/memory/extract/types.js';
 import { forExtraction } from '../../src/memory/ingest/ingest-messages.js';
 import type { Rejection } from '../../src/memory/ledger/rejections.js';
 import { dedupeKey } from '../../src/memory/nlp/tidy.js';
-import { featuresOf } from '../../src/memory/rank/features.js';
+import { readCandidate } from '../../src/memory/rank/features.js';
 import { sessionContext } from '../../src/memory/rank/session-context.js';
 import { parseTranscript } from '../../src/memory/transcripts/index.js';
 import type { LabelledFile, Row } from './corpus.js';
@@ -68,13 +68,14 @@ export async function rejectionRows(ledger: string): Promise<Row[]> {
         format: t.format === 'codex' ? 'codex' : 'claude-code',
         project: `rejected:${r.project ?? ''}`,
         group: 'rejected',
+        corpus: 'rejected',
         wanted: [],
         junk: [{ regex: escape(c.text), what: `rejected ${r.memoryId}`, evidence: '' }],
       };
       rows.push({
         file,
         text: c.text,
-        x: featuresOf(c, session),
+        ...(({ kind, features }) => ({ kind, x: features }))(readCandidate(c, session)),
         wanted: 0,
         junk: 1,
         wantedWeight: 1,

@@ -6,6 +6,8 @@
 import { estimateTokens } from '../../src/llm/tokens.js';
 import { MEMORY_TOKENS, ITEM_FRAME_TOKENS } from '../../src/memory/recall/budget.js';
 import { fillBudget, type Offer } from '../../src/memory/recall/select.js';
+import { TRANSIENT } from '../../src/memory/rank/kind.js';
+import { keepOf, type KeepPolicy } from '../../src/memory/rank/keep.js';
 import type { Row } from './corpus.js';
 
 export interface Tally {
@@ -30,24 +32,39 @@ export function addTally(a: Tally, b: Tally): Tally {
   };
 }
 
-/** Recall for every project of `rows`, scored by `score`, counted against the labels of its files. */
-export function simulate(rows: readonly Row[], score: (r: Row) => number, floor: number): Tally {
-  const byProject = new Map<string, Row[]>();
+/** What each file (one session) keeps, with the score it is stored with. */
+function keptBySession(rows: readonly Row[], score: (r: Row) => number, policy: KeepPolicy): Map<Row, number> {
+  const byFile = new Map<string, Row[]>();
   for (const r of rows) {
+    const list = byFile.get(r.file.file);
+    if (list === undefined) byFile.set(r.file.file, [r]);
+    else list.push(r);
+  }
+  return new Map([...byFile.values()].flatMap((list) => keepOf(list, score, policy).map((k) => [k.item, k.score] as const)));
+}
+
+/** Recall for every project of `rows`, scored by `score`, counted against the labels of its files. */
+export function simulate(all: readonly Row[], score: (r: Row) => number, policy: KeepPolicy, gate: ReadonlySet<string> = TRANSIENT): Tally {
+  // What the kind says is never a memory of its own is never stored, whatever its score.
+  const stored = keptBySession(
+    all.filter((r) => !gate.has(r.kind)),
+    score,
+    policy,
+  );
+  // Every project counts its labels, whether or not anything of it was kept.
+  const byProject = new Map<string, Row[]>();
+  for (const r of all) {
     const list = byProject.get(r.file.project);
     if (list === undefined) byProject.set(r.file.project, [r]);
     else list.push(r);
   }
   let t = emptyTally();
   for (const [, list] of byProject) {
-    const offers: Offer<Row>[] = list.map((r) => ({
-      item: r,
-      score: score(r),
-      tokens: estimateTokens(r.text) + ITEM_FRAME_TOKENS,
-      slot: r.slot,
-      wording: r.wording,
-    }));
-    const picked = fillBudget(offers, MEMORY_TOKENS, floor).map((o) => o.item);
+    const offers: Offer<Row>[] = list.flatMap((r) => {
+      const score = stored.get(r);
+      return score === undefined ? [] : [{ item: r, score, tokens: estimateTokens(r.text) + ITEM_FRAME_TOKENS, slot: r.slot, wording: r.wording }];
+    });
+    const picked = fillBudget(offers, MEMORY_TOKENS, policy.floor).map((o) => o.item);
     const files = [...new Set(list.map((r) => r.file))];
     // Items are matched per file of the project, as the scorer matches each file's labels against the project's recall.
     const hit = (r: Row, f: Row['file'], kind: 'matchesWanted' | 'matchesJunk') => (r.file === f ? r[kind] : crossMatches(r, f, kind));

@@ -9,7 +9,7 @@ import { Evidence, Reverify } from './memory-evidence.js';
 /** Memory ids: `m` + 12 hex digits. Anything else is refused at the boundary. */
 export const MemoryId = z.string().regex(/^m[0-9a-f]{12}$/, 'memory ids look like m1a2b3c4d5e6f');
 
-export const MEMORY_TYPES = ['instruction', 'preference', 'fact', 'decision', 'procedure', 'learning', 'note'] as const;
+export const MEMORY_TYPES = ['instruction', 'preference', 'fact', 'decision', 'procedure', 'learning', 'state', 'note'] as const;
 export const MemoryType = z.enum(MEMORY_TYPES);
 export type MemoryType = z.infer<typeof MemoryType>;
 

@@ -19,6 +19,7 @@ const FIXED = new Set(['fixed', 'resolved', 'solved', 'works', 'working']);
 const DROPPED = new Set(['drop', 'dropped', 'scrap', 'scrapped', 'abandon', 'abandoned', 'cancel', 'cancelled', 'canceled', 'shelve', 'shelved']);
 const DROPPED_PHRASES = [/\bnot going to\b/i, /\bwon'?t (?:do|build|need)\b/i, /\bnever ?mind\b/i, /\bforget (?:about )?(?:it|that|the)\b/i];
 const PLAN = /^(?:Approved plan|Plan)\s*:/i;
+const TROUBLE_TERMS = new Set(terms([...TROUBLE].join(' ')));
 
 function kindOf(m: Memory): 'problem' | 'plan' | undefined {
   if (PLAN.test(m.content)) return 'plan';
@@ -54,7 +55,9 @@ export function planResolutions(active: readonly Memory[], episodes: EpisodeStor
     const kind = kindOf(m);
     const ns = namespaceOf(m);
     if (kind === undefined || ns.scope !== 'project') continue;
-    const own = new Set(terms(m.content.replace(PLAN, '')));
+    // What the problem is about, without the words of trouble: "broken" and "bug" name the same thing
+    // in the report and in the message that says it is fixed.
+    const own = new Set(terms(m.content.replace(PLAN, '')).filter((t) => kind === 'plan' || !TROUBLE_TERMS.has(t)));
     if (own.size < 2) continue;
     const sources = new Set(m.sources.map((s) => s.sessionId));
     for (const hit of episodes.search(m.content.replace(PLAN, ''), { project: ns.project, limit: LOOK_AT })) {

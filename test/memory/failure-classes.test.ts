@@ -90,7 +90,7 @@ describe('issue 19: failure classes', () => {
     });
 
     // Class 1 (and 8): the bare want, without "from now on", is left below the ranker's floor.
-    it.fails('(a) the bare want "I want the Slack alerts in German." is kept, as the project\'s', async () => {
+    it('(a) the bare want "I want the Slack alerts in German." is kept, as the project\'s', async () => {
       const d = newDaemon();
       await d.start();
       const dir = tmp();
@@ -185,7 +185,7 @@ describe('issue 19: failure classes', () => {
     });
 
     // Class 1c: "I always want short answers without preamble." (the issue's wording) is left below the floor.
-    it.fails('(c) "I always want short answers without preamble." said in two projects is promoted to user scope', async () => {
+    it('(c) "I always want short answers without preamble." said in two projects is promoted to user scope', async () => {
       const d = newDaemon();
       await d.start();
       const dir = tmp();
@@ -276,7 +276,7 @@ describe('issue 19: failure classes', () => {
     });
 
     // Class 3: the bare answer "the detailed one" is joined to its question, but the pair is left below the floor.
-    it.fails('stores "Which format …? → the detailed one" for the bare answer', async () => {
+    it('stores "Which format …? → the detailed one" for the bare answer', async () => {
       const d = newDaemon();
       await d.start();
       const dir = tmp();
@@ -445,7 +445,7 @@ describe('issue 19: failure classes', () => {
     });
 
     // Class 6 (and 8): "We use Jest for tests." (the issue's wording) is left below the floor, so there is nothing to supersede.
-    it.fails('"We use Jest for tests." is stored, then superseded by "Switch to Vitest from now on."', async () => {
+    it('"We use Jest for tests." is stored, then superseded by "Switch to Vitest from now on."', async () => {
       const d = newDaemon();
       await d.start();
       const dir = tmp();
@@ -503,7 +503,7 @@ describe('issue 19: failure classes', () => {
   });
 
   // Class 8: a plain statement of what the project is ("This service is a Go gRPC server.") is left below the floor.
-  it.fails('8. "This service is a Go gRPC server." is stored and recalled', async () => {
+  it('8. "This service is a Go gRPC server." is stored and recalled', async () => {
     const d = newDaemon();
     await d.start();
     const dir = tmp();
@@ -514,7 +514,7 @@ describe('issue 19: failure classes', () => {
   });
 
   // Class 9: terse typed rules ("pls keep handlers under 50 lines", "DON'T run the migrations, I do that") are left below the floor.
-  it.fails('9. terse typed rules are stored', async () => {
+  it('9. terse typed rules are stored', async () => {
     const d = newDaemon();
     await d.start();
     const dir = tmp();

@@ -294,7 +294,7 @@ describe('real-session classes the ranker still misses', () => {
     expect(kept.some((t) => t.includes('sqlite'))).toBe(true);
   });
 
-  it.fails('keeps a standing preference said without "always" or "from now on"', async () => {
+  it('keeps a standing preference said without "always" or "from now on"', async () => {
     // "Prefer ruby, but use another language if it fits a question better." said after a few
     // one-off requests −0.24 (0.00, kept, as the first thing said: the position weighs more than
     // the words); "I prefer short answers without bullet lists." −0.69 alone ("I prefer short
@@ -315,7 +315,7 @@ describe('real-session classes the ranker still misses', () => {
     expect(kept.some((t) => t.includes('short answers'))).toBe(true);
   });
 
-  it.fails('keeps the option the person picked in AskUserQuestion', async () => {
+  it('keeps the option the person picked in AskUserQuestion', async () => {
     // "Where should the app be deployed? → Render" −0.54: the answer is read as a bare command
     // ("Render" as a verb: mood.imperative, mood.bareCommand); "→ Fly.io" scores −0.07 all the same
     // (floor −0.02): a one-word choice is short, and short ranks low.

@@ -102,7 +102,7 @@ describe('remember, memories and recall', () => {
 
     const md = (await d.cli(['recall', '--project', project, '--format', 'markdown'])).stdout;
     expect(md.indexOf('## Standing rules')).toBeGreaterThan(0);
-    expect(md.indexOf(`## Current state of ${project}`)).toBeGreaterThan(md.indexOf('## Standing rules'));
+    expect(md.indexOf(`## Facts about ${project}`)).toBeGreaterThan(md.indexOf('## Standing rules'));
     expect(md).not.toContain('currently down');
     const big = await d.cli(['recall', '--project', project, '--budget', '100000', '--format', 'claude-hook']);
     const hook = JSON.parse(big.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };

@@ -6,7 +6,7 @@
  */
 import { collectCandidates } from '../candidates/index.js';
 import { proposalsOf } from '../rank/proposals.js';
-import { rank, rankFloor, type Ranked } from '../rank/score.js';
+import { keepPolicy, rank, type Ranked } from '../rank/score.js';
 import { sessionContext } from '../rank/session-context.js';
 import type { ExtractInput, ExtractResult } from './types.js';
 
@@ -17,7 +17,7 @@ export function rankSession(input: Pick<ExtractInput, 'messages'>): Ranked[] {
 
 /** The offline answer for an already ranked session (so a model extractor ranks only once). */
 export function offlineOf(ranked: readonly Ranked[], maxMemories: number): ExtractResult {
-  return { proposals: proposalsOf(ranked, rankFloor(), maxMemories), extractor: 'heuristic' };
+  return { proposals: proposalsOf(ranked, keepPolicy(), maxMemories), extractor: 'heuristic' };
 }
 
 export function extractOffline(input: ExtractInput): ExtractResult {

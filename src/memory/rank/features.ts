@@ -10,6 +10,7 @@ import { commandAt, firstWord } from '../nlp/mood.js';
 import { countTechTerms } from '../nlp/tech-terms.js';
 import * as L from '../nlp/lexicon.js';
 import { hasStandingMarker } from '../nlp/markers-i18n.js';
+import { KINDS, kindOf, type Kind } from './kind.js';
 import { echoes, type SessionContext } from './session-context.js';
 
 /** The feature names, in the order of the vector (weights.json must list the same). */
@@ -49,7 +50,7 @@ export const FEATURES = [
   'trouble',
   'chatter',
   'universal',
-  'size.words',
+  'size.tiny',
   'size.contentShare',
   'tech.terms',
   'tech.properNouns',
@@ -61,10 +62,12 @@ export const FEATURES = [
   'shape.labelValue',
   'shape.emphasis',
   'place.position',
+  'corpus.synthetic',
   'said.again',
   'echo.count',
   'echo.span',
   'lang.other',
+  ...KINDS.map((k) => `kind.${k}` as const),
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 
@@ -91,7 +94,6 @@ function question(tokens: readonly Token[], text: string): boolean {
   return L.AUXILIARIES.has(t.lower) && next?.pos === 'PRON';
 }
 
-/** The feature vector of one candidate, in FEATURES order. */
 /** A short label of nouns (no verb, no pronoun), a colon, then a value. */
 function labelValue(tokens: readonly Token[]): boolean {
   const colon = tokens.findIndex((t) => t.text === ':');
@@ -119,7 +121,33 @@ function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
   return { tokens: arrow < 0 ? c.sentence.tokens : c.sentence.tokens.slice(arrow + 1), text: c.text.slice(c.text.lastIndexOf('→') + 1).trim() };
 }
 
-export function featuresOf(c: Candidate, session: SessionContext): number[] {
+/** "let's use Postgres", "we'll go with option B", "we're going to drop it", "we decided on REST". */
+function proposal(tokens: readonly Token[]): boolean {
+  const i = firstWord(tokens);
+  const a = tokens[i]?.lower;
+  const b = tokens[i + 1]?.lower;
+  if (a === "let's" || (a === 'let' && (b === "'s" || b === 'us'))) return true;
+  if (a !== 'we') return false;
+  const rest = tokens.slice(i + 1, i + 4).map((t) => t.lemma);
+  return rest[0] === 'decide' || rest[0] === 'agree' || rest[0] === 'will' || (rest[0] === 'be' && rest[1] === 'go');
+}
+
+/**
+ * "When you touch the migrations, run make check first": a condition clause, then a command. The
+ * command is read in the clause after the first comma of a sentence that opens with a condition.
+ */
+function conditionalCommand(tokens: readonly Token[], text: string): boolean {
+  const first = tokens[firstWord(tokens)];
+  if (first === undefined || !L.CONDITIONS.has(first.lower)) return false;
+  const comma = tokens.findIndex((t) => t.text === ',');
+  if (comma < 0 || comma >= tokens.length - 2) return false;
+  const rest = tokens.slice(comma + 1);
+  const at = text.indexOf(',');
+  return commandAt(rest, at < 0 ? text : text.slice(at + 1)) >= 0;
+}
+
+/** The kind and the feature vector of one candidate (FEATURES order), from one reading of it. */
+export function readCandidate(c: Candidate, session: SessionContext): { kind: Kind; features: number[] } {
   const { tokens, text } = spoken(c);
   const words = tokens.filter((t) => t.kind === 'word' || t.kind === 'number');
   const lower = tokens.map((t) => t.lower);
@@ -139,7 +167,7 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
   const asking = question(tokens, text);
   const echo = echoes(text, c.messageId, session);
   // A single word is an answer or an acknowledgement, not a command ("Render").
-  const command = english && words.length >= 2 && commandAt(tokens, text) >= 0;
+  const command = english && words.length >= 2 && (commandAt(tokens, text) >= 0 || conditionalCommand(tokens, text));
   // Other languages: only their explicit standing markers can be read ("以后", "vždy", "siempre").
   const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES) || (!english && hasStandingMarker(text));
   const deontic = has(L.DEONTIC) || hasPhrase(lower, L.DEONTIC_PHRASES);
@@ -147,11 +175,57 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
   const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;
   const clause = tokens.slice(reply);
   const negated = clause.some((t) => L.NEGATORS.has(t.lower) || t.negated);
+  // Other languages have no parts of speech here: every word counts.
+  const contentWords = english ? tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length : words.length;
+  const verbsOnly = verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have');
+  const bareCommand = command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL);
+  const preference = (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l));
+  const limit = tokens.some((t, i) => L.BOUNDS.has(t.lower) && tokens.slice(i + 1, i + 4).some((x) => x.kind === 'number' || x.pos === 'NUM'));
+  const reserves =
+    tokens.some(
+      (t, i) =>
+        t.lower === 'i' &&
+        (tokens[i + 1]?.pos === 'VERB' || (tokens[i + 1]?.pos === 'AUX' && tokens[i + 2]?.pos === 'VERB')) &&
+        !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? ''),
+    ) || lower.includes('myself');
+  const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || asking);
+  const chatter = words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length;
+  const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
+  const fragment = english && verbs.length === 0 && !command;
+  const isLabelValue = labelValue(tokens);
+  const kind = kindOf({
+    source: src,
+    english,
+    asking,
+    command,
+    bareCommand,
+    evaluation: evaluation(tokens),
+    fragment,
+    copula: verbsOnly,
+    labelValue: isLabelValue,
+    standing,
+    deontic,
+    preference,
+    condition: has(L.CONDITIONS),
+    limit,
+    negated,
+    universal: has(L.UNIVERSAL),
+    reserves,
+    deferral,
+    chatter,
+    relativeTime: relative,
+    trouble: count(L.TROUBLE),
+    document: c.document,
+    contentWords,
+    deixis: count(L.DEICTIC) > 0,
+    proposal: proposal(tokens),
+    named: countTechTerms(text) > 0 || tokens.some((t) => t.pos === 'PROPN') || sessionWords.size > 0,
+  });
   const v: Record<FeatureName, number> = {
     'source.typed': src === 'typed' ? 1 : 0,
     'source.answer': src === 'answer' ? 1 : 0,
     // "you decide", "not sure", "whatever": an answer that leaves the choice to the agent.
-    'answer.deferral': src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || asking) ? 1 : 0,
+    'answer.deferral': deferral ? 1 : 0,
     'source.plan': src === 'plan' ? 1 : 0,
     'source.planBody': src === 'plan-body' ? 1 : 0,
     'source.rejection': src === 'feedback' ? 1 : 0,
@@ -163,43 +237,36 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     'source.established': src === 'url' || src === 'learning' ? 1 : 0,
     'mood.question': asking ? 1 : 0,
     'mood.imperative': command ? 1 : 0,
-    'mood.copula': verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have') ? 1 : 0,
+    'mood.copula': verbsOnly ? 1 : 0,
     // A command with nothing that makes it last: no always, must, when, every, not.
-    'mood.bareCommand': command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL) ? 1 : 0,
+    'mood.bareCommand': bareCommand ? 1 : 0,
     // "that's great", "this looks too good", "it's confusing": judging what is on the table.
     'mood.evaluation': evaluation(tokens) ? 1 : 0,
     // No verb at all: a label, a title, a fragment ("Foto besar + deskripsi", "Explicitly out of scope").
-    'mood.fragment': english && verbs.length === 0 && !command ? 1 : 0,
+    'mood.fragment': fragment ? 1 : 0,
     'modal.standing': standing ? 1 : 0,
     'modal.deontic': deontic ? 1 : 0,
-    'modal.preference': (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l)) ? 1 : 0,
+    'modal.preference': preference ? 1 : 0,
     'modal.hedge': has(L.HEDGES) || hasPhrase(lower, L.HEDGE_PHRASES) ? 1 : 0,
     'modal.condition': has(L.CONDITIONS) ? 1 : 0,
     // "under 50 lines", "at most 3", "no more than 2": a bound that holds beyond the moment.
-    'modal.limit': tokens.some((t, i) => L.BOUNDS.has(t.lower) && tokens.slice(i + 1, i + 4).some((x) => x.kind === 'number' || x.pos === 'NUM')) ? 1 : 0,
+    'modal.limit': limit ? 1 : 0,
     // "I do that", "I'll handle the frontend", "I commit myself": the person keeps a job for themselves.
-    'person.reserves':
-      tokens.some(
-        (t, i) =>
-          t.lower === 'i' &&
-          (tokens[i + 1]?.pos === 'VERB' || (tokens[i + 1]?.pos === 'AUX' && tokens[i + 2]?.pos === 'VERB')) &&
-          !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? ''),
-      ) || lower.includes('myself')
-        ? 1
-        : 0,
+    'person.reserves': reserves ? 1 : 0,
     'polarity.negated': negated ? 1 : 0,
     'person.first': firstPerson ? 1 : 0,
     'person.we': has(L.FIRST_PLURAL) ? 1 : 0,
     'person.you': has(L.SECOND) ? 1 : 0,
     deixis: cap(count(L.DEICTIC), 3),
-    'time.relative': cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3),
+    'time.relative': relative,
     'time.past': verbs.some((t) => t.lemma !== t.lower && /ed$/.test(t.lower)) && !verbs.some((t) => t.lemma === t.lower && t.pos === 'VERB') ? 1 : 0,
     // How much of it is interjection, thanks or praise.
     trouble: cap(count(L.TROUBLE), 2),
-    chatter: words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length,
+    chatter,
     universal: has(L.UNIVERSAL) ? 1 : 0,
-    'size.words': Math.log1p(words.length),
-    'size.contentShare': words.length === 0 ? 0 : tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length / words.length,
+    // Length is not evidence: only "next to nothing said" (a word or two) is read from it.
+    'size.tiny': words.length <= 2 ? 1 : 0,
+    'size.contentShare': words.length === 0 ? 0 : contentWords / words.length,
     'tech.terms': cap(countTechTerms(text), 5),
     'tech.properNouns': cap(tokens.filter((t) => t.pos === 'PROPN').length, 5),
     'tech.numbers': cap(tokens.filter((t) => t.kind === 'number' || t.pos === 'NUM').length, 4),
@@ -208,14 +275,21 @@ export function featuresOf(c: Candidate, session: SessionContext): number[] {
     'shape.bullet': c.bullet ? 1 : 0,
     'shape.document': c.document ? 1 : 0,
     // "Language: Kotlin 2.0 on the JVM 21", "Deploy target: Fly.io": a named property and its value.
-    'shape.labelValue': labelValue(tokens) ? 1 : 0,
+    'shape.labelValue': isLabelValue ? 1 : 0,
     // "DON'T", "NEVER EVER", "!": shouting, not an acronym.
     'shape.emphasis': /!|\b[A-Z]{2,}'[A-Z]+\b|\b[A-Z]{3,}\s+[A-Z]{3,}\b/.test(text) ? 1 : 0,
     'place.position': c.count > 1 ? c.index / (c.count - 1) : 0,
+    // The fit's own: written sessions carry more labels per statement than real ones; the fit sets it
+    // for them, so their share of wanted and junk does not leak into the weights. Real sessions: 0.
+    'corpus.synthetic': 0,
     'said.again': cap(c.repeats, 3),
     'echo.count': Math.log1p(echo.count),
     'echo.span': echo.span,
     'lang.other': english ? 0 : 1,
+    ...(Object.fromEntries(KINDS.map((k) => [`kind.${k}`, k === kind ? 1 : 0])) as Record<`kind.${Kind}`, number>),
   };
-  return FEATURES.map((f) => v[f]);
+  return { kind, features: FEATURES.map((f) => v[f]) };
 }
+
+/** The feature vector of one candidate, in FEATURES order. */
+export const featuresOf = (c: Candidate, session: SessionContext): number[] => readCandidate(c, session).features;

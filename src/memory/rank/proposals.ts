@@ -9,19 +9,29 @@ import { isTimeBound } from '../candidates/time-bound.js';
 import { finish, tidy } from '../nlp/tidy.js';
 import type { Proposal } from '../extract/types.js';
 import { FEATURES, type FeatureName } from './features.js';
-import { doneTask, type Ranked } from './score.js';
+import { keepOf, type KeepPolicy } from './keep.js';
+import { TRANSIENT } from './kind.js';
+import type { Ranked } from './score.js';
 
 const at = new Map(FEATURES.map((f, i) => [f, i] as const));
 const on = (r: Ranked, f: FeatureName): boolean => (r.features[at.get(f) ?? -1] ?? 0) > 0;
 
+/** The memory's type follows its kind: a rule is an instruction or a preference, a fact may be a lesson. */
 function typeOf(r: Ranked): MemoryType {
-  const s = r.candidate.source;
-  if (s === 'answer' || s === 'plan' || s === 'plan-body') return 'decision';
-  if (s === 'learning' || on(r, 'source.summaryLesson')) return 'learning';
-  if (s === 'url') return 'fact';
-  if (on(r, 'modal.preference')) return 'preference';
-  if (on(r, 'mood.imperative') || on(r, 'modal.standing') || on(r, 'modal.deontic') || s === 'feedback' || s === 'instructions') return 'instruction';
-  return 'fact';
+  switch (r.kind) {
+    case 'rule':
+      return on(r, 'modal.preference') ? 'preference' : 'instruction';
+    case 'decision':
+      return 'decision';
+    case 'state':
+      return 'state';
+    case 'fact':
+    case 'one-off':
+    case 'chatter':
+    case 'pasted':
+    case 'question':
+      return r.candidate.source === 'learning' || on(r, 'source.summaryLesson') ? 'learning' : 'fact';
+  }
 }
 
 /**
@@ -65,24 +75,33 @@ function verdict(r: Ranked): boolean {
   return s === 'plan' || (s === 'feedback' && r.candidate.rejects !== undefined);
 }
 
-export function proposalsOf(ranked: readonly Ranked[], floor: number, max: number): Proposal[] {
-  return ranked
-    .filter((r) => r.score >= floor || verdict(r))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, max)
+/**
+ * The session's memories: what the keep policy (keep.ts) keeps of its statements, never one whose
+ * kind is not worth a line of its own (a one-off request, chatter, pasted material, a question),
+ * and every verdict whatever its score; at most `max`.
+ */
+export function proposalsOf(ranked: readonly Ranked[], policy: KeepPolicy, max: number): Proposal[] {
+  const kept = keepOf(
+    ranked.filter((r) => !verdict(r) && !TRANSIENT.has(r.kind)),
+    (r) => r.score,
+    { ...policy, perSession: Math.min(policy.perSession, max) },
+  );
+  const verdicts = ranked.filter(verdict).map((r) => ({ item: r, score: Math.max(r.score, policy.floor) }));
+  const stored = new Map([...verdicts, ...kept].slice(0, max).map((k) => [k.item, k.score] as const));
+  return [...stored.keys()]
     .sort((a, b) => a.candidate.index - b.candidate.index)
     .map((r) => {
       const c = r.candidate;
-      const done = doneTask(r);
-      const stable = !done && (TIMELESS.has(c.source) || !isTimeBound(c.text));
+      // The state of the work goes stale; a rule, a fact or a decision stands unless bound to the moment.
+      const stable = r.kind !== 'state' && (TIMELESS.has(c.source) || !isTimeBound(c.text));
       const replaces = c.source === 'typed' || c.source === 'feedback' ? findReplaced(c.text) : undefined;
       return {
         content: contentOf(r),
-        type: done ? 'fact' : typeOf(r),
+        type: typeOf(r),
         scope: scopeOf(r),
         stable,
-        // A verdict kept below the floor is still worth a line in recall.
-        importance: Math.max(0, Math.min(1, Math.max(r.score, verdict(r) ? floor : -Infinity))),
+        // A verdict or a session's best kept below the floor is still worth a line in recall.
+        importance: Math.max(0, Math.min(1, stored.get(r) ?? r.score)),
         messageIds: [c.messageId],
         ...(c.at !== undefined && { at: c.at }),
         ...(replaces !== undefined && stable && { replaces }),

@@ -19,14 +19,26 @@ export const Weights = z.object({
   junkWeight: z.number(),
   /** Below this score a candidate is neither stored nor recalled. */
   floor: z.number(),
+  /** The most memories one session leaves behind (its best, by score). */
+  perSession: z.number().int().positive(),
+  /** A session's best this many are kept below the floor. */
+  sessionBest: z.number().int().nonnegative(),
   report: z.object({
     corpus: z.object({ files: z.number(), groups: z.number(), candidates: z.number() }),
     folds: z.number(),
     lambda: z.number(),
-    /** Every group scored by models fitted on all the others (what the operating point was chosen on). */
-    leaveOneGroupOut: Tally,
-    /** The scorer's folds: one per fold, then all folds together. */
-    outOfFold: z.array(Tally),
+    /** Per corpus fitted on. */
+    corpora: z.array(
+      z.object({
+        name: z.string(),
+        /** Every group scored by models fitted on all the others (what the operating point was chosen on). */
+        leaveOneGroupOut: Tally,
+        /** The scorer's folds: one per fold, then all folds together. */
+        outOfFold: z.array(Tally),
+        /** Scored by the final fit, which saw every group: beside the out-of-fold figures, never instead of them. */
+        inSample: Tally,
+      }),
+    ),
   }),
 });
 export type Weights = z.infer<typeof Weights>;

@@ -167,9 +167,20 @@ function offers(
   return out;
 }
 
+/** The order of the block's sections (api/recall-render.ts): rules, decisions, state, facts, then past sessions. */
 function sectionOf(i: RecallItem): number {
-  if (i.kind === 'episode') return 2;
-  return i.type === 'instruction' || i.type === 'preference' ? 0 : 1;
+  if (i.kind === 'episode') return 4;
+  switch (i.type) {
+    case 'instruction':
+    case 'preference':
+      return 0;
+    case 'decision':
+      return 1;
+    case 'state':
+      return 2;
+    default:
+      return 3;
+  }
 }
 
 export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse {
@@ -201,8 +212,8 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
     }
   }
   const picked = fillBudget(all, room, floor).map((o) => o.item);
-  // The current state first: standing rules, then how the project is (stack, configuration,
-  // decisions, lessons), then past sessions; best first within each.
+  // By section (standing rules, decisions, the state of the work, the project's facts), then past
+  // sessions; best first within each.
   const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...digests.items];
   const tokens = FRAME_TOKENS + digests.tokens + picked.reduce((n, i) => n + i.tokens, 0);
   return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered: all.length + (opts.digests?.length ?? 0), items };

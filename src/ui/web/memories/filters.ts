@@ -4,7 +4,7 @@ import { hrefWith, pageOf } from '../query.js';
 import { at } from '../base.js';
 
 export const PAGE_SIZE = 50;
-export const TYPES = ['instruction', 'preference', 'fact', 'decision', 'procedure', 'learning', 'note'] as const satisfies readonly MemoryType[];
+export const TYPES = ['instruction', 'preference', 'fact', 'decision', 'procedure', 'learning', 'state', 'note'] as const satisfies readonly MemoryType[];
 export const SCOPES = ['user', 'project', 'team'] as const satisfies readonly MemoryScope[];
 export const ORIGINS = ['heuristic', 'model', 'manual', 'import'] as const;
 

@@ -1,0 +1,98 @@
+/**
+ * What kind of statement a candidate is, read from its clause analysis before anything is ranked:
+ * a standing rule or preference, a project fact, a decision, the current state, or what is never
+ * worth a line on its own (a one-off request, chatter, pasted material, a question). The kind
+ * decides where a memory is shown and whether it is kept at all; the fitted ranker then orders the
+ * statements within their kind. Every test here reads the statement's form, never its length.
+ */
+import type { CandidateSource } from '../candidates/index.js';
+
+export const KINDS = ['rule', 'fact', 'decision', 'state', 'one-off', 'chatter', 'pasted', 'question'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** Kinds that are never stored as a memory of their own. */
+export const TRANSIENT: ReadonlySet<Kind> = new Set(['one-off', 'chatter', 'pasted', 'question']);
+
+/** The clause analysis a kind is read from (the ranker's named features, before kinds are added). */
+export interface KindSignals {
+  source: CandidateSource;
+  english: boolean;
+  asking: boolean;
+  command: boolean;
+  bareCommand: boolean;
+  evaluation: boolean;
+  fragment: boolean;
+  copula: boolean;
+  labelValue: boolean;
+  standing: boolean;
+  deontic: boolean;
+  preference: boolean;
+  condition: boolean;
+  limit: boolean;
+  negated: boolean;
+  universal: boolean;
+  reserves: boolean;
+  deferral: boolean;
+  /** Share of the words that are interjections, thanks or praise. */
+  chatter: number;
+  relativeTime: number;
+  trouble: number;
+  document: boolean;
+  /** Content words (nouns, verbs, adjectives, numbers) that are not stop words. */
+  contentWords: number;
+  /** Points at what is on the table ("this", "it", "that one"). */
+  deixis: boolean;
+  /** Names a tool, a file, a name or a thing the session touched. */
+  named: boolean;
+  /** Puts a course to the team: "let's …", "we'll …", "we're going to …", "we decided …". */
+  proposal: boolean;
+}
+
+/** Said to hold beyond the moment: always/never, must/should, a condition, a bound, a wish, a prohibition. */
+const lasting = (s: KindSignals): boolean => s.standing || s.deontic || s.preference || s.condition || s.limit || s.universal || s.negated;
+
+export function kindOf(s: KindSignals): Kind {
+  switch (s.source) {
+    case 'answer':
+      return s.deferral ? 'chatter' : 'decision';
+    case 'plan':
+    case 'plan-body':
+    case 'feedback':
+      return 'decision';
+    case 'instructions':
+      return 'rule';
+    case 'learning':
+    case 'url':
+      return 'fact';
+    case 'assistant':
+    case 'summary-files':
+      return 'pasted';
+    // A compaction summary's work in hand is the state it was in; the rest is what was learned or asked.
+    case 'summary-pending':
+    case 'summary-current':
+    case 'summary-next':
+      return 'state';
+    case 'summary-request':
+    case 'summary-concepts':
+    case 'summary-errors':
+    case 'summary-solving':
+    case 'summary-user':
+    case 'summary-other':
+      return 'fact';
+    case 'typed':
+      break;
+  }
+  if (s.asking && !s.standing && !s.deontic) return 'question';
+  if (!s.english) return s.asking ? 'question' : s.standing ? 'rule' : 'fact';
+  if (s.contentWords === 0 || s.evaluation || s.chatter >= 0.34) return 'chatter';
+  if (s.document && !s.labelValue && !s.copula && !lasting(s)) return 'pasted';
+  if (s.proposal && !s.standing) return 'decision';
+  if (s.preference || s.standing || s.deontic || s.limit) return 'rule';
+  // A bare command is a request of the moment when it points at the moment or names nothing that
+  // lasts ("explain this function", "run the tests again"); "Use pnpm" names a tool and stands.
+  if (s.command) return s.bareCommand && (s.deixis || s.relativeTime > 0 || s.trouble > 0 || !s.named) ? 'one-off' : 'rule';
+  if (s.reserves && s.condition) return 'rule';
+  if (s.relativeTime > 0 || s.trouble > 0) return 'state';
+  if (s.fragment && !s.labelValue) return s.contentWords >= 2 ? 'fact' : 'chatter';
+  return 'fact';
+}
