@@ -12,7 +12,7 @@ import { clocksOf, namespaceKey, rankOf, type Namespace } from '../store/model.j
 import type { MemoryStore } from '../store/store.js';
 import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
-import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS } from './budget.js';
+import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS, STATE_HEADING_TOKENS } from './budget.js';
 import { fillBudget, type Offer } from './select.js';
 import { slotKey } from '../store/slots.js';
 import { TopK } from './top-k.js';
@@ -37,6 +37,8 @@ export interface RecallOptions {
   episodes?: EpisodeStore | undefined;
   /** Digests of the project's recent sessions, most recent first. */
   digests?: RecallItem[] | undefined;
+  /** The project's current state (the agent's record), already cut to its share of the budget. */
+  state?: RecallItem[] | undefined;
   /** The projects' sessions: what ages a memory (store/model.ts `decay`). */
   activity?: Activity | undefined;
   /** Items never offered: rejected in this project and not reinforced since (memory/ledger). */
@@ -177,7 +179,9 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   const matched = new Map<string, number>();
   if (query) for (const h of store.search(query, opts.namespaces, 200)) matched.set(h.memory.id, h.score);
   const digests = takeDigests(opts.digests ?? [], opts.budget);
-  const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens);
+  const state = opts.state ?? [];
+  const stateTokens = state.length === 0 ? 0 : STATE_HEADING_TOKENS + state.reduce((n, i) => n + i.tokens, 0);
+  const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens - stateTokens);
   // A query ranks by match: the ranker's floor is for what is recalled unasked.
   const floor = query === undefined ? rankFloor() : -Infinity;
   const all = offers(store, opts, query, matched, room, floor);
@@ -203,7 +207,8 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   const picked = fillBudget(all, room, floor).map((o) => o.item);
   // The current state first: standing rules, then how the project is (stack, configuration,
   // decisions, lessons), then past sessions; best first within each.
-  const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...digests.items];
-  const tokens = FRAME_TOKENS + digests.tokens + picked.reduce((n, i) => n + i.tokens, 0);
-  return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered: all.length + (opts.digests?.length ?? 0), items };
+  const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...state, ...digests.items];
+  const tokens = FRAME_TOKENS + digests.tokens + stateTokens + picked.reduce((n, i) => n + i.tokens, 0);
+  const considered = all.length + (opts.digests?.length ?? 0) + state.length;
+  return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered, items };
 }
