@@ -8,11 +8,16 @@ import { estimateTokens } from '../../llm/tokens.js';
 import type { StateLine } from './resolve.js';
 
 const ITEM_FRAME_TOKENS = 4;
+/** A line of merged commits names its latest few. */
+const HASHES_SHOWN = 3;
 
 function source(l: StateLine): string {
   switch (l.source) {
-    case 'commit':
-      return l.hashes?.join(', ') ?? 'commit';
+    case 'commit': {
+      const hashes = l.hashes ?? [];
+      if (hashes.length === 0) return 'commit';
+      return hashes.length <= HASHES_SHOWN ? hashes.join(', ') : `${hashes.slice(-HASHES_SHOWN).join(', ')} +${hashes.length - HASHES_SHOWN} more`;
+    }
     case 'plan':
       return 'approved plan';
     case 'todo':
@@ -26,22 +31,27 @@ function source(l: StateLine): string {
   }
 }
 
-/** "Built: Add retry to the S3 upload (a1b2c3d, 2026-11-20, session 5f2c9e1a)" */
+/** "Built: Add retry to the S3 upload (a1b2c3d, 2026-11-20)": the session is the item's source. */
 export function stateText(l: StateLine): string {
   const head = l.kind === 'built' ? 'Built' : l.kind === 'open' ? 'Open' : 'Found';
   const date = l.at === undefined ? '' : `, ${l.at.slice(0, 10)}`;
-  return `${head}: ${l.text} (${source(l)}${date}, session ${l.sessionId.slice(0, 8)})`;
+  return `${head}: ${l.text} (${source(l)}${date})`;
 }
 
-/** Which lines go first when the share is too small for all: what is open, then the latest work. */
+/** Within a session: what is in progress, then what is open, then what was built and found. */
 function priority(l: StateLine): number {
   if (l.kind === 'open') return l.status === 'in_progress' ? 0 : 1;
   return l.kind === 'built' ? 2 : 3;
 }
 
-/** The state's recall items, best first, within `room` tokens. */
+/**
+ * The state's recall items within `room` tokens: the latest sessions' first (where things stand
+ * now), and within a session what is open before what was done.
+ */
 export function stateItems(lines: readonly StateLine[], room: number): RecallItem[] {
-  const ranked = [...lines].sort((a, b) => priority(a) - priority(b) || (b.at ?? '').localeCompare(a.at ?? ''));
+  const ranked = [...lines].sort(
+    (a, b) => (b.sessionAt ?? '').localeCompare(a.sessionAt ?? '') || priority(a) - priority(b) || (b.at ?? '').localeCompare(a.at ?? ''),
+  );
   const out: RecallItem[] = [];
   let tokens = 0;
   for (const l of ranked) {
