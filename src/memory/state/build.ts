@@ -8,7 +8,7 @@ import { commitMessage, notableCommand } from '../digest/commands.js';
 import { simpleCommands } from '../digest/shell.js';
 import { redact } from '../redact/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
-import { disputes, reportClaims, reportPending } from './report.js';
+import { disputes, reportClaims, reportPending, saysNothingLeft } from './report.js';
 import { causeAndFix } from './found.js';
 import type { SessionState, StateEntry } from './schema.js';
 
@@ -86,6 +86,10 @@ export class StateBuilder {
   private report(m: TranscriptMessage): void {
     const pending = reportPending(m.text);
     if (pending.length > 0) this.s.reportPending = pending.map((t) => entry(t, m));
+    if (saysNothingLeft(m.text)) {
+      this.s.cleared = true;
+      this.s.reportPending = [];
+    } else if (pending.length > 0) delete this.s.cleared;
     const claims = reportClaims(m.text).map((t) => entry(t, m));
     this.s.claims.push(...claims);
     this.recentClaims += claims.length;

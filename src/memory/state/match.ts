@@ -32,11 +32,11 @@ export function covers(b: string, a: string, share = 0.6): boolean {
   return n >= Math.min(2, ta.size) && n / ta.size >= share;
 }
 
-/** The same item said twice: each covers most of the other. */
+/** The same item said twice, tersely or at length: the shorter's words are mostly in the longer. */
 export function sameWork(a: string, b: string): boolean {
   const ta = termSet(a);
   const tb = termSet(b);
   if (ta.size === 0 || tb.size === 0) return a.trim().toLowerCase() === b.trim().toLowerCase();
   const n = shared(ta, tb);
-  return n >= Math.min(2, ta.size, tb.size) && n / Math.max(ta.size, tb.size) >= 0.5;
+  return n >= Math.min(2, ta.size, tb.size) && n / Math.min(ta.size, tb.size) >= 0.6 && n / Math.max(ta.size, tb.size) >= 0.3;
 }

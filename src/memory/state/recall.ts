@@ -15,13 +15,13 @@ function source(l: StateLine): string {
   switch (l.source) {
     case 'commit': {
       const hashes = l.hashes ?? [];
-      if (hashes.length === 0) return 'commit';
-      return hashes.length <= HASHES_SHOWN ? hashes.join(', ') : `${hashes.slice(-HASHES_SHOWN).join(', ')} +${hashes.length - HASHES_SHOWN} more`;
+      if (hashes.length === 0) return 'committed';
+      return `committed ${hashes.length <= HASHES_SHOWN ? hashes.join(', ') : `${hashes.slice(-HASHES_SHOWN).join(', ')} +${hashes.length - HASHES_SHOWN} more`}`;
     }
     case 'plan':
       return 'approved plan';
     case 'todo':
-      return `todo, ${l.status === 'in_progress' ? 'in progress' : 'pending'}`;
+      return `todo, ${l.kind === 'built' ? 'completed' : l.status === 'in_progress' ? 'in progress' : 'pending'}`;
     case 'report':
       return "the agent's report";
     case 'summary':
@@ -31,7 +31,7 @@ function source(l: StateLine): string {
   }
 }
 
-/** "Built: Add retry to the S3 upload (a1b2c3d, 2026-11-20)": the session is the item's source. */
+/** "Built: Add retry to the S3 upload (committed a1b2c3d, 2026-11-20)": the session is the item's source. */
 export function stateText(l: StateLine): string {
   const head = l.kind === 'built' ? 'Built' : l.kind === 'open' ? 'Open' : 'Found';
   const date = l.at === undefined ? '' : `, ${l.at.slice(0, 10)}`;

@@ -76,6 +76,8 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
       ...s.commits.filter((c) => c.reverted !== true).map((c) => ({ text: c.text, at: c.at })),
       ...s.claims.map((c) => ({ text: c.text, at: c.at })),
     ];
+    // The agent said nothing is left: what earlier sessions left open is settled.
+    if (s.cleared === true) open = [];
     const mentioned = [...s.todos, ...s.reportPending, ...s.summary];
     // Said again in this session (in any status): this session's word replaces the older item.
     open = open.filter((o) => !mentioned.some((m) => sameWork(m.text, o.text)));
@@ -88,9 +90,12 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     // A completed todo of this session closes what it covers, as a commit or a done claim does.
     const done = [...closers, ...s.todos.filter((t) => t.status === 'completed').map((t) => ({ text: t.text, at: t.at }))];
     open = open.filter((o) => !done.some((c) => (o.sessionId !== s.sessionId || notBefore(c.at, o.at)) && covers(c.text, o.text)));
+    const commits = s.commits.filter((c) => c.reverted !== true);
     built.push(
-      ...mergeBuilt(s.commits.filter((c) => c.reverted !== true).map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
+      ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
+      // What the last task list marks completed and no commit of the session names.
+      ...s.todos.filter((t) => t.status === 'completed' && !commits.some((c) => covers(c.text, t.text))).map((t) => line('built', 'todo', t, s)),
     );
     found.push(...s.found.map((f) => line('found', 'found', f, s)));
   }

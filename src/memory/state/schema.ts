@@ -31,6 +31,8 @@ export const SessionState = z.object({
   reportPending: z.array(StateEntry),
   /** What the agent's reports said was done (closes pending items); dropped when the person disputed it. */
   claims: z.array(StateEntry),
+  /** The agent's latest report said nothing is left: what earlier sessions left open is settled. */
+  cleared: z.boolean().optional(),
   /** Causes and their fixes the agent established, a check passed after, and the person did not dispute. */
   found: z.array(StateEntry),
 });

@@ -64,7 +64,7 @@ describe('current state from the agent record', () => {
     await ingest(d, firstSession(cwd), dir, 'up-1');
 
     let lines = state(await recall(d, cwd));
-    expect(lines.some((l) => /^Built: Add retry to the S3 upload \(a1b2c3d, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Built: Add retry to the S3 upload \(committed a1b2c3d, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Write the migration for orders \(todo, in progress, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Expose an upload_failed metric \(todo, pending/.test(l))).toBe(true);
     expect(lines.some((l) => /Benchmark the presigned URL path/.test(l))).toBe(true);
@@ -87,7 +87,7 @@ describe('current state from the agent record', () => {
     await ingest(d, next, dir, 'up-2');
     lines = state(await recall(d, cwd));
     expect(lines.filter((l) => l.startsWith('Open:'))).toEqual([]);
-    expect(lines.some((l) => /^Built: Expose the upload_failed metric for Grafana \(0a1b2c3, /.test(l))).toBe(true);
+    expect(lines.some((l) => /^Built: Expose the upload_failed metric for Grafana \(committed 0a1b2c3, /.test(l))).toBe(true);
     expect(lines.some((l) => /Benchmark the presigned/.test(l))).toBe(false);
 
     // The dream keeps it; the record is still recalled after it.
@@ -143,7 +143,7 @@ describe('current state from the agent record', () => {
     ].join('\n');
     await ingestText(d, join(dir, 'rollout.jsonl'), `${rollout}\n`);
     const lines = state(await recall(d, cwd));
-    expect(lines.some((l) => /^Built: Drop the oldest messages when a subscriber lags \(7e6d5c4, /.test(l))).toBe(true);
+    expect(lines.some((l) => /^Built: Drop the oldest messages when a subscriber lags \(committed 7e6d5c4, /.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Add a relay_dropped_messages_total counter \(todo, pending/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: document the policy in the README \(the agent's report/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Drop the oldest/.test(l))).toBe(false);
