@@ -12,7 +12,7 @@ const GROUPS: { title: (project: string | null) => string; test: (i: RecallItem)
   { title: (p) => (p ? `Current state of ${p}` : 'Current state'), test: (i) => i.kind === 'memory' && i.scope === 'project' },
   { title: () => 'Team', test: (i) => i.kind === 'memory' && i.scope === 'team' },
   { title: () => 'About you', test: (i) => i.kind === 'memory' },
-  { title: () => 'Current state (the agent\'s record)', test: (i) => i.kind === 'state' },
+  { title: () => "Current state (the agent's record)", test: (i) => i.kind === 'state' },
   { title: () => 'Recent sessions here', test: (i) => i.kind === 'digest' },
   { title: () => 'From past sessions', test: (i) => i.kind === 'episode' },
 ];

@@ -108,8 +108,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   const digest = new DigestBuilder(earlier ? structuredClone(earlier) : emptyDigest({ key, sessionId: '', project: null }));
   // The state record is continued the same way; it is known under the project the session was filed in.
   const earlierState = offset > 0 && known?.project != null ? deps.states.session(known.project, key) : undefined;
-  const workState = earlierState ? structuredClone(earlierState) : emptySessionState(key, '');
-  const stateBuilder = new StateBuilder(workState);
+  const stateBuilder = new StateBuilder(earlierState ? structuredClone(earlierState) : emptySessionState(key, ''));
   // Converted as they stream by, so a 50 MB transcript never sits in memory whole.
   const messages: ExtractMessage[] = [];
   const episodes: Episode[] = [];
@@ -204,7 +203,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       deps.store.save(),
       deps.digests.put(finished),
       // Sidechains are part of their parent's work; the parent's own transcript holds its record.
-      project !== null && agentId === undefined ? deps.states.putSession(project, { ...workState, sessionId }) : Promise.resolve(),
+      project !== null && agentId === undefined ? deps.states.putSession(project, { ...stateBuilder.result(), sessionId }) : Promise.resolve(),
     ]);
   } catch (err) {
     // Refused (a full disk): the session is not shown as ingesting, nor written so by a later save.

@@ -21,10 +21,13 @@ const FOUND_MAX = 3;
 const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)]*\))? ([0-9a-f]{7,40})\]/m;
 const CHECK_KINDS = new Set(['test', 'build', 'lint']);
 
+/** Clipped as read; secrets are masked once, in `result` (masking every claim and list as it streams by costs more than the rest). */
 function clip(text: string, max = TEXT_MAX): string {
-  const flat = redact(text.replace(/\s+/g, ' ').trim()).text;
+  const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
+
+const masked = <T extends StateEntry>(e: T): T => ({ ...e, text: redact(e.text).text });
 
 function entry(text: string, m: TranscriptMessage): StateEntry {
   return { text: clip(text), messageId: m.id, ...(m.timestamp !== undefined && { at: m.timestamp }) };
@@ -52,6 +55,21 @@ export class StateBuilder {
   private unverified: StateEntry[] = [];
 
   constructor(private readonly s: SessionState) {}
+
+  /** The record as it is stored: every text with its secrets masked. */
+  result(): SessionState {
+    const s = this.s;
+    return {
+      ...s,
+      commits: s.commits.map(masked),
+      plans: s.plans.map(masked),
+      todos: s.todos.map(masked),
+      summary: s.summary.map(masked),
+      reportPending: s.reportPending.map(masked),
+      claims: s.claims.map(masked),
+      found: s.found.map(masked),
+    };
+  }
 
   add(m: TranscriptMessage): void {
     if (m.sidechain === true) return;
@@ -114,6 +132,8 @@ export class StateBuilder {
 
   private toolResult(m: TranscriptMessage): void {
     if (m.command === undefined || m.exitCode !== 0) return;
+    // Most commands are neither a check nor git: not worth reading as a command line.
+    if (this.unverified.length === 0 && !/\bgit\b/.test(m.command)) return;
     const notable = notableCommand(m.command);
     if (notable?.kind === 'commit') {
       const hash = COMMIT_LINE.exec(m.text)?.[1];
@@ -132,7 +152,7 @@ export class StateBuilder {
       this.unverified = [];
       return;
     }
-    const undone = undoneBy(m.command);
+    const undone = /\b(?:revert|reset)\b/.test(m.command) ? undoneBy(m.command) : undefined;
     if (undone !== undefined) this.undo(undone);
   }
 

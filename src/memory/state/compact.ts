@@ -40,7 +40,11 @@ export function compactState(state: ProjectState, sessionsAfter: (iso: string) =
   const oldIds = new Set(old.map((s) => s.sessionId));
   const finished: ArchivedWork[] = resolveState({ ...state, sessions: old }, sessionsAfter)
     .filter((l) => l.kind !== 'open' && oldIds.has(l.sessionId))
-    .map((l) => ({ text: `${l.kind === 'built' ? 'Built' : 'Found'}: ${l.text}${l.hashes ? ` (${l.hashes.join(', ')})` : ''}`, sessionId: l.sessionId, ...(l.at !== undefined && { at: l.at }) }));
+    .map((l) => ({
+      text: `${l.kind === 'built' ? 'Built' : 'Found'}: ${l.text}${l.hashes ? ` (${l.hashes.join(', ')})` : ''}`,
+      sessionId: l.sessionId,
+      ...(l.at !== undefined && { at: l.at }),
+    }));
   const archive = [...state.archive, ...finished].slice(-ARCHIVE_MAX);
   const merged = sessions.slice(old.length).reduce((n, s, i) => n + s.commits.length - (kept[i]?.commits.length ?? 0), 0);
   return { state: { ...state, sessions: kept, archive }, archived: finished.length, merged };

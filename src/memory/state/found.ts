@@ -6,12 +6,14 @@
 
 const CAUSE =
   /\broot[\s-]?cause\b|\b(?:problem|issue|bug|error|failure|crash|culprit)\s+(?:was|turned out to be)\b|\b(?:was|were)\s+(?:caused|triggered)\s+by\b/i;
-const FIX = /\b(?:fixed|solved|resolved)\s+(?:it\s+|this\s+|that\s+)?(?:by|with)\b|\b(?:the\s+)?(?:fix|solution)\s+(?:was|is)\b|\bfix:|\bso I\s+(?:changed|added|removed|replaced|moved|set)\b/i;
+const FIX =
+  /\b(?:fixed|solved|resolved)\s+(?:it\s+|this\s+|that\s+)?(?:by|with)\b|\b(?:the\s+)?(?:fix|solution)\s+(?:was|is)\b|\bfix:|\bso I\s+(?:changed|added|removed|replaced|moved|set)\b/i;
 const DOUBT = /\?|\b(?:maybe|perhaps|probably|might|could be|i think|i suspect|not sure|likely|possibly|let me|i'll)\b/i;
 const MAX = 300;
 
 /** The sentence (or two) that names a cause and its fix, if the text has one. */
 export function causeAndFix(text: string): string | undefined {
+  if (!CAUSE.test(text) || !FIX.test(text)) return undefined;
   const sentences = text
     .replace(/\*\*|`/g, '')
     .split(/(?<=[.!?])\s+|\n+/)

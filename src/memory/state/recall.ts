@@ -41,7 +41,8 @@ export function stateText(l: StateLine): string {
 /** Within a session: what is in progress, then what is open, then what was built and found. */
 function priority(l: StateLine): number {
   if (l.kind === 'open') return l.status === 'in_progress' ? 0 : 1;
-  return l.kind === 'built' ? 2 : 3;
+  if (l.kind === 'built') return l.source === 'todo' ? 3 : 2;
+  return 4;
 }
 
 /**

@@ -76,6 +76,7 @@ export function reportPending(text: string): string[] {
  * word for "done", or all of them when the report opens with one ("Done (a1b2c3d): …").
  */
 export function reportClaims(text: string): string[] {
+  if (!DONE.test(text)) return [];
   const sentences = text
     .split('\n')
     .flatMap((l) => (BULLET.test(l) ? [l] : l.split(/(?<=[.!?。])\s+/)))

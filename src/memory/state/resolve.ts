@@ -12,6 +12,10 @@ import type { ProjectState, SessionState, StateEntry } from './schema.js';
 /** An open item ages out after this many of the project's sessions with nothing said of it (decay halves a memory every 10). */
 export const AGE_SESSIONS = 6;
 
+/** A task that looked into something built nothing: "Research the flags", "Check the logs", "Verify the setup". */
+const LOOKED_INTO =
+  /^(?:research|investigate|check|look (?:into|at|for)|explore|read|review|verify|test|understand|analy[sz]e|find|search|inspect|examine|debug|diagnose|ask|confirm|compare|evaluate|identify|figure out)\b/i;
+
 export type StateSource = 'commit' | 'plan' | 'todo' | 'report' | 'summary' | 'found';
 
 export interface StateLine {
@@ -68,8 +72,9 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
   let open: StateLine[] = [];
   const built: StateLine[] = [];
   const found: StateLine[] = [];
-  for (const s of ordered(state)) {
-    if (!hasRecord(s)) continue;
+  const sessions = ordered(state).filter(hasRecord);
+  const latest = sessions[sessions.length - 1];
+  for (const s of sessions) {
     // Any later record makes an older compaction summary's pending steps stale.
     open = open.filter((o) => o.source !== 'summary');
     const closers: { text: string; at?: string | undefined }[] = [
@@ -94,9 +99,15 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     built.push(
       ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
-      // What the last task list marks completed and no commit of the session names.
-      ...s.todos.filter((t) => t.status === 'completed' && !commits.some((c) => covers(c.text, t.text))).map((t) => line('built', 'todo', t, s)),
     );
+    // The latest session's work its commits do not name, as its last task list marks it completed
+    // (older sessions' work stands in their commits).
+    if (s === latest)
+      built.push(
+        ...s.todos
+          .filter((t) => t.status === 'completed' && !LOOKED_INTO.test(t.text) && !commits.some((c) => covers(c.text, t.text)))
+          .map((t) => line('built', 'todo', t, s)),
+      );
     found.push(...s.found.map((f) => line('found', 'found', f, s)));
   }
   const aged = open.filter((o) => o.sessionAt === undefined || sessionsAfter(o.sessionAt) < AGE_SESSIONS);

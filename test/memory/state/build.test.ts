@@ -7,10 +7,25 @@ import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js
 
 let n = 0;
 const at = (i: number) => new Date(Date.parse('2026-11-01T10:00:00Z') + i * 60_000).toISOString();
-const msg = (m: Partial<TranscriptMessage>): TranscriptMessage => ({ id: `m${++n}`, role: 'assistant', kind: 'text', origin: 'assistant', text: '', timestamp: at(n), ...m });
+const msg = (m: Partial<TranscriptMessage>): TranscriptMessage => ({
+  id: `m${++n}`,
+  role: 'assistant',
+  kind: 'text',
+  origin: 'assistant',
+  text: '',
+  timestamp: at(n),
+  ...m,
+});
 const todo = (todos: TranscriptMessage['todos']) => msg({ kind: 'tool_use', toolName: 'TodoWrite', todos });
 const commit = (message: string, hash: string) =>
-  msg({ role: 'user', kind: 'tool_result', origin: 'tool', command: `git add -A && git commit -m "${message}"`, exitCode: 0, text: `[main ${hash}] ${message}\n 2 files changed` });
+  msg({
+    role: 'user',
+    kind: 'tool_result',
+    origin: 'tool',
+    command: `git add -A && git commit -m "${message}"`,
+    exitCode: 0,
+    text: `[main ${hash}] ${message}\n 2 files changed`,
+  });
 const shell = (command: string, exitCode = 0) => msg({ role: 'user', kind: 'tool_result', origin: 'tool', command, exitCode, text: '' });
 const typed = (text: string) => msg({ role: 'user', origin: 'typed', text });
 
@@ -60,6 +75,14 @@ describe('state builder', () => {
     expect(undoneBy('git reset --soft HEAD~1')).toBeUndefined();
   });
 
+  it('masks secrets in what it stores', () => {
+    const s = emptySessionState('s4', 's4');
+    const b = new StateBuilder(s);
+    b.add(todo([{ content: 'Rotate the key sk-ant-api03-Zx81Qm4LpT7vNc2Rb9Kd5Hs3Fw6Jy0Ga1Ue8Oi4Pn7Tq2Lm5Vb3Xc9Dz6Rk1Yh0Wa4Se', status: 'pending' }]));
+    const stored = b.result();
+    expect(stored.todos[0]?.text).toMatch(/^Rotate the key \[REDACTED:/);
+  });
+
   it('drops report claims the person disputes', () => {
     const s = session('s3', [msg({ text: 'Done: the export now streams to S3.' }), typed("no, it still buffers everything, that's not fixed")]);
     expect(s.claims).toEqual([]);
@@ -77,7 +100,9 @@ describe('report reading', () => {
     expect(reportPending('I fixed the pending migration bug.')).toEqual([]);
   });
   it('reads done claims outside the pending part', () => {
-    expect(reportClaims('Implemented the zone endpoint with keyset pagination.\n\nRemaining:\n- caching')).toEqual(['Implemented the zone endpoint with keyset pagination']);
+    expect(reportClaims('Implemented the zone endpoint with keyset pagination.\n\nRemaining:\n- caching')).toEqual([
+      'Implemented the zone endpoint with keyset pagination',
+    ]);
     expect(disputes('No, that is wrong')).toBe(true);
     expect(disputes('great, thanks')).toBe(false);
   });
@@ -91,17 +116,30 @@ describe('project resolution', () => {
       { content: 'Stream the CSV export', status: 'completed' },
     ]),
     commit('Stream the CSV export to S3', 'aaaaaaa'),
-    msg({ role: 'user', kind: 'summary', origin: 'summary', compactSummary: true, text: 'Summary.\n\nPending Tasks:\n- Rotate the signing keys\n\nCurrent Work:\nexports' }),
+    msg({
+      role: 'user',
+      kind: 'summary',
+      origin: 'summary',
+      compactSummary: true,
+      text: 'Summary.\n\nPending Tasks:\n- Rotate the signing keys\n\nCurrent Work:\nexports',
+    }),
   ]);
 
   it('keeps open what is pending, never a completed item, and lists what was built', () => {
     const lines = resolveState(project(s1), none);
-    expect(lines.filter((l) => l.kind === 'open').map((l) => l.text)).toEqual(['Add retry to the S3 part uploads', 'Emit an export_completed event', 'Rotate the signing keys']);
+    expect(lines.filter((l) => l.kind === 'open').map((l) => l.text)).toEqual([
+      'Add retry to the S3 part uploads',
+      'Emit an export_completed event',
+      'Rotate the signing keys',
+    ]);
     expect(lines.filter((l) => l.kind === 'built')).toMatchObject([{ text: 'Stream the CSV export to S3', hashes: ['aaaaaaa'] }]);
   });
 
   it('closes an item a later commit or todo list covers, and drops an older summary once a later session has a record', () => {
-    const s2 = session('s2', [todo([{ content: 'Emit an export_completed event', status: 'completed' }]), commit('Add retry to S3 part uploads with jitter', 'bbbbbbb')]);
+    const s2 = session('s2', [
+      todo([{ content: 'Emit an export_completed event', status: 'completed' }]),
+      commit('Add retry to S3 part uploads with jitter', 'bbbbbbb'),
+    ]);
     const open = resolveState(project(s1, s2), none).filter((l) => l.kind === 'open');
     expect(open).toEqual([]);
   });

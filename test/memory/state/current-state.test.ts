@@ -133,13 +133,47 @@ describe('current state from the agent record', () => {
     const rollout = [
       line(0, 'session_meta', { id: 'codex-relay-1', cwd, originator: 'codex_cli_rs' }),
       line(1, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'slow subscribers must not block the producer' }] }),
-      line(2, 'response_item', { type: 'function_call', name: 'update_plan', call_id: 'u1', arguments: plan([['Drop the oldest messages for slow subscribers', 'in_progress'], ['Add a relay_dropped_messages_total counter', 'pending']]) }),
+      line(2, 'response_item', {
+        type: 'function_call',
+        name: 'update_plan',
+        call_id: 'u1',
+        arguments: plan([
+          ['Drop the oldest messages for slow subscribers', 'in_progress'],
+          ['Add a relay_dropped_messages_total counter', 'pending'],
+        ]),
+      }),
       line(3, 'response_item', { type: 'function_call_output', call_id: 'u1', output: 'Plan updated' }),
-      line(4, 'response_item', { type: 'function_call', name: 'shell', call_id: 's1', arguments: JSON.stringify({ command: ['bash', '-lc', 'git commit -am "Drop the oldest messages when a subscriber lags"'] }) }),
-      line(5, 'response_item', { type: 'function_call_output', call_id: 's1', output: JSON.stringify({ output: '[main 7e6d5c4] Drop the oldest messages when a subscriber lags\n 2 files changed', metadata: { exit_code: 0 } }) }),
-      line(6, 'response_item', { type: 'function_call', name: 'update_plan', call_id: 'u2', arguments: plan([['Drop the oldest messages for slow subscribers', 'completed'], ['Add a relay_dropped_messages_total counter', 'pending']]) }),
+      line(4, 'response_item', {
+        type: 'function_call',
+        name: 'shell',
+        call_id: 's1',
+        arguments: JSON.stringify({ command: ['bash', '-lc', 'git commit -am "Drop the oldest messages when a subscriber lags"'] }),
+      }),
+      line(5, 'response_item', {
+        type: 'function_call_output',
+        call_id: 's1',
+        output: JSON.stringify({ output: '[main 7e6d5c4] Drop the oldest messages when a subscriber lags\n 2 files changed', metadata: { exit_code: 0 } }),
+      }),
+      line(6, 'response_item', {
+        type: 'function_call',
+        name: 'update_plan',
+        call_id: 'u2',
+        arguments: plan([
+          ['Drop the oldest messages for slow subscribers', 'completed'],
+          ['Add a relay_dropped_messages_total counter', 'pending'],
+        ]),
+      }),
       line(7, 'response_item', { type: 'function_call_output', call_id: 'u2', output: 'Plan updated' }),
-      line(8, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Backpressure is in.\n\nNext steps:\n- add a relay_dropped_messages_total counter\n- document the policy in the README' }] }),
+      line(8, 'response_item', {
+        type: 'message',
+        role: 'assistant',
+        content: [
+          {
+            type: 'output_text',
+            text: 'Backpressure is in.\n\nNext steps:\n- add a relay_dropped_messages_total counter\n- document the policy in the README',
+          },
+        ],
+      }),
     ].join('\n');
     await ingestText(d, join(dir, 'rollout.jsonl'), `${rollout}\n`);
     const lines = state(await recall(d, cwd));
