@@ -1,6 +1,6 @@
 /** The session state builder and the project resolution, on messages written for the test. */
 import { describe, expect, it } from 'vitest';
-import { emptySessionState, type ProjectState, resolveState, StateBuilder } from '../../../src/memory/state/index.js';
+import { compactState, emptySessionState, KEEP_SESSIONS, type ProjectState, resolveState, StateBuilder } from '../../../src/memory/state/index.js';
 import { undoneBy } from '../../../src/memory/state/build.js';
 import { disputes, reportClaims, reportPending } from '../../../src/memory/state/report.js';
 import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js';
@@ -146,5 +146,27 @@ describe('project resolution', () => {
 
   it('ages out an item pending for many of the project sessions', () => {
     expect(resolveState(project(s1), () => 10).filter((l) => l.kind === 'open')).toEqual([]);
+  });
+});
+
+describe('dream compaction', () => {
+  it('keeps the last sessions, archives older finished work with its session, merges one piece of work', () => {
+    const sessions = Array.from({ length: KEEP_SESSIONS + 2 }, (_, i) =>
+      session(`s${String(i).padStart(2, '0')}`, [
+        commit(`Build feature number ${i} of the catalogue`, `${i}`.padStart(7, 'a')),
+        todo([{ content: `Polish step ${i}`, status: 'pending' }]),
+      ]),
+    );
+    const last = sessions[sessions.length - 1];
+    if (last !== undefined) {
+      const b = new StateBuilder(last);
+      b.add(commit('Build feature number 9 of the catalogue: tests', 'fffffff'));
+    }
+    const r = compactState(project(...sessions), none);
+    expect(r.state.sessions).toHaveLength(KEEP_SESSIONS);
+    expect(r.state.archive.map((a) => a.sessionId)).toEqual(['s00', 's01']);
+    expect(r.state.archive[0]?.text).toMatch(/^Built: Build feature number 0 of the catalogue \(a{6}0\)$/);
+    expect(r.merged).toBe(1);
+    expect(r.state.sessions[r.state.sessions.length - 1]?.commits).toMatchObject([{ hash: 'aaaaaa9, fffffff' }]);
   });
 });
