@@ -29,6 +29,8 @@ export interface Paths {
   episodesDir: string;
   /** Session digests: one JSON file per session file. */
   digestsDir: string;
+  /** The agent's record of each project's work (built, open, found): one JSON file per project. */
+  workStateDir: string;
   /** Session ends handed over while the daemon was down, picked up at start. */
   spoolDir: string;
   /** Dream reports, and the lock that keeps two dreams from overlapping. */
@@ -69,6 +71,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): Paths {
     sessionsFile: join(stateDir, 'memory', 'sessions.json'),
     episodesDir: join(stateDir, 'episodes'),
     digestsDir: join(stateDir, 'digests'),
+    workStateDir: join(stateDir, 'work-state'),
     spoolDir: join(stateDir, 'spool'),
     dreamsDir: join(stateDir, 'dreams'),
     dreamLock: join(stateDir, 'dream.lock'),

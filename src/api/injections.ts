@@ -11,7 +11,7 @@ export type InjectionEvent = z.infer<typeof InjectionEvent>;
 
 /** One item of an injection: a memory, an excerpt of a past session, a session digest, or a task outcome. */
 export const InjectedItem = z.object({
-  kind: z.enum(['memory', 'episode', 'digest', 'task']),
+  kind: z.enum(['memory', 'episode', 'digest', 'state', 'task']),
   id: z.string(),
   score: z.number(),
   /** Why it was chosen: the features that weighed most, or "task outcome". */

@@ -17,9 +17,12 @@ export const RecallRequest = z
   .strict();
 export type RecallRequest = z.infer<typeof RecallRequest>;
 
-/** One line of a recall block: a memory, (with a query) an excerpt of a past session, or a recent session's digest. */
+/**
+ * One line of a recall block: a memory, (with a query) an excerpt of a past session, a recent session's
+ * digest, or a line of the project's current state from the agent's record (`type` built, open or found).
+ */
 export const RecallItem = z.object({
-  kind: z.enum(['memory', 'episode', 'digest']),
+  kind: z.enum(['memory', 'episode', 'digest', 'state']),
   id: z.string(),
   text: z.string(),
   type: z.string(),

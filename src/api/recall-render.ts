@@ -8,14 +8,16 @@ export type RecallFormat = 'text' | 'markdown' | 'claude-hook';
 export const HOOK_CONTEXT_MAX = 10_000;
 
 /**
- * The block's sections follow the kinds of statement: standing rules, decisions, the project's facts,
- * its current state, then what is not the project's own. An item goes in the first section it fits.
+ * The block's sections follow the kinds of statement: standing rules, the project's facts, decisions,
+ * the current state (the person's words, then the agent's record), then what is not the project's
+ * own. An item goes in the first section it fits.
  */
 const GROUPS: { title: (project: string | null) => string; test: (i: RecallItem) => boolean }[] = [
   { title: () => 'Standing rules', test: (i) => i.kind === 'memory' && (i.type === 'instruction' || i.type === 'preference') },
+  { title: (p) => (p ? `Facts about ${p}` : 'Project facts'), test: (i) => i.kind === 'memory' && i.scope === 'project' && i.type !== 'decision' && i.type !== 'state' },
   { title: () => 'Decisions', test: (i) => i.kind === 'memory' && i.type === 'decision' },
-  { title: () => 'Current state', test: (i) => i.kind === 'memory' && i.type === 'state' },
-  { title: (p) => (p ? `Facts about ${p}` : 'Project facts'), test: (i) => i.kind === 'memory' && i.scope === 'project' },
+  { title: () => 'Current state, as you said it', test: (i) => i.kind === 'memory' && i.type === 'state' },
+  { title: () => "Current state (the agent's record)", test: (i) => i.kind === 'state' },
   { title: () => 'Team', test: (i) => i.kind === 'memory' && i.scope === 'team' },
   { title: () => 'About you', test: (i) => i.kind === 'memory' },
   { title: () => 'Recent sessions here', test: (i) => i.kind === 'digest' },

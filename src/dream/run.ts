@@ -131,6 +131,9 @@ export async function dream(deps: DreamDeps, opts: { dryRun: boolean; trigger: D
         await deps.reports.remove(report.id);
         throw err;
       }
+      // The agent's record of each project's work: its last sessions kept, finished work archived.
+      const state = await deps.memory.compactStates();
+      deps.onPhase?.('state', `${state.archived} finished items archived, ${state.merged} commits merged`);
     }
     deps.log.info(
       { dream: id, dryRun: opts.dryRun, merged, superseded: plan.supersede.length, archived: plan.archive.length, ms: report.durationMs },

@@ -5,6 +5,7 @@ import type {
   IngestRequest,
   IngestSummary,
   Memory,
+  RecallItem,
   RecallRequest,
   RecallResponse,
   ReextractResponse,
@@ -19,6 +20,8 @@ import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
 import { recentDigests } from './digest/recent.js';
 import { DigestStore } from './digest/store.js';
+import { compactState, resolveState, stateItems, StateStore } from './state/index.js';
+import { STATE_HEADING_TOKENS, STATE_SHARE } from './recall/budget.js';
 import { EpisodeStore } from './episodic/episodes.js';
 import { redact } from './redact/redact.js';
 import { ingestTranscript, type Extractor } from './ingest/ingest.js';
@@ -50,12 +53,13 @@ export class MemoryService {
     readonly episodes: EpisodeStore,
     readonly sessions: SessionRegistry,
     readonly digests: DigestStore,
+    readonly states: StateStore,
     private config: Config,
     private readonly log: Logger,
     extract: Extractor,
   ) {
     this.browse = new MemoryViews(store, sessions, episodes);
-    const deps = { store, episodes, sessions, digests, extract, maxPerSession: config.memory.maxPerSession, log };
+    const deps = { store, episodes, sessions, digests, states, extract, maxPerSession: config.memory.maxPerSession, log };
     this.reconfigureIngest = (c) => {
       deps.maxPerSession = c.memory.maxPerSession;
     };
@@ -82,7 +86,7 @@ export class MemoryService {
   static async open(paths: Paths, config: Config, log: Logger, extract: Extractor): Promise<MemoryService> {
     const [store, sessions] = await Promise.all([MemoryStore.open(paths.memoryDir), SessionRegistry.open(paths.sessionsFile)]);
     const episodes = EpisodeStore.open(paths.episodesDir);
-    return new MemoryService(store, episodes, sessions, new DigestStore(paths.digestsDir), config, log, extract);
+    return new MemoryService(store, episodes, sessions, new DigestStore(paths.digestsDir), new StateStore(paths.workStateDir), config, log, extract);
   }
 
   /** A reloaded config: recall's budget and episodes, and memories per session, apply from now on. */
@@ -222,18 +226,46 @@ export class MemoryService {
     const namespaces: Namespace[] = [{ scope: 'user' }];
     if (project) namespaces.push({ scope: 'project', project });
     if (req.team) namespaces.push(this.team(req.team));
+    const budget = req.budget ?? this.config.memory.recallBudget;
     const r = recall(this.store, {
       namespaces,
       project,
       query: req.query,
-      budget: req.budget ?? this.config.memory.recallBudget,
+      budget,
       nowMs: nowMs(),
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
       digests: project === null ? [] : recentDigests(this.sessions, this.digests, project),
+      state: project === null ? [] : this.currentState(project, budget),
       activity: this.activity(),
       exclude: (id, n) => this.rejected(project, id, n),
     });
     return req.render ? { ...r, rendered: hookContext(r) } : r;
+  }
+
+  /** The project's state record as recall lines, within their share of the budget. */
+  private currentState(project: string, budget: number): RecallItem[] {
+    const ns: Namespace = { scope: 'project', project };
+    const activity = this.activity();
+    const lines = resolveState(this.states.get(project), (iso) => activity.sessionsAfter(ns, iso));
+    return stateItems(lines, Math.floor(budget * STATE_SHARE) - STATE_HEADING_TOKENS);
+  }
+
+  /** The dream's pass over every project's state record: the last sessions kept, finished work archived. */
+  async compactStates(): Promise<{ archived: number; merged: number }> {
+    const activity = this.activity();
+    let archived = 0;
+    let merged = 0;
+    for (const project of new Set(this.sessions.list().flatMap((s) => (s.project === null ? [] : [s.project])))) {
+      const ns: Namespace = { scope: 'project', project };
+      const before = this.states.get(project);
+      if (before.sessions.length === 0) continue;
+      const r = compactState(before, (iso) => activity.sessionsAfter(ns, iso));
+      if (r.archived + r.merged === 0 && r.state.sessions.length === before.sessions.length) continue;
+      await this.states.put(r.state);
+      archived += r.archived;
+      merged += r.merged;
+    }
+    return { archived, merged };
   }
 
   /** One session: its record, digest, and its subagent and compaction sidechains. */

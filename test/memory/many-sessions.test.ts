@@ -409,10 +409,11 @@ describe('issue 20: sequences of sessions', () => {
     const md = await d.cli(['recall', '--project', shop, '--format', 'markdown']);
     expect(md.code, md.stderr).toBe(0);
     const headings = md.stdout.split('\n').filter((l) => l.startsWith('## '));
-    expect(headings).toEqual(['## Standing rules', `## Current state of ${shop}`, '## Recent sessions here']);
+    // The sessions committed: the agent's record of them has its own section before the digests.
+    expect(headings).toEqual(['## Standing rules', `## Facts about ${shop}`, "## Current state (the agent's record)", '## Recent sessions here']);
     const under = (heading: string): string => md.stdout.split(`${heading}\n`)[1]?.split('\n## ')[0] ?? '';
     expect(under('## Standing rules')).toContain('type checker');
-    expect(under(`## Current state of ${shop}`)).toContain('Next.js 14');
+    expect(under(`## Facts about ${shop}`)).toContain('Next.js 14');
     expect(under('## Recent sessions here')).toMatch(/npm test passed/);
   });
 });

@@ -13,6 +13,7 @@ import { AppError, isErrno } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { DigestBuilder, emptyDigest } from '../digest/build.js';
 import type { DigestStore } from '../digest/store.js';
+import { emptySessionState, StateBuilder, type StateStore } from '../state/index.js';
 import type { Episode, EpisodeStore } from '../episodic/episodes.js';
 import { redact } from '../redact/redact.js';
 import type { ExtractInput, ExtractMessage, ExtractResult } from '../extract/types.js';
@@ -35,6 +36,7 @@ export interface IngestDeps {
   episodes: EpisodeStore;
   sessions: SessionRegistry;
   digests: DigestStore;
+  states: StateStore;
   extract: Extractor;
   maxPerSession: number;
   log: Logger;
@@ -104,6 +106,9 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   const parse = await parseTranscript(real, { offset, ...(format !== undefined && { format }) });
   const earlier = offset > 0 ? deps.digests.get(key) : undefined;
   const digest = new DigestBuilder(earlier ? structuredClone(earlier) : emptyDigest({ key, sessionId: '', project: null }));
+  // The state record is continued the same way; it is known under the project the session was filed in.
+  const earlierState = offset > 0 && known?.project != null ? deps.states.session(known.project, key) : undefined;
+  const stateBuilder = new StateBuilder(earlierState ? structuredClone(earlierState) : emptySessionState(key, ''));
   // Converted as they stream by, so a 50 MB transcript never sits in memory whole.
   const messages: ExtractMessage[] = [];
   const episodes: Episode[] = [];
@@ -119,6 +124,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       if (last === undefined || m.timestamp > last) last = m.timestamp;
     }
     digest.add(m);
+    stateBuilder.add(m);
     const x = forExtraction(m);
     if (x) messages.push(x);
     markRejected(episodes, m);
@@ -196,6 +202,8 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       reingest ? deps.episodes.replaceSession(key, episodes) : deps.episodes.append(key, episodes),
       deps.store.save(),
       deps.digests.put(finished),
+      // Sidechains are part of their parent's work; the parent's own transcript holds its record.
+      project !== null && agentId === undefined ? deps.states.putSession(project, { ...stateBuilder.result(), sessionId }) : Promise.resolve(),
     ]);
   } catch (err) {
     // Refused (a full disk): the session is not shown as ingesting, nor written so by a later save.

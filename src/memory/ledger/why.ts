@@ -10,6 +10,7 @@ const DAY_MS = 86_400_000;
 /** The factors of one item, strongest first (at most four). */
 export function whyOf(item: RecallItem, m: Memory | undefined, query: string | null, nowMs: number): string[] {
   if (item.kind === 'digest') return ['recent session here'];
+  if (item.kind === 'state') return ["the agent's record of this project's work"];
   if (item.kind === 'episode') return [query ? `past session matches the prompt (score ${item.score.toFixed(2)})` : 'past session'];
   const out: { w: number; text: string }[] = [];
   if (query) out.push({ w: 10, text: `matches the prompt (score ${item.score.toFixed(2)})` });

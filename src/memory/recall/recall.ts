@@ -12,7 +12,7 @@ import { clocksOf, namespaceKey, rankOf, type Namespace } from '../store/model.j
 import type { MemoryStore } from '../store/store.js';
 import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
-import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS } from './budget.js';
+import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS, STATE_HEADING_TOKENS } from './budget.js';
 import { fillBudget, type Offer } from './select.js';
 import { slotKey } from '../store/slots.js';
 import { TopK } from './top-k.js';
@@ -37,6 +37,8 @@ export interface RecallOptions {
   episodes?: EpisodeStore | undefined;
   /** Digests of the project's recent sessions, most recent first. */
   digests?: RecallItem[] | undefined;
+  /** The project's current state (the agent's record), already cut to its share of the budget. */
+  state?: RecallItem[] | undefined;
   /** The projects' sessions: what ages a memory (store/model.ts `decay`). */
   activity?: Activity | undefined;
   /** Items never offered: rejected in this project and not reinforced since (memory/ledger). */
@@ -167,7 +169,7 @@ function offers(
   return out;
 }
 
-/** The order of the block's sections (api/recall-render.ts): rules, decisions, state, facts, then past sessions. */
+/** The order of the block's sections (api/recall-render.ts): rules, facts, decisions, state, then past sessions. */
 function sectionOf(i: RecallItem): number {
   if (i.kind === 'episode') return 4;
   switch (i.type) {
@@ -175,11 +177,11 @@ function sectionOf(i: RecallItem): number {
     case 'preference':
       return 0;
     case 'decision':
-      return 1;
-    case 'state':
       return 2;
-    default:
+    case 'state':
       return 3;
+    default:
+      return 1;
   }
 }
 
@@ -188,7 +190,9 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   const matched = new Map<string, number>();
   if (query) for (const h of store.search(query, opts.namespaces, 200)) matched.set(h.memory.id, h.score);
   const digests = takeDigests(opts.digests ?? [], opts.budget);
-  const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens);
+  const state = opts.state ?? [];
+  const stateTokens = state.length === 0 ? 0 : STATE_HEADING_TOKENS + state.reduce((n, i) => n + i.tokens, 0);
+  const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens - stateTokens);
   // A query ranks by match: the ranker's floor is for what is recalled unasked.
   const floor = query === undefined ? rankFloor() : -Infinity;
   const all = offers(store, opts, query, matched, room, floor);
@@ -212,9 +216,10 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
     }
   }
   const picked = fillBudget(all, room, floor).map((o) => o.item);
-  // By section (standing rules, decisions, the state of the work, the project's facts), then past
-  // sessions; best first within each.
-  const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...digests.items];
-  const tokens = FRAME_TOKENS + digests.tokens + picked.reduce((n, i) => n + i.tokens, 0);
-  return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered: all.length + (opts.digests?.length ?? 0), items };
+  // By section (standing rules, the project's facts, decisions, the state of the work), best first
+  // within each; then the agent's record of the work, then past sessions.
+  const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...state, ...digests.items];
+  const tokens = FRAME_TOKENS + digests.tokens + stateTokens + picked.reduce((n, i) => n + i.tokens, 0);
+  const considered = all.length + (opts.digests?.length ?? 0) + state.length;
+  return { project: opts.project, query: query ?? null, budget: opts.budget, tokens, considered, items };
 }

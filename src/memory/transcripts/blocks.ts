@@ -1,7 +1,7 @@
 import { isDeclined } from './interactions.js';
 import { type JsonRecord, str } from './json.js';
 import { renderToolUse, toolOutputText } from './render.js';
-import { instructionWrites, type InstructionWrite, shellCommand, writtenPaths } from './tool-input.js';
+import { instructionWrites, type InstructionWrite, shellCommand, todoList, writtenPaths } from './tool-input.js';
 import type { TranscriptMessage, TranscriptRole } from './types.js';
 
 /** What one content block contributes to a message; the caller adds id, time and session fields. */
@@ -48,6 +48,7 @@ export function blockId(base: string, index: number): string {
 export function toolUse(name: string, input: unknown, callId: string | undefined, tools: PendingTools): BlockMessage {
   const command = shellCommand(name, input);
   const paths = writtenPaths(name, input);
+  const todos = todoList(name, input);
   if (callId !== undefined) {
     const writes = instructionWrites(name, input);
     tools.add(callId, { name, input, ...(command !== undefined && { command }), ...(writes !== undefined && { writes }) });
@@ -61,6 +62,7 @@ export function toolUse(name: string, input: unknown, callId: string | undefined
     ...(callId !== undefined && { toolUseId: callId }),
     ...(command !== undefined && { command }),
     ...(paths !== undefined && { paths }),
+    ...(todos !== undefined && { todos }),
   };
 }
 

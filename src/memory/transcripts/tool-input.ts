@@ -5,6 +5,7 @@
  * nightshift agent's own tools).
  */
 import { isRecord, records, str } from './json.js';
+import type { TodoItem } from './types.js';
 
 export const COMMAND_MAX = 1000;
 
@@ -106,4 +107,18 @@ export function planFileText(name: string, input: unknown): string | undefined {
   const path = str(input.file_path);
   if (path === undefined || !/\.md$/i.test(path) || !/(?:^|[\\/])(?:plans[\\/][^\\/]+|[^\\/]*plan[^\\/]*)$/i.test(path)) return undefined;
   return str(input.content);
+}
+
+const TODO_TOOLS = /^(?:todowrite|update_plan|todo_write)$/i;
+const TODO_STATUS: Record<string, TodoItem['status']> = { pending: 'pending', in_progress: 'in_progress', completed: 'completed', done: 'completed' };
+
+/** The task list a TodoWrite (`todos: [{content, status}]`) or Codex update_plan (`plan: [{step, status}]`) call sets. */
+export function todoList(name: string, input: unknown): TodoItem[] | undefined {
+  if (!TODO_TOOLS.test(name) || !isRecord(input)) return undefined;
+  const items = records(input.todos ?? input.plan).flatMap((t) => {
+    const content = (str(t.content) ?? str(t.step))?.trim();
+    const status = TODO_STATUS[str(t.status) ?? ''];
+    return content === undefined || content === '' || status === undefined ? [] : [{ content, status }];
+  });
+  return items.length === 0 ? undefined : items;
 }

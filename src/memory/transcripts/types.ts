@@ -38,6 +38,12 @@ export interface Answer {
 
 export type PlanVerdict = 'approved' | 'rejected' | 'pending';
 
+/** One item of the agent's task list (Claude Code TodoWrite, Codex update_plan). */
+export interface TodoItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
 export interface TranscriptMessage {
   /** The line's uuid or message id; `@<byte offset>` (JSONL) or `#<index>` (JSON array) when missing. A line with several blocks gives `<id>:<block index>` to blocks after the first. */
   id: string;
@@ -82,6 +88,8 @@ export interface TranscriptMessage {
   paths?: string[];
   /** tool_result of a shell command: its exit status, when the transcript tells. */
   exitCode?: number;
+  /** tool_use of a task-list tool: the whole list it sets (each call replaces the one before). */
+  todos?: TodoItem[];
 }
 
 export interface SessionInfo {

@@ -1,0 +1,178 @@
+/**
+ * A session's state record, built from its messages as they stream by (the same messages the
+ * digest reads, with the digest's own readers of shell commands and compaction summaries), and
+ * continued by an incremental ingest from the record of the ingest before.
+ */
+import { pendingTasks } from '../digest/build.js';
+import { commitMessage, notableCommand } from '../digest/commands.js';
+import { simpleCommands } from '../digest/shell.js';
+import { redact } from '../redact/redact.js';
+import type { TranscriptMessage } from '../transcripts/types.js';
+import { disputes, reportClaims, reportPending, saysNothingLeft } from './report.js';
+import { causeAndFix } from './found.js';
+import type { SessionState, StateEntry } from './schema.js';
+
+const TEXT_MAX = 200;
+const CLAIMS_MAX = 30;
+const COMMITS_MAX = 50;
+const FOUND_MAX = 3;
+
+/** `[main a1b2c3d] message`, `[main (root-commit) a1b2c3d] message`. */
+const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)]*\))? ([0-9a-f]{7,40})\]/m;
+const CHECK_KINDS = new Set(['test', 'build', 'lint']);
+
+/** Clipped as read; secrets are masked once, in `result` (masking every claim and list as it streams by costs more than the rest). */
+function clip(text: string, max = TEXT_MAX): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+const masked = <T extends StateEntry>(e: T): T => ({ ...e, text: redact(e.text).text });
+
+function entry(text: string, m: TranscriptMessage): StateEntry {
+  return { text: clip(text), messageId: m.id, ...(m.timestamp !== undefined && { at: m.timestamp }) };
+}
+
+/** What a successful `git revert` / `git reset --hard` undid: a hash, `HEAD~n`, or nothing that names a commit. */
+export function undoneBy(command: string): { revert?: string; resetTo?: string } | undefined {
+  for (const c of simpleCommands(command)) {
+    let i = c.words[0] === 'git' ? 1 : -1;
+    if (i < 0) continue;
+    while (c.words[i] === '-C' || c.words[i] === '-c') i += 2;
+    const verb = c.words[i];
+    const args = c.words.slice(i + 1).filter((w) => !w.startsWith('-'));
+    if (verb === 'revert' && !c.words.includes('--abort')) return { revert: args[0] ?? 'HEAD' };
+    if (verb === 'reset' && c.words.includes('--hard') && args[0] !== undefined) return { resetTo: args[0] };
+  }
+  return undefined;
+}
+
+export class StateBuilder {
+  /** Claims and findings made since the person last spoke: a reply that disputes them drops them. */
+  private recentClaims = 0;
+  private recentFound = 0;
+  /** A cause and fix waiting for a check to pass. */
+  private unverified: StateEntry[] = [];
+
+  constructor(private readonly s: SessionState) {}
+
+  /** The record as it is stored: every text with its secrets masked. */
+  result(): SessionState {
+    const s = this.s;
+    return {
+      ...s,
+      commits: s.commits.map(masked),
+      plans: s.plans.map(masked),
+      todos: s.todos.map(masked),
+      summary: s.summary.map(masked),
+      reportPending: s.reportPending.map(masked),
+      claims: s.claims.map(masked),
+      found: s.found.map(masked),
+    };
+  }
+
+  add(m: TranscriptMessage): void {
+    if (m.sidechain === true) return;
+    if (m.timestamp !== undefined) {
+      if (this.s.firstAt === undefined || m.timestamp < this.s.firstAt) this.s.firstAt = m.timestamp;
+      if (this.s.lastAt === undefined || m.timestamp > this.s.lastAt) this.s.lastAt = m.timestamp;
+    }
+    if (m.origin === 'typed' || m.origin === 'queued') this.person(m);
+    else if (m.origin === 'plan') this.plan(m);
+    else if (m.origin === 'summary' && m.compactSummary === true) this.s.summary = pendingTasks(m.text).map((t) => entry(t, m));
+    else if (m.origin === 'assistant' && m.kind === 'text') this.report(m);
+    else if (m.kind === 'tool_use') this.toolUse(m);
+    else if (m.kind === 'tool_result') this.toolResult(m);
+  }
+
+  private person(m: TranscriptMessage): void {
+    if (disputes(m.text)) {
+      if (this.recentClaims > 0) this.s.claims.splice(this.s.claims.length - this.recentClaims);
+      if (this.recentFound > 0) this.s.found.splice(this.s.found.length - this.recentFound);
+      this.unverified = [];
+    }
+    this.recentClaims = 0;
+    this.recentFound = 0;
+  }
+
+  private plan(m: TranscriptMessage): void {
+    if (m.plan !== 'approved') return;
+    const gist = m.text.split('\n').find((l) => l.replace(/[#*\s]/g, '') !== '') ?? m.text;
+    this.s.plans.push({ ...entry(gist.replace(/^[#\s]+/, ''), m), carried: false });
+  }
+
+  private report(m: TranscriptMessage): void {
+    const pending = reportPending(m.text);
+    if (pending.length > 0) this.s.reportPending = pending.map((t) => entry(t, m));
+    if (saysNothingLeft(m.text)) {
+      this.s.cleared = true;
+      this.s.reportPending = [];
+    } else if (pending.length > 0) delete this.s.cleared;
+    const claims = reportClaims(m.text).map((t) => entry(t, m));
+    this.s.claims.push(...claims);
+    this.recentClaims += claims.length;
+    if (this.s.claims.length > CLAIMS_MAX) this.s.claims.splice(0, this.s.claims.length - CLAIMS_MAX);
+    this.recentClaims = Math.min(this.recentClaims, this.s.claims.length);
+    const found = causeAndFix(m.text);
+    if (found !== undefined) this.unverified = [entry(found, m)];
+  }
+
+  private toolUse(m: TranscriptMessage): void {
+    if (m.todos !== undefined) {
+      this.s.todos = m.todos.map((t) => ({ ...entry(t.content, m), status: t.status }));
+      // A task list set after a compaction summary is the newer word on what is left.
+      this.s.summary = [];
+    }
+    if (m.paths !== undefined) this.carried();
+  }
+
+  private carried(): void {
+    for (const p of this.s.plans) p.carried = true;
+  }
+
+  private toolResult(m: TranscriptMessage): void {
+    if (m.command === undefined || m.exitCode !== 0) return;
+    // Most commands are neither a check nor git: not worth reading as a command line.
+    if (this.unverified.length === 0 && !/\bgit\b/.test(m.command)) return;
+    const notable = notableCommand(m.command);
+    if (notable?.kind === 'commit') {
+      const hash = COMMIT_LINE.exec(m.text)?.[1];
+      const message = commitMessage(m.command) ?? /^\[[^\]]+\]\s*(.+)$/m.exec(m.text)?.[1];
+      if (message !== undefined && hash !== undefined && this.s.commits.length < COMMITS_MAX) {
+        this.s.commits.push({ ...entry(message, m), hash: hash.slice(0, 7) });
+        this.carried();
+      }
+      return;
+    }
+    if (notable !== undefined && CHECK_KINDS.has(notable.kind) && !notable.masked && this.unverified.length > 0) {
+      this.s.found.push(...this.unverified);
+      this.recentFound += this.unverified.length;
+      if (this.s.found.length > FOUND_MAX) this.s.found.splice(0, this.s.found.length - FOUND_MAX);
+      this.recentFound = Math.min(this.recentFound, this.s.found.length);
+      this.unverified = [];
+      return;
+    }
+    const undone = /\b(?:revert|reset)\b/.test(m.command) ? undoneBy(m.command) : undefined;
+    if (undone !== undefined) this.undo(undone);
+  }
+
+  private undo(u: { revert?: string; resetTo?: string }): void {
+    const standing = this.s.commits.filter((c) => c.reverted !== true);
+    const at = (ref: string): number => {
+      const back = /^HEAD(?:~(\d+)|(\^+))?$/.exec(ref);
+      if (back !== null) return standing.length - 1 - (back[1] !== undefined ? Number(back[1]) : (back[2]?.length ?? 0));
+      return standing.findIndex((c) => c.hash !== undefined && (c.hash.startsWith(ref) || ref.startsWith(c.hash)));
+    };
+    if (u.revert !== undefined) {
+      const i = at(u.revert);
+      const c = standing[i];
+      if (c !== undefined) c.reverted = true;
+      return;
+    }
+    if (u.resetTo === undefined) return;
+    const i = at(u.resetTo);
+    // A reset to a commit this session does not know (before it, or a branch) undoes them all.
+    const from = i < 0 && !/^HEAD/.test(u.resetTo) ? 0 : i + 1;
+    for (const c of standing.slice(Math.max(0, from))) c.reverted = true;
+  }
+}

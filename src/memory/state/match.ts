@@ -1,0 +1,42 @@
+/** Whether two records name the same piece of work: the content words they share. */
+import { terms } from '../nlp/text.js';
+
+const cache = new Map<string, Set<string>>();
+const CACHE_MAX = 5000;
+
+function termSet(text: string): Set<string> {
+  let t = cache.get(text);
+  if (t === undefined) {
+    if (cache.size >= CACHE_MAX) cache.clear();
+    t = new Set(terms(text).filter((w) => w.length > 1 && !/^\d+$/.test(w)));
+    cache.set(text, t);
+  }
+  return t;
+}
+
+function shared(a: Set<string>, b: Set<string>): number {
+  let n = 0;
+  for (const w of a) if (b.has(w)) n++;
+  return n;
+}
+
+/**
+ * `a` is covered by `b`: most of `a`'s content words are in `b` (at least two, or all of a short
+ * item's). A commit "add retry to the S3 upload" covers the task "retry S3 uploads".
+ */
+export function covers(b: string, a: string, share = 0.6): boolean {
+  const ta = termSet(a);
+  const tb = termSet(b);
+  if (ta.size === 0) return false;
+  const n = shared(ta, tb);
+  return n >= Math.min(2, ta.size) && n / ta.size >= share;
+}
+
+/** The same item said twice, tersely or at length: the shorter's words are mostly in the longer. */
+export function sameWork(a: string, b: string): boolean {
+  const ta = termSet(a);
+  const tb = termSet(b);
+  if (ta.size === 0 || tb.size === 0) return a.trim().toLowerCase() === b.trim().toLowerCase();
+  const n = shared(ta, tb);
+  return n >= Math.min(2, ta.size, tb.size) && n / Math.min(ta.size, tb.size) >= 0.6 && n / Math.max(ta.size, tb.size) >= 0.3;
+}

@@ -1,0 +1,78 @@
+/**
+ * The "Current state" lines of a recall block: the project's state record, resolved, as recall
+ * items marked as the agent's record with their date and session. What is open comes first (in
+ * progress, then the newest), then what was built and found, newest first.
+ */
+import type { RecallItem } from '../../api/memory.js';
+import { estimateTokens } from '../../llm/tokens.js';
+import type { StateLine } from './resolve.js';
+
+const ITEM_FRAME_TOKENS = 4;
+/** A line of merged commits names its latest few. */
+const HASHES_SHOWN = 3;
+
+function source(l: StateLine): string {
+  switch (l.source) {
+    case 'commit': {
+      const hashes = l.hashes ?? [];
+      if (hashes.length === 0) return 'committed';
+      return `committed ${hashes.length <= HASHES_SHOWN ? hashes.join(', ') : `${hashes.slice(-HASHES_SHOWN).join(', ')} +${hashes.length - HASHES_SHOWN} more`}`;
+    }
+    case 'plan':
+      return 'approved plan';
+    case 'todo':
+      return `todo, ${l.kind === 'built' ? 'completed' : l.status === 'in_progress' ? 'in progress' : 'pending'}`;
+    case 'report':
+      return "the agent's report";
+    case 'summary':
+      return 'compaction summary';
+    case 'found':
+      return 'verified';
+  }
+}
+
+/** "Built: Add retry to the S3 upload (committed a1b2c3d, 2026-11-20)": the session is the item's source. */
+export function stateText(l: StateLine): string {
+  const head = l.kind === 'built' ? 'Built' : l.kind === 'open' ? 'Open' : 'Found';
+  const date = l.at === undefined ? '' : `, ${l.at.slice(0, 10)}`;
+  return `${head}: ${l.text} (${source(l)}${date})`;
+}
+
+/** Within a session: what is in progress, then what is open, then what was built and found. */
+function priority(l: StateLine): number {
+  if (l.kind === 'open') return l.status === 'in_progress' ? 0 : 1;
+  if (l.kind === 'built') return l.source === 'todo' ? 3 : 2;
+  return 4;
+}
+
+/**
+ * The state's recall items within `room` tokens: the latest sessions' first (where things stand
+ * now), and within a session what is open before what was done.
+ */
+export function stateItems(lines: readonly StateLine[], room: number): RecallItem[] {
+  const ranked = [...lines].sort(
+    (a, b) => (b.sessionAt ?? '').localeCompare(a.sessionAt ?? '') || priority(a) - priority(b) || (b.at ?? '').localeCompare(a.at ?? ''),
+  );
+  const out: RecallItem[] = [];
+  let tokens = 0;
+  for (const l of ranked) {
+    const text = stateText(l);
+    const cost = estimateTokens(text) + ITEM_FRAME_TOKENS;
+    if (tokens + cost > room) continue;
+    tokens += cost;
+    out.push({
+      kind: 'state',
+      id: `${l.sessionId}#${l.messageIds[0] ?? ''}`,
+      text,
+      type: l.kind,
+      scope: 'session',
+      score: 0,
+      tokens: cost,
+      sources: [{ sessionId: l.sessionId, messageIds: [...new Set(l.messageIds)].slice(0, 5) }],
+      ...(l.at !== undefined && { at: l.at }),
+    });
+  }
+  return out.sort((a, b) => priorityOf(a) - priorityOf(b));
+}
+
+const priorityOf = (i: RecallItem) => (i.type === 'open' ? 0 : i.type === 'built' ? 1 : 2);

@@ -1,0 +1,115 @@
+/**
+ * The project's current state from its sessions' records, oldest first: a later task list
+ * replaces an earlier one's items, a commit or a report that says something was done closes the
+ * pending item it covers, a later compaction summary replaces an older one (and any later
+ * session's record makes an older summary stale), and an item left pending for many of the
+ * project's sessions with nothing said of it ages out. Reverted commits and unapproved plans never
+ * count as built.
+ */
+import { covers, sameWork } from './match.js';
+import type { ProjectState, SessionState, StateEntry } from './schema.js';
+
+/** An open item ages out after this many of the project's sessions with nothing said of it (decay halves a memory every 10). */
+export const AGE_SESSIONS = 6;
+
+/** A task that looked into something built nothing: "Research the flags", "Check the logs", "Verify the setup". */
+const LOOKED_INTO =
+  /^(?:research|investigate|check|look (?:into|at|for)|explore|read|review|verify|test|understand|analy[sz]e|find|search|inspect|examine|debug|diagnose|ask|confirm|compare|evaluate|identify|figure out)\b/i;
+
+export type StateSource = 'commit' | 'plan' | 'todo' | 'report' | 'summary' | 'found';
+
+export interface StateLine {
+  kind: 'built' | 'open' | 'found';
+  source: StateSource;
+  text: string;
+  sessionId: string;
+  messageIds: string[];
+  at?: string | undefined;
+  /** Commits: their short hashes. */
+  hashes?: string[];
+  /** Open todo items: in progress or pending. */
+  status?: 'pending' | 'in_progress';
+  /** When the session it comes from ended (what ageing counts from). */
+  sessionAt?: string | undefined;
+}
+
+function line(kind: StateLine['kind'], source: StateSource, e: StateEntry, s: SessionState, extra: Partial<StateLine> = {}): StateLine {
+  return { kind, source, text: e.text, sessionId: s.sessionId, messageIds: [e.messageId], at: e.at ?? s.lastAt, sessionAt: s.lastAt ?? s.firstAt, ...extra };
+}
+
+/** `a` came no earlier than `b` (unknown times count as later: the record is in session order). */
+const notBefore = (a: string | undefined, b: string | undefined) => a === undefined || b === undefined || a >= b;
+
+/** Sessions in the order they happened. */
+export function ordered(state: ProjectState): SessionState[] {
+  return [...state.sessions].sort((a, b) => (a.firstAt ?? a.lastAt ?? '').localeCompare(b.firstAt ?? b.lastAt ?? ''));
+}
+
+function hasRecord(s: SessionState): boolean {
+  return s.commits.length + s.plans.length + s.todos.length + s.summary.length + s.reportPending.length + s.claims.length > 0;
+}
+
+/** Commits of one session that name the same piece of work, as one line. */
+function mergeBuilt(lines: StateLine[]): StateLine[] {
+  const out: StateLine[] = [];
+  for (const l of lines) {
+    const same = out.find((o) => o.sessionId === l.sessionId && o.source === l.source && sameWork(o.text, l.text));
+    if (same === undefined) out.push({ ...l });
+    else {
+      same.messageIds.push(...l.messageIds);
+      if (l.hashes !== undefined) same.hashes = [...(same.hashes ?? []), ...l.hashes];
+      same.at = l.at ?? same.at;
+    }
+  }
+  return out;
+}
+
+/**
+ * The current state: open items (oldest first), built and found (newest last). `sessionsAfter`
+ * counts the project's sessions that started after a time: what ages an open item.
+ */
+export function resolveState(state: ProjectState, sessionsAfter: (iso: string) => number): StateLine[] {
+  let open: StateLine[] = [];
+  const built: StateLine[] = [];
+  const found: StateLine[] = [];
+  const sessions = ordered(state).filter(hasRecord);
+  const latest = sessions[sessions.length - 1];
+  for (const s of sessions) {
+    // Any later record makes an older compaction summary's pending steps stale.
+    open = open.filter((o) => o.source !== 'summary');
+    const closers: { text: string; at?: string | undefined }[] = [
+      ...s.commits.filter((c) => c.reverted !== true).map((c) => ({ text: c.text, at: c.at })),
+      ...s.claims.map((c) => ({ text: c.text, at: c.at })),
+    ];
+    // The agent said nothing is left: what earlier sessions left open is settled.
+    if (s.cleared === true) open = [];
+    const mentioned = [...s.todos, ...s.reportPending, ...s.summary];
+    // Said again in this session (in any status): this session's word replaces the older item.
+    open = open.filter((o) => !mentioned.some((m) => sameWork(m.text, o.text)));
+    const fresh: StateLine[] = [
+      ...s.todos.flatMap((t) => (t.status === 'completed' ? [] : [line('open', 'todo', t, s, { status: t.status })])),
+      ...s.reportPending.map((r) => line('open', 'report', r, s)),
+      ...s.summary.map((r) => line('open', 'summary', r, s)),
+    ];
+    for (const f of fresh) if (!open.some((o) => o.sessionId === s.sessionId && sameWork(o.text, f.text))) open.push(f);
+    // A completed todo of this session closes what it covers, as a commit or a done claim does.
+    const done = [...closers, ...s.todos.filter((t) => t.status === 'completed').map((t) => ({ text: t.text, at: t.at }))];
+    open = open.filter((o) => !done.some((c) => (o.sessionId !== s.sessionId || notBefore(c.at, o.at)) && covers(c.text, o.text)));
+    const commits = s.commits.filter((c) => c.reverted !== true);
+    built.push(
+      ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
+      ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
+    );
+    // The latest session's work its commits do not name, as its last task list marks it completed
+    // (older sessions' work stands in their commits).
+    if (s === latest)
+      built.push(
+        ...s.todos
+          .filter((t) => t.status === 'completed' && !LOOKED_INTO.test(t.text) && !commits.some((c) => covers(c.text, t.text)))
+          .map((t) => line('built', 'todo', t, s)),
+      );
+    found.push(...s.found.map((f) => line('found', 'found', f, s)));
+  }
+  const aged = open.filter((o) => o.sessionAt === undefined || sessionsAfter(o.sessionAt) < AGE_SESSIONS);
+  return [...aged, ...built, ...found];
+}

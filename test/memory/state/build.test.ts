@@ -1,0 +1,172 @@
+/** The session state builder and the project resolution, on messages written for the test. */
+import { describe, expect, it } from 'vitest';
+import { compactState, emptySessionState, KEEP_SESSIONS, type ProjectState, resolveState, StateBuilder } from '../../../src/memory/state/index.js';
+import { undoneBy } from '../../../src/memory/state/build.js';
+import { disputes, reportClaims, reportPending } from '../../../src/memory/state/report.js';
+import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js';
+
+let n = 0;
+const at = (i: number) => new Date(Date.parse('2026-11-01T10:00:00Z') + i * 60_000).toISOString();
+const msg = (m: Partial<TranscriptMessage>): TranscriptMessage => ({
+  id: `m${++n}`,
+  role: 'assistant',
+  kind: 'text',
+  origin: 'assistant',
+  text: '',
+  timestamp: at(n),
+  ...m,
+});
+const todo = (todos: TranscriptMessage['todos']) => msg({ kind: 'tool_use', toolName: 'TodoWrite', todos });
+const commit = (message: string, hash: string) =>
+  msg({
+    role: 'user',
+    kind: 'tool_result',
+    origin: 'tool',
+    command: `git add -A && git commit -m "${message}"`,
+    exitCode: 0,
+    text: `[main ${hash}] ${message}\n 2 files changed`,
+  });
+const shell = (command: string, exitCode = 0) => msg({ role: 'user', kind: 'tool_result', origin: 'tool', command, exitCode, text: '' });
+const typed = (text: string) => msg({ role: 'user', origin: 'typed', text });
+
+function session(id: string, messages: TranscriptMessage[]) {
+  const s = emptySessionState(id, id);
+  const b = new StateBuilder(s);
+  for (const m of messages) b.add(m);
+  return s;
+}
+const project = (...sessions: ReturnType<typeof session>[]): ProjectState => ({ version: 1, project: '/p', sessions, archive: [] });
+const none = () => 0;
+
+describe('state builder', () => {
+  it('keeps the last task list only, commits with their short hash, approved plans once carried out', () => {
+    const s = session('s1', [
+      todo([{ content: 'Write the orders migration', status: 'in_progress' }]),
+      todo([
+        { content: 'Write the orders migration', status: 'completed' },
+        { content: 'Backfill the totals column', status: 'pending' },
+      ]),
+      msg({ origin: 'plan', plan: 'approved', text: '# Plan: split the invoice module\n\n1. move files' }),
+      msg({ origin: 'plan', plan: 'rejected', text: 'Plan: rewrite everything in Rust' }),
+      commit('Add the orders migration', 'a1b2c3d4e5'),
+    ]);
+    expect(s.todos.map((t) => [t.text, t.status])).toEqual([
+      ['Write the orders migration', 'completed'],
+      ['Backfill the totals column', 'pending'],
+    ]);
+    expect(s.commits).toMatchObject([{ text: 'Add the orders migration', hash: 'a1b2c3d' }]);
+    expect(s.plans).toMatchObject([{ text: 'Plan: split the invoice module', carried: true }]);
+  });
+
+  it('marks commits undone by git revert and git reset --hard', () => {
+    const s = session('s2', [
+      commit('Cache the price lookups', '1111111'),
+      commit('Log every request body', '2222222'),
+      shell('git revert --no-edit 2222222'),
+      commit('Tune the pool size', '3333333'),
+      shell('git reset --hard HEAD~1'),
+    ]);
+    expect(s.commits.map((c) => [c.hash, c.reverted === true])).toEqual([
+      ['1111111', false],
+      ['2222222', true],
+      ['3333333', true],
+    ]);
+    expect(undoneBy('git status')).toBeUndefined();
+    expect(undoneBy('git reset --soft HEAD~1')).toBeUndefined();
+  });
+
+  it('masks secrets in what it stores', () => {
+    const s = emptySessionState('s4', 's4');
+    const b = new StateBuilder(s);
+    b.add(todo([{ content: 'Rotate the key sk-ant-api03-Zx81Qm4LpT7vNc2Rb9Kd5Hs3Fw6Jy0Ga1Ue8Oi4Pn7Tq2Lm5Vb3Xc9Dz6Rk1Yh0Wa4Se', status: 'pending' }]));
+    const stored = b.result();
+    expect(stored.todos[0]?.text).toMatch(/^Rotate the key \[REDACTED:/);
+  });
+
+  it('drops report claims the person disputes', () => {
+    const s = session('s3', [msg({ text: 'Done: the export now streams to S3.' }), typed("no, it still buffers everything, that's not fixed")]);
+    expect(s.claims).toEqual([]);
+  });
+});
+
+describe('report reading', () => {
+  it('finds the pending part under a heading or after a colon, in several wordings', () => {
+    expect(reportPending('All wired up.\n\nStill pending:\n- the DKB import\n- dedupe by booking reference\n\nAnything else?')).toEqual([
+      'the DKB import',
+      'dedupe by booking reference',
+    ]);
+    expect(reportPending('C’est fait. Reste à faire : la purge des fichiers après 30 jours.')).toEqual(['la purge des fichiers après 30 jours']);
+    expect(reportPending('## Next steps\n1. Wire the webhook\n2. Add the e2e test')).toEqual(['Wire the webhook', 'Add the e2e test']);
+    expect(reportPending('I fixed the pending migration bug.')).toEqual([]);
+  });
+  it('reads done claims outside the pending part', () => {
+    expect(reportClaims('Implemented the zone endpoint with keyset pagination.\n\nRemaining:\n- caching')).toEqual([
+      'Implemented the zone endpoint with keyset pagination',
+    ]);
+    expect(disputes('No, that is wrong')).toBe(true);
+    expect(disputes('great, thanks')).toBe(false);
+  });
+});
+
+describe('project resolution', () => {
+  const s1 = session('s1', [
+    todo([
+      { content: 'Add retry to the S3 part uploads', status: 'pending' },
+      { content: 'Emit an export_completed event', status: 'in_progress' },
+      { content: 'Stream the CSV export', status: 'completed' },
+    ]),
+    commit('Stream the CSV export to S3', 'aaaaaaa'),
+    msg({
+      role: 'user',
+      kind: 'summary',
+      origin: 'summary',
+      compactSummary: true,
+      text: 'Summary.\n\nPending Tasks:\n- Rotate the signing keys\n\nCurrent Work:\nexports',
+    }),
+  ]);
+
+  it('keeps open what is pending, never a completed item, and lists what was built', () => {
+    const lines = resolveState(project(s1), none);
+    expect(lines.filter((l) => l.kind === 'open').map((l) => l.text)).toEqual([
+      'Add retry to the S3 part uploads',
+      'Emit an export_completed event',
+      'Rotate the signing keys',
+    ]);
+    expect(lines.filter((l) => l.kind === 'built')).toMatchObject([{ text: 'Stream the CSV export to S3', hashes: ['aaaaaaa'] }]);
+  });
+
+  it('closes an item a later commit or todo list covers, and drops an older summary once a later session has a record', () => {
+    const s2 = session('s2', [
+      todo([{ content: 'Emit an export_completed event', status: 'completed' }]),
+      commit('Add retry to S3 part uploads with jitter', 'bbbbbbb'),
+    ]);
+    const open = resolveState(project(s1, s2), none).filter((l) => l.kind === 'open');
+    expect(open).toEqual([]);
+  });
+
+  it('ages out an item pending for many of the project sessions', () => {
+    expect(resolveState(project(s1), () => 10).filter((l) => l.kind === 'open')).toEqual([]);
+  });
+});
+
+describe('dream compaction', () => {
+  it('keeps the last sessions, archives older finished work with its session, merges one piece of work', () => {
+    const sessions = Array.from({ length: KEEP_SESSIONS + 2 }, (_, i) =>
+      session(`s${String(i).padStart(2, '0')}`, [
+        commit(`Build feature number ${i} of the catalogue`, `${i}`.padStart(7, 'a')),
+        todo([{ content: `Polish step ${i}`, status: 'pending' }]),
+      ]),
+    );
+    const last = sessions[sessions.length - 1];
+    if (last !== undefined) {
+      const b = new StateBuilder(last);
+      b.add(commit('Build feature number 9 of the catalogue: tests', 'fffffff'));
+    }
+    const r = compactState(project(...sessions), none);
+    expect(r.state.sessions).toHaveLength(KEEP_SESSIONS);
+    expect(r.state.archive.map((a) => a.sessionId)).toEqual(['s00', 's01']);
+    expect(r.state.archive[0]?.text).toMatch(/^Built: Build feature number 0 of the catalogue \(a{6}0\)$/);
+    expect(r.merged).toBe(1);
+    expect(r.state.sessions[r.state.sessions.length - 1]?.commits).toMatchObject([{ hash: 'aaaaaa9, fffffff' }]);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The "Current state" section through the CLI against a real daemon: sessions written with the
+ * line shapes Claude Code and Codex write (TodoWrite, ExitPlanMode, Bash `git commit`, compaction
+ * summaries; update_plan and shell calls in a rollout), ingested in order, then recalled.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecallResponse } from '../../../src/api/memory.js';
+import { daemonsPerTest, tempDirsPerTest } from '../../helpers/daemon.js';
+import { ago, dream, ingest, ingestText, project, recall } from '../../helpers/memory-cli.js';
+import { ClaudeSession } from '../../helpers/session-lines.js';
+
+const newDaemon = daemonsPerTest(afterEach);
+const tmp = tempDirsPerTest(afterEach, 'ns-state-');
+
+const state = (r: RecallResponse) => r.items.filter((i) => i.kind === 'state').map((i) => i.text);
+const approved = 'User has approved your plan. You can now start coding. Start with updating your todo list if applicable';
+const rejectedPlan =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nno, keep the current queue";
+
+/** A session on the uploads service: a task list, commits (one reverted), a rejected plan, a compaction summary and a report. */
+function firstSession(cwd: string): ClaudeSession {
+  return new ClaudeSession({ sessionId: 'up-1', cwd, start: ago(3) })
+    .user('The S3 uploads fail on large files, please make them resilient.')
+    .toolUse('t1', 'TodoWrite', {
+      todos: [
+        { content: 'Add retry to the S3 upload', status: 'in_progress', activeForm: 'Adding retry to the S3 upload' },
+        { content: 'Write the migration for orders', status: 'pending', activeForm: 'Writing the migration for orders' },
+        { content: 'Expose an upload_failed metric', status: 'pending', activeForm: 'Exposing an upload_failed metric' },
+      ],
+    })
+    .toolResult('t1', 'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress.')
+    .toolUse('p1', 'ExitPlanMode', { plan: '## Replace the job queue with Kafka\n\n1. add a Kafka producer\n2. drop the Redis queue' })
+    .toolResult('p1', rejectedPlan, true)
+    .toolUse('e1', 'Edit', { file_path: `${cwd}/src/upload.ts`, old_string: 'await put(part)', new_string: 'await withRetry(() => put(part))' })
+    .toolResult('e1', 'The file has been updated successfully.')
+    .toolUse('b1', 'Bash', { command: 'git add -A && git commit -m "Add retry to the S3 upload"', description: 'Commit' })
+    .toolResult('b1', '[main a1b2c3d] Add retry to the S3 upload\n 1 file changed, 12 insertions(+), 2 deletions(-)')
+    .toolUse('b2', 'Bash', { command: 'git commit -am "Log every multipart request body"' })
+    .toolResult('b2', '[main 9f8e7d6] Log every multipart request body\n 1 file changed, 3 insertions(+)')
+    .user('that logging leaks customer data, take it back')
+    .toolUse('b3', 'Bash', { command: 'git revert --no-edit 9f8e7d6' })
+    .toolResult('b3', '[main 5c4b3a2] Revert "Log every multipart request body"\n 1 file changed, 3 deletions(-)')
+    .toolUse('t2', 'TodoWrite', {
+      todos: [
+        { content: 'Add retry to the S3 upload', status: 'completed', activeForm: 'Adding retry to the S3 upload' },
+        { content: 'Write the migration for orders', status: 'in_progress', activeForm: 'Writing the migration for orders' },
+        { content: 'Expose an upload_failed metric', status: 'pending', activeForm: 'Exposing an upload_failed metric' },
+      ],
+    })
+    .toolResult('t2', 'Todos have been modified successfully.')
+    .compactSummary(
+      'This session is being continued from a previous conversation that ran out of context.\n\n1. Primary Request and Intent:\n   Make S3 uploads resilient.\n\n7. Pending Tasks:\n   - Benchmark the presigned URL path\n\n8. Current Work:\n   The orders migration.',
+    )
+    .assistant('Retry is in (a1b2c3d).\n\nStill pending:\n- write the migration for orders\n- expose an upload_failed metric');
+}
+
+describe('current state from the agent record', () => {
+  it('recalls what was built and what is open, never a reverted commit or a rejected plan, and drops what a later session finished', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'uploads');
+    await ingest(d, firstSession(cwd), dir, 'up-1');
+
+    let lines = state(await recall(d, cwd));
+    expect(lines.some((l) => /^Built: Add retry to the S3 upload \(committed a1b2c3d, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open: Write the migration for orders \(todo, in progress, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open: Expose an upload_failed metric \(todo, pending/.test(l))).toBe(true);
+    expect(lines.some((l) => /Benchmark the presigned URL path/.test(l))).toBe(true);
+    expect(lines.some((l) => /request body/i.test(l))).toBe(false);
+    expect(lines.some((l) => /Kafka/.test(l))).toBe(false);
+    // The completed item is not open (it is built, by its commit).
+    expect(lines.some((l) => /^Open: Add retry/.test(l))).toBe(false);
+
+    const md = await d.cli(['recall', '--project', cwd, '--format', 'markdown']);
+    expect(md.stdout).toContain("## Current state (the agent's record)");
+
+    // The next session finishes the migration (its todo list) and the metric (a commit that covers it).
+    const next = new ClaudeSession({ sessionId: 'up-2', cwd, start: ago(1) })
+      .user('carry on with what is left')
+      .toolUse('t1', 'TodoWrite', { todos: [{ content: 'Write the migration for orders', status: 'completed', activeForm: 'Writing the migration' }] })
+      .toolResult('t1', 'Todos have been modified successfully.')
+      .toolUse('b1', 'Bash', { command: 'git commit -am "Expose the upload_failed metric for Grafana"' })
+      .toolResult('b1', '[main 0a1b2c3] Expose the upload_failed metric for Grafana\n 2 files changed')
+      .assistant('Both are done: the migration is written and the metric is exported.');
+    await ingest(d, next, dir, 'up-2');
+    lines = state(await recall(d, cwd));
+    expect(lines.filter((l) => l.startsWith('Open:'))).toEqual([]);
+    expect(lines.some((l) => /^Built: Expose the upload_failed metric for Grafana \(committed 0a1b2c3, /.test(l))).toBe(true);
+    expect(lines.some((l) => /Benchmark the presigned/.test(l))).toBe(false);
+
+    // The dream keeps it; the record is still recalled after it.
+    await dream(d);
+    expect(state(await recall(d, cwd)).some((l) => l.includes('0a1b2c3'))).toBe(true);
+  }, 60_000);
+
+  it('counts an approved plan carried out as built, and keeps the section within a quarter of the budget', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'ledger');
+    const s = new ClaudeSession({ sessionId: 'led-1', cwd, start: ago(2) })
+      .user('plan the VAT report first')
+      .toolUse('p1', 'ExitPlanMode', { plan: '# VAT report as a query object with a CSV download\n\n1. VatReport query\n2. /reports/vat.csv' })
+      .toolResult('p1', approved)
+      .toolUse('w1', 'Write', { file_path: `${cwd}/app/queries/vat_report.rb`, content: 'class VatReport; end\n' })
+      .toolResult('w1', 'File created successfully.');
+    const things = ['invoice', 'payment', 'refund', 'journal', 'account', 'currency', 'receipt', 'audit', 'report', 'export'];
+    const deeds = ['Validate', 'Cache', 'Index', 'Archive', 'Reconcile', 'Format'];
+    for (let i = 0; i < 60; i++) {
+      const message = `${deeds[i % deeds.length]} the ${things[Math.floor(i / deeds.length)]} records`;
+      s.toolUse(`c${i}`, 'Bash', { command: `git commit -am "${message}"` });
+      s.toolResult(`c${i}`, `[main ${(0x1000000 + i).toString(16)}] ${message}\n 1 file changed`);
+    }
+    await ingest(d, s, dir, 'led-1');
+    const budget = 1200;
+    const r = (await d.cli(['recall', '--project', cwd, '--json', '--budget', String(budget)])).stdout;
+    const items = (JSON.parse(r) as RecallResponse).items.filter((i) => i.kind === 'state');
+    expect(items.some((i) => /^Built: VAT report as a query object with a CSV download \(approved plan/.test(i.text))).toBe(true);
+    expect(items.length).toBeGreaterThan(3);
+    expect(items.reduce((n, i) => n + i.tokens, 0)).toBeLessThanOrEqual(budget * 0.25);
+  }, 60_000);
+
+  it('reads a Codex rollout: plan updates, git commit in a shell call, the final message', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'relay');
+    const at = (i: number) => new Date(Date.parse(ago(1)) + i * 60_000).toISOString();
+    const line = (i: number, type: string, payload: unknown) => JSON.stringify({ timestamp: at(i), type, payload });
+    const plan = (steps: [string, string][]) => JSON.stringify({ explanation: 'tracking', plan: steps.map(([step, status]) => ({ step, status })) });
+    const rollout = [
+      line(0, 'session_meta', { id: 'codex-relay-1', cwd, originator: 'codex_cli_rs' }),
+      line(1, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'slow subscribers must not block the producer' }] }),
+      line(2, 'response_item', {
+        type: 'function_call',
+        name: 'update_plan',
+        call_id: 'u1',
+        arguments: plan([
+          ['Drop the oldest messages for slow subscribers', 'in_progress'],
+          ['Add a relay_dropped_messages_total counter', 'pending'],
+        ]),
+      }),
+      line(3, 'response_item', { type: 'function_call_output', call_id: 'u1', output: 'Plan updated' }),
+      line(4, 'response_item', {
+        type: 'function_call',
+        name: 'shell',
+        call_id: 's1',
+        arguments: JSON.stringify({ command: ['bash', '-lc', 'git commit -am "Drop the oldest messages when a subscriber lags"'] }),
+      }),
+      line(5, 'response_item', {
+        type: 'function_call_output',
+        call_id: 's1',
+        output: JSON.stringify({ output: '[main 7e6d5c4] Drop the oldest messages when a subscriber lags\n 2 files changed', metadata: { exit_code: 0 } }),
+      }),
+      line(6, 'response_item', {
+        type: 'function_call',
+        name: 'update_plan',
+        call_id: 'u2',
+        arguments: plan([
+          ['Drop the oldest messages for slow subscribers', 'completed'],
+          ['Add a relay_dropped_messages_total counter', 'pending'],
+        ]),
+      }),
+      line(7, 'response_item', { type: 'function_call_output', call_id: 'u2', output: 'Plan updated' }),
+      line(8, 'response_item', {
+        type: 'message',
+        role: 'assistant',
+        content: [
+          {
+            type: 'output_text',
+            text: 'Backpressure is in.\n\nNext steps:\n- add a relay_dropped_messages_total counter\n- document the policy in the README',
+          },
+        ],
+      }),
+    ].join('\n');
+    await ingestText(d, join(dir, 'rollout.jsonl'), `${rollout}\n`);
+    const lines = state(await recall(d, cwd));
+    expect(lines.some((l) => /^Built: Drop the oldest messages when a subscriber lags \(committed 7e6d5c4, /.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open: Add a relay_dropped_messages_total counter \(todo, pending/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open: document the policy in the README \(the agent's report/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open: Drop the oldest/.test(l))).toBe(false);
+  }, 60_000);
+});
