@@ -19,7 +19,15 @@ const recall = (): RecallResponse => ({
   considered: 1,
   items: [item('m1', 'The staging database runs on port 5433.')],
 });
-const ask = (p: PromptRecall, sessionId: string) => p.forPrompt({ prompt: 'open the staging database', sessionId, maxChars: 2000 });
+/** A prompt whose answer reached the session: what it got is marked as given. */
+const ask = (p: PromptRecall, sessionId: string) => {
+  const r = p.forPrompt({ prompt: 'open the staging database', sessionId, maxChars: 2000 });
+  p.given(
+    sessionId,
+    r.items.map((i) => i.id),
+  );
+  return r;
+};
 
 describe('PromptRecall: what each session was given', () => {
   it('is bounded: past 500 sessions the least recently prompted is forgotten, and the file holds 500', async () => {
@@ -44,6 +52,9 @@ describe('PromptRecall: what each session was given', () => {
     expect(readdirSync(dirname(file)).filter((f) => /^prompt-injections\.json\.corrupt-\d{4}-.*Z$/.test(f))).toHaveLength(1);
     expect(ask(p, 'a').items).toHaveLength(1);
     expect(ask(p, 'a').items).toHaveLength(0);
+    // Choosing alone marks nothing: only what reached the session is withheld.
+    expect(p.forPrompt({ prompt: 'open the staging database', sessionId: 'b', maxChars: 2000 }).items).toHaveLength(1);
+    expect(ask(p, 'b').items).toHaveLength(1);
     // Without a session id nothing can be remembered: every prompt gets its matches.
     expect(p.forPrompt({ prompt: 'open the staging database', maxChars: 2000 }).items).toHaveLength(1);
     expect(p.forPrompt({ prompt: 'open the staging database', maxChars: 2000 }).items).toHaveLength(1);

@@ -1,8 +1,9 @@
 /**
  * Recall at prompt time (Claude Code's UserPromptSubmit hook): the recall with the prompt as its
  * query, kept only where it matches well, cut to a few lines, and never what this session was
- * given before. What each session got is remembered here, bounded, and saved in the state directory
- * so a restarted daemon does not repeat itself.
+ * given before, at its start or an earlier prompt. What each session got is remembered here,
+ * bounded, and saved in the state directory so a restarted daemon does not repeat itself; it is
+ * marked by the caller once the answer reached the hook (`given`), never while choosing.
  */
 import { z } from 'zod';
 import type { PromptRecallRequest, PromptRecallResponse, RecallItem, RecallRequest, RecallResponse } from '../../api/memory.js';
@@ -98,19 +99,18 @@ export class PromptRecall {
       items.push(item);
       room -= item.text.length + LINE_FRAME;
     }
-    if (req.sessionId && items.length > 0)
-      this.remember(
-        req.sessionId,
-        items.map((i) => i.id),
-      );
     return { items, repeated };
   }
 
-  private remember(sessionId: string, ids: string[]): void {
+  /** Marks `ids` as given to the session: they reached it (a session-start block, a prompt's context). */
+  given(sessionId: string, ids: readonly string[]): void {
+    if (ids.length === 0) return;
     const s = this.sessions.get(sessionId) ?? { at: 0, ids: [] };
     this.sessions.delete(sessionId); // re-inserted last: the map's order is least recently prompted first
     s.at = nowMs();
-    s.ids = [...s.ids, ...ids].slice(-MAX_PER_SESSION);
+    // Once each, the latest last: what is cut at the bound is what the session got longest ago.
+    const fresh = new Set(ids);
+    s.ids = [...s.ids.filter((id) => !fresh.has(id)), ...fresh].slice(-MAX_PER_SESSION);
     this.sessions.set(sessionId, s);
     for (const oldest of this.sessions.keys()) {
       if (this.sessions.size <= MAX_SESSIONS) break;

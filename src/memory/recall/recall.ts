@@ -17,6 +17,7 @@ import { fillBudget, type Offer } from './select.js';
 import { slotKey } from '../store/slots.js';
 import { TopK } from './top-k.js';
 import { dedupeKey } from '../nlp/tidy.js';
+import { messageKey } from './echo.js';
 
 /** Sources given with each recalled memory. */
 const SOURCES_SHOWN = 3;
@@ -131,6 +132,7 @@ function offers(
   matched: Map<string, number>,
   room: number,
   floor: number,
+  withSources: boolean,
 ): Offer<RecallItem>[] {
   // Each pool with its namespace's clock when it has one namespace (every pool without a query).
   const clockOf = clocksOf(opts.activity);
@@ -162,7 +164,15 @@ function offers(
     if (tokens > 2 * room) break;
     const item = memoryItem(m, score);
     tokens += item.tokens;
-    out.push({ item, score, tokens: item.tokens, slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`, wording: wordingOf(m) });
+    out.push({
+      item,
+      score,
+      tokens: item.tokens,
+      slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`,
+      wording: wordingOf(m),
+      // Every source, not the few shown: an excerpt of any of them repeats the memory.
+      ...(withSources && { sources: m.sources.flatMap((s) => s.messageIds.map((id) => messageKey(s.sessionId, id))) }),
+    });
   }
   return out;
 }
@@ -180,15 +190,16 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens);
   // A query ranks by match: the ranker's floor is for what is recalled unasked.
   const floor = query === undefined ? rankFloor() : -Infinity;
-  const all = offers(store, opts, query, matched, room, floor);
+  const withEpisodes = query !== undefined && opts.episodes !== undefined && opts.project !== null;
+  const all = offers(store, opts, query, matched, room, floor, withEpisodes);
   // Past sessions are searched in this project only: another project's words are never this one's recall.
   if (query && opts.episodes && opts.project !== null) {
     for (const h of opts.episodes.search(query, { project: opts.project, limit: 50 })) {
-      if (opts.exclude?.(`${h.sessionId}#${h.messageId}`, undefined)) continue;
+      if (opts.exclude?.(messageKey(h.sessionId, h.messageId), undefined)) continue;
       const text = `${h.speaker ? `${h.speaker}: ` : ''}${h.text}`.replace(/\s+/g, ' ').trim();
       const item: RecallItem = {
         kind: 'episode',
-        id: `${h.sessionId}#${h.messageId}`,
+        id: messageKey(h.sessionId, h.messageId),
         text,
         type: 'episode',
         scope: 'session',
@@ -197,7 +208,8 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
         sources: [{ sessionId: h.sessionId, messageIds: [h.messageId] }],
         ...(h.at !== undefined && { at: h.at }),
       };
-      all.push({ item, score: item.score, tokens: item.tokens, wording: dedupeKey(text) });
+      // Its words without the speaker's name: a memory taken from it says them without one.
+      all.push({ item, score: item.score, tokens: item.tokens, wording: dedupeKey(h.text), message: item.id });
     }
   }
   const picked = fillBudget(all, room, floor).map((o) => o.item);
