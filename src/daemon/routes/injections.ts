@@ -34,14 +34,14 @@ function time(v: string, what: string): string {
 
 function injectionHandlers(d: InjectionDeps): InjectionHandlers {
   return {
-    injectSessionStart: async ({ body, res }) => {
+    injectSessionStart: async ({ body, req, res }) => {
       const p = await d.injector.sessionStart(body);
-      afterDelivery(res, p.delivered);
+      afterDelivery(req, res, p.delivered);
       return { json: p.answer };
     },
-    injectPrompt: async ({ body, res }) => {
+    injectPrompt: async ({ body, req, res }) => {
       const p = await d.injector.prompt(body);
-      afterDelivery(res, p.delivered);
+      afterDelivery(req, res, p.delivered);
       return { json: p.answer };
     },
     injections: async ({ query }) => {

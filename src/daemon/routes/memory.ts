@@ -17,12 +17,12 @@ export function memoryHandlers(memory: MemoryService, prompts: PromptRecall): Me
     restoreMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'restore') } }),
     pinMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'pin') } }),
     recall: async ({ body }) => ({ json: memory.recall(body) }),
-    recallPrompt: async ({ body, res }) => {
+    recallPrompt: async ({ body, req, res }) => {
       const r = prompts.forPrompt(body);
       // As the prompt hook's: given to the session once the answer reached the caller.
       const sessionId = body.sessionId;
       if (sessionId)
-        afterDelivery(res, () =>
+        afterDelivery(req, res, () =>
           prompts.given(
             sessionId,
             r.items.map((i) => i.id),
