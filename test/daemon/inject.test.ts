@@ -67,11 +67,11 @@ describe('one answer says each thing once', () => {
     const d = newDaemon();
     await d.start();
     const cwd = project(tmp(), 'shop');
-    const said = 'We always run the database migrations with the flag --lock-timeout=5s on the orders cluster.';
+    // The memory is one sentence of the message: not the same text, and the excerpt is the whole message.
     const past = new ClaudeSession({ sessionId: 'past-9', cwd })
       .user('the migration on the orders cluster hung for ten minutes yesterday')
       .assistant('It waited on a lock held by the reporting job.')
-      .user(said)
+      .user('That explains the hang then. Going forward, always run the database migrations with the flag --lock-timeout=5s on the orders cluster! Also ping me in #ops when one fails.')
       .assistant('Understood, I will pass that flag from now on.');
     await ingest(d, past, tmp(), 'past-9');
     const m = (await memories(d, cwd)).find((x: Memory) => x.content.includes('--lock-timeout=5s'));
@@ -80,11 +80,11 @@ describe('one answer says each thing once', () => {
     const context = additional(await promptHook(d, 'now-1', cwd, 'run the database migrations on the orders cluster'));
     expect(context).toContain('--lock-timeout=5s');
     expect(context.split('--lock-timeout=5s')).toHaveLength(2);
+    expect(context).not.toContain('explains the hang');
     const given = (await ledger(d, 'now-1'))[0]?.items ?? [];
     expect(given.map((i) => i.kind)).toContain('memory');
-    expect(given.filter((i) => i.kind === 'episode' && m?.sources.some((s) => i.id.startsWith(`${s.sessionId}#`) && s.messageIds.some((x) => i.id.endsWith(`#${x}`))))).toEqual(
-      [],
-    );
+    const sources = new Set(m?.sources.flatMap((x) => x.messageIds.map((id) => `${x.sessionId}#${id}`)));
+    expect(given.filter((i) => i.kind === 'episode' && sources.has(i.id))).toEqual([]);
   });
 
   it('an excerpt that holds a memory’s words is left out beside it, whatever the memory’s origin', async () => {
