@@ -123,7 +123,8 @@ describe('the injection ledger', () => {
     await sessionStart(d, 'led-1', project);
     const t = await runTask(d, project, 'exit 1', 'lint');
     const later = JSON.parse(
-      (await d.cli(['remember', '--project', project, '--type', 'fact', 'The payments service reads its API keys from Vault at secret/payments.', '--json'])).stdout,
+      (await d.cli(['remember', '--project', project, '--type', 'fact', 'The payments service reads its API keys from Vault at secret/payments.', '--json']))
+        .stdout,
     ) as { id: string };
     // The staging database was in the session-start block: the prompt does not give it again.
     await prompt(d, 'led-1', project, 'connect to the staging database, then check where the payments service gets its API keys');

@@ -71,7 +71,9 @@ describe('one answer says each thing once', () => {
     const past = new ClaudeSession({ sessionId: 'past-9', cwd })
       .user('the migration on the orders cluster hung for ten minutes yesterday')
       .assistant('It waited on a lock held by the reporting job.')
-      .user('That explains the hang then. Going forward, always run the database migrations with the flag --lock-timeout=5s on the orders cluster! Also ping me in #ops when one fails.')
+      .user(
+        'That explains the hang then. Going forward, always run the database migrations with the flag --lock-timeout=5s on the orders cluster! Also ping me in #ops when one fails.',
+      )
       .assistant('Understood, I will pass that flag from now on.');
     await ingest(d, past, tmp(), 'past-9');
     const m = (await memories(d, cwd)).find((x: Memory) => x.content.includes('--lock-timeout=5s'));

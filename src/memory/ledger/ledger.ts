@@ -83,8 +83,7 @@ export class InjectionLedger {
     else if (l.t === 'start') {
       this.session(l.sessionId, l.project, l.at);
       this.markStart(l.project, l.sessionId, l.at);
-    }
-    else if (l.t === 'reject') {
+    } else if (l.t === 'reject') {
       let m = this.rejections.get(l.v.project ?? '');
       if (!m) this.rejections.set(l.v.project ?? '', (m = new Map()));
       m.set(l.v.memoryId, l.v);

@@ -11,7 +11,13 @@ const memory = (id: string, text: string, score: number, sources: string[] = [],
   wording: dedupeKey(text),
   sources,
 });
-const excerpt = (message: string, text: string, score: number, tokens = 10): Offer<string> => ({ item: message, score, tokens, wording: dedupeKey(text), message });
+const excerpt = (message: string, text: string, score: number, tokens = 10): Offer<string> => ({
+  item: message,
+  score,
+  tokens,
+  wording: dedupeKey(text),
+  message,
+});
 const kept = (offers: Offer<string>[], budget = 1000) => fillBudget(offers, budget, -Infinity).map((o) => o.item);
 
 describe('echoes: an excerpt repeats a memory', () => {
