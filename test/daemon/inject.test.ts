@@ -89,6 +89,29 @@ describe('one answer says each thing once', () => {
     expect(given.filter((i) => i.kind === 'episode' && sources.has(i.id))).toEqual([]);
   });
 
+  it('an excerpt is left out for a memory the session has, never for one the answer does not give', async () => {
+    const d = newDaemon();
+    await d.start();
+    const cwd = project(tmp(), 'infra');
+    const past = new ClaudeSession({ sessionId: 'past-5', cwd })
+      .user('the terraform apply for the vpc module failed again on the staging account')
+      .assistant('The state lock was still held by a crashed run; I released it.')
+      .user(
+        'Noted. From now on, always pass -lock-timeout=120s to terraform apply in CI. Yesterday the stuck lock cost Priya from the infra rota two hours of her evening.',
+      )
+      .assistant('Will do.');
+    await ingest(d, past, tmp(), 'past-5');
+    const m = (await memories(d, cwd)).find((x: Memory) => x.content.includes('-lock-timeout=120s'));
+    expect(m?.content).not.toContain('Priya');
+    const asking = 'how long did the stuck lock cost Priya yesterday evening?';
+    // This prompt does not match the memory, only the rest of its message: with the memory out of the answer, the excerpt is given.
+    const fresh = additional(await promptHook(d, 'fresh-5', cwd, asking));
+    expect(fresh).toContain('cost Priya from the infra rota two hours');
+    // A session whose start gave the memory already has what the excerpt was taken for.
+    expect(additional(await startHook(d, 'started-5', cwd))).toContain('-lock-timeout=120s');
+    expect(additional(await promptHook(d, 'started-5', cwd, asking))).toBe('');
+  });
+
   it('an excerpt that holds a memory’s words is left out beside it, whatever the memory’s origin', async () => {
     const d = newDaemon();
     await d.start();

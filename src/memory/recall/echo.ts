@@ -12,6 +12,8 @@ export interface Said {
   message?: string | undefined;
   /** A memory: the messages it was taken from, `session#message`. */
   sources?: readonly string[] | undefined;
+  /** Identity: items with the same key say the same thing. */
+  slot?: string | undefined;
 }
 
 export const messageKey = (sessionId: string, messageId: string): string => `${sessionId}#${messageId}`;

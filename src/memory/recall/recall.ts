@@ -17,7 +17,7 @@ import { fillBudget, type Offer } from './select.js';
 import { slotKey } from '../store/slots.js';
 import { TopK } from './top-k.js';
 import { dedupeKey } from '../nlp/tidy.js';
-import { messageKey } from './echo.js';
+import { messageKey, type Said } from './echo.js';
 
 /** Sources given with each recalled memory. */
 const SOURCES_SHOWN = 3;
@@ -42,6 +42,27 @@ export interface RecallOptions {
   activity?: Activity | undefined;
   /** Items never offered: rejected in this project and not reinforced since (memory/ledger). */
   exclude?: ((id: string, reinforcements: number | undefined) => boolean) | undefined;
+  /** Narrows an answer to a caller's own test before the budget is filled (prompt-time recall). */
+  within?: RecallWithin | undefined;
+}
+
+/** A caller's say in one answer: what it can use, and what the reader already has (an excerpt repeating that is left out too). */
+export interface RecallWithin {
+  keep: (item: RecallItem) => boolean;
+  had: readonly Said[];
+}
+
+/** What a memory says, for telling an excerpt that repeats it (echo.ts): every source, not the few shown. */
+export function saidBy(m: Memory): Said {
+  return { wording: wordingOf(m), sources: sourcesOf(m), slot: slotOf(m) };
+}
+
+function sourcesOf(m: Memory): string[] {
+  return m.sources.flatMap((s) => s.messageIds.map((id) => messageKey(s.sessionId, id)));
+}
+
+function slotOf(m: Memory): string | undefined {
+  return m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`;
 }
 
 /** The digests that fit their share of the budget, most recent first. */
@@ -168,10 +189,10 @@ function offers(
       item,
       score,
       tokens: item.tokens,
-      slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`,
+      slot: slotOf(m),
       wording: wordingOf(m),
       // Every source, not the few shown: an excerpt of any of them repeats the memory.
-      ...(withSources && { sources: m.sources.flatMap((s) => s.messageIds.map((id) => messageKey(s.sessionId, id))) }),
+      ...(withSources && { sources: sourcesOf(m) }),
     });
   }
   return out;
@@ -212,7 +233,8 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
       all.push({ item, score: item.score, tokens: item.tokens, wording: dedupeKey(h.text), message: item.id });
     }
   }
-  const picked = fillBudget(all, room, floor).map((o) => o.item);
+  const keep = opts.within?.keep;
+  const picked = fillBudget(keep ? all.filter((o) => keep(o.item)) : all, room, floor, opts.within?.had).map((o) => o.item);
   // The current state first: standing rules, then how the project is (stack, configuration,
   // decisions, lessons), then past sessions; best first within each.
   const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...digests.items];

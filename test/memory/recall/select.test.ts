@@ -66,4 +66,14 @@ describe('fillBudget: one answer says each thing once', () => {
     expect(kept([memory('m1', 'Use pnpm.', 2), memory('m2', 'use PNPM', 1)])).toEqual(['m1']);
     expect(kept([excerpt('s1#a', 'retry it twice', 2), excerpt('s2#b', 'Retry it, twice!', 1)])).toEqual(['s1#a']);
   });
+
+  it('leaves out what repeats what the reader already has: an excerpt of its source, its wording, its slot', () => {
+    const had = [{ wording: dedupeKey('Deploys need a green canary first.'), sources: ['s1#u3'], slot: 'deploy\u0000canary\u0000green' }];
+    const fill = (offers: Offer<string>[]) => fillBudget(offers, 1000, -Infinity, had).map((o) => o.item);
+    expect(fill([excerpt('s1#u3', 'anything said in that message', 2), excerpt('s2#a1', 'the canary went green at noon', 1)])).toEqual(['s2#a1']);
+    expect(fill([excerpt('s7#a4', 'yes: deploys need a green canary first, always', 2)])).toEqual([]);
+    expect(fill([memory('m2', 'deploys need a GREEN canary first', 2)])).toEqual([]);
+    expect(fill([{ ...memory('m3', 'Canary must be green before a deploy.', 2), slot: 'deploy\u0000canary\u0000green' }])).toEqual([]);
+    expect(fill([memory('m4', 'Rollbacks use the previous image tag.', 1)])).toEqual(['m4']);
+  });
 });
