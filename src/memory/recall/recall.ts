@@ -14,10 +14,10 @@ import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
 import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS } from './budget.js';
 import { fillBudget, type Offer } from './select.js';
-import { slotKey } from '../store/slots.js';
 import { TopK } from './top-k.js';
 import { dedupeKey } from '../nlp/tidy.js';
 import { messageKey, type Said } from './echo.js';
+import { slotOf, sourcesOf, wordingOf } from './said.js';
 
 /** Sources given with each recalled memory. */
 const SOURCES_SHOWN = 3;
@@ -50,19 +50,6 @@ export interface RecallOptions {
 export interface RecallWithin {
   keep: (item: RecallItem) => boolean;
   had: readonly Said[];
-}
-
-/** What a memory says, for telling an excerpt that repeats it (echo.ts): every source, not the few shown. */
-export function saidBy(m: Memory): Said {
-  return { wording: wordingOf(m), sources: sourcesOf(m), slot: slotOf(m) };
-}
-
-function sourcesOf(m: Memory): string[] {
-  return m.sources.flatMap((s) => s.messageIds.map((id) => messageKey(s.sessionId, id)));
-}
-
-function slotOf(m: Memory): string | undefined {
-  return m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`;
 }
 
 /** The digests that fit their share of the budget, most recent first. */
@@ -128,17 +115,6 @@ function standingOf(store: MemoryStore, ns: Namespace): Memory[] {
 
 /** Candidates kept per line that fits: the budget filler skips duplicates and what does not fit, so it needs some to spare. */
 const SLACK = 2;
-
-const wordingCache = new WeakMap<Memory, { content: string; key: string }>();
-
-/** The normalised wording of a memory, worked out once per text. */
-function wordingOf(m: Memory): string {
-  const seen = wordingCache.get(m);
-  if (seen !== undefined && seen.content === m.content) return seen.key;
-  const key = dedupeKey(m.content);
-  wordingCache.set(m, { content: m.content, key });
-  return key;
-}
 
 /**
  * Offers: without a query, the best active memories at their rank (decayed relevance, sessions,
