@@ -71,7 +71,8 @@ try {
     for (const b of order) {
       const session = `${b}-${round}`;
       const start = await cli(b, homes[b], ['hook', 'session-start'], JSON.stringify({ session_id: session, cwd: project, source: 'startup' }));
-      const asked = await cli(b, homes[b], ['hook', 'user-prompt-submit'], JSON.stringify({ session_id: session, cwd: project, prompt }));
+      // Another session's prompt: this one's start was given the memory the prompt asks about, and is not given it again.
+      const asked = await cli(b, homes[b], ['hook', 'user-prompt-submit'], JSON.stringify({ session_id: `${session}-p`, cwd: project, prompt }));
       if (!asked.stdout.includes('additionalContext') || !start.stdout.includes('additionalContext')) throw new Error(`${b}: a hook printed no context`);
       if (round < 0) continue; // warm-up
       add(`${b} session-start`, start.ms);
@@ -93,12 +94,12 @@ try {
   };
   for (let i = 0; i < 200; i++) {
     for (const b of i % 2 === 0 ? (['prev', 'this'] as const) : (['this', 'prev'] as const)) {
-      const body = { prompt, sessionId: `direct-${b}-${i}`, project, maxChars: 2000 };
+      const body = { prompt, sessionId: `direct-${b}-${i}-p`, project, maxChars: 2000 };
       if (b === 'prev') {
         await time('prev session start', () => clients.prev.call('recall', { body: { project } }));
         await time('prev prompt', () => clients.prev.call('recallPrompt', { body }));
       } else {
-        await time('this session start', () => clients.this.call('injectSessionStart', { body: { project, sessionId: body.sessionId } }));
+        await time('this session start', () => clients.this.call('injectSessionStart', { body: { project, sessionId: `direct-${b}-${i}` } }));
         await time('this prompt', () => clients.this.call('injectPrompt', { body }));
       }
     }
@@ -106,7 +107,7 @@ try {
   for (const [k, xs] of Object.entries(direct).sort())
     console.log(`${k.padEnd(20)} request in the daemon  p50 ${fmt(median(xs))} ms  p95 ${fmt(percentile(xs, 95))} ms (${xs.length} requests)`);
   const ledger = JSON.parse((await cli('this', homes.this, ['injections', '--limit', '10000', '--json'])).stdout) as InjectionsResponse;
-  const costs = ledger.injections.filter((i) => !i.sessionId?.endsWith('--1')).map((i) => i.ledgerMs ?? 0); // the warm-up round's two aside
+  const costs = ledger.injections.filter((i) => !/--1(-p)?$/.test(i.sessionId ?? '')).map((i) => i.ledgerMs ?? 0); // the warm-up round's two aside
   console.log(
     `ledger per injection (${costs.length} injections): p50 ${fmt(median(costs))} ms  p95 ${fmt(percentile(costs, 95))} ms  max ${fmt(Math.max(...costs))} ms; every one with items and tokens: ${ledger.injections.every((i) => i.items.length > 0 && i.tokens > 0)}`,
   );

@@ -121,3 +121,20 @@ export function compile(path: string): (p: string) => Record<string, string> | n
     return params;
   };
 }
+
+/**
+ * Runs `then` once the whole answer was handed to the client's connection, never when the client
+ * closed it first (a hook that gave up waiting): no confirmation round trip, nothing more for the
+ * client to do. Written to a closed unix socket the answer fails with EPIPE, yet 'finish' still
+ * comes (node calls the write's callback before it marks the socket errored), so the socket's
+ * error is read a turn later. What stays open is an answer written the instant before the client
+ * gave up: it reached the client's socket unread.
+ */
+export function afterDelivery(req: IncomingMessage, res: ServerResponse, then: () => void): void {
+  const socket = req.socket;
+  res.once('finish', () =>
+    setImmediate(() => {
+      if (!socket.errored) then();
+    }),
+  );
+}

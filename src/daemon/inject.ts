@@ -1,8 +1,10 @@
 /**
- * Where the two halves meet at the agent (issue 24): the session-start block (tasks of the project
- * that ended since its last session, then the recall, in one budget) and each prompt's context
- * (one line per task outcome the session was not told yet, then the matching memories), each
- * recorded in the injection ledger with its items, why and tokens.
+ * Where the two halves meet at the agent: the session-start block (tasks of the project that ended
+ * since its last session, then the recall, in one budget) and each prompt's context (one line per
+ * task outcome the session was not told yet, then the matching memories new to the session). Each
+ * is recorded in the injection ledger (items, why, tokens) and its items marked as given to the
+ * session only once the answer reached the hook (`delivered`, called by the route): an answer the
+ * hook gave up on was never read, so nothing in it may be withheld later as already given.
  */
 import { performance } from 'node:perf_hooks';
 import type { InjectedItem, InjectResponse, Injection, PromptInjectRequest, SessionStartRequest, TaskOutcome } from '../api/injections.js';
@@ -29,6 +31,14 @@ export interface InjectorDeps {
   tasks: () => Promise<Task[]>;
 }
 
+/** An answer, and what to do once the hook has it (record it, mark its items as given). */
+export interface Prepared {
+  answer: InjectResponse;
+  delivered: () => void;
+}
+
+const NOTHING = (): void => undefined;
+
 export class Injector {
   constructor(private readonly d: InjectorDeps) {}
 
@@ -42,7 +52,7 @@ export class Injector {
     return first ?? new Date(nowMs() - FIRST_SESSION_WINDOW_MS).toISOString();
   }
 
-  async sessionStart(req: SessionStartRequest): Promise<InjectResponse> {
+  async sessionStart(req: SessionStartRequest): Promise<Prepared> {
     const t0 = performance.now();
     const project = projectKey(req.project);
     const told = (req.sessionId && this.d.ledger.sessionOf(req.sessionId)?.told) || new Set<string>();
@@ -55,11 +65,17 @@ export class Injector {
     const context = hookContext(r, outcomes);
     const tl = performance.now();
     const items = [...outcomes.map((o) => taskItem(o, renderTasks([o]).split('\n').slice(1).join('\n'))), ...this.recallItems(r.items, null)];
-    const injection = this.record('session-start', req.sessionId, project, items, context, t0, tl);
-    return { context, injection };
+    const sessionId = req.sessionId;
+    if (items.length === 0) {
+      // Nothing to mark; the session still began (the next session of the project is told of tasks since then).
+      const at = new Date(nowMs()).toISOString();
+      return { answer: { context, injection: null }, delivered: sessionId ? () => this.d.ledger.started(sessionId, project, at) : NOTHING };
+    }
+    const injection = this.injection('session-start', req.sessionId, project, items, context, t0, tl);
+    return { answer: { context, injection }, delivered: () => this.deliver(injection) };
   }
 
-  async prompt(req: PromptInjectRequest): Promise<InjectResponse> {
+  async prompt(req: PromptInjectRequest): Promise<Prepared> {
     const t0 = performance.now();
     const project = req.project ? projectKey(req.project) : null;
     let outcomes: TaskOutcome[] = [];
@@ -75,11 +91,20 @@ export class Injector {
     const room = req.maxChars - taskChars;
     const r = room >= 200 && req.prompt.trim() ? this.d.prompts.forPrompt({ ...req, maxChars: room }) : { items: [], repeated: 0 };
     const parts = [...lines, ...(r.items.length > 0 ? [renderPromptContext(r.items, room)] : [])];
-    if (parts.length === 0) return { context: '', injection: null };
+    if (parts.length === 0) return { answer: { context: '', injection: null }, delivered: NOTHING };
     const context = parts.join('\n');
     const tl = performance.now();
     const items = [...outcomes.map((o, i) => ({ ...taskItem(o, lines[i] ?? ''), id: keys[i] ?? o.id })), ...this.recallItems(r.items, req.prompt)];
-    return { context, injection: this.record('prompt', req.sessionId, project, items, context, t0, tl) };
+    const injection = this.injection('prompt', req.sessionId, project, items, context, t0, tl);
+    return { answer: { context, injection }, delivered: () => this.deliver(injection) };
+  }
+
+  /** The hook has the answer: the ledger records it (and so the tasks it told of), and its memories and excerpts are given to the session, at its start as at a prompt. */
+  private deliver(injection: Injection): void {
+    this.d.ledger.record(injection);
+    if (injection.sessionId === null) return;
+    const recalled = injection.items.filter((i) => i.kind === 'memory' || i.kind === 'episode').map((i) => i.id);
+    this.d.prompts.given(injection.sessionId, recalled);
   }
 
   private recallItems(items: RecallItem[], query: string | null): InjectedItem[] {
@@ -94,8 +119,8 @@ export class Injector {
     }));
   }
 
-  /** `t0`: the request began; `tl`: the ledger's part began (the items' reasons, the record). */
-  private record(
+  /** `t0`: the request began; `tl`: the ledger's part began (the items' reasons). */
+  private injection(
     event: Injection['event'],
     sessionId: string | undefined,
     project: string | null,
@@ -104,7 +129,7 @@ export class Injector {
     t0: number,
     tl: number,
   ): Injection {
-    const injection: Injection = {
+    return {
       id: this.d.ledger.nextId(),
       at: new Date(nowMs()).toISOString(),
       event,
@@ -115,8 +140,6 @@ export class Injector {
       ms: Math.round((performance.now() - t0) * 100) / 100,
       ledgerMs: Math.round((performance.now() - tl) * 1000) / 1000,
     };
-    this.d.ledger.record(injection);
-    return injection;
   }
 }
 

@@ -81,7 +81,11 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
       return undefined;
     }
   };
-  const prompts = PromptRecall.open(join(paths.stateDir, 'prompt-injections.json'), (req) => service.recall(req), log);
+  const prompts = PromptRecall.open(
+    join(paths.stateDir, 'prompt-injections.json'),
+    { recall: (req, within) => service.recall(req, within), said: (id) => service.said(id) },
+    log,
+  );
   const injections = InjectionLedger.open(join(paths.stateDir, 'injections.jsonl'), log);
   service.rejected = (project, id, n) => injections.isRejected(project, id, n);
   return {

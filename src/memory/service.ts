@@ -29,7 +29,9 @@ import { IngestQueue } from './ingest/ingest-queue.js';
 import { findDuplicate, merge } from './store/merge.js';
 import type { Namespace } from './store/model.js';
 import { projectKey } from '../project.js';
-import { recall } from './recall/recall.js';
+import type { Said } from './recall/echo.js';
+import { recall, type RecallWithin } from './recall/recall.js';
+import { saidBy } from './recall/said.js';
 import { activityOf, type Activity } from './store/activity.js';
 import { stripControls } from './redact/sanitize.js';
 import { SessionRegistry } from './ingest/sessions.js';
@@ -221,7 +223,8 @@ export class MemoryService {
     return this.activityCache.activity;
   }
 
-  recall(req: RecallRequest): RecallResponse {
+  /** `within`: a caller's own narrowing of the answer (prompt-time recall), never part of the API request. */
+  recall(req: RecallRequest, within?: RecallWithin): RecallResponse {
     const project = this.project(req.project) ?? null;
     const namespaces: Namespace[] = [{ scope: 'user' }];
     if (project) namespaces.push({ scope: 'project', project });
@@ -238,6 +241,7 @@ export class MemoryService {
       state: project === null ? [] : this.currentState(project, budget),
       activity: this.activity(),
       exclude: (id, n) => this.rejected(project, id, n),
+      within,
     });
     return req.render ? { ...r, rendered: hookContext(r) } : r;
   }
@@ -266,6 +270,12 @@ export class MemoryService {
       merged += r.merged;
     }
     return { archived, merged };
+  }
+
+  /** What a stored memory says (its wording, every source), for telling an excerpt that repeats it. */
+  said(id: string): Said | undefined {
+    const m = this.store.get(id);
+    return m === undefined ? undefined : saidBy(m);
   }
 
   /** One session: its record, digest, and its subagent and compaction sidechains. */

@@ -122,7 +122,12 @@ describe('the injection ledger', () => {
     await d.cli(['remember', '--project', project, '--type', 'fact', 'The staging database runs Postgres 15 on port 5433.']);
     await sessionStart(d, 'led-1', project);
     const t = await runTask(d, project, 'exit 1', 'lint');
-    await prompt(d, 'led-1', project, 'connect to the staging database');
+    const later = JSON.parse(
+      (await d.cli(['remember', '--project', project, '--type', 'fact', 'The payments service reads its API keys from Vault at secret/payments.', '--json']))
+        .stdout,
+    ) as { id: string };
+    // The staging database was in the session-start block: the prompt does not give it again.
+    await prompt(d, 'led-1', project, 'connect to the staging database, then check where the payments service gets its API keys');
     const r = JSON.parse((await d.cli(['injections', '--session', 'led-1', '--json'])).stdout) as InjectionsResponse;
     expect(r.injections.map((i) => i.event)).toEqual(['prompt', 'session-start']);
     const [p, s] = r.injections;
@@ -131,7 +136,7 @@ describe('the injection ledger', () => {
     expect(s?.tokens).toBeGreaterThan(0);
     expect(p?.items.map((i) => [i.kind, i.id])).toEqual([
       ['task', t.id],
-      ['memory', expect.stringMatching(/^m/)],
+      ['memory', later.id],
     ]);
     expect(p?.items[0]?.why).toEqual(['task outcome', 'failed: exit 1']);
     expect(p?.items[1]?.why[0]).toMatch(/^matches the prompt/);

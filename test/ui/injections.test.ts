@@ -44,7 +44,8 @@ describe('session page: what the session was given', () => {
     await page.waitForSelector(`.injection tr[data-item="${m.id}"] .rejected`);
     expect((await start('live-2')).stdout).not.toContain(text);
     const ledger = JSON.parse((await d.cli(['injections', '--session', 'live-2', '--json'])).stdout) as InjectionsResponse;
-    expect(ledger.injections[0]?.items.some((i) => i.id === m.id)).toBe(false);
+    // A block left with nothing is no injection at all; either way the memory is not in it.
+    expect(ledger.injections.flatMap((v) => v.items).some((i) => i.id === m.id)).toBe(false);
     expect(problems).toEqual([]);
   });
 });

@@ -13,12 +13,12 @@ import { json, memoryId, type EndpointSpec } from '../endpoint.js';
 
 export const INJECTION_ENDPOINTS = {
   injectSessionStart: {
-    doc: 'the session-start block (tasks of the project that ended since its last session, then the recall), recorded in the injection ledger',
+    doc: 'the session-start block (tasks of the project that ended since its last session, then the recall), recorded in the injection ledger once written whole to the caller',
     body: SessionStartRequest.describe('session start request'),
     reply: json(InjectResponse),
   },
   injectPrompt: {
-    doc: 'what one prompt of a session gets (matching memories new to it, one line per task outcome it was not told yet), recorded in the injection ledger',
+    doc: 'what one prompt of a session gets (matching memories new to it, one line per task outcome it was not told yet), recorded in the injection ledger once written whole to the caller',
     body: PromptInjectRequest.describe('prompt inject request'),
     reply: json(InjectResponse),
   },

@@ -76,7 +76,7 @@ export const MEMORY_ENDPOINTS = {
     reply: json(RecallResponse),
   },
   recallPrompt: {
-    doc: 'what matches one prompt of a session well enough and was not injected into the session before (the UserPromptSubmit hook)',
+    doc: 'what matches one prompt of a session well enough and was not given to the session before; marked as given once written whole to the caller',
     body: PromptRecallRequest.describe('prompt recall request'),
     reply: json(PromptRecallResponse),
   },

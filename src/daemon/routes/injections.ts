@@ -9,7 +9,7 @@ import type { MemoryService } from '../../memory/service.js';
 import { projectKey } from '../../project.js';
 import { Injector } from '../inject.js';
 import type { MemoryRuntime } from '../memory-start.js';
-import type { Handlers } from '../http.js';
+import { afterDelivery, type Handlers } from '../http.js';
 
 type InjectionHandlers = Pick<Handlers, 'injectSessionStart' | 'injectPrompt' | 'injections' | 'rejectMemory' | 'tasksSince'>;
 
@@ -34,8 +34,16 @@ function time(v: string, what: string): string {
 
 function injectionHandlers(d: InjectionDeps): InjectionHandlers {
   return {
-    injectSessionStart: async ({ body }) => ({ json: await d.injector.sessionStart(body) }),
-    injectPrompt: async ({ body }) => ({ json: await d.injector.prompt(body) }),
+    injectSessionStart: async ({ body, req, res }) => {
+      const p = await d.injector.sessionStart(body);
+      afterDelivery(req, res, p.delivered);
+      return { json: p.answer };
+    },
+    injectPrompt: async ({ body, req, res }) => {
+      const p = await d.injector.prompt(body);
+      afterDelivery(req, res, p.delivered);
+      return { json: p.answer };
+    },
     injections: async ({ query }) => {
       const project = query.project ? projectKey(query.project) : undefined;
       return { json: { injections: d.ledger.list({ session: query.session, project, limit: query.limit }), sessions: d.ledger.totals() } };

@@ -1,6 +1,6 @@
 import type { PromptRecall } from '../../memory/recall/prompt-recall.js';
 import type { MemoryService } from '../../memory/service.js';
-import type { Handlers } from '../http.js';
+import { afterDelivery, type Handlers } from '../http.js';
 
 type MemoryHandlers = Pick<
   Handlers,
@@ -17,7 +17,19 @@ export function memoryHandlers(memory: MemoryService, prompts: PromptRecall): Me
     restoreMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'restore') } }),
     pinMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'pin') } }),
     recall: async ({ body }) => ({ json: memory.recall(body) }),
-    recallPrompt: async ({ body }) => ({ json: prompts.forPrompt(body) }),
+    recallPrompt: async ({ body, req, res }) => {
+      const r = prompts.forPrompt(body);
+      // As the prompt hook's: given to the session once the answer reached the caller.
+      const sessionId = body.sessionId;
+      if (sessionId)
+        afterDelivery(req, res, () =>
+          prompts.given(
+            sessionId,
+            r.items.map((i) => i.id),
+          ),
+        );
+      return { json: r };
+    },
     search: async ({ query }) => ({ json: { hits: memory.search(query) } }),
   };
 }

@@ -20,7 +20,11 @@ interface SessionState {
   lastAt: string;
 }
 
-type LedgerLine = { t: 'inj'; v: Injection } | { t: 'begin'; sessionId: string; project: string | null; at: string } | { t: 'reject'; v: Rejection };
+type LedgerLine =
+  | { t: 'inj'; v: Injection }
+  | { t: 'begin'; sessionId: string; project: string | null; at: string }
+  | { t: 'start'; sessionId: string; project: string; at: string }
+  | { t: 'reject'; v: Rejection };
 
 /** Injections kept (a few MB): the file is rewritten with the newest when it reaches one and a half times this. */
 const MAX_RECORDS = 10_000;
@@ -74,17 +78,22 @@ export class InjectionLedger {
       s.injections++;
       s.lastAt = v.at;
       for (const i of v.items) if (i.kind === 'task') s.told.add(i.id);
-      if (v.event === 'session-start' && v.project !== null) {
-        let m = this.starts.get(v.project);
-        if (!m) this.starts.set(v.project, (m = new Map()));
-        m.set(v.sessionId, v.at);
-      }
+      if (v.event === 'session-start' && v.project !== null) this.markStart(v.project, v.sessionId, v.at);
     } else if (l.t === 'begin') this.session(l.sessionId, l.project, l.at);
-    else if (l.t === 'reject') {
+    else if (l.t === 'start') {
+      this.session(l.sessionId, l.project, l.at);
+      this.markStart(l.project, l.sessionId, l.at);
+    } else if (l.t === 'reject') {
       let m = this.rejections.get(l.v.project ?? '');
       if (!m) this.rejections.set(l.v.project ?? '', (m = new Map()));
       m.set(l.v.memoryId, l.v);
     }
+  }
+
+  private markStart(project: string, sessionId: string, at: string): void {
+    let m = this.starts.get(project);
+    if (!m) this.starts.set(project, (m = new Map()));
+    m.set(sessionId, at);
   }
 
   private session(id: string, project: string | null, at: string): SessionState {
@@ -118,6 +127,11 @@ export class InjectionLedger {
     if (s) return s;
     this.append({ t: 'begin', sessionId, project, at });
     return this.session(sessionId, project, at);
+  }
+
+  /** A session start that injected nothing: no injection to list, but the project's session began. */
+  started(sessionId: string, project: string, at: string): void {
+    this.append({ t: 'start', sessionId, project, at });
   }
 
   sessionOf(sessionId: string): Readonly<SessionState> | undefined {

@@ -1,8 +1,9 @@
 /**
  * Recall at prompt time (Claude Code's UserPromptSubmit hook): the recall with the prompt as its
  * query, kept only where it matches well, cut to a few lines, and never what this session was
- * given before. What each session got is remembered here, bounded, and saved in the state directory
- * so a restarted daemon does not repeat itself.
+ * given before, at its start or an earlier prompt. What each session got is remembered here,
+ * bounded, and saved in the state directory so a restarted daemon does not repeat itself; it is
+ * marked by the caller once the answer reached the hook (`given`), never while choosing.
  */
 import { z } from 'zod';
 import type { PromptRecallRequest, PromptRecallResponse, RecallItem, RecallRequest, RecallResponse } from '../../api/memory.js';
@@ -10,6 +11,8 @@ import { nowMs } from '../../clock.js';
 import type { Logger } from '../../log.js';
 import { DurableJsonFile } from '../../sys/state-file.js';
 import { normalize, terms } from '../nlp/text.js';
+import type { Said } from './echo.js';
+import type { RecallWithin } from './recall.js';
 
 /**
  * What counts as a match for a prompt. Recall ranks by BM25 over the prompt's words, so one shared
@@ -48,6 +51,12 @@ type SessionInjections = z.infer<typeof SessionInjections>;
 // A session entry of another shape is dropped alone: the file only prevents repeats.
 const InjectionsFile = z.object({ sessions: z.record(z.string(), z.unknown()).default({}) });
 
+/** Recall narrowed by the caller (memory/service.ts `recall`), and what a memory says, by id. */
+export interface PromptRecallDeps {
+  recall: (req: RecallRequest, within: RecallWithin) => RecallResponse;
+  said: (id: string) => Said | undefined;
+}
+
 export class PromptRecall {
   private readonly sessions: Map<string, SessionInjections>;
   private saveTimer: NodeJS.Timeout | undefined;
@@ -55,7 +64,7 @@ export class PromptRecall {
 
   private constructor(
     private readonly file: DurableJsonFile<typeof InjectionsFile>,
-    private readonly recall: (req: RecallRequest) => RecallResponse,
+    private readonly d: PromptRecallDeps,
     private readonly log: Logger,
     sessions: Map<string, SessionInjections>,
   ) {
@@ -63,7 +72,7 @@ export class PromptRecall {
   }
 
   /** Loads what earlier sessions were given; a missing file is a fresh start, and so is one that cannot be read (moved aside). */
-  static open(path: string, recall: (req: RecallRequest) => RecallResponse, log: Logger): PromptRecall {
+  static open(path: string, deps: PromptRecallDeps, log: Logger): PromptRecall {
     const file = new DurableJsonFile(path, InjectionsFile);
     const { data, setAside } = file.readOrSetAside();
     if (setAside) log.warn({ movedTo: setAside.movedTo, err: setAside.error }, 'prompt injections unreadable; moved aside, starting afresh');
@@ -72,45 +81,51 @@ export class PromptRecall {
       const s = SessionInjections.safeParse(raw);
       if (s.success) sessions.set(id, s.data);
     }
-    return new PromptRecall(file, recall, log, new Map([...sessions].sort((a, b) => a[1].at - b[1].at)));
+    return new PromptRecall(file, deps, log, new Map([...sessions].sort((a, b) => a[1].at - b[1].at)));
   }
 
+  /**
+   * What the prompt gets. Its tests narrow the recall before the budget is filled, so an excerpt
+   * is only left out for a memory this answer gives or the session already has (echo.ts), never
+   * for one the prompt does not match well enough to be given.
+   */
   forPrompt(req: PromptRecallRequest): PromptRecallResponse {
     const query = req.prompt.slice(0, QUERY_CHARS).trim();
     if (!query) return { items: [], repeated: 0 };
-    const r = this.recall({ query, episodes: true, ...(req.project && { project: req.project }) });
     const asked = new Set(terms(query));
     const given = req.sessionId ? new Set(this.sessions.get(req.sessionId)?.ids) : new Set<string>();
-    const items: RecallItem[] = [];
     let repeated = 0;
+    const keep = (item: RecallItem): boolean => {
+      // Digests ("recent sessions here") come with every recall for a project: session-start's, not a match.
+      if (item.kind !== 'memory' && item.kind !== 'episode') return false;
+      if (item.score < MIN_SCORE || sharedTerms(asked, item.text) < (item.kind === 'episode' ? EPISODE_MIN_TERMS : MIN_TERMS)) return false;
+      // This session's own words (ingested at a compaction, or the prompt itself) are no recall.
+      if (item.kind === 'episode' && (item.sources.some((s) => s.sessionId === req.sessionId) || normalize(item.text) === normalize(query))) return false;
+      if (given.has(item.id)) repeated++;
+      return !given.has(item.id);
+    };
+    const had = [...given].flatMap((id) => this.d.said(id) ?? []);
+    const r = this.d.recall({ query, episodes: true, ...(req.project && { project: req.project }) }, { keep, had });
+    const items: RecallItem[] = [];
     let room = req.maxChars - HEADER_CHARS;
     for (const item of r.items) {
-      // Digests ("recent sessions here") come with every recall for a project: session-start's, not a match.
       if (item.kind !== 'memory' && item.kind !== 'episode') continue;
-      if (item.score < MIN_SCORE || sharedTerms(asked, item.text) < (item.kind === 'episode' ? EPISODE_MIN_TERMS : MIN_TERMS)) continue;
-      // This session's own words (ingested at a compaction, or the prompt itself) are no recall.
-      if (item.kind === 'episode' && (item.sources.some((s) => s.sessionId === req.sessionId) || normalize(item.text) === normalize(query))) continue;
-      if (given.has(item.id)) {
-        repeated++;
-        continue;
-      }
       if (items.length >= MAX_ITEMS || item.text.length + LINE_FRAME > room) continue;
       items.push(item);
       room -= item.text.length + LINE_FRAME;
     }
-    if (req.sessionId && items.length > 0)
-      this.remember(
-        req.sessionId,
-        items.map((i) => i.id),
-      );
     return { items, repeated };
   }
 
-  private remember(sessionId: string, ids: string[]): void {
+  /** Marks `ids` as given to the session: they reached it (a session-start block, a prompt's context). */
+  given(sessionId: string, ids: readonly string[]): void {
+    if (ids.length === 0) return;
     const s = this.sessions.get(sessionId) ?? { at: 0, ids: [] };
     this.sessions.delete(sessionId); // re-inserted last: the map's order is least recently prompted first
     s.at = nowMs();
-    s.ids = [...s.ids, ...ids].slice(-MAX_PER_SESSION);
+    // Once each, the latest last: what is cut at the bound is what the session got longest ago.
+    const fresh = new Set(ids);
+    s.ids = [...s.ids.filter((id) => !fresh.has(id)), ...fresh].slice(-MAX_PER_SESSION);
     this.sessions.set(sessionId, s);
     for (const oldest of this.sessions.keys()) {
       if (this.sessions.size <= MAX_SESSIONS) break;

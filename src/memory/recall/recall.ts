@@ -14,9 +14,10 @@ import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
 import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS, STATE_HEADING_TOKENS } from './budget.js';
 import { fillBudget, type Offer } from './select.js';
-import { slotKey } from '../store/slots.js';
 import { TopK } from './top-k.js';
 import { dedupeKey } from '../nlp/tidy.js';
+import { messageKey, type Said } from './echo.js';
+import { slotOf, sourcesOf, wordingOf } from './said.js';
 
 /** Sources given with each recalled memory. */
 const SOURCES_SHOWN = 3;
@@ -43,6 +44,14 @@ export interface RecallOptions {
   activity?: Activity | undefined;
   /** Items never offered: rejected in this project and not reinforced since (memory/ledger). */
   exclude?: ((id: string, reinforcements: number | undefined) => boolean) | undefined;
+  /** Narrows an answer to a caller's own test before the budget is filled (prompt-time recall). */
+  within?: RecallWithin | undefined;
+}
+
+/** A caller's say in one answer: what it can use, and what the reader already has (an excerpt repeating that is left out too). */
+export interface RecallWithin {
+  keep: (item: RecallItem) => boolean;
+  had: readonly Said[];
 }
 
 /** The digests that fit their share of the budget, most recent first. */
@@ -109,17 +118,6 @@ function standingOf(store: MemoryStore, ns: Namespace): Memory[] {
 /** Candidates kept per line that fits: the budget filler skips duplicates and what does not fit, so it needs some to spare. */
 const SLACK = 2;
 
-const wordingCache = new WeakMap<Memory, { content: string; key: string }>();
-
-/** The normalised wording of a memory, worked out once per text. */
-function wordingOf(m: Memory): string {
-  const seen = wordingCache.get(m);
-  if (seen !== undefined && seen.content === m.content) return seen.key;
-  const key = dedupeKey(m.content);
-  wordingCache.set(m, { content: m.content, key });
-  return key;
-}
-
 /**
  * Offers: without a query, the best active memories at their rank (decayed relevance, sessions,
  * freshness) down to the floor; with one, the BM25 score of the match scaled by that, and unmatched
@@ -133,6 +131,7 @@ function offers(
   matched: Map<string, number>,
   room: number,
   floor: number,
+  withSources: boolean,
 ): Offer<RecallItem>[] {
   // Each pool with its namespace's clock when it has one namespace (every pool without a query).
   const clockOf = clocksOf(opts.activity);
@@ -164,7 +163,15 @@ function offers(
     if (tokens > 2 * room) break;
     const item = memoryItem(m, score);
     tokens += item.tokens;
-    out.push({ item, score, tokens: item.tokens, slot: m.slot === undefined ? undefined : `${slotKey(m.slot)}\u0000${m.slot.value}`, wording: wordingOf(m) });
+    out.push({
+      item,
+      score,
+      tokens: item.tokens,
+      slot: slotOf(m),
+      wording: wordingOf(m),
+      // Every source, not the few shown: an excerpt of any of them repeats the memory.
+      ...(withSources && { sources: sourcesOf(m) }),
+    });
   }
   return out;
 }
@@ -195,15 +202,16 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   const room = Math.max(0, opts.budget - FRAME_TOKENS - digests.tokens - stateTokens);
   // A query ranks by match: the ranker's floor is for what is recalled unasked.
   const floor = query === undefined ? rankFloor() : -Infinity;
-  const all = offers(store, opts, query, matched, room, floor);
+  const withEpisodes = query !== undefined && opts.episodes !== undefined && opts.project !== null;
+  const all = offers(store, opts, query, matched, room, floor, withEpisodes);
   // Past sessions are searched in this project only: another project's words are never this one's recall.
   if (query && opts.episodes && opts.project !== null) {
     for (const h of opts.episodes.search(query, { project: opts.project, limit: 50 })) {
-      if (opts.exclude?.(`${h.sessionId}#${h.messageId}`, undefined)) continue;
+      if (opts.exclude?.(messageKey(h.sessionId, h.messageId), undefined)) continue;
       const text = `${h.speaker ? `${h.speaker}: ` : ''}${h.text}`.replace(/\s+/g, ' ').trim();
       const item: RecallItem = {
         kind: 'episode',
-        id: `${h.sessionId}#${h.messageId}`,
+        id: messageKey(h.sessionId, h.messageId),
         text,
         type: 'episode',
         scope: 'session',
@@ -212,10 +220,12 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
         sources: [{ sessionId: h.sessionId, messageIds: [h.messageId] }],
         ...(h.at !== undefined && { at: h.at }),
       };
-      all.push({ item, score: item.score, tokens: item.tokens, wording: dedupeKey(text) });
+      // Its words without the speaker's name: a memory taken from it says them without one.
+      all.push({ item, score: item.score, tokens: item.tokens, wording: dedupeKey(h.text), message: item.id });
     }
   }
-  const picked = fillBudget(all, room, floor).map((o) => o.item);
+  const keep = opts.within?.keep;
+  const picked = fillBudget(keep ? all.filter((o) => keep(o.item)) : all, room, floor, opts.within?.had).map((o) => o.item);
   // By section (standing rules, the project's facts, decisions, the state of the work), best first
   // within each; then the agent's record of the work, then past sessions.
   const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...state, ...digests.items];
