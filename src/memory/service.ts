@@ -25,7 +25,7 @@ import { ingestTranscript, type Extractor } from './ingest/ingest.js';
 import { IngestQueue } from './ingest/ingest-queue.js';
 import { findDuplicate, merge } from './store/merge.js';
 import type { Namespace } from './store/model.js';
-import { projectKey } from '../project.js';
+import { isHomeDir, projectKey } from '../project.js';
 import { recall } from './recall/recall.js';
 import { activityOf, type Activity } from './store/activity.js';
 import { stripControls } from './redact/sanitize.js';
@@ -91,9 +91,13 @@ export class MemoryService {
     this.reconfigureIngest(config);
   }
 
-  /** Projects are known by their git root; `DIR` may be any directory inside one (a Windows path is kept as given). */
+  /**
+   * Projects are known by their git root; `DIR` may be any directory inside one (a Windows path is
+   * kept as given). The home directory is no project: asked for it, the answer is the user's alone.
+   */
   project(dir: string | undefined): string | undefined {
-    return dir === undefined ? undefined : projectKey(dir);
+    const key = dir === undefined ? undefined : projectKey(dir);
+    return key === undefined || isHomeDir(key) ? undefined : key;
   }
 
   /** A team named in a request must be one of the configured teams: a typo is an error, never an empty answer. */
@@ -108,13 +112,15 @@ export class MemoryService {
   }
 
   namespace(req: { scope?: Memory['scope'] | undefined; project?: string | undefined; team?: string | undefined }): Namespace {
-    const scope = req.scope ?? (req.team ? 'team' : req.project ? 'project' : 'user');
+    // In the home directory, a memory with no scope named is the user's.
+    const scope = req.scope ?? (req.team ? 'team' : this.project(req.project) ? 'project' : 'user');
     if (scope === 'team') {
       if (!req.team) throw new AppError('bad_request', 'a team memory needs a team name (--team NAME)');
       return this.team(req.team);
     }
     if (scope === 'project') {
       const project = this.project(req.project);
+      if (req.project && !project) throw new AppError('bad_request', `${req.project} is the home directory, which is no project: store it for you with --scope user`);
       if (!project) throw new AppError('bad_request', 'a project memory needs a project (--project DIR)');
       return { scope: 'project', project };
     }
@@ -123,7 +129,7 @@ export class MemoryService {
 
   async remember(req: RememberRequest): Promise<Memory> {
     const r = redact(stripControls(req.content));
-    if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret; nightshift never stores secrets');
+    if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret or personal data; nightshift never stores either');
     const out = merge(this.store, {
       content: r.text,
       type: req.type,
