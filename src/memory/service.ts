@@ -112,17 +112,16 @@ export class MemoryService {
   }
 
   namespace(req: { scope?: Memory['scope'] | undefined; project?: string | undefined; team?: string | undefined }): Namespace {
-    // In the home directory, a memory with no scope named is the user's.
-    const scope = req.scope ?? (req.team ? 'team' : this.project(req.project) ? 'project' : 'user');
+    const scope = req.scope ?? (req.team ? 'team' : req.project ? 'project' : 'user');
     if (scope === 'team') {
       if (!req.team) throw new AppError('bad_request', 'a team memory needs a team name (--team NAME)');
       return this.team(req.team);
     }
     if (scope === 'project') {
+      if (!req.project) throw new AppError('bad_request', 'a project memory needs a project (--project DIR)');
       const project = this.project(req.project);
-      if (req.project && !project) throw new AppError('bad_request', `${req.project} is the home directory, which is no project: store it for you with --scope user`);
-      if (!project) throw new AppError('bad_request', 'a project memory needs a project (--project DIR)');
-      return { scope: 'project', project };
+      // The home directory is no project: what is remembered there is the user's.
+      return project === undefined ? { scope: 'user' } : { scope: 'project', project };
     }
     return { scope: 'user' };
   }
