@@ -1,6 +1,7 @@
 /**
  * Project identity: the git root of the session's cwd when there is one (worktrees of one
- * repository share their main worktree's root), otherwise the cwd as given.
+ * repository share their main worktree's root), otherwise the cwd as given. The home directory
+ * itself is no project (isHomeDir).
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -88,10 +89,4 @@ export function isHomeDir(key: string, env: NodeJS.ProcessEnv = process.env): bo
   } catch {
     return false;
   }
-}
-
-/** The project of a session started in `cwd`, or null when that is the home directory. */
-export function sessionProject(cwd: string): string | null {
-  const key = projectKey(cwd);
-  return isHomeDir(key) ? null : key;
 }

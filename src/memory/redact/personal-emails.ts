@@ -9,7 +9,35 @@ import type { PersonalHit } from './personal-kinds.js';
 const EMAIL = /(?<![\w.+%@-])[A-Za-z0-9](?:[\w.+%-]*[\w+%-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w@-]|\.[A-Za-z0-9])/g;
 
 /** Extensions that are no top-level domain: `icon@2x.png`, `worker@main.js`. */
-const FILE_TLD = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico', 'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'json', 'css', 'scss', 'html', 'txt', 'lock', 'yaml', 'yml', 'toml', 'map', 'wasm', 'log', 'vue', 'svelte']);
+const FILE_TLD = new Set([
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'svg',
+  'webp',
+  'ico',
+  'js',
+  'mjs',
+  'cjs',
+  'ts',
+  'tsx',
+  'jsx',
+  'json',
+  'css',
+  'scss',
+  'html',
+  'txt',
+  'lock',
+  'yaml',
+  'yml',
+  'toml',
+  'map',
+  'wasm',
+  'log',
+  'vue',
+  'svelte',
+]);
 const RESERVED = /(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost|local)$/i;
 const NO_REPLY = /^(?:no-?reply|do-?not-?reply|mailer-daemon|postmaster|bounces?)$|\[bot\]|^notifications$/i;
 /** `ssh deploy@prod.acme.io`, `rsync -a dist/ web@host.io:` — a login on a host, not a mailbox. */

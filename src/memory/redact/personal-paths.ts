@@ -10,7 +10,22 @@ const UNIX = /(?<![\w.-])(?:\/[\w.-]+)*\/(?:home|Users)\/(?<name>[^\s/\\"'`<>:|*
 const WINDOWS = /(?<![\w])[A-Za-z]:(?:\\\\|\\|\/)(?:Users|Documents and Settings)(?:\\\\|\\|\/)(?<name>[^\s/\\"'`<>:|*?()[\]{},;]+)/dg;
 
 /** Account names that are no one's: shared folders, CI and container defaults, placeholders. */
-const NO_ONE = new Set(['shared', 'public', 'default', 'default user', 'all users', 'guest', 'runner', 'node', 'ubuntu', 'user', 'username', 'name', 'you', 'me']);
+const NO_ONE = new Set([
+  'shared',
+  'public',
+  'default',
+  'default user',
+  'all users',
+  'guest',
+  'runner',
+  'node',
+  'ubuntu',
+  'user',
+  'username',
+  'name',
+  'you',
+  'me',
+]);
 const PLACEHOLDER = /^(?:[$%<{]|\.\.\.|…|\[REDACTED)/;
 
 /** A `/home/…` inside a URL is the site's path, not a local account. */
@@ -54,6 +69,7 @@ const MAX_OWN_WORDS = 4;
  */
 export function isOneOffPointer(text: string): boolean {
   if (SCREENSHOT.test(text)) return true;
+  if (!/Downloads|Desktop|\/tmp\/|\/var\/folders\//i.test(text)) return false;
   const tokens = text.replace(MARKER, '').split(/\s+/);
   const own = tokens.filter((t) => !TRANSIENT.test(t));
   if (own.length === tokens.length) return false;

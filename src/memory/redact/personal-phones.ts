@@ -19,7 +19,8 @@ const RUN = /(?<![\w.,:/#@+=$-])(?:\+|\b00)?\(?\d[\d ().-]{5,22}\d(?![\w@]|[.,:/
 const NATIONAL: CountryCode[] = ['US', 'GB', 'FR', 'DE', 'IN', 'AU', 'ES', 'IT', 'NL'];
 const NANP = /^(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}$/;
 const TRUNK = /^0\d+(?:[ -]\d+)+$|^\(0\d+\) ?\d+(?:[ -]\d+)*$/;
-const PHONE_WORD = /\b(?:phone|mobile|cell|cellphone|tel|telephone|call|ring|sms|text me|whats ?app|signal|fax|landline|reach me|contact|number)\b[^.\n]{0,25}$/i;
+const PHONE_WORD =
+  /\b(?:phone|mobile|cell|cellphone|tel|telephone|call|ring|sms|text me|whats ?app|signal|fax|landline|reach me|contact|number)\b[^.\n]{0,25}$/i;
 /** Dates and times are grouped digits too. */
 const DATE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})(?:[ T]\d|$)/;
 

@@ -60,7 +60,10 @@ describe('a session started in the home directory', () => {
     // Nothing was stored as the home directory's project; the home rule is the user's, held loosely.
     const exported = await d.cli(['memories', 'export']);
     expect(exported.code, exported.stderr).toBe(0);
-    const all = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as Memory);
+    const all = exported.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Memory);
     expect(all.filter((m) => m.project === home)).toEqual([]);
     const homeRule = all.find((m) => FORMAT_RULE.test(m.content));
     const billingRule = all.find((m) => TESTS_RULE.test(m.content));

@@ -111,14 +111,14 @@ describe('what is only personal data is flagged to drop', () => {
     expect(redact(t).onlySecret).toBe(true);
   });
 
-  it.each(['send the invoices to billing@tailspin.io as PDF, never as a zip', 'page the on-call engineer at +1 646 555 0199 when the queue backs up for 10 minutes'])(
-    'keeps "%s": it says more than the address',
-    (t) => {
-      const r = redact(t);
-      expect(r.onlySecret).toBe(false);
-      expect(r.personal).toHaveLength(1);
-    },
-  );
+  it.each([
+    'send the invoices to billing@tailspin.io as PDF, never as a zip',
+    'page the on-call engineer at +1 646 555 0199 when the queue backs up for 10 minutes',
+  ])('keeps "%s": it says more than the address', (t) => {
+    const r = redact(t);
+    expect(r.onlySecret).toBe(false);
+    expect(r.personal).toHaveLength(1);
+  });
 });
 
 describe('a one-off pointer at a screenshot or a download', () => {
