@@ -1,8 +1,10 @@
 /**
  * Project identity: the git root of the session's cwd when there is one (worktrees of one
- * repository share their main worktree's root), otherwise the cwd as given.
+ * repository share their main worktree's root), otherwise the cwd as given. The home directory
+ * itself is no project (isHomeDir).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
 const cache = new Map<string, string>();
@@ -65,4 +67,26 @@ export function projectKey(cwd: string): string {
   if (cache.size > 1000) cache.clear();
   cache.set(start, key);
   return key;
+}
+
+/** A Windows profile folder itself (`C:\Users\NAME`): a Windows transcript's home directory. */
+const WINDOWS_HOME = /^[A-Za-z]:[\\/]+Users[\\/]+[^\\/]+[\\/]*$/i;
+
+/**
+ * The home directory is no project: a session started there is about anything, and what it says
+ * must not become "this project's" for every later session started there. Only `$HOME` itself (as
+ * the daemon's environment says; `os.homedir()` without it) counts, and whatever project key
+ * resolves to it (a home kept in git); a repository below it is its own project.
+ */
+export function isHomeDir(key: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (isWindowsPath(key)) return WINDOWS_HOME.test(key);
+  const home = env.HOME || homedir();
+  if (!home) return false;
+  const resolved = resolve(home);
+  if (key === resolved) return true;
+  try {
+    return key === realpathSync(resolved) || realpathSync(key) === realpathSync(resolved);
+  } catch {
+    return false;
+  }
 }

@@ -70,7 +70,8 @@ export function planSecrets(memories: Memory[], plan: Plan): number {
   let found = 0;
   for (const m of memories) {
     const r = redact(m.content);
-    if (r.found.length === 0) continue;
+    // Personal data is masked too (a store from before it was); the count stays the secrets'.
+    if (r.found.length + r.personal.length === 0) continue;
     found += r.found.length;
     plan.mask.push({ id: m.id, text: r.onlySecret ? null : r.text });
   }

@@ -28,7 +28,7 @@ import { ingestTranscript, type Extractor } from './ingest/ingest.js';
 import { IngestQueue } from './ingest/ingest-queue.js';
 import { findDuplicate, merge } from './store/merge.js';
 import type { Namespace } from './store/model.js';
-import { projectKey } from '../project.js';
+import { isHomeDir, projectKey } from '../project.js';
 import type { Said } from './recall/echo.js';
 import { recall, type RecallWithin } from './recall/recall.js';
 import { saidBy } from './recall/said.js';
@@ -97,9 +97,13 @@ export class MemoryService {
     this.reconfigureIngest(config);
   }
 
-  /** Projects are known by their git root; `DIR` may be any directory inside one (a Windows path is kept as given). */
+  /**
+   * Projects are known by their git root; `DIR` may be any directory inside one (a Windows path is
+   * kept as given). The home directory is no project: asked for it, the answer is the user's alone.
+   */
   project(dir: string | undefined): string | undefined {
-    return dir === undefined ? undefined : projectKey(dir);
+    const key = dir === undefined ? undefined : projectKey(dir);
+    return key === undefined || isHomeDir(key) ? undefined : key;
   }
 
   /** A team named in a request must be one of the configured teams: a typo is an error, never an empty answer. */
@@ -120,16 +124,17 @@ export class MemoryService {
       return this.team(req.team);
     }
     if (scope === 'project') {
+      if (!req.project) throw new AppError('bad_request', 'a project memory needs a project (--project DIR)');
       const project = this.project(req.project);
-      if (!project) throw new AppError('bad_request', 'a project memory needs a project (--project DIR)');
-      return { scope: 'project', project };
+      // The home directory is no project: what is remembered there is the user's.
+      return project === undefined ? { scope: 'user' } : { scope: 'project', project };
     }
     return { scope: 'user' };
   }
 
   async remember(req: RememberRequest): Promise<Memory> {
     const r = redact(stripControls(req.content));
-    if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret; nightshift never stores secrets');
+    if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret or personal data; nightshift never stores either');
     const out = merge(this.store, {
       content: r.text,
       type: req.type,

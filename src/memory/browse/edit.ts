@@ -33,7 +33,7 @@ function slotAfterEdit(before: Slot | undefined, content: string): Slot | undefi
 export function editMemory(store: MemoryStore, id: string, content: string, nowIso: string): Memory {
   const m = store.mustGet(id);
   const r = redact(stripControls(content));
-  if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret; nightshift never stores secrets');
+  if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret or personal data; nightshift never stores either');
   const text = r.text.trim();
   if (text === m.content) return m;
   const slot = slotAfterEdit(m.slot, text);

@@ -229,12 +229,15 @@ export class DigestBuilder {
     }
   }
 
-  /** Paths under the project are shown relative to it (the same file reached both ways is one entry). */
-  private relativize(root: string): void {
+  /**
+   * Paths under the project are shown relative to it (the same file reached both ways is one entry);
+   * others are masked like any text (`/home/NAME/…` holds the person's account name).
+   */
+  private relativize(root: string | null): void {
     const files: SessionDigest['files'] = [];
     for (const f of this.d.files) {
-      const under = f.path.startsWith(`${root}/`) || f.path.startsWith(`${root}\\`);
-      const path = under ? f.path.slice(root.length + 1) : f.path;
+      const under = root !== null && (f.path.startsWith(`${root}/`) || f.path.startsWith(`${root}\\`));
+      const path = under ? f.path.slice(root.length + 1) : redact(f.path).text;
       const have = files.find((x) => x.path === path);
       if (have === undefined) files.push({ ...f, path });
       else {
@@ -248,7 +251,7 @@ export class DigestBuilder {
   /** The digest with its outcome and open items worked out. */
   result(nowIso: string, root: string | null): SessionDigest {
     const d = this.d;
-    if (root !== null) this.relativize(root);
+    this.relativize(root);
     const last = (kind: string) =>
       [...d.commands]
         .filter((c) => c.kind === kind && c.ok !== undefined)

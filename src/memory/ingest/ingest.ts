@@ -22,7 +22,7 @@ import { merge } from '../store/merge.js';
 import { promoteIfShared } from '../store/promote.js';
 import { relatedMemories } from '../store/related.js';
 import type { Namespace } from '../store/model.js';
-import { projectKey } from '../../project.js';
+import { isHomeDir, projectKey } from '../../project.js';
 import { keptOut, retractFile, type Retraction } from './reextract.js';
 import { tieAfterIngest } from '../evidence/tie.js';
 import { sessionKey, type SessionRegistry } from './sessions.js';
@@ -30,6 +30,9 @@ import type { MemoryStore } from '../store/store.js';
 import { detectTranscriptFormat, parseTranscript } from '../transcripts/index.js';
 
 export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
+
+/** What a statement made in the home directory keeps of its importance: it may be about any project. */
+const HOME_IMPORTANCE = 0.5;
 
 export interface IngestDeps {
   store: MemoryStore;
@@ -139,7 +142,9 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   // A subagent or compaction sidechain belongs to its parent's project, whatever its own cwd.
   const parent = agentId === undefined ? undefined : deps.sessions.main(sessionId);
   const cwd = stats.cwd ?? req.cwd ?? dirname(real);
-  const project = req.project !== undefined ? projectKey(req.project) : (known?.project ?? parent?.project ?? projectKey(cwd));
+  const named = req.project !== undefined ? projectKey(req.project) : (known?.project ?? parent?.project ?? projectKey(cwd));
+  // A session started in the home directory belongs to no project: what it says is the person's.
+  const project = isHomeDir(named) ? null : named;
   const before = known === undefined ? undefined : structuredClone(known);
   const session = deps.sessions.ensure(key, { sessionId, path: real, project, agentId });
   session.state = 'ingesting';
@@ -153,8 +158,8 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   // The digest is done before extraction: a model extractor reads it (files, commands, outcome).
   const finished: SessionDigest = digest.result(new Date(nowMs()).toISOString(), project);
   Object.assign(finished, { sessionId, project, ...(agentId !== undefined && { agentId }) });
-  const related = relatedMemories(deps.store, [{ scope: 'project', project }, { scope: 'user' }]);
-  const input: ExtractInput = { sessionId, project, messages, maxMemories: deps.maxPerSession, related, digest: finished };
+  const related = relatedMemories(deps.store, project === null ? [{ scope: 'user' }] : [{ scope: 'project', project }, { scope: 'user' }]);
+  const input: ExtractInput = { sessionId, ...(project !== null && { project }), messages, maxMemories: deps.maxPerSession, related, digest: finished };
   let result: ExtractResult;
   try {
     result = input.messages.length > 0 ? await deps.extract(input) : { proposals: [], extractor: 'heuristic' };
@@ -174,15 +179,18 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   for (const c of result.proposals) {
     const r = redact(c.content);
     secretsMasked += r.found.length;
-    if (r.onlySecret) continue; // a memory only about a secret is dropped
-    const namespace: Namespace = c.scope === 'user' ? { scope: 'user' } : { scope: 'project', project };
+    // Only a secret or personal data, or a pointer at a screenshot or a download: dropped.
+    if (r.onlySecret || r.oneOffPointer) continue;
+    const namespace: Namespace = c.scope === 'user' || project === null ? { scope: 'user' } : { scope: 'project', project };
+    const homeless = project === null && c.scope !== 'user';
     if (retraction && keptOut(retraction, namespace, r.text)) continue;
     const out = merge(deps.store, {
       content: r.text,
       type: c.type,
       namespace,
-      stable: c.stable,
-      importance: c.importance,
+      // Said in no project and not as the person's own standing rule: held with less confidence.
+      stable: c.stable && !homeless,
+      importance: homeless ? c.importance * HOME_IMPORTANCE : c.importance,
       at: at(c.at),
       source: { sessionId, messageIds: c.messageIds },
       ...(c.replaces && { replaces: c.replaces }),

@@ -1,18 +1,21 @@
 /**
- * Secret redaction for anything that may become a memory: secrets are masked as
- * `[REDACTED:<kind>]`, and a text that was only about a secret is flagged so callers can drop it.
+ * Secret and personal-data redaction for anything that may become a memory: secrets, email
+ * addresses, phone numbers and account names in paths are masked as `[REDACTED:<kind>]`, and a text
+ * that was only about one of them is flagged so callers can drop it.
  * Detection is in layers, each leaving what an earlier one claimed: the exact provider shapes and
  * the same prefixes at any length (secret-rules, prefixed-rules), `name = value` and prose rules,
  * the maintained secretlint preset, generated-looking tokens near a secret word, and base64 that
- * decodes to any of these.
+ * decodes to any of these. Personal data (personal.ts) is looked for last, outside what they claimed.
  */
 import { wrappedSecrets } from './base64-wrapped.js';
 import { isFiller } from './entropy.js';
 import { nearWordSecrets } from './near-words.js';
 import { RULES, type SecretKind, type SecretRule } from './secret-rules.js';
 import { lintKind, lintSecrets } from './secretlint.js';
+import { findPersonal, isOneOffPointer, type PersonalHit } from './personal.js';
 
 export type { SecretKind } from './secret-rules.js';
+export type { PersonalHit, PersonalKind } from './personal.js';
 
 /** Where a secret was, in the input text (the value itself is deliberately not kept). */
 export interface SecretHit {
@@ -24,8 +27,12 @@ export interface SecretHit {
 export interface Redaction {
   text: string;
   found: SecretHit[];
-  /** Something was masked and, once masked, almost nothing but talk about the secret is left. */
+  /** Personal data masked: email addresses, phone numbers, the account name in local paths. */
+  personal: PersonalHit[];
+  /** Something was masked and, once masked, almost nothing but talk about the secret or the personal data is left. */
   onlySecret: boolean;
+  /** The text is a pointer at a screenshot or a downloaded file: true of its moment only, never a standing memory. */
+  oneOffPointer: boolean;
 }
 
 /**
@@ -96,9 +103,11 @@ function presetSecrets(text: string, claimed: Span[]): SecretHit[] {
   return hits;
 }
 
+/** Masks from an earlier pass are claimed up front, so redacting twice changes nothing. */
+const markers = (text: string): Span[] => [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+
 function findSecrets(text: string, nested = false): SecretHit[] {
-  // Masks from an earlier pass are claimed up front, so redacting twice changes nothing.
-  const claimed: Span[] = [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  const claimed = markers(text);
   const hits = [...ruleSecrets(text, claimed), ...presetSecrets(text, claimed)];
   for (const span of nearWordSecrets(text, claimed)) {
     hits.push({ kind: 'secret', ...span });
@@ -116,7 +125,8 @@ const FRAMING = new Set(
   new old current following below above value values env export var variable equals same called named
   key keys apikey api token tokens secret secrets password passwords passwd pwd pass passphrase credential credentials cred
   creds auth authorization bearer basic access private client id login user username webhook url ssh rsa pem jwt
-  openai anthropic claude github gh gitlab slack stripe aws amazon google gcp npm sendgrid redacted`.split(/\s+/),
+  openai anthropic claude github gh gitlab slack stripe aws amazon google gcp npm sendgrid redacted
+  email mail e-mail address phone number mobile cell tel telephone call reach contact`.split(/\s+/),
 );
 
 /** At most this many content words besides the framing: "the staging db password is …" is only a secret. */
@@ -133,12 +143,15 @@ function onlySecret(masked: string): boolean {
 
 export function redact(text: string): Redaction {
   const found = findSecrets(text);
+  const personal = findPersonal(text, [...markers(text), ...found]);
   let out = '';
   let pos = 0;
-  for (const hit of found) {
+  for (const hit of [...found, ...personal].sort((a, b) => a.start - b.start)) {
     out += `${text.slice(pos, hit.start)}[REDACTED:${hit.kind}]`;
     pos = hit.end;
   }
   out += text.slice(pos);
-  return { text: out, found, onlySecret: found.length > 0 && onlySecret(out) };
+  // An account name is a part of a path, and the path is content: it never makes a text only personal.
+  const masked = found.length + personal.filter((p) => p.kind !== 'user').length > 0;
+  return { text: out, found, personal, onlySecret: masked && onlySecret(out), oneOffPointer: isOneOffPointer(out) };
 }
