@@ -60,7 +60,9 @@ const FLOORS = Array.from({ length: 21 }, (_, i) => -0.1 + i * 0.03);
 /** How many memories one session may leave behind at most. */
 const PER_SESSION = [4, 6, 8, 12, 20, 60];
 /** How many of a session's best are kept below the floor. */
-const SESSION_BEST = [0, 1, 2, 3, 4, 6];
+const SESSION_BEST = [0, 1, 2, 3];
+/** A session with at most this many statements worth a line keeps them all. */
+const SHORT_SESSION = [0, 3, 5, 8];
 /** A junk item recalled costs this many times its share of the corpus's junk labels. */
 const JUNK_COST = 1;
 /** Junk labels per corpus. */
@@ -144,16 +146,17 @@ for (const lambda of LAMBDAS) {
   for (const jw of JUNK_WEIGHTS)
     for (const floor of FLOORS)
       for (const perSession of PER_SESSION)
-        for (const sessionBest of SESSION_BEST) {
-          const policy = { floor, perSession, sessionBest };
-          const all = perCorpus(rows, (r) => (oof.get(r)?.wanted ?? 0) - jw * (oof.get(r)?.junk ?? 0), policy);
-          const objective = objectiveOf(all);
-          if (process.env.FIT_TRACE)
-            console.log(
-              `trace lambda ${lambda} jw ${jw} floor ${floor.toFixed(2)} per session ${perSession} best ${sessionBest}: ${all.map(line).join(' | ')} objective ${objective.toFixed(3)}`,
-            );
-          if (best === undefined || objective > best.objective) best = { lambda, junkWeight: jw, ...policy, folds: [], all, objective };
-        }
+        for (const sessionBest of SESSION_BEST)
+          for (const shortSession of SHORT_SESSION) {
+            const policy = { floor, perSession, sessionBest, shortSession };
+            const all = perCorpus(rows, (r) => (oof.get(r)?.wanted ?? 0) - jw * (oof.get(r)?.junk ?? 0), policy);
+            const objective = objectiveOf(all);
+            if (process.env.FIT_TRACE)
+              console.log(
+                `trace lambda ${lambda} jw ${jw} floor ${floor.toFixed(2)} per session ${perSession} best ${sessionBest} short ${shortSession}: ${all.map(line).join(' | ')} objective ${objective.toFixed(3)}`,
+              );
+            if (best === undefined || objective > best.objective) best = { lambda, junkWeight: jw, ...policy, folds: [], all, objective };
+          }
 }
 if (best === undefined) throw new Error('no labelled rows');
 const chosen = best;
@@ -206,6 +209,7 @@ const weights: Weights = {
   floor: chosen.floor,
   perSession: chosen.perSession,
   sessionBest: chosen.sessionBest,
+  shortSession: chosen.shortSession,
   report: {
     corpus: { files: files.length, groups: groups.length, candidates: rows.length },
     folds: K,

@@ -62,6 +62,7 @@ export const FEATURES = [
   'shape.labelValue',
   'shape.emphasis',
   'place.position',
+  'place.sessionSize',
   'corpus.synthetic',
   'said.again',
   'echo.count',
@@ -278,7 +279,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     'shape.labelValue': isLabelValue ? 1 : 0,
     // "DON'T", "NEVER EVER", "!": shouting, not an acronym.
     'shape.emphasis': /!|\b[A-Z]{2,}'[A-Z]+\b|\b[A-Z]{3,}\s+[A-Z]{3,}\b/.test(text) ? 1 : 0,
-    'place.position': c.count > 1 ? c.index / (c.count - 1) : 0,
+    // Where in the session its message was: a statement's place inside a long message is no evidence.
+    'place.position': session.messages > 1 ? (session.position.get(c.messageId) ?? 0) / (session.messages - 1) : 0,
+    // How many statements the session holds: in a short one each weighs more than one of hundreds.
+    'place.sessionSize': Math.log1p(c.count),
     // The fit's own: written sessions carry more labels per statement than real ones; the fit sets it
     // for them, so their share of wanted and junk does not leak into the weights. Real sessions: 0.
     'corpus.synthetic': 0,

@@ -39,5 +39,5 @@ export const rankFloor = (): number => rankerWeights().floor;
 /** What a session keeps of its statements (keep.ts), chosen with the floor out of fold. */
 export function keepPolicy(): KeepPolicy {
   const w = rankerWeights();
-  return { floor: w.floor, perSession: w.perSession, sessionBest: w.sessionBest };
+  return { floor: w.floor, perSession: w.perSession, sessionBest: w.sessionBest, shortSession: w.shortSession };
 }

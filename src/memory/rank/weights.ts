@@ -23,6 +23,8 @@ export const Weights = z.object({
   perSession: z.number().int().positive(),
   /** A session's best this many are kept below the floor. */
   sessionBest: z.number().int().nonnegative(),
+  /** A session with at most this many statements worth a line keeps them all. */
+  shortSession: z.number().int().nonnegative(),
   report: z.object({
     corpus: z.object({ files: z.number(), groups: z.number(), candidates: z.number() }),
     folds: z.number(),

@@ -7,7 +7,7 @@ import type { RecallItem } from '../../api/memory.js';
 import { estimateTokens } from '../../llm/tokens.js';
 import type { StateLine } from './resolve.js';
 
-const ITEM_FRAME_TOKENS = 4;
+import { ITEM_FRAME_TOKENS } from '../recall/budget.js';
 /** A line of merged commits names its latest few. */
 const HASHES_SHOWN = 3;
 

@@ -1,0 +1,100 @@
+/**
+ * The block the next session is handed, through the CLI against a real daemon, on short sessions
+ * written for this test in several wordings: crisp facts and rules are kept and recalled, rules in
+ * conditional form are rules, one-off requests and chatter are never stored, and the block's
+ * sections follow the kinds (a one-off or a decision is never under "Standing rules").
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
+import { ingest, memories, project, recall, recalled } from '../helpers/memory-cli.js';
+import { ClaudeSession } from '../helpers/session-lines.js';
+
+const newDaemon = daemonsPerTest(afterEach);
+const tmp = tempDirsPerTest(afterEach, 'ns-kinds-');
+
+/** A short session: each statement typed, the agent acknowledging it, a closing thanks. */
+function short(id: string, cwd: string, statements: readonly string[]): ClaudeSession {
+  const s = new ClaudeSession({ sessionId: id, cwd });
+  for (const t of statements) s.user(t).assistant('Noted.');
+  return s.user('thanks!');
+}
+
+/** The Markdown block's sections and the lines under each. */
+async function sections(d: ReturnType<typeof newDaemon>, cwd: string): Promise<Map<string, string[]>> {
+  const r = await d.cli(['recall', '--project', cwd, '--format', 'markdown']);
+  expect(r.code, r.stderr).toBe(0);
+  const out = new Map<string, string[]>();
+  let at = '';
+  for (const line of r.stdout.split('\n')) {
+    if (line.startsWith('## ')) out.set((at = line.slice(3)), []);
+    else if (line.startsWith('- ') && at) out.get(at)?.push(line);
+  }
+  return out;
+}
+
+describe('kinds through the CLI', () => {
+  it.each([
+    [
+      'a blog',
+      ['The blog is built with Astro.', 'We deploy with npm run deploy.', 'Use British spelling in posts.', 'Indent with two spaces.'],
+      [/astro/i, /npm run deploy/i, /british spelling/i, /two spaces/i],
+    ],
+    [
+      'an API',
+      ['The API is written in Go.', 'Postgres 16 is the database.', 'Never log request bodies.', 'Commit messages follow Conventional Commits.'],
+      [/\bgo\b/i, /postgres 16/i, /request bodies/i, /conventional commits/i],
+    ],
+    ['a CLI', ['It is a Rust CLI built on clap.', 'Releases go out through cargo-dist.', 'Keep every command under 100 ms to start.'], [/clap/i, /cargo-dist/i, /100 ms/i]],
+  ])('crisp facts and rules of %s in a session of a few messages are stored and recalled', async (name, statements, wanted) => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, name.replace(/\W+/g, '-'));
+    await ingest(d, short('crisp', cwd, statements), dir, 'crisp');
+    const r = await recall(d, cwd);
+    for (const re of wanted) expect([re.source, recalled(r, re)]).toEqual([re.source, true]);
+  });
+
+  it('rules in conditional or subordinate form are kept, under "Standing rules"', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'shop');
+    await ingest(
+      d,
+      short('cond', cwd, [
+        'When you touch the migrations, run make check first.',
+        'If a test is flaky, mark it as skipped and open an issue instead of retrying it.',
+        'Before you open a pull request, update the changelog.',
+      ]),
+      dir,
+      'cond',
+    );
+    const rules = (await sections(d, cwd)).get('Standing rules') ?? [];
+    expect(rules.some((l) => /make check/.test(l))).toBe(true);
+    expect(rules.some((l) => /flaky/.test(l))).toBe(true);
+    expect(rules.some((l) => /changelog/.test(l))).toBe(true);
+  });
+
+  it('one-off requests and chatter are never stored; a decision is under "Decisions", never "Standing rules"', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'notes');
+    const s = new ClaudeSession({ sessionId: 'oneoff', cwd })
+      .user('run the tests again')
+      .assistant('All 42 pass.')
+      .user('explain this function')
+      .assistant('It debounces the save.')
+      .user('haha nice, that was quick')
+      .user("Let's go with SQLite for the local cache.")
+      .user('Never commit the generated client.');
+    await ingest(d, s, dir, 'oneoff');
+    const stored = (await memories(d, cwd)).map((m) => m.content);
+    expect(stored.filter((t) => /tests again|explain this|haha/i.test(t))).toEqual([]);
+    const block = await sections(d, cwd);
+    expect((block.get('Standing rules') ?? []).some((l) => /generated client/.test(l))).toBe(true);
+    expect((block.get('Standing rules') ?? []).some((l) => /SQLite|tests again|explain/.test(l))).toBe(false);
+    expect((block.get('Decisions') ?? []).some((l) => /SQLite/.test(l))).toBe(true);
+  });
+});

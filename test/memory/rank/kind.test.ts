@@ -1,0 +1,84 @@
+/**
+ * Kind before rank: what kind of statement each candidate is, read from its clause analysis, and
+ * that length is no evidence (the same statement alone or inside a long message is read alike).
+ */
+import { describe, expect, it } from 'vitest';
+import { collectCandidates } from '../../../src/memory/candidates/index.js';
+import type { ExtractMessage } from '../../../src/memory/extract/types.js';
+import { FEATURES } from '../../../src/memory/rank/features.js';
+import { rank, type Ranked } from '../../../src/memory/rank/score.js';
+import { sessionContext } from '../../../src/memory/rank/session-context.js';
+
+function typed(texts: readonly string[]): ExtractMessage[] {
+  return texts.map((text, i) => ({ id: `m${i}`, role: 'user', kind: 'text', origin: 'typed', text }));
+}
+
+function ranked(texts: readonly string[]): Ranked[] {
+  const messages = typed(texts);
+  return rank(collectCandidates(messages), sessionContext(messages));
+}
+
+const kindOfText = (text: string): string | undefined => ranked([text]).find((r) => r.candidate.text.startsWith(text.slice(0, 12)))?.kind;
+
+describe('kind before rank', () => {
+  it.each([
+    ['Never push to main directly.', 'rule'],
+    ['Always run the linter before you commit.', 'rule'],
+    ['When you touch the migrations, run make check first.', 'rule'],
+    ['If a test is flaky, mark it and open an issue instead of retrying it.', 'rule'],
+    ['Before you open a pull request, update the changelog.', 'rule'],
+    ['I prefer small commits with imperative subject lines.', 'rule'],
+    ['Use pnpm.', 'rule'],
+    ['The API runs on port 8080.', 'fact'],
+    ['This service is a Go gRPC server.', 'fact'],
+    ['Our marketing site is hosted on Netlify.', 'fact'],
+    ["Let's go with Postgres for the job queue.", 'decision'],
+    ['We decided to keep the monorepo.', 'decision'],
+    ['run the tests again', 'one-off'],
+    ['explain this function', 'one-off'],
+    ['fix the login bug', 'one-off'],
+    ['What does the retry wrapper do?', 'question'],
+  ])('"%s" is a %s', (text, kind) => {
+    expect(kindOfText(text)).toBe(kind);
+  });
+
+  it('a rule in Spanish, German, French, Japanese or Chinese with its standing marker is a rule, not chatter', () => {
+    for (const text of [
+      'Siempre escribe los mensajes de commit en inglés.',
+      'Schreib die Commit-Nachrichten immer auf Englisch.',
+      'Écris toujours les messages de commit en anglais.',
+      '今後、コミットメッセージは必ず英語で書いてください。',
+      '以后提交信息一律用英文写。',
+    ])
+      expect([kindOfText(text), text]).toEqual(['rule', text]);
+  });
+
+  it('acknowledgements and praise are no statement at all', () => {
+    expect(ranked(['thanks, that looks great!', 'ok', 'perfect, go on']).filter((r) => r.kind !== 'chatter')).toEqual([]);
+  });
+});
+
+describe('length is not evidence', () => {
+  const filler = [
+    'I spent the morning going through the onboarding notes and the old wiki pages, and most of it is out of date by now.',
+    'The dashboards were moved twice last year and nobody updated the links, so half of them point at nothing.',
+    'Anyway, the team is small and we mostly talk in the chat, so none of that matters much for what you do here.',
+  ].join(' ');
+
+  it.each(['The API runs on port 8080.', 'Never push to main directly.', 'When you touch the migrations, run make check first.', 'Use pnpm.'])(
+    '"%s" gets the same kind and nearly the same score alone and inside a long message',
+    (statement) => {
+      const alone = ranked([statement]).find((r) => r.candidate.text === statement);
+      const wrapped = ranked([`${filler} ${statement} ${filler}`]).find((r) => r.candidate.text === statement);
+      expect(alone).toBeDefined();
+      expect(wrapped).toBeDefined();
+      expect(wrapped?.kind).toBe(alone?.kind);
+      expect(Math.abs((wrapped?.score ?? 0) - (alone?.score ?? 0))).toBeLessThan(0.05);
+    },
+  );
+
+  it('no feature grows with the number of words: a six-word fact and the same fact said in sixty words differ only in what they say', () => {
+    const lengthy = FEATURES.filter((f) => /^size\.(?!tiny|contentShare)/.test(f));
+    expect(lengthy).toEqual([]);
+  });
+});
