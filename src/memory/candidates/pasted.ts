@@ -2,12 +2,17 @@
  * The agent's words pasted back by the person are not the person's: lines the assistant (or a
  * tool) wrote earlier in the session, quoted lines (`> …`, a `---` fenced excerpt), and the block
  * after a lead that gives them to the agent ("you wrote this earlier:", "this is what you told
- * me:"). A quoted line the person then endorses ("the first two are right and stay") is theirs.
+ * me:") or to a tool ("clippy on my machine says:", "getting this on staging:"). A quoted line
+ * the person then endorses ("the first two are right and stay") is theirs.
  */
+import { looksLikeOutput } from './output-lines.js';
 
 /** A lead line that gives what follows to the agent: "you wrote / said / told me …:", ending on a colon. */
 const LEAD =
   /(?:\byou(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:wrote|written|said|told|suggested|proposed|gave|printed|output|generated|came up with|summari[sz]ed)\b|\bdu\b.*\b(?:geschrieben|gesagt|vorgeschlagen)\b|\b(?:tu as|vous avez)\s+(?:\S+\s+)?(?:écrit|dit|proposé)\b|\b(?:escribiste|dijiste|me diste|propusiste)\b|你(?:写|说|给)|あなたが(?:書|言)).*:\s*$/i;
+/** A lead line that gives what follows to a tool: "X says:", "getting this:", "me sale:", "zeigt:". */
+const OUTPUT_LEAD =
+  /\b(?:says|prints|printed|shows|outputs|returns|gives|getting|i get|i got|i see|seeing|complains|fails with|errors? with|me sale|sale esto|dice|sagt|zeigt|bekomme|kommt|affiche|dit|j'ai)\b[^:]{0,60}:\s*$|(?:出る|出ます|出た|报错|显示|输出)[^:：]{0,20}[:：]\s*$/i;
 const QUOTE = /^\s*>\s?/;
 const RULE = /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/;
 const BULLET = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/;
@@ -59,6 +64,7 @@ export function splitPasted(text: string, earlier: ReadonlySet<string>): Split {
   const quoted = new Set<number>();
   let fenced = false;
   let handed = false;
+  let gap = false;
   lines.forEach((line, i) => {
     if (RULE.test(line)) {
       fenced = !fenced;
@@ -67,12 +73,14 @@ export function splitPasted(text: string, earlier: ReadonlySet<string>): Split {
     }
     const flat = norm(line);
     if (line.trim() === '') {
-      // The block a lead handed over ends at the first blank line after it.
-      if (handed && i > 0 && quoted.has(i - 1)) handed = false;
+      gap = handed && quoted.size > 0;
       return;
     }
+    // The handed-over block runs on past a blank line only while what follows still looks pasted.
+    if (gap && !looksLikeOutput(line) && !/^\s/.test(line) && !QUOTE.test(line)) handed = false;
+    gap = false;
     if (fenced || QUOTE.test(line) || handed || wroteEarlier(flat, earlier)) quoted.add(i);
-    else if (LEAD.test(line)) handed = true;
+    else if (LEAD.test(line) || OUTPUT_LEAD.test(line)) handed = true;
   });
   if (quoted.size === 0) return { own: text, kept: [] };
   const ownLines = lines.filter((l, i) => !quoted.has(i) && !(LEAD.test(l) && i < lines.length - 1));

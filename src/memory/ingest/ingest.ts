@@ -178,7 +178,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       stable: c.stable,
       importance: c.importance,
       at: at(c.at),
-      source: { sessionId, messageIds: c.messageIds },
+      source: { sessionId, messageIds: c.messageIds, ...(c.said !== undefined && { said: c.said }) },
       ...(c.replaces && { replaces: c.replaces }),
       origin: result.extractor,
     });

@@ -11,8 +11,12 @@ const SHAPES: readonly RegExp[] = [
   // The summary's opening.
   /\bthis session is being continued from a previous conversation\b/i,
   /\b(?:the )?(?:conversation is summari[sz]ed below|summary below covers the earlier portion)\b/i,
-  // Carry on: "continue/resume/pick up … where we left off / the last task / without asking …".
-  /\b(?:continue|resume|pick up|proceed)\b[^.!?\n]{0,80}\b(?:where (?:we|you|it|i) left (?:it |things )?off|(?:the )?last task|without asking the user|as if the break never happened)\b/i,
+  // Carry on: "continue the conversation from where …", "… without asking the user any further
+  // questions", "continue with the last task that you were asked to work on".
+  /\bcontinue the conversation from where\b/i,
+  /\bwithout asking the user (?:any )?further questions\b/i,
+  /\b(?:continue|proceed|pick up)\s+(?:with\s+)?the last task (?:that )?you were (?:asked|working)\b/i,
+  /\bas if the break never happened\b/i,
   // Directions about the summary itself: "do not acknowledge the summary, do not recap …".
   /\b(?:do not|don't)\s+(?:acknowledge|recap|mention|refer to)\s+(?:the|this)\s+(?:summary|compaction|break)\b/i,
   /\bresume directly\b/i,
