@@ -9,7 +9,33 @@ const FUNCTION_WORDS = new Set(
     "not no do does did don't doesn't can should must will would have has had if then so as from by use using please before after when all any each every always never only also just into about than more there what which who how why"
   ).split(' '),
 );
+/**
+ * Function words of French, Spanish, German and Portuguese that are not also English words: a
+ * sentence with more of these than of English's is not English, diacritics or not.
+ */
+const FOREIGN_WORDS = new Set(
+  (
+    'le les des du et est une qui pour avec dans sur pas ne je tu il nous vous cette ces aux très mais ' +
+    'el los las y con para por del una muy pero como cuando que de ' +
+    'der das und ist nicht mit ein eine einen für zu auf ich du wir sie den dem bitte wenn oder auch ' +
+    'os um uma não com em'
+  ).split(' '),
+);
+/** English function words that are also common words of those languages ("a", "on", "in"…). */
+const SHARED_WORDS = new Set('a an in on as i no do so use me can is am'.split(' '));
 const LATIN = /[a-z]/i;
+
+/** More function words of another Latin-script language than of English. */
+function foreign(text: string): boolean {
+  const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  let theirs = 0;
+  let ours = 0;
+  for (const w of words) {
+    if (FOREIGN_WORDS.has(w)) theirs++;
+    else if (FUNCTION_WORDS.has(w) && !SHARED_WORDS.has(w)) ours++;
+  }
+  return theirs >= 2 && theirs > ours;
+}
 const LETTER = /\p{L}/u;
 
 export function isEnglish(text: string): boolean {
@@ -21,7 +47,7 @@ export function isEnglish(text: string): boolean {
     if (LATIN.test(ch)) latin++;
   }
   if (letters === 0) return true; // numbers and symbols: nothing language-specific to miss
-  if (latin / letters < 0.9) return false;
+  if (latin / letters < 0.9 || foreign(text)) return false;
   const words = text.toLowerCase().match(/[a-z']+/g) ?? [];
   // Plain ASCII letters: English, or a language written without its diacritics, which the English
   // model will read poorly but harmlessly. Letters with diacritics must show an English function word.
