@@ -15,7 +15,8 @@ import { ClaudeSession } from '../helpers/session-lines.js';
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-cand-cli-');
 
-const BOILERPLATE = /being continued|summari[sz]ed below|continue the conversation|last task|left (?:it )?off|further questions|full transcript|acknowledge the summary|resume directly|break never happened/i;
+const BOILERPLATE =
+  /being continued|summari[sz]ed below|continue the conversation|last task|left (?:it )?off|further questions|full transcript|acknowledge the summary|resume directly|break never happened/i;
 
 const contents = (ms: readonly Memory[]): string => ms.map((m) => m.content).join('\n');
 
@@ -39,7 +40,9 @@ describe('candidate classes through the CLI', () => {
       .user(
         'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nSummary:\n1. Primary Request and Intent:\n   - Route Stripe calls through the payments service',
       )
-      .user('Continue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening. Pick up the last task as if the break never happened.')
+      .user(
+        'Continue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening. Pick up the last task as if the break never happened.',
+      )
       .assistant('Wiring the checkout to the payments service.');
     await ingest(d, flagged, dir, 'cc-1');
     await ingest(d, oldStyle, dir, 'cc-2');
@@ -50,7 +53,7 @@ describe('candidate classes through the CLI', () => {
     expect(has(await memories(d, shop), /payments service/).length).toBeGreaterThan(0);
   });
 
-  it('the agent\'s words pasted back are not stored as the person\'s', async () => {
+  it("the agent's words pasted back are not stored as the person's", async () => {
     const d = newDaemon();
     await d.start();
     const dir = tmp();
@@ -59,11 +62,15 @@ describe('candidate classes through the CLI', () => {
     const a = new ClaudeSession({ sessionId: 'paste-1', cwd: notes, start: ago(3) })
       .user('Notes app on SvelteKit with Drizzle; always use pnpm, never npm.')
       .assistant('I stubbed the search endpoint to return an empty list because FTS is not wired yet.')
-      .user('you wrote this earlier:\n\n> I stubbed the search endpoint to return an empty list because FTS is not wired yet.\n\nFTS is wired already, remove the stub.')
+      .user(
+        'you wrote this earlier:\n\n> I stubbed the search endpoint to return an empty list because FTS is not wired yet.\n\nFTS is wired already, remove the stub.',
+      )
       .assistant('Removed the stub.');
     const b = new ClaudeSession({ sessionId: 'paste-2', cwd: infra, start: ago(2) })
       .user('Terraform state lives in Terraform Cloud, one workspace per environment.')
-      .user('terraform says:\n\nError: Unsupported argument on modules/rds/main.tf line 12: An argument named "iops_burst" is not expected here.\n\nAlways pin provider versions in versions.tf.')
+      .user(
+        'terraform says:\n\nError: Unsupported argument on modules/rds/main.tf line 12: An argument named "iops_burst" is not expected here.\n\nAlways pin provider versions in versions.tf.',
+      )
       .assistant('Removed the argument and pinned the providers.');
     await ingest(d, a, dir, 'paste-1');
     await ingest(d, b, dir, 'paste-2');
@@ -88,8 +95,16 @@ describe('candidate classes through the CLI', () => {
 
   it.each([
     ['a slip a message later', ['The orders database listens on port 5432.', 'sorry, I meant port 5433 — the orders database listens on 5433.'], /5432/],
-    ['a decision reversed with "after all"', ['Split the Flask app into one blueprint file per resource.', 'actually, keep the single-file Flask app after all, no blueprint files.'], /one blueprint file per resource/],
-    ['German: staging-2, not staging', ['Deploy die neue RDS-Instanz erst mal nach staging.', 'nein warte, nimm staging-2, nicht staging.'], /^Deploy die neue RDS-Instanz/],
+    [
+      'a decision reversed with "after all"',
+      ['Split the Flask app into one blueprint file per resource.', 'actually, keep the single-file Flask app after all, no blueprint files.'],
+      /one blueprint file per resource/,
+    ],
+    [
+      'German: staging-2, not staging',
+      ['Deploy die neue RDS-Instanz erst mal nach staging.', 'nein warte, nimm staging-2, nicht staging.'],
+      /^Deploy die neue RDS-Instanz/,
+    ],
   ])('%s: only the final version is stored', async (_, said, gone) => {
     const d = newDaemon();
     await d.start();
@@ -110,7 +125,9 @@ describe('candidate classes through the CLI', () => {
       const cwd = project(dir, name);
       const s = new ClaudeSession({ sessionId: `sum-${i}`, cwd, start: ago(3 - i) })
         .user(`Add request logging to the ${name} API.`)
-        .compactSummary(`This session is being continued from a previous conversation.\n\nSummary:\n1. Primary Request and Intent:\n   - ${rule}\n   - Request logging for the ${name} API`)
+        .compactSummary(
+          `This session is being continued from a previous conversation.\n\nSummary:\n1. Primary Request and Intent:\n   - ${rule}\n   - Request logging for the ${name} API`,
+        )
         .assistant('Logging added.');
       await ingest(d, s, dir, `sum-${i}`);
     }
@@ -124,7 +141,7 @@ describe('candidate classes through the CLI', () => {
   });
 
   it.each([
-    "Quand tu modifies un schéma Ecto, génère toujours la migration avec mix ecto.gen.migration et ne touche jamais aux anciennes migrations — même pour une faute de frappe, parce que la prod les a déjà jouées et que personne ne veut les rejouer à la main.",
+    'Quand tu modifies un schéma Ecto, génère toujours la migration avec mix ecto.gen.migration et ne touche jamais aux anciennes migrations — même pour une faute de frappe, parce que la prod les a déjà jouées et que personne ne veut les rejouer à la main.',
     'Los mensajes de error que devuelve la API siempre en inglés, aunque yo te escriba en español, porque los clientes son de fuera.',
     '今後、npmのパッケージはグローバルに入れないでください。必要ならnpxかmiseで実行してください。',
   ])('a rule in another language is stored whole, never as a fragment: %s', async (rule) => {
@@ -143,6 +160,9 @@ describe('candidate classes through the CLI', () => {
       .map(bare);
     const ofRule = stored.filter((c) => sentences.some((x) => x.includes(c.slice(0, 12))));
     expect(ofRule.length).toBeGreaterThan(0);
-    expect(ofRule.every((c) => sentences.includes(c)), ofRule.join('\n')).toBe(true);
+    expect(
+      ofRule.every((c) => sentences.includes(c)),
+      ofRule.join('\n'),
+    ).toBe(true);
   });
 });

@@ -18,21 +18,14 @@ function numbersDiffer(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean 
   return na.length > 0 && nb.length > 0 && (na.some((t) => !b.has(t)) || nb.some((t) => !a.has(t)));
 }
 
-/** The person's own words first; what a summary or the agent restated after. */
+/** The person's own words; what they approved or had written down; what a summary or the agent restated. */
+const PERSON = new Set<Unit['source']>(['typed', 'feedback', 'answer']);
+const APPROVED = new Set<Unit['source']>(['plan', 'plan-body', 'instructions']);
+
 function rank(u: Unit): number {
   if (u.restated === true) return 2;
-  switch (u.source) {
-    case 'typed':
-    case 'feedback':
-    case 'answer':
-      return 3;
-    case 'plan':
-    case 'plan-body':
-    case 'instructions':
-      return 2;
-    default:
-      return 1;
-  }
+  if (PERSON.has(u.source)) return 3;
+  return APPROVED.has(u.source) ? 2 : 1;
 }
 
 /** True when `a` should be kept over `b`: the person's words, then the fuller, then the first said. */

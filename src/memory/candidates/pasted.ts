@@ -9,16 +9,32 @@ import { looksLikeOutput } from './output-lines.js';
 
 /** A lead line that gives what follows to the agent: "you wrote / said / told me …:", ending on a colon. */
 const LEAD =
-  /(?:\byou(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:wrote|written|said|told|suggested|proposed|gave|printed|output|generated|came up with|summari[sz]ed)\b|\bdu\b.*\b(?:geschrieben|gesagt|vorgeschlagen)\b|\b(?:tu as|vous avez)\s+(?:\S+\s+)?(?:écrit|dit|proposé)\b|\b(?:escribiste|dijiste|me diste|propusiste)\b|你(?:写|说|给)|あなたが(?:書|言)).*:\s*$/i;
+  /(?:\byou(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:wrote|written|said|told|suggested|proposed|gave|printed|output|generated|came up with|summari[sz]ed)\b|\bdu\b.*\b(?:geschrieben|gesagt|vorgeschlagen)\b|\b(?:tu as|vous avez)\s+(?:\S+\s+)?(?:écrit|dit|proposé)\b|\b(?:escribiste|dijiste|me diste|propusiste)\b|你.{0,4}(?:写|说|给)|(?:あなた|君)が?.{0,6}(?:書|言)).*[:：]\s*$/i;
 /** A lead line that gives what follows to a tool: "X says:", "getting this:", "me sale:", "zeigt:". */
 const OUTPUT_LEAD =
   /\b(?:says|prints|printed|shows|outputs|returns|gives|getting|i get|i got|i see|seeing|complains|fails with|errors? with|me sale|sale esto|dice|sagt|zeigt|bekomme|kommt|affiche|dit|j'ai)\b[^:]{0,60}:\s*$|(?:出る|出ます|出た|报错|显示|输出)[^:：]{0,20}[:：]\s*$/i;
 const QUOTE = /^\s*>\s?/;
+const CLOSED_QUOTE = /^\s*["“„«「].*["”“»」]\s*$/;
 const RULE = /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/;
 const BULLET = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/;
 /** An endorsement of quoted lines: "right", "keep", "stay", "correct", in the person's own words. */
-const ENDORSE = /\b(?:right|correct|keep|stay|stays|true|accurate|stimm\w*|behalt\w*|correct[se]?|gard\w*|bien|correct[oa]s?|mant[eé]n\w*|bleib\w*)\b|正しい|对的|没错|保留/i;
-const NUMBER: Readonly<Record<string, number>> = { one: 1, two: 2, three: 3, four: 4, zwei: 2, drei: 3, deux: 2, trois: 3, dos: 2, tres: 3, 两: 2, 二: 2, 三: 3 };
+const ENDORSE =
+  /\b(?:right|correct|keep|stay|stays|true|accurate|stimm\w*|behalt\w*|correct[se]?|gard\w*|bien|correct[oa]s?|mant[eé]n\w*|bleib\w*)\b|正しい|对的|没错|保留/i;
+const NUMBER: Readonly<Record<string, number>> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  zwei: 2,
+  drei: 3,
+  deux: 2,
+  trois: 3,
+  dos: 2,
+  tres: 3,
+  两: 2,
+  二: 2,
+  三: 3,
+};
 
 export interface Split {
   /** The person's own text, quoted lines taken out. */
@@ -27,14 +43,7 @@ export interface Split {
   kept: string[];
 }
 
-const norm = (s: string): string =>
-  s
-    .replace(QUOTE, '')
-    .replace(BULLET, '')
-    .replace(/[`*_]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
+const norm = (s: string): string => s.replace(QUOTE, '').replace(BULLET, '').replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** A line the assistant or a tool wrote before: whole, or each of its sentences. */
 function wroteEarlier(flat: string, earlier: ReadonlySet<string>): boolean {
@@ -79,8 +88,11 @@ export function splitPasted(text: string, earlier: ReadonlySet<string>): Split {
     // The handed-over block runs on past a blank line only while what follows still looks pasted.
     if (gap && !looksLikeOutput(line) && !/^\s/.test(line) && !QUOTE.test(line)) handed = false;
     gap = false;
-    if (fenced || QUOTE.test(line) || handed || wroteEarlier(flat, earlier)) quoted.add(i);
-    else if (LEAD.test(line) || OUTPUT_LEAD.test(line)) handed = true;
+    if (fenced || QUOTE.test(line) || handed || wroteEarlier(flat, earlier)) {
+      quoted.add(i);
+      // A quotation in quotation marks ends with its closing mark.
+      if (handed && CLOSED_QUOTE.test(line)) handed = false;
+    } else if (LEAD.test(line) || OUTPUT_LEAD.test(line)) handed = true;
   });
   if (quoted.size === 0) return { own: text, kept: [] };
   const ownLines = lines.filter((l, i) => !quoted.has(i) && !(LEAD.test(l) && i < lines.length - 1));

@@ -58,7 +58,9 @@ export function promoteIfShared(store: MemoryStore, m: Memory, at: string): Memo
   for (const x of [m, ...others]) {
     for (const s of x.sources)
       if (!promoted.sources.some((p) => p.sessionId === s.sessionId))
-        store.update(promoted.id, (p) => p.sources.push({ sessionId: s.sessionId, messageIds: [...s.messageIds], ...(s.said !== undefined && { said: s.said }) }));
+        store.update(promoted.id, (p) =>
+          p.sources.push({ sessionId: s.sessionId, messageIds: [...s.messageIds], ...(s.said !== undefined && { said: s.said }) }),
+        );
     store.update(x.id, (y) => {
       y.supersededBy = promoted.id;
       y.supersededAt = at;

@@ -49,17 +49,33 @@ describe("answers to the agent's question", () => {
 describe('corrections and slips keep the final version', () => {
   const cases: [string, string[], RegExp, RegExp][] = [
     ['en, a slip a message later', ['The orders database listens on port 5432.', 'sorry, I meant port 5433'], /5432/, /5433/],
-    ['en, back to the old way', ['Split the router into one file per resource.', 'actually, keep the old single-file router after all'], /one file per resource/, /single-file/],
+    [
+      'en, back to the old way',
+      ['Split the router into one file per resource.', 'actually, keep the old single-file router after all'],
+      /one file per resource/,
+      /single-file/,
+    ],
     ['de, staging-2 not staging', ['Erst mal alles nach staging deployen.', 'nein warte, nimm staging-2, nicht staging.'], /^Erst mal/, /staging-2/],
-    ['es, me he liado', ['Las fechas de la plantilla muéstralas en UTC.', 'uy, me he liado: en la interfaz van en hora de Madrid, UTC solo en la base de datos.'], /plantilla/, /Madrid/],
+    [
+      'es, me he liado',
+      ['Las fechas de la plantilla muéstralas en UTC.', 'uy, me he liado: en la interfaz van en hora de Madrid, UTC solo en la base de datos.'],
+      /plantilla/,
+      /Madrid/,
+    ],
     ['zh, 算了', ['主指标就用 F1 吧。', '算了，主指标换成 PR-AUC。'], /F1/, /PR-AUC/],
   ];
   it.each(cases)('%s', async (_, said, gone, stays) => {
     const s = session('/home/ana/src/svc');
     for (const t of said) s.user(t).assistant('OK.');
     const all = texts(await candidatesOf(tmp(), s));
-    expect(all.some((t) => gone.test(t)), all.join('\n')).toBe(false);
-    expect(all.some((t) => stays.test(t)), all.join('\n')).toBe(true);
+    expect(
+      all.some((t) => gone.test(t)),
+      all.join('\n'),
+    ).toBe(false);
+    expect(
+      all.some((t) => stays.test(t)),
+      all.join('\n'),
+    ).toBe(true);
   });
 
   it('an apology about something else takes nothing back', async () => {
@@ -105,14 +121,17 @@ describe('one statement once', () => {
   });
 
   it('statements with different numbers stay apart', async () => {
-    const s = session('/home/ana/src/relay').user('Buffer 1024 messages per client connection.').assistant('OK.').user('Buffer 256 messages per client connection for the admin socket.');
+    const s = session('/home/ana/src/relay')
+      .user('Buffer 1024 messages per client connection.')
+      .assistant('OK.')
+      .user('Buffer 256 messages per client connection for the admin socket.');
     expect(texts(await candidatesOf(tmp(), s)).filter((t) => /Buffer/.test(t))).toHaveLength(2);
   });
 });
 
 describe('rules in other languages stay whole', () => {
   it.each([
-    "Quand tu modifies un schéma Ecto, génère toujours la migration avec mix ecto.gen.migration et ne touche jamais aux anciennes migrations, même pour corriger une faute de frappe, parce que la prod les a déjà jouées.",
+    'Quand tu modifies un schéma Ecto, génère toujours la migration avec mix ecto.gen.migration et ne touche jamais aux anciennes migrations, même pour corriger une faute de frappe, parce que la prod les a déjà jouées.',
     'Y una cosa para siempre: cuando cambies algo en queries/*.sql, regenera con `sqlc generate` y mete el código generado en el mismo commit — si no, el CI se queja y nadie sabe por qué.',
     'Wenn ein Modul von mehr als drei Umgebungen benutzt wird, gehört es nach modules/shared; dort wird es versioniert, und jede Umgebung pinnt die Version, die sie gerade benutzt.',
   ])('%s', async (rule) => {

@@ -50,7 +50,10 @@ describe("Claude Code's continuation text", () => {
       .assistant('Wiring the checkout to the payments service.');
     for (const s of [flagged, oldStyle]) {
       const all = texts(await candidatesOf(tmp(), s));
-      expect(all.some((t) => /continue|resume|transcript at|being continued|summarized below|break never/i.test(t)), all.join('\n')).toBe(false);
+      expect(
+        all.some((t) => /continue|resume|transcript at|being continued|summarized below|break never/i.test(t)),
+        all.join('\n'),
+      ).toBe(false);
       expect(all.length).toBeGreaterThan(0);
     }
   });
@@ -66,16 +69,19 @@ describe('pasted agent output', () => {
     expect(kept).toEqual(['Sessions are keyed by `tenantId`, not the user id.', 'I added a `retryQueue` that replays failed webhooks.']);
   });
 
-  it('a `> ` quote or a `---` excerpt is the agent\'s; the reply around it is the person\'s', () => {
+  it("a `> ` quote or a `---` excerpt is the agent's; the reply around it is the person's", () => {
     const quoted = splitPasted('Das hast du vorhin geschrieben:\n\n> Ich speichere Beträge als f64.\n\nSo nicht. Beträge immer als Cent in i64.', new Set());
     expect(quoted.own).not.toMatch(/f64/);
     expect(quoted.own).toMatch(/Cent in i64/);
-    const ruled = splitPasted('from earlier:\n---\nI mocked the /api/tags endpoint as an empty list.\n---\nkeep the MSW handlers but /api/tags exists already', new Set());
+    const ruled = splitPasted(
+      'from earlier:\n---\nI mocked the /api/tags endpoint as an empty list.\n---\nkeep the MSW handlers but /api/tags exists already',
+      new Set(),
+    );
     expect(ruled.own).not.toMatch(/mocked/);
     expect(ruled.kept).toEqual([]);
   });
 
-  it('a line the assistant or a tool wrote earlier in the session is not the person\'s', () => {
+  it("a line the assistant or a tool wrote earlier in the session is not the person's", () => {
     const earlier = writtenLines(['warning: unused variable `slack` in crates/core/src/tide.rs', 'I moved the retry loop into the client.']);
     const { own } = splitPasted('fwiw\nwarning: unused variable `slack` in crates/core/src/tide.rs\nfix the logic, do not silence lints', earlier);
     expect(own).not.toMatch(/unused variable/);
@@ -90,6 +96,15 @@ describe('pasted agent output', () => {
     const { own } = splitPasted(text, new Set());
     expect(own.trim().split('\n').pop()).toBe('fix the logic, do not silence lints');
     expect(own).not.toMatch(/identical blocks|immutable|expected 20|note:/);
+  });
+
+  it("a quote after a lead in Chinese is the agent's", () => {
+    const { own } = splitPasted(
+      '你上次说：\n“我已经把 ViT-B 的 top-1 跑到 84.0%，比 baseline 高 2 个点。”\n这个数不对，评估用错了验证集，别再引用。',
+      new Set(),
+    );
+    expect(own).not.toMatch(/84\.0%/);
+    expect(own).toMatch(/别再引用/);
   });
 
   it("the person's own list after a colon stays theirs", () => {
