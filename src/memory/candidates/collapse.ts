@@ -18,6 +18,20 @@ function numbersDiffer(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean 
   return na.length > 0 && nb.length > 0 && (na.some((t) => !b.has(t)) || nb.some((t) => !a.has(t)));
 }
 
+/**
+ * One word swapped for another ("deploy the frontend app…" / "…the backend app…", "always" /
+ * "never"), or a negation one has and the other lacks, makes another statement however many
+ * words they share.
+ */
+function swapped(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const onlyA = [...a].filter((t) => !b.has(t)).length;
+  const onlyB = [...b].filter((t) => !a.has(t)).length;
+  return onlyA >= 1 && onlyB >= 1 && Math.min(onlyA, onlyB) <= 1 && Math.abs(onlyA - onlyB) <= 1;
+}
+
+const NEGATION = /\b(?:not|never|no|don't|dont|doesn't|nicht|nie|kein\w*|pas|jamais|nunca|nada|não)\b|不|没|别|ない|ません/i;
+const negationDiffers = (a: Unit, b: Unit): boolean => NEGATION.test(a.text) !== NEGATION.test(b.text);
+
 /** The person's own words; what they approved or had written down; what a summary or the agent restated. */
 const PERSON = new Set<Unit['source']>(['typed', 'feedback', 'answer']);
 const APPROVED = new Set<Unit['source']>(['plan', 'plan-body', 'instructions']);
@@ -46,7 +60,8 @@ export function collapsed(units: readonly Unit[]): { dropped: Set<number> } {
     for (let j = i + 1; j < units.length; j++) {
       if (dropped.has(j)) continue;
       const b = sets[j] as Set<string>;
-      if (b.size < MIN_TERMS || containment(a, b) < SAME || numbersDiffer(a, b)) continue;
+      if (b.size < MIN_TERMS || containment(a, b) < SAME || numbersDiffer(a, b) || swapped(a, b) || negationDiffers(units[i] as Unit, units[j] as Unit))
+        continue;
       const drop = better(units[i] as Unit, units[j] as Unit, i, j) ? j : i;
       dropped.add(drop);
       if (drop === i) break;

@@ -120,6 +120,14 @@ describe('one statement once', () => {
     expect(same[0]?.repeats).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['Always deploy the frontend app to the staging cluster in the eu region.', 'Always deploy the backend app to the staging cluster in the eu region.'],
+    ['Run the nightly export job against the replica database.', 'Do not run the nightly export job against the replica database during business hours.'],
+  ])('one word swapped or a negation makes another statement: %s', async (a, b) => {
+    const s = session('/home/ana/src/ops').user(`${a} ${b}`).assistant('OK.');
+    expect(texts(await candidatesOf(tmp(), s)).filter((t) => /app to the staging|nightly export/.test(t))).toHaveLength(2);
+  });
+
   it('statements with different numbers stay apart', async () => {
     const s = session('/home/ana/src/relay')
       .user('Buffer 1024 messages per client connection.')
