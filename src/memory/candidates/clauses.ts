@@ -1,5 +1,5 @@
 /** Clauses of a long sentence, for when one of them is what lasts. */
-import { analyze } from '../nlp/index.js';
+import { analyze, looksForeign } from '../nlp/index.js';
 import { joinSentences, type Unit } from './unit.js';
 
 /**
@@ -44,7 +44,7 @@ function splitClauses(text: string): string[] {
  * (or an unspaced script) a rule cut there loses its condition or its subject, so it stays whole.
  */
 export function clausesOf(u: Unit): Unit[] {
-  if (!u.sentence.english || u.text.split(/\s+/).length < SPLIT_FROM_WORDS) return [];
+  if (!u.sentence.english || looksForeign(u.text) || u.text.split(/\s+/).length < SPLIT_FROM_WORDS) return [];
   const parts = splitClauses(u.text)
     .map((p) => p.trim())
     .filter((p) => p.split(/\s+/).length >= CLAUSE_MIN_WORDS);

@@ -10,10 +10,10 @@ import type { Unit } from './unit.js';
 
 /** Said only when correcting oneself: one shared content word is enough. */
 const STRONG =
-  /\b(?:i meant|meant|my bad|my mistake|brain fart|scratch that|after all|i was wrong|me he liado|me equivoqu[eé]|quise decir|quer[ií]a decir|je voulais dire|je me suis tromp[ée]|ich meinte|mein fehler|vertippt|quis dizer)\b|算了|不对|说错|我是说|間違え|訂正|やっぱり/i;
+  /\b(?:i meant|meant|my bad|my mistake|brain fart|scratch that|after all|finalement|al final|i was wrong|me he liado|me equivoqu[eé]|quise decir|quer[ií]a decir|je voulais dire|je me suis tromp[ée]|ich meinte|mein fehler|vertippt|quis dizer)\b|算了|不对|说错|我是说|間違え|訂正|やっぱり/i;
 /** Also said otherwise ("sorry to ask", "actually, the docs say…"): two shared content words are needed. */
 const WEAK =
-  /^(?:\W*\w+\W+){0,3}?\W*(?:actually|wait|no|nope|instead|rather|hmm|en fait|finalement|plutôt|eigentlich|doch|warte|nein|lieber|en realidad|mejor|espera|いや|不|还是)\b|\b(?:sorry|oops|perd[oó]n[ae]?|pardon|entschuldigung|desculpa)\b|抱歉|すみません|ごめん/i;
+  /^(?:\W*\w+\W+){0,3}?\W*(?:actually|wait|no|non|nope|instead|rather|hmm|en fait|finalement|plutôt|eigentlich|doch|warte|nein|lieber|en realidad|mejor|espera|いや|不|还是)\b|\b(?:sorry|oops|perd[oó]n[ae]?|pardon|entschuldigung|desculpa)\b|抱歉|すみません|ごめん/i;
 /** What the correction says no to: "staging-2, not staging", "nicht 4xx", "pas 24". */
 const REFUSED = /\b(?:not|nicht|pas|no|non|não|kein|nunca|never)\s+\**([\p{L}\p{N}][\p{L}\p{N}_.-]*)/giu;
 /** How many of the person's earlier messages a correction can reach back to. */
@@ -25,6 +25,15 @@ function needed(text: string, earlier: ReadonlySet<string>, refused: ReadonlySet
   if (STRONG.test(text)) return 1;
   if (!WEAK.test(text)) return Infinity;
   return [...refused].some((t) => earlier.has(t)) ? 1 : 2;
+}
+
+const numbers = (text: string): Set<string> => new Set(text.match(/(?<![\p{L}\d_-])\d+(?:[.,]\d+)?(?![\p{L}\d_-])/gu) ?? []);
+
+/** Each gives a number the other does not: the value changed. */
+function numberSwapped(said: string, earlier: string): boolean {
+  const now = numbers(said);
+  const before = numbers(earlier);
+  return [...before].some((x) => !now.has(x)) && [...now].some((x) => !before.has(x));
 }
 
 /** Indexes of the earlier statements the session's corrections take back. */
@@ -45,7 +54,8 @@ export function slipIndexes(units: readonly Unit[]): Set<number> {
     units.forEach((u, i) => {
       if (!reach.has(u.messageId) || !RETRACTABLE.has(u.source) || u.restated === true) return;
       const earlier = contentTerms(u.text);
-      const n = shared(said, earlier);
+      // Another number for the same thing ("max_attempts 3" → "put back 5") is one shared word more.
+      const n = shared(said, earlier) + (numberSwapped(text, u.text) ? 1 : 0);
       if (n >= needed(text, earlier, refused) && n >= best) [best, found] = [n, i];
     });
     if (found !== undefined) out.add(found);

@@ -25,8 +25,13 @@ const FOREIGN_WORDS = new Set(
 const SHARED_WORDS = new Set('a an in on as i no do so use me can is am'.split(' '));
 const LATIN = /[a-z]/i;
 
-/** More function words of another Latin-script language than of English. */
-function foreign(text: string): boolean {
+/**
+ * More function words of another Latin-script language than of English: French, Spanish, German or
+ * Portuguese that isEnglish lets through (it only asks for one English function word, and "a" or
+ * "on" are words of those languages too). Kept apart from isEnglish, whose answer the fitted ranker
+ * reads as a feature.
+ */
+export function looksForeign(text: string): boolean {
   const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
   let theirs = 0;
   let ours = 0;
@@ -47,7 +52,7 @@ export function isEnglish(text: string): boolean {
     if (LATIN.test(ch)) latin++;
   }
   if (letters === 0) return true; // numbers and symbols: nothing language-specific to miss
-  if (latin / letters < 0.9 || foreign(text)) return false;
+  if (latin / letters < 0.9) return false;
   const words = text.toLowerCase().match(/[a-z']+/g) ?? [];
   // Plain ASCII letters: English, or a language written without its diacritics, which the English
   // model will read poorly but harmlessly. Letters with diacritics must show an English function word.

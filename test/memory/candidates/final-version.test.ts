@@ -63,6 +63,8 @@ describe('corrections and slips keep the final version', () => {
       /Madrid/,
     ],
     ['zh, 算了', ['主指标就用 F1 吧。', '算了，主指标换成 PR-AUC。'], /F1/, /PR-AUC/],
+    ['en, another number', ['Cap the upload retries at 3.', 'no, make it 6 after all.'], /at 3/, /make it 6/],
+    ['es, otro número', ['Pon el timeout del cliente HTTP en 10 segundos.', 'al final déjalo en 30, que el proveedor es lento.'], /10 segundos/, /en 30/],
   ];
   it.each(cases)('%s', async (_, said, gone, stays) => {
     const s = session('/home/ana/src/svc');
