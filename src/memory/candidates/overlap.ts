@@ -31,3 +31,13 @@ export function containment(a: ReadonlySet<string>, b: ReadonlySet<string>): num
   const small = Math.min(a.size, b.size);
   return small === 0 ? 0 : shared(a, b) / small;
 }
+
+/** A pair of characters of an unspaced script: half a word, as evidence that two statements meet. */
+const PAIR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2}$/u;
+
+/** Shared terms, a pair of unspaced-script characters counting half (one shared pair is often chance). */
+export function weightedShared(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  for (const t of a) if (b.has(t)) n += PAIR.test(t) ? 0.5 : 1;
+  return n;
+}

@@ -5,17 +5,19 @@
  * one of the last few messages that shares the most content words with it. The markers are the
  * closed class of words people open a correction with, in the languages they write in.
  */
-import { contentTerms, shared } from './overlap.js';
+import { containment, contentTerms, weightedShared } from './overlap.js';
 import type { Unit } from './unit.js';
 
 /** Said only when correcting oneself: one shared content word is enough. */
 const STRONG =
-  /\b(?:i meant|meant|my bad|my mistake|brain fart|scratch that|after all|finalement|al final|i was wrong|me he liado|me equivoqu[eé]|quise decir|quer[ií]a decir|je voulais dire|je me suis tromp[ée]|ich meinte|mein fehler|vertippt|quis dizer)\b|算了|不对|说错|我是说|間違え|訂正|やっぱり/i;
+  /\b(?:i meant|meant|my bad|my mistake|brain fart|scratch that|after all|finalement|al final|i was wrong|me he liado|me equivoqu[eé]|quise decir|quer[ií]a decir|je voulais dire|je me suis tromp[ée]|ich meinte|mein fehler|vertippt|quis dizer)\b|算了|不对|说错|打错|写错|搞错|我是说|間違え|訂正|やっぱり/i;
 /** Also said otherwise ("sorry to ask", "actually, the docs say…"): two shared content words are needed. */
 const WEAK =
-  /^(?:\W*\w+\W+){0,3}?\W*(?:actually|wait|no|non|nope|instead|rather|hmm|en fait|finalement|plutôt|eigentlich|doch|warte|nein|lieber|en realidad|mejor|espera|いや|不|还是)\b|\b(?:sorry|oops|perd[oó]n[ae]?|pardon|entschuldigung|desculpa)\b|抱歉|すみません|ごめん/i;
+  /^(?:\W*\w+\W+){0,3}?\W*(?:actually|wait|no|non|nope|instead|rather|hmm|en fait|finalement|plutôt|eigentlich|doch|warte|nein|lieber|en realidad|mejor|espera|いや|不|还是)\b|\b(?:sorry|oops|perd[oó]n[ae]?|pardon|entschuldigung|desculpa)\b|抱歉|不好意思|すみません|ごめん/i;
 /** What the correction says no to: "staging-2, not staging", "nicht 4xx", "pas 24". */
 const REFUSED = /\b(?:not|nicht|pas|no|non|não|kein|nunca|never)\s+\**([\p{L}\p{N}][\p{L}\p{N}_.-]*)/giu;
+/** Share of a slip's content words a summary's line must hold to be restating it. */
+const RESTATED = 0.7;
 /** How many of the person's earlier messages a correction can reach back to. */
 const REACH = 3;
 const RETRACTABLE = new Set<Unit['source']>(['typed', 'feedback', 'answer']);
@@ -55,10 +57,21 @@ export function slipIndexes(units: readonly Unit[]): Set<number> {
       if (!reach.has(u.messageId) || !RETRACTABLE.has(u.source) || u.restated === true) return;
       const earlier = contentTerms(u.text);
       // Another number for the same thing ("max_attempts 3" → "put back 5") is one shared word more.
-      const n = shared(said, earlier) + (numberSwapped(text, u.text) ? 1 : 0);
+      const n = weightedShared(said, earlier) + (numberSwapped(text, u.text) ? 1 : 0);
       if (n >= needed(text, earlier, refused) && n >= best) [best, found] = [n, i];
     });
-    if (found !== undefined) out.add(found);
+    if (found !== undefined) for (const i of [found, ...restatements(units, found, id)]) out.add(i);
+  }
+  return out;
+}
+
+/** What a compaction summary said of the slip between it and its correction: taken back with it. */
+function restatements(units: readonly Unit[], slip: number, correction: string): number[] {
+  const terms = contentTerms((units[slip] as Unit).text);
+  const out: number[] = [];
+  for (let i = slip + 1; i < units.length && (units[i] as Unit).messageId !== correction; i++) {
+    const u = units[i] as Unit;
+    if ((u.source.startsWith('summary-') || u.restated === true) && containment(terms, contentTerms(u.text)) >= RESTATED) out.push(i);
   }
   return out;
 }

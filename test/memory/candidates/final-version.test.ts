@@ -85,6 +85,22 @@ describe('corrections and slips keep the final version', () => {
     ).toBe(true);
   });
 
+  it("a compaction summary's restatement of the slip goes with it", async () => {
+    const s = session('/home/ana/src/pool')
+      .user('Keep 200 connections in the pool per service.')
+      .assistant('OK.')
+      .compactSummary(
+        'This session is being continued from a previous conversation.\n\nSummary:\n1. Primary Request and Intent:\n   - Pool size 200 connections per service',
+      )
+      .user('oops — meant 200 per host, not per service.');
+    const all = texts(await candidatesOf(tmp(), s));
+    expect(
+      all.filter((t) => /^Keep 200|Pool size 200/.test(t)),
+      all.join('\n'),
+    ).toEqual([]);
+    expect(all.some((t) => /per host/.test(t))).toBe(true);
+  });
+
   it('an apology about something else takes nothing back', async () => {
     const s = session('/home/ana/src/svc')
       .user('Migrations live in db/migrate and are never edited once merged.')
