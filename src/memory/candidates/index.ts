@@ -10,7 +10,7 @@ import { clausesOf } from './clauses.js';
 import { collapsed } from './collapse.js';
 import { unitsOf } from './collect.js';
 import { fixedIndexes } from './fixed.js';
-import { isChatter } from './junk.js';
+import { isChatter, isUnansweredNote } from './junk.js';
 import { slipIndexes } from './slips.js';
 import { repeatCounts, reversedIndexes } from './repeats.js';
 import type { Candidate } from './types.js';
@@ -48,7 +48,7 @@ export function collectCandidates(messages: readonly ExtractMessage[]): Candidat
   const done = actedOn(messages);
   const all = unitsOf(messages)
     .flatMap(pieces)
-    .filter((u) => !isChatter(u) && !isContinuationText(u.text));
+    .filter((u) => !isChatter(u) && !isUnansweredNote(u) && !isContinuationText(u.text));
   // How often a statement was said is counted before restatements collapse into one.
   const said = repeatCounts(all);
   const { dropped } = collapsed(all);

@@ -30,6 +30,17 @@ describe("answers to the agent's question", () => {
     expect(answersQuestion(q, reply)).toBe(false);
   });
 
+  it("a summary's note of a question never answered is no candidate", async () => {
+    const s = session('/home/ana/src/crm')
+      .user('Export the customers as CSV.')
+      .compactSummary(
+        'This session is being continued from a previous conversation.\n\nSummary:\n6. Pending Tasks:\n   - Open question: include archived customers in the CSV (not yet answered)\n   - Add the export button to the customers page',
+      );
+    const all = texts(await candidatesOf(tmp(), s));
+    expect(all.some((t) => /archived customers/.test(t))).toBe(false);
+    expect(all.some((t) => /export button/.test(t))).toBe(true);
+  });
+
   it('is kept with the question it answers; a new topic after a question stands on its own', async () => {
     const answered = session('/home/ana/src/api')
       .user('Add a session cache in front of the user lookup.')
