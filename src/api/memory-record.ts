@@ -16,7 +16,12 @@ export type MemoryType = z.infer<typeof MemoryType>;
 export const MemoryScope = z.enum(['user', 'project', 'team']);
 export type MemoryScope = z.infer<typeof MemoryScope>;
 
-export const Source = z.object({ sessionId: z.string(), messageIds: z.array(z.string()) });
+export const Source = z.object({
+  sessionId: z.string(),
+  messageIds: z.array(z.string()),
+  /** Where in the session it was said (typed, answer, plan, summary-…): only the person's own words make a rule theirs. */
+  said: z.string().max(40).optional(),
+});
 export type Source = z.infer<typeof Source>;
 
 /** A memory's identity (ARCHITECTURE.md): what it is about, which property, and its value (+/- polarity first). */

@@ -67,7 +67,7 @@ describe('ingest with a model (fake Messages API over the real SDK)', () => {
     const prompt = JSON.stringify(fake?.requests[0]?.body.messages);
     expect(prompt).toMatch(/C1 \[typed · [^\]]+\] We always squash-merge pull requests in this repository\./);
     expect(prompt).not.toContain('Got it.');
-    expect(s.added[0]?.sources).toEqual([{ sessionId: 'model-1', messageIds: ['model-1-0000'] }]);
+    expect(s.added[0]?.sources).toEqual([{ sessionId: 'model-1', messageIds: ['model-1-0000'], said: 'typed' }]);
     const sessions = await d.client.sessions();
     expect(sessions[0]?.tokens).toEqual({ input: 1234, output: 56 });
     expect(d.log).not.toContain(KEY);

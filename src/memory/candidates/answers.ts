@@ -3,6 +3,7 @@
  * assistant's numbered questions by number. Each answer is one unit, "question → answer".
  */
 import type { ExtractMessage } from '../transcripts/types.js';
+import { contentTerms, shared } from './overlap.js';
 import { oneUnit, type Unit } from './unit.js';
 
 /** A question longer than this is read as its last sentence in an answer's memory. */
@@ -58,4 +59,19 @@ export function inlineAnswers(reply: string, questions: Map<number, string>, m: 
     if (u !== undefined) out.push(u);
   }
   return out.length >= 2 ? out : [];
+}
+
+/** A reply shaped as a choice: an option's letter or number, yes/no, "both", "the first one". */
+const CHOICE =
+  /^\W*(?:\(?[a-h1-9]\)?[.):]?(?:\s|$)|option\s+\w+|(?:yes|yeah|yep|no|nope|both|neither|either|none|all|the (?:first|second|third|last|former|latter)|s[ií]|oui|non|ja|nein|はい|いいえ|是|不)\b)/i;
+/** A reply of at most this many words is read as an answer whatever it says. */
+const TERSE_WORDS = 3;
+
+/**
+ * Whether a reply answers the agent's question, or moves on to something else: a choice's shape,
+ * a terse reply, or a reply sharing a content word with the question.
+ */
+export function answersQuestion(question: string, reply: string): boolean {
+  if (CHOICE.test(reply) || reply.trim().split(/\s+/).length <= TERSE_WORDS) return true;
+  return shared(contentTerms(question), contentTerms(reply)) > 0;
 }

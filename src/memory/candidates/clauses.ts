@@ -1,5 +1,5 @@
 /** Clauses of a long sentence, for when one of them is what lasts. */
-import { analyze } from '../nlp/index.js';
+import { analyze, looksForeign } from '../nlp/index.js';
 import { joinSentences, type Unit } from './unit.js';
 
 /**
@@ -39,8 +39,12 @@ function splitClauses(text: string): string[] {
   return parts;
 }
 
+/**
+ * The breaks are English conjunctions and punctuation read the English way: in another language
+ * (or an unspaced script) a rule cut there loses its condition or its subject, so it stays whole.
+ */
 export function clausesOf(u: Unit): Unit[] {
-  if (u.text.split(/\s+/).length < SPLIT_FROM_WORDS) return [];
+  if (!u.sentence.english || looksForeign(u.text) || u.text.split(/\s+/).length < SPLIT_FROM_WORDS) return [];
   const parts = splitClauses(u.text)
     .map((p) => p.trim())
     .filter((p) => p.split(/\s+/).length >= CLAUSE_MIN_WORDS);

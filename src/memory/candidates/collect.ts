@@ -8,8 +8,9 @@
  */
 import { closingQuestion } from '../digest/build.js';
 import type { ExtractMessage } from '../transcripts/types.js';
-import { answerUnits, clipQuestion, inlineAnswers, numberedQuestions } from './answers.js';
+import { answersQuestion, answerUnits, clipQuestion, inlineAnswers, numberedQuestions } from './answers.js';
 import { findLearnings } from './learnings.js';
+import { splitPasted, writtenLines } from './pasted.js';
 import { approvedNext, carriedOut, planGistText, planUnits, PROPOSED } from './plans.js';
 import { summaryItems } from './summary.js';
 import { oneUnit, originOf, sentenceUnits, type Unit, type UnitSource } from './unit.js';
@@ -21,6 +22,8 @@ const DOCUMENT_CHARS = 2500;
 const DOCUMENT_LINES = 25;
 /** A reply this short to the agent's closing question is an answer, read with its question. */
 const SHORT_REPLY_WORDS = 12;
+/** How much of each assistant or tool text is remembered to recognise it pasted back. */
+const WRITTEN_CHARS = 20_000;
 
 function summaryUnits(m: ExtractMessage, turn: number): Unit[] {
   const items = summaryItems(m.text);
@@ -30,7 +33,7 @@ function summaryUnits(m: ExtractMessage, turn: number): Unit[] {
     if (item.section === 'user') {
       // "- "Work on bead X" (asking to …)": the quoted words are the person's.
       const quoted = /^["“](.+?)["”]/.exec(item.text)?.[1] ?? item.text;
-      out.push(...sentenceUnits(quoted, 'typed', m, { turn, document: false, investigative: false }));
+      out.push(...sentenceUnits(quoted, 'typed', m, { turn, document: false, investigative: false }).map((u) => ({ ...u, restated: true })));
     } else {
       out.push(...sentenceUnits(item.text.replace(/\*\*/g, ''), `summary-${item.section}`, m, { turn, document: false, investigative: false }));
     }
@@ -51,10 +54,10 @@ function isDocument(text: string): boolean {
 }
 
 /** A short reply to the agent's closing question means nothing without it: "the detailed one". */
-function joinedAnswer(question: string | undefined, m: ExtractMessage, turn: number): Unit | undefined {
+function joinedAnswer(question: string | undefined, text: string, m: ExtractMessage, turn: number): Unit | undefined {
   if (question === undefined) return undefined;
-  const reply = m.text.trim();
-  if (reply.includes('\n') || reply.endsWith('?') || reply.split(/\s+/).length > SHORT_REPLY_WORDS) return undefined;
+  const reply = text.trim();
+  if (reply.includes('\n') || reply.endsWith('?') || reply.split(/\s+/).length > SHORT_REPLY_WORDS || !answersQuestion(question, reply)) return undefined;
   const u = oneUnit(`${clipQuestion(question)} → ${reply}`, 'answer', m, turn);
   return u === undefined ? undefined : { ...u, text: `${clipQuestion(question)} → ${reply}` };
 }
@@ -85,19 +88,24 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
   let turn = 0;
   let asked = new Map<number, string>();
   let question: string | undefined;
+  /** What the assistant and tools wrote so far: pasted back, it is not the person's. */
+  const written = new Set<string>();
   for (const [index, m] of messages.entries()) {
     const origin = originOf(m);
+    if (origin === 'assistant' || origin === 'tool') for (const line of writtenLines([m.text.slice(0, WRITTEN_CHARS)])) written.add(line);
     switch (origin) {
       case 'typed':
       case 'queued':
       case 'feedback': {
         if (m.kind !== 'text') break;
         const source: UnitSource = origin === 'feedback' ? 'feedback' : 'typed';
-        const link = notableUrl(m.text);
+        const { own, kept } = splitPasted(m.text, written);
+        const link = notableUrl(own);
         const linkUnit = link === undefined ? undefined : oneUnit(link, 'url', m, turn);
         if (linkUnit !== undefined) out.push(linkUnit);
-        const answered = inlineAnswers(m.text, asked, m, turn);
-        const joined = answered.length === 0 && source === 'typed' ? joinedAnswer(question, m, turn) : undefined;
+        for (const line of kept) out.push(...sentenceUnits(line, source, m, { turn, document: false, investigative: false }));
+        const answered = inlineAnswers(own, asked, m, turn);
+        const joined = answered.length === 0 && source === 'typed' ? joinedAnswer(question, own, m, turn) : undefined;
         asked = new Map();
         question = undefined;
         if (answered.length > 0 || joined !== undefined) {
@@ -105,7 +113,7 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
           turn++;
           break;
         }
-        const units = sentenceUnits(m.text, source, m, { turn, document: isDocument(m.text), investigative: false });
+        const units = sentenceUnits(own, source, m, { turn, document: isDocument(own), investigative: false });
         const rejects = source === 'feedback' ? rejected(messages, index) : undefined;
         // A message that opens by asking something scopes its restrictions to that request.
         const lead = units[0];

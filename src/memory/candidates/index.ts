@@ -1,12 +1,17 @@
 /**
- * A session's candidates: every statement (collect.ts), long ones in clauses, generic junk left
- * out (junk.ts), what the person later took back left out, each with its place in the session and
- * how often it was said again (repeats.ts).
+ * A session's candidates: every statement (collect.ts), long ones in clauses, generic junk and
+ * Claude Code's compaction text left out (junk.ts), one statement once (collapse.ts), what the
+ * person later took back or corrected (repeats.ts, slips.ts) and trouble the session fixed
+ * (fixed.ts) left out, each with its place in the session and how often it was said again.
  */
+import { isContinuationText } from '../transcripts/index.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { clausesOf } from './clauses.js';
+import { collapsed } from './collapse.js';
 import { unitsOf } from './collect.js';
-import { isChatter } from './junk.js';
+import { fixedIndexes } from './fixed.js';
+import { isChatter, isUnansweredNote } from './junk.js';
+import { slipIndexes } from './slips.js';
 import { repeatCounts, reversedIndexes } from './repeats.js';
 import type { Candidate } from './types.js';
 import type { Unit } from './unit.js';
@@ -41,12 +46,17 @@ function actedOn(messages: readonly ExtractMessage[]): Set<string> {
 export function collectCandidates(messages: readonly ExtractMessage[]): Candidate[] {
   const lengths = new Map(messages.map((m) => [m.id, m.text.length]));
   const done = actedOn(messages);
-  const units = unitsOf(messages)
+  const all = unitsOf(messages)
     .flatMap(pieces)
-    .filter((u) => !isChatter(u));
-  const reversed = reversedIndexes(units);
-  const kept = units.filter((_, i) => !reversed.has(i));
-  const repeats = repeatCounts(kept);
+    .filter((u) => !isChatter(u) && !isUnansweredNote(u) && !isContinuationText(u.text));
+  // How often a statement was said is counted before restatements collapse into one.
+  const said = repeatCounts(all);
+  const { dropped } = collapsed(all);
+  const units = all.filter((_, i) => !dropped.has(i));
+  const saidAgain = said.filter((_, i) => !dropped.has(i));
+  const gone = new Set([...reversedIndexes(units), ...slipIndexes(units), ...fixedIndexes(units, messages)]);
+  const kept = units.filter((_, i) => !gone.has(i));
+  const repeats = saidAgain.filter((_, i) => !gone.has(i));
   const perMessage = new Map<string, number>();
   for (const u of kept) perMessage.set(u.messageId, (perMessage.get(u.messageId) ?? 0) + 1);
   const seen = new Map<string, number>();

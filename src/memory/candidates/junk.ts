@@ -29,3 +29,11 @@ export function isChatter(u: Unit): boolean {
   if (words.length < MIN_WORDS) return true;
   return words.every((w) => ACK.has(w));
 }
+
+/** A summary's note of a question the person never answered: nobody decided it. */
+const UNANSWERED =
+  /\b(?:unanswered|open question|(?:not|never) (?:yet )?answered|has(?:n't| not) (?:yet )?answered|awaiting (?:an |the user's |their )?answer)\b/i;
+
+export function isUnansweredNote(u: Unit): boolean {
+  return u.source.startsWith('summary-') && UNANSWERED.test(u.text);
+}

@@ -30,6 +30,8 @@ export interface Unit {
   lead?: boolean;
   /** A rejection's reason: what it turned down (a plan's gist, a tool call). */
   rejects?: string;
+  /** The person's words as a compaction summary quotes them, not as they typed them. */
+  restated?: boolean;
 }
 
 /** Who said it, inferred from the older flags when a message was built without an origin. */

@@ -192,7 +192,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       stable: c.stable && !homeless,
       importance: homeless ? c.importance * HOME_IMPORTANCE : c.importance,
       at: at(c.at),
-      source: { sessionId, messageIds: c.messageIds },
+      source: { sessionId, messageIds: c.messageIds, ...(c.said !== undefined && { said: c.said }) },
       ...(c.replaces && { replaces: c.replaces }),
       origin: result.extractor,
     });

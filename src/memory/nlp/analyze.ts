@@ -1,5 +1,5 @@
 /** Text → analysed sentences. The only module that knows which library does the analysis. */
-import { isEnglish } from './language.js';
+import { isEnglish, looksForeign } from './language.js';
 import { wink } from './model.js';
 import type { ItemSentence, ItsFunction } from 'wink-nlp';
 import type { Pos, Sentence, Token, TokenKind } from './types.js';
@@ -61,7 +61,8 @@ const CHAT_WORD = new RegExp(`\\b(?:${Object.keys(CHAT).join('|')})\\b`, 'gi');
 
 function english(raw: string): Sentence[] {
   const { nlp, its } = wink();
-  const { masked, saved } = protect(raw.replace(CHAT_WORD, (w) => CHAT[w.toLowerCase()] ?? w));
+  // Chat spellings are English ones: German "im", French "u" are words of their own.
+  const { masked, saved } = protect(looksForeign(raw) ? raw : raw.replace(CHAT_WORD, (w) => CHAT[w.toLowerCase()] ?? w));
   const doc = nlp.readDoc(masked);
   const out: Sentence[] = [];
   doc.sentences().each((s: ItemSentence) => {

@@ -9,7 +9,38 @@ const FUNCTION_WORDS = new Set(
     "not no do does did don't doesn't can should must will would have has had if then so as from by use using please before after when all any each every always never only also just into about than more there what which who how why"
   ).split(' '),
 );
+/**
+ * Function words of French, Spanish, German and Portuguese that are not also English words: a
+ * sentence with more of these than of English's is not English, diacritics or not.
+ */
+const FOREIGN_WORDS = new Set(
+  (
+    'le les des du et est une qui pour avec dans sur pas ne je tu il nous vous cette ces aux très mais ' +
+    'el los las y con para por del una muy pero como cuando que de ' +
+    'der das und ist nicht mit ein eine einen für zu auf ich du wir sie den dem bitte wenn oder auch ' +
+    'os um uma não com em'
+  ).split(' '),
+);
+/** English function words that are also common words of those languages ("a", "on", "in"…). */
+const SHARED_WORDS = new Set('a an in on as i no do so use me can is am'.split(' '));
 const LATIN = /[a-z]/i;
+
+/**
+ * More function words of another Latin-script language than of English: French, Spanish, German or
+ * Portuguese that isEnglish lets through (it only asks for one English function word, and "a" or
+ * "on" are words of those languages too). Kept apart from isEnglish, whose answer the fitted ranker
+ * reads as a feature.
+ */
+export function looksForeign(text: string): boolean {
+  const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  let theirs = 0;
+  let ours = 0;
+  for (const w of words) {
+    if (FOREIGN_WORDS.has(w)) theirs++;
+    else if (FUNCTION_WORDS.has(w) && !SHARED_WORDS.has(w)) ours++;
+  }
+  return theirs >= 2 && theirs > ours;
+}
 const LETTER = /\p{L}/u;
 
 export function isEnglish(text: string): boolean {

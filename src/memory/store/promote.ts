@@ -1,7 +1,9 @@
 /**
  * A preference or standing instruction the person gave in two different projects is how they
  * work, not a project's convention: it is promoted to user scope. The user memory takes the
- * sources of both; the project copies are kept, superseded by it, and restorable.
+ * sources of both; the project copies are kept, superseded by it, and restorable. Only what the
+ * person said counts: a sentence a tool writes into every project (a compaction summary's, an
+ * instruction file's) recurs without being anyone's way of working.
  */
 import type { Memory } from '../../api/memory.js';
 import { merge } from './merge.js';
@@ -17,6 +19,14 @@ function general(m: Memory): boolean {
   return m.type === 'preference' || standingIn(m.content);
 }
 
+/** Where the person's own words come from; a source without `said` predates the record and counts as theirs. */
+const PERSON = new Set(['typed', 'feedback', 'answer', 'plan']);
+
+/** The person said it in this project: typed it, answered with it, approved it. */
+function personSaid(m: Memory): boolean {
+  return m.origin === 'manual' || m.sources.some((s) => s.said === undefined || PERSON.has(s.said));
+}
+
 function sameStatement(a: Memory, b: Memory): boolean {
   if (a.slot !== undefined && b.slot !== undefined)
     return a.slot.subject === b.slot.subject && a.slot.attribute === b.slot.attribute && sameValue(a.slot, b.slot);
@@ -25,11 +35,11 @@ function sameStatement(a: Memory, b: Memory): boolean {
 
 /** Promotes `m` (just added or reinforced in a project) when another project holds the same statement. */
 export function promoteIfShared(store: MemoryStore, m: Memory, at: string): Memory | undefined {
-  if (m.scope !== 'project' || !PROMOTABLE.has(m.type) || !general(m) || m.slot === undefined || !isActive(m)) return undefined;
+  if (m.scope !== 'project' || !PROMOTABLE.has(m.type) || !general(m) || m.slot === undefined || !isActive(m) || !personSaid(m)) return undefined;
   const others: Memory[] = [];
   for (const ns of store.namespaces()) {
     if (ns.scope !== 'project' || ns.project === m.project) continue;
-    for (const x of store.withSlot(ns, m.slot)) if (PROMOTABLE.has(x.type) && sameStatement(x, m)) others.push(x);
+    for (const x of store.withSlot(ns, m.slot)) if (PROMOTABLE.has(x.type) && sameStatement(x, m) && personSaid(x)) others.push(x);
   }
   if (others.length === 0) return undefined;
   const user: Namespace = { scope: 'user' };
@@ -48,7 +58,9 @@ export function promoteIfShared(store: MemoryStore, m: Memory, at: string): Memo
   for (const x of [m, ...others]) {
     for (const s of x.sources)
       if (!promoted.sources.some((p) => p.sessionId === s.sessionId))
-        store.update(promoted.id, (p) => p.sources.push({ sessionId: s.sessionId, messageIds: [...s.messageIds] }));
+        store.update(promoted.id, (p) =>
+          p.sources.push({ sessionId: s.sessionId, messageIds: [...s.messageIds], ...(s.said !== undefined && { said: s.said }) }),
+        );
     store.update(x.id, (y) => {
       y.supersededBy = promoted.id;
       y.supersededAt = at;

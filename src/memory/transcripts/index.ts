@@ -1,4 +1,5 @@
 /** Public surface of the transcript parsers. */
+export { isContinuationText } from './continuation.js';
 export { detectTranscriptFormat } from './detect.js';
 export { MAX_ARRAY_BYTES, messagesOfLine, type ParseOptions, parseTranscript, readTranscript } from './read.js';
 export { readLines } from './lines.js';

@@ -3,6 +3,7 @@
  * (commands, hook output, reminders, injected instruction files, interrupt notices). Decided from
  * the markers the agents themselves put there, never from what the text talks about.
  */
+import { isContinuationMessage } from './continuation.js';
 import type { MessageOrigin } from './types.js';
 
 export interface Classified {
@@ -44,7 +45,8 @@ export function claudeUserText(text: string, opts: { meta: boolean; sidechain: b
   if (opts.meta || HARNESS.test(text)) return { origin: 'system', text };
   if (CONTINUED.test(text)) return { origin: 'summary', text };
   const typed = text.replace(REMINDER, '').trim();
-  if (typed === '') return { origin: 'system', text };
+  // Claude Code's "continue from where we left off" after a compaction is sent in the person's turn.
+  if (typed === '' || isContinuationMessage(typed)) return { origin: 'system', text };
   return { origin: opts.sidechain ? 'agent' : 'typed', text: typed };
 }
 
