@@ -56,7 +56,7 @@ const loaded = Date.now() - started;
 
 const LAMBDAS = [3, 10, 30];
 const JUNK_WEIGHTS = [0, 1, 2, 3, 5];
-const FLOORS = Array.from({ length: 21 }, (_, i) => -0.1 + i * 0.03);
+const FLOORS = Array.from({ length: 21 }, (_, i) => -0.25 + i * 0.03);
 /** How many memories one session may leave behind at most. */
 const PER_SESSION = [4, 6, 8, 12, 20, 60];
 /** How many of a session's best are kept below the floor. */
@@ -183,7 +183,7 @@ console.log(
   `corpora: ${corpusNames.join(', ')}: ${files.length} files, ${groups.length} groups, ${rows.length} candidates (${rows.filter((r) => r.wanted === 1).length} wanted, ${rows.filter((r) => r.junk === 1).length} junk); ${negatives.length} rejected memories as negatives (${values.rejections}); read in ${loaded} ms`,
 );
 console.log(
-  `chosen: lambda ${chosen.lambda}, junk weight ${chosen.junkWeight}, floor ${chosen.floor.toFixed(2)}, at most ${chosen.perSession} per session, its best ${chosen.sessionBest} below the floor`,
+  `chosen: lambda ${chosen.lambda}, junk weight ${chosen.junkWeight}, floor ${chosen.floor.toFixed(2)}, at most ${chosen.perSession} per session, its best ${chosen.sessionBest} below the floor, all of a session of at most ${chosen.shortSession}`,
 );
 corpusNames.forEach((name, c) => {
   const at = <T>(list: readonly T[]): T => list[c] as T;
