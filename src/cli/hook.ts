@@ -6,7 +6,7 @@
  * matches the prompt, or nothing, and always exits 0. Whatever goes wrong on nightshift's side is
  * one line on stderr and exit 0; only hook input that is not what the agent sends exits 1, never
  * 2 (Claude Code reads 2 as "block": the prompt, the compaction). In a session nightshift itself
- * started for a model call (env NIGHTSHIFT_MODEL_CALL, MODEL_CALL_MARKER in llm/backend.ts, which
+ * started for a model call (env NIGHTSHIFT_MODEL_CALL, MODEL_CALL_MARKER in api/model-call.ts, which
  * cli/ may not import) every hook does nothing, so an extraction never sets off another ingest.
  * Zod-free and on the light client: the CLI's fast path runs these without commander.
  */

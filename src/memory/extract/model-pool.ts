@@ -1,9 +1,8 @@
 /**
  * What a model extraction reads: the session's ranked candidates (offline.ts), a wider pool than
  * the offline extractor keeps, since the model is there to tell the near misses from the noise.
- * With the current fit (floor 0.02) the pool's floor of -0.1 holds 341 of the labelled corpus's
- * 391 wanted candidates where the floor itself holds 216, at a median of 53 candidates a session
- * (90th percentile 92). Each candidate is numbered (C1, C2… in session order) and carries the
+ * The pool reaches a little under the fitted floor (POOL_MARGIN). Each candidate is numbered (C1, C2…
+ * in session order) and carries the
  * offline reading of it (rank/proposals.ts): its tidy wording, type, scope and what it replaces.
  */
 import { proposalsOf } from '../rank/proposals.js';

@@ -1,6 +1,6 @@
 /**
  * L2-regularised logistic regression, small enough to read: features are standardised, then
- * Newton's method (a few dozen steps over ~40 weights) finds the weights. The daemon only scores;
+ * Newton's method (a few dozen steps over some sixty weights) finds the weights. The daemon only scores;
  * scripts/fit-ranker.ts fits.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The state records on disk: one JSON file per project (`<state>/state/<hash>.json`), written
+ * The state records on disk: one JSON file per project (`<state>/work-state/<hash>.json`), written
  * atomically, validated on read (a file that does not fit is set aside and the next ingests write it
  * again), and cached.
  */
