@@ -1,9 +1,9 @@
 /**
  * What a model extraction reads: the session's ranked candidates (offline.ts), a wider pool than
  * the offline extractor keeps, since the model is there to tell the near misses from the noise.
- * The pool reaches a little under the fitted floor (POOL_MARGIN). Each candidate is numbered (C1, C2…
- * in session order) and carries the
- * offline reading of it (rank/proposals.ts): its tidy wording, type, scope and what it replaces.
+ * The pool reaches a little under the fitted floor (POOL_MARGIN). Each candidate is numbered (C1,
+ * C2… in session order) and carries the offline reading of it (rank/proposals.ts): its tidy
+ * wording, type, scope and what it replaces.
  */
 import { proposalsOf } from '../rank/proposals.js';
 import { rankFloor, type Ranked } from '../rank/score.js';
