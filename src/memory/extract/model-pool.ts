@@ -31,7 +31,9 @@ export function poolOf(ranked: readonly Ranked[], max = POOL_MAX): Numbered[] {
     .sort((a, b) => b.score - a.score)
     .slice(0, Math.max(0, max))
     .sort((a, b) => a.candidate.index - b.candidate.index);
-  const read = best.flatMap((r) => proposalsOf([r], { floor: Number.NEGATIVE_INFINITY, perSession: 1, sessionBest: 0, shortSession: 0 }, 1).map((offline) => ({ ranked: r, offline })));
+  const read = best.flatMap((r) =>
+    proposalsOf([r], { floor: Number.NEGATIVE_INFINITY, perSession: 1, sessionBest: 0, shortSession: 0 }, 1).map((offline) => ({ ranked: r, offline })),
+  );
   return read.map((x, i) => ({ n: i + 1, ...x }));
 }
 
