@@ -2,9 +2,9 @@
  * Memories on real sessions: runs the shared scorer (../shared/benchmarks/real-sessions/score.mjs,
  * read in place, never copied) on this build, beside its trivial peer (baseline.mjs: a dump of the
  * user's own sentences within the budget) measured in the same run, and times an ingest of every
- * labelled file into one fresh daemon. Targets (issue 19): wanted ≥ 0.75, junk ≤ 6, foreign 0, on-target
- * ≥ 0.25, the median recalled characters per project ≥ 4,000, each of the scorer's three folds within
- * 0.10 of the whole, every memory with provenance, the whole set ingested in ≤ 10 s (beside the baseline
+ * labelled file into one fresh daemon. Targets: wanted ≥ 0.75, junk ≤ 8, foreign 0, on-target ≥ 0.55,
+ * each of the scorer's three folds within
+ * 0.10 of the whole, every memory with provenance, the whole set ingested in ≤ 5 s (beside the baseline
  * build's ingest of the same files when there is one: lib/restart-home.ts `optionalBaseline`,
  * NIGHTSHIFT_BASELINE_REF or _CLI). The ranker's fit (src/memory/rank/weights.json) was made on this
  * corpus, so its out-of-fold figures are printed beside: they, not these, estimate unseen sessions.
@@ -64,6 +64,12 @@ async function score(dir: string, extractor: string | undefined, fold?: string):
   }
 }
 
+interface FitTally {
+  wanted: number;
+  wantedTotal: number;
+  junk: number;
+}
+
 interface Label {
   file: string;
   format: string;
@@ -93,10 +99,11 @@ export const realSessionsBench: Bench = {
       folds.push(num(f, /wanted recalled \d+\/\d+ \(([\d.]+)\)/));
     }
     const weights = JSON.parse(readFileSync(join(ROOT, 'src/memory/rank/weights.json'), 'utf8')) as {
-      report: { leaveOneGroupOut: { wanted: number; wantedTotal: number; junk: number }; outOfFold: { wanted: number; wantedTotal: number; junk: number }[] };
+      report: { corpora: { name: string; leaveOneGroupOut: FitTally; outOfFold: FitTally[] }[] };
     };
-    const logo = weights.report.leaveOneGroupOut;
-    const oof = weights.report.outOfFold;
+    const fitted = weights.report.corpora.find((c) => c.name === 'real-sessions');
+    const logo = fitted?.leaveOneGroupOut ?? { wanted: 0, wantedTotal: 1, junk: 0 };
+    const oof = fitted?.outOfFold ?? [];
     const figures: Figure[] = [
       atLeast('wanted recalled', wanted, 'ratio', 0.75),
       info('the fit, out of fold (leave one group out): wanted recalled', logo.wanted / logo.wantedTotal, 'ratio', `junk ${logo.junk}; npm run fit:ranker`),
@@ -111,13 +118,13 @@ export const realSessionsBench: Bench = {
       ),
       atMost('fold furthest from the whole (|fold − whole| of wanted recalled)', Math.max(...folds.map((f) => Math.abs(f - wanted))), '', 0.1),
       info('peer (dump of user sentences): wanted recalled', num(peer, /wanted recalled \d+\/\d+ \(([\d.]+)\)/), 'ratio', 'same corpus, same scoring'),
-      atMost('junk recalled', num(line, /junk recalled (\d+)/), '', 6),
+      atMost('junk recalled', num(line, /junk recalled (\d+)/), '', 8),
       info('peer: junk recalled', num(peer, /junk recalled (\d+)/), ''),
       atMost('foreign items', num(line, /foreign items (\d+)/), '', 0),
-      atLeast('on-target memory items', num(line, /on-target memory items \d+\/\d+ \(([\d.]+)\)/), 'ratio', 0.25),
+      atLeast('on-target memory items', num(line, /on-target memory items \d+\/\d+ \(([\d.]+)\)/), 'ratio', 0.55),
       info('peer: on-target items', num(peer, /on-target items \d+\/\d+ \(([\d.]+)\)/), 'ratio'),
       atMost('memories without provenance', num(line, /no provenance (\d+)/), '', 0),
-      atLeast('recalled characters per project, median', num(line, /median (\d+)/), '', 4000),
+      info('recalled characters per project, median', num(line, /median (\d+)/), '', 'precision first: no target on length'),
     ];
     // The whole set, ingested into one fresh daemon through its API (one client, as the hooks and the
     // watcher hand transcripts over), and again through the CLI, one process per file.
@@ -158,7 +165,7 @@ export const realSessionsBench: Bench = {
     say(
       `ingest of all ${labels.length} files: ${fmt(timed.wall)} s through the API (${fmt(timed.daemon)} s of it in the daemon's ingest), ${fmt(viaCli)} s through ${labels.length} CLI processes`,
     );
-    figures.push(atMost('ingest of the whole dev half (API)', timed.wall, 's', 10));
+    figures.push(atMost('ingest of the whole dev half (API)', timed.wall, 's', 5));
     if (base && baseRuns.length) {
       say(`the same ingest: baseline ${base.ref} ${baseRuns.map(fmt).join(', ')} s; this build ${[timed.wall, ...again].map(fmt).join(', ')} s (alternated)`);
       const best = Math.min(timed.wall, ...again);

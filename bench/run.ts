@@ -12,6 +12,7 @@ import { dreamBench } from './dream.js';
 import { dreamParaphraseBench } from './dream-paraphrase.js';
 import { evidenceBench } from './evidence.js';
 import { realSessionsBench } from './real-sessions.js';
+import { outOfFoldBench } from './out-of-fold.js';
 import { longitudinalBench } from './longitudinal.js';
 import { followLatency } from './follow.js';
 import { hooksBench } from './hooks.js';
@@ -49,6 +50,7 @@ const BENCHES: Bench[] = [
   ingestBench,
   locomo,
   realSessionsBench,
+  outOfFoldBench,
   longitudinalBench,
   modelCliBench,
   dreamBench,

@@ -17,10 +17,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FEATURES } from '../src/memory/rank/features.js';
 import type { KeepPolicy } from '../src/memory/rank/keep.js';
-import { TRANSIENT } from '../src/memory/rank/kind.js';
 import { fitLogistic, probability, type LogisticModel } from '../src/memory/rank/logistic.js';
 import type { Weights } from '../src/memory/rank/weights.js';
-import { corpusRows, loadLabels, type Row } from './fit/corpus.js';
+import { corpusRows, loadLabels, type LabelledFile, type Row } from './fit/corpus.js';
 import { defaultLedger, rejectionRows } from './fit/rejections.js';
 import { addTally, emptyTally, median, simulate, type Tally } from './fit/simulate.js';
 
@@ -34,11 +33,25 @@ const { values } = parseArgs({
     },
     rejections: { type: 'string', default: defaultLedger() },
     folds: { type: 'string', default: '3' },
+    /** K/N: leave out the scorer's fold K of N in every corpus (its groups sorted by name, dealt round-robin), to score it out of fold. */
+    'hold-out': { type: 'string' },
+    /** Where to write the weights (default: src/memory/rank/weights.json). */
+    out: { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
   },
 });
 const started = Date.now();
-const corpora = values.labels.map((p) => ({ path: resolve(p), files: loadLabels(resolve(p)) }));
+const heldOut = values['hold-out']?.split('/').map(Number);
+if (heldOut !== undefined && !(heldOut.length === 2 && (heldOut[1] ?? 0) >= 2 && (heldOut[0] ?? 0) >= 1 && (heldOut[0] ?? 0) <= (heldOut[1] ?? 0)))
+  throw new Error('--hold-out wants K/N with 1 <= K <= N, N >= 2');
+/** The scorer's folds: a corpus's groups sorted by name and dealt round-robin; fold K held out. */
+function withoutHeldOut(files: LabelledFile[]): LabelledFile[] {
+  if (heldOut === undefined) return files;
+  const [k = 1, n = 2] = heldOut;
+  const own = [...new Set(files.map((f) => f.group))].sort();
+  return files.filter((f) => own.indexOf(f.group) % n !== k - 1);
+}
+const corpora = values.labels.map((p) => ({ path: resolve(p), files: withoutHeldOut(loadLabels(resolve(p))) }));
 const files = corpora.flatMap((c) => c.files);
 const corpusNames = [...new Set(files.map((f) => f.corpus))];
 const K = Number(values.folds);
@@ -79,20 +92,24 @@ function objectiveOf(byCorpus: readonly Tally[]): number {
     return n + (r + p === 0 ? 0 : (2 * r * p) / (r + p)) - (JUNK_COST * t.junk) / Math.max(1, junkTotal.get(corpusNames[c] ?? '') ?? 0);
   }, 0);
 }
-const GATE = new Set(process.env.FIT_GATE === undefined ? [...TRANSIENT] : process.env.FIT_GATE.split(',').filter(Boolean));
 const perCorpus = (list: readonly Row[], score: (r: Row) => number, policy: KeepPolicy): Tally[] =>
   corpusNames.map((name) =>
     simulate(
       list.filter((r) => r.file.corpus === name),
       score,
       policy,
-      GATE,
     ),
   );
 
 const ratio = (a: number, b: number): number => (b === 0 ? 0 : Math.round((a / b) * 100) / 100);
 const line = (t: Tally) =>
   `wanted ${t.wanted}/${t.wantedTotal} (${ratio(t.wanted, t.wantedTotal).toFixed(2)}); junk ${t.junk}; on-target ${ratio(t.onTarget, t.items).toFixed(2)}; median characters ${median(t.chars)}`;
+
+/**
+ * What the junk model does not read: how many statements the session holds. The written sessions
+ * put their junk labels into short sessions by design, and a short session is no sign of junk.
+ */
+const JUNK_BLIND = new Set([FEATURES.indexOf('place.sessionSize')]);
 
 interface Models {
   wanted: LogisticModel;
@@ -109,7 +126,7 @@ function fit(corpus: readonly Row[], lambda: number): Models {
       { lambda, sampleWeights: labelled.map((r) => r.wantedWeight) },
     ),
     junk: fitLogistic(
-      train.map((r) => r.x),
+      train.map((r) => r.x.map((v, j) => (JUNK_BLIND.has(j) ? 0 : v))),
       train.map((r) => r.junk),
       { lambda, sampleWeights: train.map((r) => r.junkWeight) },
     ),
@@ -231,10 +248,8 @@ const top = (m: LogisticModel) =>
 console.log(`wanted, strongest: ${top(final.wanted)}`);
 console.log(`junk, strongest: ${top(final.junk)}`);
 if (!values['dry-run']) {
-  writeFileSync(
-    resolve(root, 'src/memory/rank/weights.json'),
-    `${JSON.stringify(weights, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v), 2)}\n`,
-  );
-  console.log('wrote src/memory/rank/weights.json');
+  const out = resolve(values.out ?? resolve(root, 'src/memory/rank/weights.json'));
+  writeFileSync(out, `${JSON.stringify(weights, (_, v: unknown) => (typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v), 2)}\n`);
+  console.log(`wrote ${out}`);
 }
 console.log(`fit took ${((Date.now() - started) / 1000).toFixed(1)} s`);

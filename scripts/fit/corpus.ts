@@ -13,6 +13,7 @@ import type { ExtractMessage } from '../../src/memory/extract/types.js';
 import { forExtraction } from '../../src/memory/ingest/ingest-messages.js';
 import { FEATURES, readCandidate } from '../../src/memory/rank/features.js';
 import type { Kind } from '../../src/memory/rank/kind.js';
+import type { CandidateSource } from '../../src/memory/candidates/index.js';
 import { sessionContext } from '../../src/memory/rank/session-context.js';
 import { slotKey, slotOf } from '../../src/memory/store/slots.js';
 import { dedupeKey } from '../../src/memory/nlp/tidy.js';
@@ -40,6 +41,7 @@ export interface Row {
   text: string;
   x: number[];
   kind: Kind;
+  source: CandidateSource;
   wanted: 0 | 1 | undefined;
   junk: 0 | 1;
   /** Weight in the fit: a wanted (or junk) item many candidates match counts once in all, not once per candidate. */
@@ -128,6 +130,7 @@ export async function corpusRows(labelsPath: string, files: readonly LabelledFil
         text: c.text,
         x,
         kind,
+        source: c.source,
         wanted: hits.length > 0 ? 1 : elsewhere ? undefined : 0,
         junk: junkHits.length > 0 ? 1 : 0,
         wantedWeight: 1,

@@ -76,6 +76,7 @@ export async function rejectionRows(ledger: string): Promise<Row[]> {
         file,
         text: c.text,
         ...(({ kind, features }) => ({ kind, x: features }))(readCandidate(c, session)),
+        source: c.source,
         wanted: 0,
         junk: 1,
         wantedWeight: 1,

@@ -6,7 +6,7 @@
 import { estimateTokens } from '../../src/llm/tokens.js';
 import { MEMORY_TOKENS, ITEM_FRAME_TOKENS } from '../../src/memory/recall/budget.js';
 import { fillBudget, type Offer } from '../../src/memory/recall/select.js';
-import { TRANSIENT } from '../../src/memory/rank/kind.js';
+import { storable } from '../../src/memory/rank/kind.js';
 import { keepOf, type KeepPolicy } from '../../src/memory/rank/keep.js';
 import type { Row } from './corpus.js';
 
@@ -44,10 +44,10 @@ function keptBySession(rows: readonly Row[], score: (r: Row) => number, policy: 
 }
 
 /** Recall for every project of `rows`, scored by `score`, counted against the labels of its files. */
-export function simulate(all: readonly Row[], score: (r: Row) => number, policy: KeepPolicy, gate: ReadonlySet<string> = TRANSIENT): Tally {
+export function simulate(all: readonly Row[], score: (r: Row) => number, policy: KeepPolicy): Tally {
   // What the kind says is never a memory of its own is never stored, whatever its score.
   const stored = keptBySession(
-    all.filter((r) => !gate.has(r.kind)),
+    all.filter((r) => storable(r.kind, r.source)),
     score,
     policy,
   );

@@ -13,6 +13,13 @@ export type Kind = (typeof KINDS)[number];
 /** Kinds that are never stored as a memory of their own. */
 export const TRANSIENT: ReadonlySet<Kind> = new Set(['one-off', 'chatter', 'pasted', 'question']);
 
+/**
+ * Whether a statement of this kind and source may become a memory: never a transient kind, nor the
+ * work in hand a compaction summary lists (the agent's record of the work, memory/state/, says what
+ * is open and replaces it when a later session moves on).
+ */
+export const storable = (kind: Kind, source: CandidateSource): boolean => !TRANSIENT.has(kind) && !(kind === 'state' && source.startsWith('summary-'));
+
 /** The clause analysis a kind is read from (the ranker's named features, before kinds are added). */
 export interface KindSignals {
   source: CandidateSource;
@@ -90,6 +97,8 @@ export function kindOf(s: KindSignals): Kind {
   if (s.preference || s.standing || s.deontic || s.limit) return 'rule';
   // A bare command is a request of the moment when it points at the moment or names nothing that
   // lasts ("explain this function", "run the tests again"); "Use pnpm" names a tool and stands.
+  // "Don't edit anything yet", "skip the e2e tests for now": an instruction bound to the moment.
+  if (s.command && s.relativeTime > 0 && !s.standing) return 'one-off';
   if (s.command) return s.bareCommand && (s.deixis || s.relativeTime > 0 || s.trouble > 0 || !s.named) ? 'one-off' : 'rule';
   if (s.reserves && s.condition) return 'rule';
   if (s.relativeTime > 0 || s.trouble > 0) return 'state';

@@ -10,7 +10,7 @@ import { finish, tidy } from '../nlp/tidy.js';
 import type { Proposal } from '../extract/types.js';
 import { FEATURES, type FeatureName } from './features.js';
 import { keepOf, type KeepPolicy } from './keep.js';
-import { TRANSIENT } from './kind.js';
+import { storable } from './kind.js';
 import type { Ranked } from './score.js';
 
 const at = new Map(FEATURES.map((f, i) => [f, i] as const));
@@ -82,7 +82,7 @@ function verdict(r: Ranked): boolean {
  */
 export function proposalsOf(ranked: readonly Ranked[], policy: KeepPolicy, max: number): Proposal[] {
   const kept = keepOf(
-    ranked.filter((r) => !verdict(r) && !TRANSIENT.has(r.kind)),
+    ranked.filter((r) => !verdict(r) && storable(r.kind, r.candidate.source)),
     (r) => r.score,
     { ...policy, perSession: Math.min(policy.perSession, max) },
   );

@@ -3,6 +3,7 @@
  * with its out-of-fold report. Checked once when loaded: a weights file fitted for another feature
  * list is a build mistake, and the daemon refuses it rather than rank with misaligned weights.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import data from './weights.json' with { type: 'json' };
 import { FEATURES } from './features.js';
@@ -47,9 +48,15 @@ export type Weights = z.infer<typeof Weights>;
 
 let loaded: Weights | undefined;
 
+/**
+ * The weights in force: the built-in fit, or a fit written elsewhere by `npm run fit:ranker -- --out
+ * FILE` named by NIGHTSHIFT_RANKER_WEIGHTS (a refit with your own rejections, or a fit that left some
+ * sessions out to score them out of fold), checked the same way.
+ */
 export function rankerWeights(): Weights {
   if (loaded !== undefined) return loaded;
-  const w = Weights.parse(data);
+  const file = process.env.NIGHTSHIFT_RANKER_WEIGHTS;
+  const w = Weights.parse(file ? JSON.parse(readFileSync(file, 'utf8')) : data);
   const want = FEATURES.join(',');
   if (w.features.join(',') !== want) throw new Error(`rank/weights.json was fitted for other features; run npm run fit:ranker (want ${want})`);
   for (const m of [w.wanted, w.junk])
