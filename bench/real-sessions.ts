@@ -3,11 +3,11 @@
  * read in place, never copied) on this build, beside its trivial peer (baseline.mjs: a dump of the
  * user's own sentences within the budget) measured in the same run, and times an ingest of every
  * labelled file into one fresh daemon. Targets: wanted ≥ 0.75, junk ≤ 8, foreign 0, on-target ≥ 0.55,
- * each of the scorer's three folds within
- * 0.10 of the whole, every memory with provenance, the whole set ingested in ≤ 5 s (beside the baseline
- * build's ingest of the same files when there is one: lib/restart-home.ts `optionalBaseline`,
- * NIGHTSHIFT_BASELINE_REF or _CLI). The ranker's fit (src/memory/rank/weights.json) was made on this
- * corpus, so its out-of-fold figures are printed beside: they, not these, estimate unseen sessions.
+ * each of the scorer's three folds within 0.10 of the whole, every memory with provenance, the whole
+ * set ingested in ≤ 5 s (beside the baseline build's ingest of the same files when there is one:
+ * lib/restart-home.ts `optionalBaseline`, NIGHTSHIFT_BASELINE_REF or _CLI). The ranker's fit
+ * (src/memory/rank/weights.json) was made on this corpus, so these figures are in sample:
+ * bench/out-of-fold.ts, not this, estimates unseen sessions.
  *
  * `tsx bench/real-sessions.ts --extractor claude-cli` (or NIGHTSHIFT_BENCH_EXTRACTOR=claude-cli with
  * bench/run.ts) scores the same corpus with that extractor: with a Claude login, the quality of
