@@ -74,8 +74,11 @@ const FLOORS = Array.from({ length: 21 }, (_, i) => -0.25 + i * 0.03);
 const PER_SESSION = [4, 6, 8, 12, 20, 60];
 /** How many of a session's best are kept below the floor. */
 const SESSION_BEST = [0, 1, 2, 3];
-/** A session with at most this many statements worth a line keeps them all. */
-const SHORT_SESSION = [0, 3, 5, 8];
+/**
+ * A session with at most this many statements worth a line keeps them all: a design rule (a short
+ * session of crisp facts and rules is kept whole), not fitted; the rest is fitted around it.
+ */
+const SHORT_SESSION = [6];
 /** A junk item recalled costs this many times its share of the corpus's junk labels. */
 const JUNK_COST = 1;
 /** Junk labels per corpus. */

@@ -32,6 +32,9 @@ export function addTally(a: Tally, b: Tally): Tally {
   };
 }
 
+/** The person's own statements: only these make a session short (as rank/proposals.ts reads them). */
+const OWN = new Set(['typed', 'answer', 'feedback']);
+
 /** What each file (one session) keeps, with the score it is stored with. */
 function keptBySession(rows: readonly Row[], score: (r: Row) => number, policy: KeepPolicy): Map<Row, number> {
   const byFile = new Map<string, Row[]>();
@@ -40,7 +43,7 @@ function keptBySession(rows: readonly Row[], score: (r: Row) => number, policy: 
     if (list === undefined) byFile.set(r.file.file, [r]);
     else list.push(r);
   }
-  return new Map([...byFile.values()].flatMap((list) => keepOf(list, score, policy).map((k) => [k.item, k.score] as const)));
+  return new Map([...byFile.values()].flatMap((list) => keepOf(list, score, policy, (r) => OWN.has(r.source)).map((k) => [k.item, k.score] as const)));
 }
 
 /** Recall for every project of `rows`, scored by `score`, counted against the labels of its files. */

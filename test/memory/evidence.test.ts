@@ -18,11 +18,11 @@ import { ClaudeSession } from '../helpers/session-lines.js';
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-evid-');
 
-/** The thirty claims said over three sessions, ten each, as a person types them. */
+/** The thirty claims said over six sessions, five each (a session leaves a few memories, not dozens), as a person types them. */
 async function sayAll(d: TestDaemon, root: string, dir: string): Promise<void> {
-  for (let s = 0; s < 3; s++) {
-    const session = new ClaudeSession({ sessionId: `shop-${s}`, cwd: root, start: `2026-10-0${s + 1}T09:00:00.000Z` });
-    for (const c of CLAIMS.slice(s * 10, s * 10 + 10)) session.user(spoken(c)).assistant('Noted.');
+  for (let s = 0; s < 6; s++) {
+    const session = new ClaudeSession({ sessionId: `shop-${s}`, cwd: root, start: `2026-09-2${s}T09:00:00.000Z` });
+    for (const c of CLAIMS.slice(s * 5, s * 5 + 5)) session.user(spoken(c)).assistant('Noted.');
     await ingest(d, session, dir, `shop-${s}`);
   }
 }
@@ -114,18 +114,18 @@ describe('memories tied to code', () => {
 
     // A later session in the repository, about something else: the check runs as it is ingested.
     changeRepo(root);
-    const later = new ClaudeSession({ sessionId: 'shop-3', cwd: root, start: '2026-10-04T09:00:00.000Z' });
+    const later = new ClaudeSession({ sessionId: 'shop-6', cwd: root, start: '2026-10-04T09:00:00.000Z' });
     later.user('The footer links should open in the same tab.').assistant('Done.');
-    await ingest(d, later, dir, 'shop-3');
+    await ingest(d, later, dir, 'shop-6');
     const checked = byClaim(await everyMemory(d, root));
     expect(checked[0]?.reverify?.reason).toBe('src/routes.ts changed since it was said');
     expect(checked[2]?.archivedAt).toBeDefined();
     expect(await ratio()).toBeCloseTo(first * 0.5, 5);
 
     // Said again: confirmed as the file is now; the mark goes and the evidence is the new blob.
-    const confirm = new ClaudeSession({ sessionId: 'shop-4', cwd: root, start: '2026-10-05T09:00:00.000Z' });
+    const confirm = new ClaudeSession({ sessionId: 'shop-7', cwd: root, start: '2026-10-05T09:00:00.000Z' });
     confirm.user(spoken(CLAIMS[0] as (typeof CLAIMS)[number])).assistant('Noted.');
-    await ingest(d, confirm, dir, 'shop-4');
+    await ingest(d, confirm, dir, 'shop-7');
     const confirmed = byClaim(await memories(d, root))[0];
     expect(confirmed?.reverify).toBeUndefined();
     expect(confirmed?.evidence?.[0]?.blob).not.toBe(routes?.evidence?.[0]?.blob);

@@ -44,7 +44,11 @@ describe('kinds through the CLI', () => {
       ['The API is written in Go.', 'Postgres 16 is the database.', 'Never log request bodies.', 'Commit messages follow Conventional Commits.'],
       [/\bgo\b/i, /postgres 16/i, /request bodies/i, /conventional commits/i],
     ],
-    ['a CLI', ['It is a Rust CLI built on clap.', 'Releases go out through cargo-dist.', 'Keep every command under 100 ms to start.'], [/clap/i, /cargo-dist/i, /100 ms/i]],
+    [
+      'a CLI',
+      ['It is a Rust CLI built on clap.', 'Releases go out through cargo-dist.', 'Keep every command under 100 ms to start.'],
+      [/clap/i, /cargo-dist/i, /100 ms/i],
+    ],
   ])('crisp facts and rules of %s in a session of a few messages are stored and recalled', async (name, statements, wanted) => {
     const d = newDaemon();
     await d.start();

@@ -32,6 +32,16 @@ function swapped(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 const NEGATION = /\b(?:not|never|no|don't|dont|doesn't|nicht|nie|kein\w*|pas|jamais|nunca|nada|não)\b|不|没|别|ない|ません/i;
 const negationDiffers = (a: Unit, b: Unit): boolean => NEGATION.test(a.text) !== NEGATION.test(b.text);
 
+/**
+ * Content words the smaller statement has that the other lacks: a restatement or a summary that
+ * holds a statement adds words, it does not have others. Two lines that open the same way ("keep in
+ * mind for future sessions: X", "…: Y") differ in what they say.
+ */
+function ownWords(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  return [...small].filter((t) => !large.has(t)).length;
+}
+
 /** The person's own words; what they approved or had written down; what a summary or the agent restated. */
 const PERSON = new Set<Unit['source']>(['typed', 'feedback', 'answer']);
 const APPROVED = new Set<Unit['source']>(['plan', 'plan-body', 'instructions']);
@@ -60,7 +70,14 @@ export function collapsed(units: readonly Unit[]): { dropped: Set<number> } {
     for (let j = i + 1; j < units.length; j++) {
       if (dropped.has(j)) continue;
       const b = sets[j] as Set<string>;
-      if (b.size < MIN_TERMS || containment(a, b) < SAME || numbersDiffer(a, b) || swapped(a, b) || negationDiffers(units[i] as Unit, units[j] as Unit))
+      if (
+        b.size < MIN_TERMS ||
+        containment(a, b) < SAME ||
+        ownWords(a, b) > 1 ||
+        numbersDiffer(a, b) ||
+        swapped(a, b) ||
+        negationDiffers(units[i] as Unit, units[j] as Unit)
+      )
         continue;
       const drop = better(units[i] as Unit, units[j] as Unit, i, j) ? j : i;
       dropped.add(drop);

@@ -16,7 +16,8 @@ export const WH_WORDS = set(`what why how who whom whose which where when`);
 
 export const STANDING = set(`always never whenever henceforth`);
 export const STANDING_PHRASES = phrases(`from now on | going forward | moving forward | by default | as a rule | every time | each time |
-  any time | in general | in the future | in future | from here on | without exception | at all times`);
+  any time | in general | in the future | in future | for future | from here on | without exception | at all times | keep in mind |
+  remember that`);
 export const DEONTIC = set(`must should shall shouldn't mustn't ought required mandatory necessary`);
 export const DEONTIC_PHRASES = phrases(`need to | needs to | have to | has to | got to | is required | are required | not allowed`);
 /** Lemmas of taste and wish, read with a first-person subject. */
@@ -35,6 +36,8 @@ export const RELATIVE_TIME = set(`now today tonight tomorrow yesterday currently
   meanwhile recently anymore`);
 export const RELATIVE_TIME_PHRASES = phrases(`for now | right now | at the moment | for the moment | for the time being | this time |
   this session | this week | for this | until further notice | in a minute | for a while`);
+/** Time words that point back: what they date is over. */
+export const PAST_TIME = set(`yesterday ago recently earlier`);
 /** Interjections and words of thanks, praise or complaint. */
 export const CHATTER = set(`thanks thank thx lol haha wow oops sorry yay cheers great nice awesome cool perfect wtf ugh hmm damn omg`);
 /** The words of something going wrong, in any codebase: a report of the moment, or a lesson when fixed. */

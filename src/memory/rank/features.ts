@@ -5,7 +5,7 @@
  * (scripts/fit-ranker.ts) and lives in weights.json.
  */
 import type { Candidate } from '../candidates/index.js';
-import type { Token } from '../nlp/index.js';
+import { looksForeign, type Token } from '../nlp/index.js';
 import { commandAt, firstWord } from '../nlp/mood.js';
 import { countTechTerms } from '../nlp/tech-terms.js';
 import * as L from '../nlp/lexicon.js';
@@ -160,7 +160,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const verbs = tokens.filter((t) => t.pos === 'VERB' || t.pos === 'AUX');
   const src = c.source;
   const summary = src.startsWith('summary-') ? src.slice('summary-'.length) : undefined;
-  const english = c.sentence.english;
+  // A sentence the English reading let through that is mostly another language's function words
+  // ("Schreib die Nachrichten immer auf Englisch") is read as that language: by its standing markers.
+  const english = c.sentence.english && !looksForeign(text);
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   const visible = text.replace(/\s/g, '').length || 1;
   const sessionWords = new Set(words.map((t) => t.lower).filter((w) => w.length > 2 && session.entities.has(w)));
@@ -170,13 +172,16 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // A single word is an answer or an acknowledgement, not a command ("Render").
   const command = english && words.length >= 2 && (commandAt(tokens, text) >= 0 || conditionalCommand(tokens, text));
   // Other languages: only their explicit standing markers can be read ("以后", "vždy", "siempre").
-  const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES) || (!english && hasStandingMarker(text));
+  // Other languages' standing markers are read in any sentence: "immer" or "siempre" in a sentence
+  // read as English is still that language's "always".
+  const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES) || hasStandingMarker(text);
   const deontic = has(L.DEONTIC) || hasPhrase(lower, L.DEONTIC_PHRASES);
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
   const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;
   const clause = tokens.slice(reply);
   const negated = clause.some((t) => L.NEGATORS.has(t.lower) || t.negated);
   // Other languages have no parts of speech here: every word counts.
+  const pastTense = verbs.some((t) => t.lemma !== t.lower && /ed$/.test(t.lower)) && !verbs.some((t) => t.lemma === t.lower && t.pos === 'VERB');
   const contentWords = english ? tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length : words.length;
   const verbsOnly = verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have');
   const bareCommand = command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL);
@@ -215,10 +220,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     deferral,
     chatter,
     relativeTime: relative,
+    past: pastTense || has(L.PAST_TIME),
     trouble: count(L.TROUBLE),
     document: c.document,
     contentWords,
-    deixis: count(L.DEICTIC) > 0,
     proposal: proposal(tokens),
     named: countTechTerms(text) > 0 || tokens.some((t) => t.pos === 'PROPN') || sessionWords.size > 0,
   });
@@ -260,7 +265,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     'person.you': has(L.SECOND) ? 1 : 0,
     deixis: cap(count(L.DEICTIC), 3),
     'time.relative': relative,
-    'time.past': verbs.some((t) => t.lemma !== t.lower && /ed$/.test(t.lower)) && !verbs.some((t) => t.lemma === t.lower && t.pos === 'VERB') ? 1 : 0,
+    'time.past': pastTense ? 1 : 0,
     // How much of it is interjection, thanks or praise.
     trouble: cap(count(L.TROUBLE), 2),
     chatter,
@@ -281,8 +286,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     'shape.emphasis': /!|\b[A-Z]{2,}'[A-Z]+\b|\b[A-Z]{3,}\s+[A-Z]{3,}\b/.test(text) ? 1 : 0,
     // Where in the session its message was: a statement's place inside a long message is no evidence.
     'place.position': session.messages > 1 ? (session.position.get(c.messageId) ?? 0) / (session.messages - 1) : 0,
-    // How many statements the session holds: in a short one each weighs more than one of hundreds.
-    'place.sessionSize': Math.log1p(c.count),
+    // How many messages the session holds: in a short one each statement weighs more than one of
+    // hundreds. Messages, not statements: a long message is no longer session.
+    'place.sessionSize': Math.log1p(session.messages),
     // The fit's own: written sessions carry more labels per statement than real ones; the fit sets it
     // for them, so their share of wanted and junk does not leak into the weights. Real sessions: 0.
     'corpus.synthetic': 0,

@@ -1,10 +1,11 @@
 /**
- * What one session leaves behind, from its scored statements: those at or above the floor, the
- * session's few best whatever their score, and every one of a short session's (a session of a few
- * plain statements has them worth keeping even where a long one's floor would drop them), at most
- * `perSession` in all. The floor,
- * the cap and how many best are kept are chosen together, out of fold (scripts/fit-ranker.ts);
- * the fit and the daemon keep by this one function.
+ * What one session leaves behind, from its scored statements worth a line (the kinds that are never
+ * stored are left out before): a short session keeps them all (a person who said only a few things
+ * said them on purpose: three to six crisp facts and rules are the session); a longer one keeps
+ * those at or above the floor and its few best whatever their score, at most `perSession`. How
+ * short is short is a design rule (SHORT_SESSION in scripts/fit-ranker.ts); the floor, the cap and
+ * how many best are kept are chosen with it, out of fold. The fit and the daemon keep by this one
+ * function.
  */
 
 export interface KeepPolicy {
@@ -17,14 +18,32 @@ export interface KeepPolicy {
   shortSession: number;
 }
 
-/** The kept items, best first, each with the score it is stored with (a session-best below the floor is raised to it). */
-export function keepOf<T>(items: readonly T[], scoreOf: (t: T) => number, policy: KeepPolicy): { item: T; score: number }[] {
+/**
+ * The kept items, best first, each with the score it is stored with (one kept below the floor is
+ * raised to it). `own` tells the person's own statements (typed, answers): only those make a session
+ * short, and only those are kept whole in one; a summary's or a plan's lines go by the floor.
+ */
+export function keepOf<T>(
+  items: readonly T[],
+  scoreOf: (t: T) => number,
+  policy: KeepPolicy,
+  own: (t: T) => boolean = () => true,
+): { item: T; score: number }[] {
   const ranked = items.map((item) => ({ item, score: scoreOf(item) })).sort((a, b) => b.score - a.score);
+  const theirs = ranked.filter((r) => own(r.item));
+  if (theirs.length > 0 && theirs.length <= policy.shortSession) {
+    const rest = keepOf(
+      ranked.filter((r) => !own(r.item)).map((r) => r.item),
+      scoreOf,
+      { ...policy, shortSession: 0, sessionBest: 0 },
+    );
+    return [...theirs.map((r) => ({ item: r.item, score: Math.max(r.score, policy.floor) })), ...rest].sort((a, b) => b.score - a.score);
+  }
   const out: { item: T; score: number }[] = [];
   for (const [i, r] of ranked.entries()) {
     if (out.length >= policy.perSession) break;
     if (r.score >= policy.floor) out.push(r);
-    else if (i < policy.sessionBest || ranked.length <= policy.shortSession) out.push({ item: r.item, score: policy.floor });
+    else if (i < policy.sessionBest) out.push({ item: r.item, score: policy.floor });
     else break;
   }
   return out;

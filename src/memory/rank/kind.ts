@@ -43,12 +43,12 @@ export interface KindSignals {
   /** Share of the words that are interjections, thanks or praise. */
   chatter: number;
   relativeTime: number;
+  /** Told in the past tense, nothing in the present. */
+  past: boolean;
   trouble: number;
   document: boolean;
   /** Content words (nouns, verbs, adjectives, numbers) that are not stop words. */
   contentWords: number;
-  /** Points at what is on the table ("this", "it", "that one"). */
-  deixis: boolean;
   /** Names a tool, a file, a name or a thing the session touched. */
   named: boolean;
   /** Puts a course to the team: "let's …", "we'll …", "we're going to …", "we decided …". */
@@ -93,14 +93,17 @@ export function kindOf(s: KindSignals): Kind {
   if (!s.english) return s.asking ? 'question' : s.standing ? 'rule' : 'fact';
   if (s.contentWords === 0 || s.evaluation || s.chatter >= 0.34) return 'chatter';
   if (s.document && !s.labelValue && !s.copula && !lasting(s)) return 'pasted';
+  // "Don't edit anything yet, I want to understand the code first": an instruction bound to the moment.
+  if (s.command && s.relativeTime > 0 && !s.standing) return 'one-off';
   if (s.proposal && !s.standing) return 'decision';
   if (s.preference || s.standing || s.deontic || s.limit) return 'rule';
-  // A bare command is a request of the moment when it points at the moment or names nothing that
-  // lasts ("explain this function", "run the tests again"); "Use pnpm" names a tool and stands.
-  // "Don't edit anything yet", "skip the e2e tests for now": an instruction bound to the moment.
-  if (s.command && s.relativeTime > 0 && !s.standing) return 'one-off';
-  if (s.command) return s.bareCommand && (s.deixis || s.relativeTime > 0 || s.trouble > 0 || !s.named) ? 'one-off' : 'rule';
+  // A bare command is a request of the moment when it points at the moment, at trouble, or names
+  // nothing that lasts ("explain this function", "run the tests again", "fix the login bug"); "Use
+  // pnpm" names a tool and stands.
+  if (s.command) return s.bareCommand && (s.relativeTime > 0 || s.trouble > 0 || !s.named) ? 'one-off' : 'rule';
   if (s.reserves && s.condition) return 'rule';
+  // "Yesterday the stuck lock cost Priya two hours": a story of a moment, not how things stand.
+  if (s.relativeTime > 0 && s.past && s.trouble === 0) return 'chatter';
   if (s.relativeTime > 0 || s.trouble > 0) return 'state';
   if (s.fragment && !s.labelValue) return s.contentWords >= 2 ? 'fact' : 'chatter';
   return 'fact';

@@ -61,6 +61,9 @@ function contentOf(r: Ranked): string {
   return finish(said);
 }
 
+/** The person's own statements: only these make a session short (keep.ts). */
+const OWN = new Set<Ranked['candidate']['source']>(['typed', 'answer', 'feedback']);
+
 /** Only what the person typed can be bound to the moment; a decision they made, a plan they approved, stands ("tonight's batch" in a plan does not make the plan expire). */
 const TIMELESS = new Set<Ranked['candidate']['source']>(['answer', 'plan', 'plan-body', 'learning', 'url', 'instructions']);
 
@@ -85,6 +88,7 @@ export function proposalsOf(ranked: readonly Ranked[], policy: KeepPolicy, max: 
     ranked.filter((r) => !verdict(r) && storable(r.kind, r.candidate.source)),
     (r) => r.score,
     { ...policy, perSession: Math.min(policy.perSession, max) },
+    (r) => OWN.has(r.candidate.source),
   );
   const verdicts = ranked.filter(verdict).map((r) => ({ item: r, score: Math.max(r.score, policy.floor) }));
   const stored = new Map([...verdicts, ...kept].slice(0, max).map((k) => [k.item, k.score] as const));

@@ -99,8 +99,11 @@ export class PromptRecall {
       // Digests ("recent sessions here") come with every recall for a project: session-start's, not a match.
       if (item.kind !== 'memory' && item.kind !== 'episode') return false;
       if (item.score < MIN_SCORE || sharedTerms(asked, item.text) < (item.kind === 'episode' ? EPISODE_MIN_TERMS : MIN_TERMS)) return false;
-      // This session's own words (ingested at a compaction, or the prompt itself) are no recall.
+      // This session's own words (ingested at a compaction, or the prompt itself) are no recall, nor a
+      // memory that only this session said: the agent has it in its context already.
       if (item.kind === 'episode' && (item.sources.some((s) => s.sessionId === req.sessionId) || normalize(item.text) === normalize(query))) return false;
+      if (item.kind === 'memory' && req.sessionId !== undefined && item.sources.length > 0 && item.sources.every((s) => s.sessionId === req.sessionId))
+        return false;
       if (given.has(item.id)) repeated++;
       return !given.has(item.id);
     };

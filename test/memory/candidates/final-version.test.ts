@@ -164,6 +164,16 @@ describe('one statement once', () => {
     const s = session('/home/ana/src/ops').user(`${a} ${b}`).assistant('OK.');
     expect(texts(await candidatesOf(tmp(), s)).filter((t) => /app to the staging|nightly export|audit logs/.test(t))).toHaveLength(2);
   });
+
+  it('lines that open the same way and then say different things stay apart', async () => {
+    const lead = 'Please keep in mind for future sessions in this repo:';
+    const s = session('/home/ana/src/shop')
+      .user(`${lead} checkout logic lives in src/payments/checkout.ts.`)
+      .assistant('Noted.')
+      .user(`${lead} the search indexer is src/search/indexer.ts.`)
+      .assistant('Noted.');
+    expect(texts(await candidatesOf(tmp(), s)).filter((t) => t.startsWith(lead))).toHaveLength(2);
+  });
 });
 
 describe('rules in other languages stay whole', () => {

@@ -1,0 +1,43 @@
+/** What a session keeps of its scored statements (rank/keep.ts). */
+import { describe, expect, it } from 'vitest';
+import { keepOf } from '../../../src/memory/rank/keep.js';
+
+const policy = { floor: 0.1, perSession: 3, sessionBest: 1, shortSession: 2 };
+const kept = (scores: number[]) => keepOf(scores, (s) => s, policy).map((k) => [k.item, k.score]);
+
+describe('keep policy', () => {
+  it('a short session keeps every statement, raised to the floor', () => {
+    expect(kept([-0.5, 0.3])).toEqual([
+      [0.3, 0.3],
+      [-0.5, 0.1],
+    ]);
+  });
+
+  it('a longer one keeps those at the floor and its best below it, at most the cap', () => {
+    expect(kept([-0.2, -0.1, -0.3])).toEqual([[-0.1, 0.1]]);
+    expect(kept([0.5, 0.4, 0.3, 0.2, -0.1])).toEqual([
+      [0.5, 0.5],
+      [0.4, 0.4],
+      [0.3, 0.3],
+    ]);
+    expect(kept([0.5, -0.1, -0.2])).toEqual([[0.5, 0.5]]);
+  });
+
+  it("only the person's own statements make a session short; a summary's lines still go by the floor", () => {
+    const items = [
+      { s: -0.5, own: true },
+      { s: -0.4, own: false },
+      { s: 0.3, own: false },
+    ];
+    const out = keepOf(
+      items,
+      (i) => i.s,
+      { ...policy, sessionBest: 0 },
+      (i) => i.own,
+    ).map((k) => [k.item.s, k.score]);
+    expect(out).toEqual([
+      [0.3, 0.3],
+      [-0.5, 0.1],
+    ]);
+  });
+});
