@@ -14,7 +14,10 @@ export const HOOK_CONTEXT_MAX = 10_000;
  */
 const GROUPS: { title: (project: string | null) => string; test: (i: RecallItem) => boolean }[] = [
   { title: () => 'Standing rules', test: (i) => i.kind === 'memory' && (i.type === 'instruction' || i.type === 'preference') },
-  { title: (p) => (p ? `Facts about ${p}` : 'Project facts'), test: (i) => i.kind === 'memory' && i.scope === 'project' && i.type !== 'decision' && i.type !== 'state' },
+  {
+    title: (p) => (p ? `Facts about ${p}` : 'Project facts'),
+    test: (i) => i.kind === 'memory' && i.scope === 'project' && i.type !== 'decision' && i.type !== 'state',
+  },
   { title: () => 'Decisions', test: (i) => i.kind === 'memory' && i.type === 'decision' },
   { title: () => 'Current state, as you said it', test: (i) => i.kind === 'memory' && i.type === 'state' },
   { title: () => "Current state (the agent's record)", test: (i) => i.kind === 'state' },
