@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
-import { ingest, memories, project, recall, recalled } from '../helpers/memory-cli.js';
+import { ago, ingest, memories, project, recall, recalled } from '../helpers/memory-cli.js';
 import { ClaudeSession } from '../helpers/session-lines.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -100,5 +100,25 @@ describe('kinds through the CLI', () => {
     expect((block.get('Standing rules') ?? []).some((l) => /generated client/.test(l))).toBe(true);
     expect((block.get('Standing rules') ?? []).some((l) => /SQLite|tests again|explain/.test(l))).toBe(false);
     expect((block.get('Decisions') ?? []).some((l) => /SQLite/.test(l))).toBe(true);
+  });
+
+  it('the state of the work as the person put it is recalled until the next session of the project, not after', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'exports');
+    await ingest(
+      d,
+      new ClaudeSession({ sessionId: 'st-1', cwd, start: ago(2) })
+        .user('The CSV export is still broken on Safari right now.')
+        .user('Never log request bodies.'),
+      dir,
+      'st-1',
+    );
+    expect(recalled(await recall(d, cwd), /still broken on Safari/)).toBe(true);
+    await ingest(d, new ClaudeSession({ sessionId: 'st-2', cwd, start: ago(1) }).user('Keep the export endpoints under /api/v2.'), dir, 'st-2');
+    const r = await recall(d, cwd);
+    expect(recalled(r, /still broken on Safari/)).toBe(false);
+    expect(recalled(r, /request bodies/)).toBe(true);
   });
 });

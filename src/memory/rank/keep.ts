@@ -8,6 +8,14 @@
  * function.
  */
 
+/**
+ * A statement kept below the floor is stored a little above it: recall drops what decayed under the
+ * floor, and one stored at it exactly would be gone after its first day of decay (about two weeks
+ * of it at the default half-life).
+ */
+const RAISED_MARGIN = 0.05;
+const raised = (score: number, floor: number): number => Math.max(score, floor + RAISED_MARGIN);
+
 export interface KeepPolicy {
   floor: number;
   /** The most one session leaves behind. */
@@ -37,13 +45,13 @@ export function keepOf<T>(
       scoreOf,
       { ...policy, shortSession: 0, sessionBest: 0 },
     );
-    return [...theirs.map((r) => ({ item: r.item, score: Math.max(r.score, policy.floor) })), ...rest].sort((a, b) => b.score - a.score);
+    return [...theirs.map((r) => ({ item: r.item, score: raised(r.score, policy.floor) })), ...rest].sort((a, b) => b.score - a.score);
   }
   const out: { item: T; score: number }[] = [];
   for (const [i, r] of ranked.entries()) {
     if (out.length >= policy.perSession) break;
     if (r.score >= policy.floor) out.push(r);
-    else if (i < policy.sessionBest) out.push({ item: r.item, score: policy.floor });
+    else if (i < policy.sessionBest) out.push({ item: r.item, score: raised(r.score, policy.floor) });
     else break;
   }
   return out;

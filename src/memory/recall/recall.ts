@@ -148,7 +148,11 @@ function offers(
       if (m.archivedAt !== undefined || m.supersededBy !== undefined || opts.exclude?.(m.id, m.reinforcements)) continue;
       const hit = query === undefined ? undefined : matched.get(m.id);
       if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
-      const base = rankOf(m, opts.nowMs, clock ?? clockOf(m));
+      const own = clock ?? clockOf(m);
+      // The state of the work as the person put it holds until the project's next session: a later
+      // state replaces it (the agent's record says where things stand then).
+      if (m.type === 'state' && own.after(Date.parse(m.lastSeenAt)) > 0) continue;
+      const base = rankOf(m, opts.nowMs, own);
       if (base < 0) continue;
       const score = query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT;
       if (score < floor || score <= top.floor) continue;
