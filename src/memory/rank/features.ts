@@ -225,6 +225,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     document: c.document,
     contentWords,
     proposal: proposal(tokens),
+    aside: /^\([^()]*\)\.?$/.test(c.text.trim()),
     named: countTechTerms(text) > 0 || tokens.some((t) => t.pos === 'PROPN') || sessionWords.size > 0,
   });
   const v: Record<FeatureName, number> = {

@@ -51,6 +51,8 @@ export interface KindSignals {
   contentWords: number;
   /** Names a tool, a file, a name or a thing the session touched. */
   named: boolean;
+  /** The whole statement is a parenthesis: an aside, a note on the conversation. */
+  aside: boolean;
   /** Puts a course to the team: "let's …", "we'll …", "we're going to …", "we decided …". */
   proposal: boolean;
 }
@@ -81,11 +83,14 @@ export function kindOf(s: KindSignals): Kind {
       return 'state';
     case 'summary-request':
     case 'summary-concepts':
+      return s.aside ? 'pasted' : 'fact';
     case 'summary-errors':
     case 'summary-solving':
     case 'summary-user':
     case 'summary-other':
-      return 'fact';
+      // "(interrupted the long test run)", "(plan mode approval - implicit)": the summary's note on
+      // the conversation, not something said.
+      return s.aside ? 'pasted' : 'fact';
     case 'typed':
       break;
   }

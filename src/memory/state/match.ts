@@ -21,10 +21,20 @@ function shared(a: Set<string>, b: Set<string>): number {
 }
 
 /**
- * `a` is covered by `b`: most of `a`'s content words are in `b` (at least two, or all of a short
- * item's). A commit "add retry to the S3 upload" covers the task "retry S3 uploads".
+ * Names of a piece of work in a tracker: "spotter-gqc.7", "PROJ-123", "#45". Two records that name
+ * the same one are about the same work, however differently they describe it.
+ */
+const WORK_ID = /\b[a-z][a-z0-9]*-[a-z0-9]+\.\d+\b|\b[A-Z][A-Z0-9]+-\d+\b|(?<![\w&])#\d+\b/g;
+const workIds = (text: string): string[] => text.match(WORK_ID) ?? [];
+
+/**
+ * `a` is covered by `b`: `b` names the work `a` names, or most of `a`'s content words are in `b` (at
+ * least two, or all of a short item's). A commit "add retry to the S3 upload" covers the task "retry
+ * S3 uploads"; "feat: … (spotter-gqc.7)" covers "spotter-gqc.7 (blocked): launch the review …".
  */
 export function covers(b: string, a: string, share = 0.6): boolean {
+  const ids = workIds(a);
+  if (ids.length > 0 && ids.some((id) => b.includes(id))) return true;
   const ta = termSet(a);
   const tb = termSet(b);
   if (ta.size === 0) return false;

@@ -54,9 +54,13 @@ export function stateItems(lines: readonly StateLine[], room: number): RecallIte
     (a, b) => (b.sessionAt ?? '').localeCompare(a.sessionAt ?? '') || priority(a) - priority(b) || (b.at ?? '').localeCompare(a.at ?? ''),
   );
   const out: RecallItem[] = [];
+  const said = new Set<string>();
   let tokens = 0;
   for (const l of ranked) {
     const text = stateText(l);
+    // A record read twice (a resumed transcript holds its conversation again) is one line.
+    if (said.has(text)) continue;
+    said.add(text);
     const cost = estimateTokens(text) + ITEM_FRAME_TOKENS;
     if (tokens + cost > room) continue;
     tokens += cost;

@@ -57,7 +57,7 @@ function mergeBuilt(lines: StateLine[]): StateLine[] {
     if (same === undefined) out.push({ ...l });
     else {
       same.messageIds.push(...l.messageIds);
-      if (l.hashes !== undefined) same.hashes = [...(same.hashes ?? []), ...l.hashes];
+      if (l.hashes !== undefined) same.hashes = [...new Set([...(same.hashes ?? []), ...l.hashes])];
       same.at = l.at ?? same.at;
     }
   }

@@ -1,0 +1,27 @@
+/** Whether two records of the agent name the same piece of work (state/match.ts). */
+import { describe, expect, it } from 'vitest';
+import { covers } from '../../../src/memory/state/match.js';
+
+describe('covers', () => {
+  it('a commit naming the tracker id of an open item closes it, however differently worded', () => {
+    expect(
+      covers(
+        'feat: launch project review conversation (spotter-gqc.7)',
+        '**spotter-gqc.7** (open, blocked by gqc.5): start the review chat with injected context',
+      ),
+    ).toBe(true);
+    expect(covers('fix: PROJ-142 retry the upload', 'PROJ-142: uploads fail on flaky networks')).toBe(true);
+    expect(covers('Closes #45 by adding the index', 'Slow search (#45)')).toBe(true);
+  });
+
+  it('another id, a version or a colour is not the same work', () => {
+    expect(covers('feat: spotter-gqc.6 close the session', '**spotter-gqc.7** (open): launch the review chat')).toBe(false);
+    expect(covers('chore: bump node to v20.1', 'upgrade the v20.1 runtime image for the workers')).toBe(false);
+    expect(covers('style: use #fff for the header', 'Slow search (#45)')).toBe(false);
+  });
+
+  it('without an id, most of the item’s words must be in the closing record', () => {
+    expect(covers('add retry to the S3 upload', 'retry S3 uploads')).toBe(true);
+    expect(covers('add retry to the S3 upload', 'write the migration for orders')).toBe(false);
+  });
+});
