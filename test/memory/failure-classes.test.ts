@@ -89,7 +89,7 @@ describe('issue 19: failure classes', () => {
       expect(await promptHook(d, billing, 'billing-now', 'send the Slack alerts for failed invoices in German too')).not.toMatch(/German/);
     });
 
-    // Class 1 (and 8): the bare want, without "from now on", is left below the ranker's floor.
+    // Class 1 (and 8): the bare want, without "from now on".
     it('(a) the bare want "I want the Slack alerts in German." is kept, as the project\'s', async () => {
       const d = newDaemon();
       await d.start();
@@ -184,7 +184,7 @@ describe('issue 19: failure classes', () => {
       expect(kept.map((m) => m.stable)).toEqual([false]);
     });
 
-    // Class 1c: "I always want short answers without preamble." (the issue's wording) is left below the floor.
+    // Class 1c: "I always want short answers without preamble." said in two projects.
     it('(c) "I always want short answers without preamble." said in two projects is promoted to user scope', async () => {
       const d = newDaemon();
       await d.start();
@@ -275,7 +275,7 @@ describe('issue 19: failure classes', () => {
       expect(recalled(await recall(d, app), /Which format.*the detailed one/)).toBe(true);
     });
 
-    // Class 3: the bare answer "the detailed one" is joined to its question, but the pair is left below the floor.
+    // Class 3: the bare answer "the detailed one" is joined to its question.
     it('stores "Which format …? → the detailed one" for the bare answer', async () => {
       const d = newDaemon();
       await d.start();
@@ -444,7 +444,7 @@ describe('issue 19: failure classes', () => {
       expect(recalled(r, /Jest/)).toBe(false);
     });
 
-    // Class 6 (and 8): "We use Jest for tests." (the issue's wording) is left below the floor, so there is nothing to supersede.
+    // Class 6 (and 8): "We use Jest for tests." is stored, so there is something to supersede.
     it('"We use Jest for tests." is stored, then superseded by "Switch to Vitest from now on."', async () => {
       const d = newDaemon();
       await d.start();
@@ -503,7 +503,7 @@ describe('issue 19: failure classes', () => {
     expect(recalled(await recall(d, billing), /tonight's batch/)).toBe(true);
   });
 
-  // Class 8: a plain statement of what the project is ("This service is a Go gRPC server.") is left below the floor.
+  // Class 8: a plain statement of what the project is.
   it('8. "This service is a Go gRPC server." is stored and recalled', async () => {
     const d = newDaemon();
     await d.start();
@@ -514,7 +514,7 @@ describe('issue 19: failure classes', () => {
     expect(recalled(await recall(d, orders), /Go gRPC server/)).toBe(true);
   });
 
-  // Class 9: terse typed rules ("pls keep handlers under 50 lines", "DON'T run the migrations, I do that") are left below the floor.
+  // Class 9: terse typed rules ("pls keep handlers under 50 lines", "DON'T run the migrations, I do that").
   it('9. terse typed rules are stored', async () => {
     const d = newDaemon();
     await d.start();

@@ -179,7 +179,7 @@ describe('issue 20: sequences of sessions', () => {
       expect(recalled(r, /Jest/)).toBe(false);
     });
 
-    // A replaced tool: "we use jest" (the issue's words) is left below the ranker's floor, so nothing is there to supersede.
+    // A replaced tool said in three words: "we use jest".
     it('"we use jest", then "we moved the tests to vitest": Jest is archived and linked to Vitest', async () => {
       const d = newDaemon();
       await d.start();

@@ -4,7 +4,7 @@
  * facts without trigger words, assistant guesses, subagent files, reinforcement and supersession,
  * paraphrases and near misses. What is kept is the fitted ranker's call (src/memory/rank/): the
  * excerpts say what a lasting statement says. The last block holds statements real sessions make
- * that the ranker still scores under its floor: expected failures until it keeps them.
+ * in few words, which a ranker that rewarded length left out.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -270,15 +270,11 @@ describe('real-session classes', () => {
 });
 
 /**
- * What real sessions say, in their words, that the fitted ranker (src/memory/rank/weights.json)
- * still scores under its floor: each test fails today and is marked so. When the ranker keeps
- * what a test names, vitest reports the test as passing unexpectedly: drop the `.fails` then.
+ * What real sessions say in few words: terse facts, a preference without "always", a one-word
+ * choice. Length is no evidence (rank/features.ts), so these are kept like the longer ones.
  */
-describe('real-session classes the ranker still misses', () => {
+describe('real-session classes said in few words', () => {
   it('keeps facts about the project said in a few words', async () => {
-    // Scores (floor −0.02): "The stack is Tauri + Vue." −0.13, "it's an Elixir/Phoenix app on Ash
-    // with SQLite" −0.17, "we deploy on Netlify" −0.31: short statements rank low, whatever they name.
-    // Said at more length they are kept (the test above).
     const d = newDaemon();
     await d.start();
     const dir = tmp();
@@ -295,10 +291,6 @@ describe('real-session classes the ranker still misses', () => {
   });
 
   it('keeps a standing preference said without "always" or "from now on"', async () => {
-    // "Prefer ruby, but use another language if it fits a question better." said after a few
-    // one-off requests −0.24 (0.00, kept, as the first thing said: the position weighs more than
-    // the words); "I prefer short answers without bullet lists." −0.69 alone ("I prefer short
-    // answers." −0.54): a first-person preference reads as likely junk (modal.preference).
     const d = newDaemon();
     await d.start();
     const dir = tmp();
@@ -316,9 +308,6 @@ describe('real-session classes the ranker still misses', () => {
   });
 
   it('keeps the option the person picked in AskUserQuestion', async () => {
-    // "Where should the app be deployed? → Render" −0.54: the answer is read as a bare command
-    // ("Render" as a verb: mood.imperative, mood.bareCommand); "→ Fly.io" scores −0.07 all the same
-    // (floor −0.02): a one-word choice is short, and short ranks low.
     const d = newDaemon();
     await d.start();
     const dir = tmp();
