@@ -94,6 +94,8 @@ export function kindOf(s: KindSignals): Kind {
     case 'typed':
       break;
   }
+  // "(plan mode approval - implicit)": an aside, typed or a summary's line in the person's place.
+  if (s.aside) return 'chatter';
   if (s.asking && !s.standing && !s.deontic) return 'question';
   if (!s.english) return s.asking ? 'question' : s.standing ? 'rule' : 'fact';
   if (s.contentWords === 0 || s.evaluation || s.chatter >= 0.34) return 'chatter';
