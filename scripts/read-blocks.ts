@@ -49,7 +49,8 @@ for (let k = 1; k <= folds; k++) {
   mkdirSync(join(home, 'home'), { recursive: true });
   mkdirSync(join(home, 'config'), { recursive: true });
   writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ transcripts: { watch: false } }));
-  const ns = (...args: string[]): string => execFileSync('node', [cli, ...args], { env, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ns = (...args: string[]): string =>
+    execFileSync('node', [cli, ...args], { env, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
   const daemon = spawn('node', [cli, 'daemon'], { env, stdio: 'ignore' });
   try {
     for (let i = 0; i < 100; i++) {
