@@ -3,10 +3,16 @@
  * the folds are the corpora's groups (one person's sessions each), so one person's sessions are
  * never in both the training and the test fold. Prints the out-of-fold figures per corpus and per
  * fold (the recall each project would get, scored as the session scorer scores it), picks the
- * penalty, the junk weight and the floor by those figures, fits on everything and writes
- * src/memory/rank/weights.json with the report.
+ * penalty, the junk weight and the keep policy (rank/keep.ts) by those figures, fits on everything
+ * and writes src/memory/rank/weights.json (or --out FILE) with the report.
  *
- *   npm run fit:ranker [-- --labels PATH ...] [--rejections LEDGER] [--folds N] [--dry-run]
+ *   npm run fit:ranker [-- --labels PATH ...] [--rejections LEDGER] [--folds N] [--hold-out K/N]
+ *                      [--out FILE] [--dry-run]
+ *
+ * --hold-out K/N leaves the scorer's fold K of N out of every corpus, so that fold can be scored
+ * out of fold (bench/out-of-fold.ts). FIT_TRACE=1 prints every operating point tried (the
+ * frontier between recall and on-target share); FIT_DUMP=FILE writes every candidate with its kind,
+ * labels and leave-one-group-out scores, for reading what the fit does.
  *
  * PATH (repeatable) defaults to the development half of ../shared/benchmarks/real-sessions and the
  * synthetic failure-class suite ../shared/benchmarks/classes; LEDGER to the daemon's
