@@ -16,7 +16,8 @@ export const RememberRequest = z
     project: ProjectDir.optional(),
     team: TeamName.optional(),
     stable: z.boolean().default(false),
-    type: MemoryType.default('note'),
+    /** Without it, the type follows the kind of the text (a rule, a fact, a decision, the state). */
+    type: MemoryType.optional(),
     importance: z.number().min(0).max(1).optional(),
   })
   .strict();

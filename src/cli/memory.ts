@@ -73,7 +73,11 @@ export function registerMemoryCommands(program: Command): void {
     .option('--user', 'about you, recalled in every project')
     .option('--team <name>', 'a team memory')
     .option('--stable', 'never decays (a standing instruction or lasting fact)')
-    .option('--type <type>', `one of ${MEMORY_TYPES.join(', ')} (default note)`, memoryTypeOption)
+    .option(
+      '--type <type>',
+      `one of ${MEMORY_TYPES.join(', ')} (default: the kind of the text — a rule is an instruction, a fact a fact, …; else note)`,
+      memoryTypeOption,
+    )
     .option('--json', 'print the memory as JSON')
     .action(async (text: string[], o: { project?: string; user?: boolean; team?: string; stable?: boolean; type?: MemoryType; json?: boolean }) => {
       if (o.user && (o.project || o.team)) throw new AppError('bad_request', '--user cannot be combined with --project or --team');

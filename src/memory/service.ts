@@ -29,6 +29,7 @@ import { IngestQueue } from './ingest/ingest-queue.js';
 import { findDuplicate, merge } from './store/merge.js';
 import type { Namespace } from './store/model.js';
 import { isHomeDir, projectKey } from '../project.js';
+import { typeOfStatement } from './rank/proposals.js';
 import type { Said } from './recall/echo.js';
 import { recall, type RecallWithin } from './recall/recall.js';
 import { saidBy } from './recall/said.js';
@@ -137,7 +138,7 @@ export class MemoryService {
     if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret or personal data; nightshift never stores either');
     const out = merge(this.store, {
       content: r.text,
-      type: req.type,
+      type: req.type ?? typeOfStatement(r.text),
       namespace: this.namespace(req),
       stable: req.stable,
       importance: req.importance ?? (req.stable ? 0.8 : 0.6),

@@ -121,4 +121,19 @@ describe('kinds through the CLI', () => {
     expect(recalled(r, /still broken on Safari/)).toBe(false);
     expect(recalled(r, /request bodies/)).toBe(true);
   });
+
+  it('remember without --type types the text by its kind; --type still decides', async () => {
+    const d = newDaemon();
+    await d.start();
+    const cwd = project(tmp(), 'api');
+    const typeOf = async (args: string[]): Promise<string> => {
+      const r = await d.cli(['remember', ...args, '--project', cwd, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { type: string }).type;
+    };
+    expect(await typeOf(['Never push to main directly.'])).toBe('instruction');
+    expect(await typeOf(['The API listens on port 8080.'])).toBe('fact');
+    expect(await typeOf(["Let's go with Postgres for the job queue."])).toBe('decision');
+    expect(await typeOf(['Always run the linter first.', '--type', 'note'])).toBe('note');
+  });
 });

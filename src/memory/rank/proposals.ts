@@ -11,7 +11,10 @@ import type { Proposal } from '../extract/types.js';
 import { FEATURES, type FeatureName } from './features.js';
 import { keepOf, type KeepPolicy } from './keep.js';
 import { storable } from './kind.js';
-import type { Ranked } from './score.js';
+import { collectCandidates } from '../candidates/index.js';
+import type { ExtractMessage } from '../transcripts/types.js';
+import { rank, type Ranked } from './score.js';
+import { sessionContext } from './session-context.js';
 
 const at = new Map(FEATURES.map((f, i) => [f, i] as const));
 const on = (r: Ranked, f: FeatureName): boolean => (r.features[at.get(f) ?? -1] ?? 0) > 0;
@@ -32,6 +35,13 @@ function typeOf(r: Ranked): MemoryType {
     case 'question':
       return r.candidate.source === 'learning' || on(r, 'source.summaryLesson') ? 'learning' : 'fact';
   }
+}
+
+/** The type a statement of the person's would get: what `remember` gives a text it is not told the type of. */
+export function typeOfStatement(text: string): MemoryType {
+  const messages: ExtractMessage[] = [{ id: 'remembered', role: 'user', kind: 'text', origin: 'typed', text }];
+  const best = rank(collectCandidates(messages), sessionContext(messages)).find((r) => storable(r.kind, r.candidate.source));
+  return best === undefined ? 'note' : typeOf(best);
 }
 
 /**
