@@ -6,7 +6,7 @@
 import { estimateTokens } from '../../src/llm/tokens.js';
 import { MEMORY_TOKENS, ITEM_FRAME_TOKENS } from '../../src/memory/recall/budget.js';
 import { fillBudget, type Offer } from '../../src/memory/recall/select.js';
-import { storable } from '../../src/memory/rank/kind.js';
+import { ownStatement, storable } from '../../src/memory/rank/kind.js';
 import { keepOf, type KeepPolicy } from '../../src/memory/rank/keep.js';
 import type { Row } from './corpus.js';
 
@@ -32,9 +32,6 @@ export function addTally(a: Tally, b: Tally): Tally {
   };
 }
 
-/** The person's own statements: only these make a session short (as rank/proposals.ts reads them). */
-const OWN = new Set(['typed', 'answer', 'feedback']);
-
 /** What each file (one session) keeps, with the score it is stored with. */
 function keptBySession(rows: readonly Row[], score: (r: Row) => number, policy: KeepPolicy): Map<Row, number> {
   const byFile = new Map<string, Row[]>();
@@ -43,7 +40,7 @@ function keptBySession(rows: readonly Row[], score: (r: Row) => number, policy: 
     if (list === undefined) byFile.set(r.file.file, [r]);
     else list.push(r);
   }
-  return new Map([...byFile.values()].flatMap((list) => keepOf(list, score, policy, (r) => OWN.has(r.source)).map((k) => [k.item, k.score] as const)));
+  return new Map([...byFile.values()].flatMap((list) => keepOf(list, score, policy, (r) => ownStatement(r.source)).map((k) => [k.item, k.score] as const)));
 }
 
 /** Recall for every project of `rows`, scored by `score`, counted against the labels of its files. */

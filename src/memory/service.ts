@@ -243,8 +243,9 @@ export class MemoryService {
       budget,
       nowMs: nowMs(),
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
-      digests: project === null ? [] : recentDigests(this.sessions, this.digests, project),
-      state: project === null ? [] : this.currentState(project, budget),
+      // Prompt-time recall (`within`) gives only memories and excerpts: no digests or state to work out.
+      digests: project === null || within ? [] : recentDigests(this.sessions, this.digests, project),
+      state: project === null || within ? [] : this.currentState(project, budget),
       activity: this.activity(),
       exclude: (id, n) => this.rejected(project, id, n),
       within,

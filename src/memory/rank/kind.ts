@@ -10,6 +10,9 @@ import type { CandidateSource } from '../candidates/index.js';
 export const KINDS = ['rule', 'fact', 'decision', 'state', 'one-off', 'chatter', 'pasted', 'question'] as const;
 export type Kind = (typeof KINDS)[number];
 
+/** The person's own statements (what they typed, answered, or said rejecting a call): only these make a session short (keep.ts). */
+export const ownStatement = (source: CandidateSource): boolean => source === 'typed' || source === 'answer' || source === 'feedback';
+
 /** Kinds that are never stored as a memory of their own. */
 export const TRANSIENT: ReadonlySet<Kind> = new Set(['one-off', 'chatter', 'pasted', 'question']);
 

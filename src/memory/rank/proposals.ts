@@ -10,7 +10,7 @@ import { finish, tidy } from '../nlp/tidy.js';
 import type { Proposal } from '../extract/types.js';
 import { FEATURES, type FeatureName } from './features.js';
 import { keepOf, type KeepPolicy } from './keep.js';
-import { storable } from './kind.js';
+import { ownStatement, storable } from './kind.js';
 import { collectCandidates } from '../candidates/index.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { rank, type Ranked } from './score.js';
@@ -71,9 +71,6 @@ function contentOf(r: Ranked): string {
   return finish(said);
 }
 
-/** The person's own statements: only these make a session short (keep.ts). */
-const OWN = new Set<Ranked['candidate']['source']>(['typed', 'answer', 'feedback']);
-
 /** Only what the person typed can be bound to the moment; a decision they made, a plan they approved, stands ("tonight's batch" in a plan does not make the plan expire). */
 const TIMELESS = new Set<Ranked['candidate']['source']>(['answer', 'plan', 'plan-body', 'learning', 'url', 'instructions']);
 
@@ -98,7 +95,7 @@ export function proposalsOf(ranked: readonly Ranked[], policy: KeepPolicy, max: 
     ranked.filter((r) => !verdict(r) && storable(r.kind, r.candidate.source)),
     (r) => r.score,
     { ...policy, perSession: Math.min(policy.perSession, max) },
-    (r) => OWN.has(r.candidate.source),
+    (r) => ownStatement(r.candidate.source),
   );
   const verdicts = ranked.filter(verdict).map((r) => ({ item: r, score: Math.max(r.score, policy.floor) }));
   const stored = new Map([...verdicts, ...kept].slice(0, max).map((k) => [k.item, k.score] as const));
