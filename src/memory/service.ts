@@ -5,7 +5,6 @@ import type {
   IngestRequest,
   IngestSummary,
   Memory,
-  RecallItem,
   RecallRequest,
   RecallResponse,
   ReextractResponse,
@@ -20,8 +19,9 @@ import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
 import { recentDigests } from './digest/recent.js';
 import { DigestStore } from './digest/store.js';
-import { compactState, resolveState, stateItems, StateStore } from './state/index.js';
+import { closes, compactState, resolveState, stateItems, StateStore, type StateLine } from './state/index.js';
 import { STATE_HEADING_TOKENS, STATE_SHARE } from './recall/budget.js';
+
 import { EpisodeStore } from './episodic/episodes.js';
 import { redact } from './redact/redact.js';
 import { ingestTranscript, type Extractor } from './ingest/ingest.js';
@@ -236,6 +236,7 @@ export class MemoryService {
     if (project) namespaces.push({ scope: 'project', project });
     if (req.team) namespaces.push(this.team(req.team));
     const budget = req.budget ?? this.config.memory.recallBudget;
+    const lines = project === null ? [] : this.stateLines(project);
     const r = recall(this.store, {
       namespaces,
       project,
@@ -245,7 +246,9 @@ export class MemoryService {
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
       // Prompt-time recall (`within`) gives only memories and excerpts: no digests or state to work out.
       digests: project === null || within ? [] : recentDigests(this.sessions, this.digests, project),
-      state: project === null || within ? [] : this.currentState(project, budget),
+      state: project === null || within ? [] : stateItems(lines, Math.floor(budget * STATE_SHARE) - STATE_HEADING_TOKENS),
+      // "Next: the PDF version of the report", then the session committed it: the record says it is done.
+      done: (m) => lines.some((l) => l.kind === 'built' && (l.at ?? '') >= m.lastSeenAt && closes(l.text, m.content)),
       activity: this.activity(),
       exclude: (id, n) => this.rejected(project, id, n),
       within,
@@ -253,12 +256,11 @@ export class MemoryService {
     return req.render ? { ...r, rendered: hookContext(r) } : r;
   }
 
-  /** The project's state record as recall lines, within their share of the budget. */
-  private currentState(project: string, budget: number): RecallItem[] {
+  /** The project's state record, resolved across its sessions. */
+  private stateLines(project: string): StateLine[] {
     const ns: Namespace = { scope: 'project', project };
     const activity = this.activity();
-    const lines = resolveState(this.states.get(project), (iso) => activity.sessionsAfter(ns, iso));
-    return stateItems(lines, Math.floor(budget * STATE_SHARE) - STATE_HEADING_TOKENS);
+    return resolveState(this.states.get(project), (iso) => activity.sessionsAfter(ns, iso));
   }
 
   /** The dream's pass over every project's state record: the last sessions kept, finished work archived. */

@@ -14,7 +14,8 @@ const phrases = (list: string): readonly (readonly string[])[] =>
 export { AUXILIARIES, OPENERS } from './mood.js';
 export const WH_WORDS = set(`what why how who whom whose which where when`);
 
-export const STANDING = set(`always never whenever henceforth`);
+/** Said of every time, not one: "always", and the adverbs of habit ("commit often"). */
+export const STANDING = set(`always never whenever henceforth often regularly frequently usually routinely habitually`);
 export const STANDING_PHRASES = phrases(`from now on | going forward | moving forward | by default | as a rule | every time | each time |
   any time | in general | in the future | in future | for future | from here on | without exception | at all times | keep in mind |
   remember that`);
@@ -36,6 +37,8 @@ export const RELATIVE_TIME = set(`now today tonight tomorrow yesterday currently
   meanwhile recently anymore`);
 export const RELATIVE_TIME_PHRASES = phrases(`for now | right now | at the moment | for the moment | for the time being | this time |
   this session | this week | for this | until further notice | in a minute | for a while`);
+/** Words of work not done yet: "the pending bit", "what's remaining". */
+export const OPEN_WORK = set(`pending unfinished remaining outstanding todo`);
 /** Time words that point back: what they date is over. */
 export const PAST_TIME = set(`yesterday ago recently earlier`);
 /** Interjections and words of thanks, praise or complaint. */
@@ -50,6 +53,19 @@ export const BOUNDS = set(`under below over above within max maximum min minimum
 /** Leaving a choice to someone else. */
 export const DEFERRALS = phrases(`you decide | up to you | your call | not sure | no preference | doesn't matter | does not matter | whatever |
   i don't know | idk | no idea | either | any of | skip`);
+/**
+ * Verbs of a task done once: "add a gitignore file", "check the disk", "help me apply for the
+ * grant". Their command is a request of the moment unless something makes it last (always, a
+ * condition on the agent's own work, every case). Verbs of manner and choice ("use", "keep",
+ * "prefer", "write … in", "name") are not here: their bare command is how the work is done.
+ */
+export const TASK_VERBS = set(`add build check clean complete create debug delete deploy do draft explain finish fix generate get give go help
+  implement install investigate kill list look make merge move open print pull push read refactor remove rename replace research
+  restart review rewrite run scan send set show start summarize summarise take tell test try update upgrade work`);
+/** Verbs that let the agent go on with what is on the table: "continue", "proceed", "engage", "go ahead". */
+export const GO_AHEAD = set(`proceed continue resume engage carry go implement execute do start begin apply`);
+/** Words that open a clause of what someone asks about, not a directive: "what it should produce". */
+export const RELATIVES = set(`what how which where who whatever`);
 /** Quantifiers that make a statement about every case. */
 export const UNIVERSAL = set(`every each all any`);
 

@@ -18,3 +18,27 @@ const MARKERS: readonly RegExp[] = [
 export function hasStandingMarker(text: string): boolean {
   return MARKERS.some((re) => re.test(text));
 }
+
+/**
+ * "Again" in other languages: a request to do once more what was just done ("relance", "nochmal",
+ * "otra vez", "もう一回", "再跑一次") is a request of the moment.
+ */
+const AGAIN: readonly RegExp[] = [
+  /もう一回|もう一度|再度|再(?:跑|来|试|做|运行|执行|测|测试|构建|编译)?一次|再跑|再来|再试/u,
+  /\b(?:nochmal|noch ?einmal|erneut|encore une fois|à nouveau|de nouveau|relance[rz]?|otra vez|de nuevo|vuelve a|de novo|outra vez|di nuovo|ancora una volta|znovu|jeszcze raz)\b/iu,
+];
+
+export function hasAgainMarker(text: string): boolean {
+  return AGAIN.some((re) => re.test(text));
+}
+
+/** Thanks and acknowledgements in other languages: "merci, c'est nickel", "好的，谢谢", "了解". */
+const ACK: readonly RegExp[] = [
+  /谢谢|多谢|好的|收到|没问题|ありがとう|了解|いい感じ|完璧|よろしく|お疲れ/u,
+  /\b(?:merci|parfait|nickel|d'accord|danke|perfekt|passt|genau|gracias|perfecto|vale|listo|obrigad[oa]|grazie|perfetto|dzięki|díky)\b/iu,
+];
+
+/** A short message of thanks or acknowledgement in another language; a long one says more than that. */
+export function isAcknowledgement(text: string): boolean {
+  return text.trim().length <= 40 && ACK.some((re) => re.test(text));
+}

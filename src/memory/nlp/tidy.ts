@@ -66,7 +66,8 @@ export function finish(text: string): string {
     .trim()
     .replace(/[\s.!;:,—–-]+$/, '');
   const capital = body.charAt(0).toUpperCase() + body.slice(1);
-  return /[?]$/.test(capital) ? capital : `${capital}.`;
+  // A sentence that ends in another script's own stop or question mark ("。", "？") keeps it.
+  return /[?。！？!]$/u.test(capital) ? capital : `${capital}.`;
 }
 
 /** Dedupe key: case, punctuation and a polite opening do not make two memories different. */

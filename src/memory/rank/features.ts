@@ -9,7 +9,7 @@ import { looksForeign, type Token } from '../nlp/index.js';
 import { commandAt, firstWord } from '../nlp/mood.js';
 import { countTechTerms } from '../nlp/tech-terms.js';
 import * as L from '../nlp/lexicon.js';
-import { hasStandingMarker } from '../nlp/markers-i18n.js';
+import { hasAgainMarker, hasStandingMarker, isAcknowledgement } from '../nlp/markers-i18n.js';
 import { KINDS, kindOf, type Kind } from './kind.js';
 import { echoes, type SessionContext } from './session-context.js';
 
@@ -73,6 +73,11 @@ export const FEATURES = [
 export type FeatureName = (typeof FEATURES)[number];
 
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
+/** Who does the work a condition is about: "before you commit", "once we merge". */
+const AGENTS = new Set(['you', 'we', 'i']);
+/** Quantifiers over every case (not "all the files": a set at hand). */
+const EVERY = new Set(['each', 'every', 'any']);
+const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const cap = (n: number, max: number): number => Math.min(n, max);
 
 function hasPhrase(lower: readonly string[], list: readonly (readonly string[])[]): boolean {
@@ -170,12 +175,19 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const asking = question(tokens, text);
   const echo = echoes(text, c.messageId, session);
   // A single word is an answer or an acknowledgement, not a command ("Render").
-  const command = english && words.length >= 2 && (commandAt(tokens, text) >= 0 || conditionalCommand(tokens, text));
-  // Other languages: only their explicit standing markers can be read ("以后", "vždy", "siempre").
+  const at = english && words.length >= 2 ? commandAt(tokens, text) : -1;
+  const conditional = english && words.length >= 2 && conditionalCommand(tokens, text);
+  const command = at >= 0 || conditional;
+  // A first word the model read as a noun ("Check the disk") is its own lemma.
+  const verb = at >= 0 ? (tokens[at]?.pos === 'VERB' ? tokens[at]?.lemma : tokens[at]?.lower) : undefined;
   // Other languages' standing markers are read in any sentence: "immer" or "siempre" in a sentence
-  // read as English is still that language's "always".
-  const standing = has(L.STANDING) || hasPhrase(lower, L.STANDING_PHRASES) || hasStandingMarker(text);
-  const deontic = has(L.DEONTIC) || hasPhrase(lower, L.DEONTIC_PHRASES);
+  // read as English is still that language's "always". A standing phrase needs a verb to stand on:
+  // "At some point in the future." says nothing that lasts.
+  const standing = has(L.STANDING) || (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) || hasStandingMarker(text);
+  // "None of them know what it should produce": a modal inside what is asked about directs no one.
+  const deontic =
+    tokens.some((t, i) => L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower))) ||
+    hasPhrase(lower, L.DEONTIC_PHRASES);
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
   const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;
   const clause = tokens.slice(reply);
@@ -185,7 +197,21 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const contentWords = english ? tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length : words.length;
   const verbsOnly = verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have');
   const bareCommand = command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL);
-  const preference = (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l));
+  // "before you commit", "after each change", "before touching any code": a condition on the work
+  // itself, which makes a task a habit; "while the payment is processed" only places the task.
+  const habitual = tokens.some((t, i) => {
+    if (!L.CONDITIONS.has(t.lower)) return false;
+    const [a, b] = [tokens[i + 1], tokens[i + 2]];
+    return AGENTS.has(a?.lower ?? '') || (a?.pos === 'VERB' && /ing$/.test(a.lower)) || EVERY.has(b?.lower ?? '');
+  });
+  const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !has(EVERY);
+  // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
+  const goAhead = at >= 0 && L.GO_AHEAD.has(verb ?? '') && !standing && !negated && tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length <= 2;
+  // "rather than" compares; only "I'd rather" is a wish.
+  const preference =
+    (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l) && !(l === 'rather' && lower[lower.indexOf('rather') + 1] === 'than'));
+  // Any verb in a past form ("said", "made", "got back"), beside pastTense's "told only in the past".
+  const anyPast = verbs.some((t) => (t.pos === 'VERB' && t.lemma !== t.lower && !/(?:ing|s)$/.test(t.lower)) || PAST_AUX.has(t.lower));
   const limit = tokens.some((t, i) => L.BOUNDS.has(t.lower) && tokens.slice(i + 1, i + 4).some((x) => x.kind === 'number' || x.pos === 'NUM'));
   const reserves =
     tokens.some(
@@ -205,6 +231,14 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     asking,
     command,
     bareCommand,
+    task,
+    goAhead,
+    anyPast,
+    firstPerson,
+    // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
+    openWork: has(L.OPEN_WORK),
+    again: hasAgainMarker(text),
+    acknowledgement: isAcknowledgement(text),
     evaluation: evaluation(tokens),
     fragment,
     copula: verbsOnly,

@@ -30,6 +30,20 @@ export interface KindSignals {
   asking: boolean;
   command: boolean;
   bareCommand: boolean;
+  /** A command whose verb is a task done once, with nothing that makes it last (lexicon TASK_VERBS). */
+  task: boolean;
+  /** A command that only lets the agent go on: "continue", "engage", "implement the plan". */
+  goAhead: boolean;
+  /** Says "I", "me" or "my". */
+  firstPerson: boolean;
+  /** Some verb is in a past form: told of what happened. */
+  anyPast: boolean;
+  /** Names work not done yet: "pending", "remaining". */
+  openWork: boolean;
+  /** Another language's "again" ("nochmal", "もう一回"): the sentence asks to repeat what was just done. */
+  again: boolean;
+  /** A short thanks or acknowledgement in another language ("merci, c'est nickel", "好的，谢谢"). */
+  acknowledgement: boolean;
   evaluation: boolean;
   fragment: boolean;
   copula: boolean;
@@ -100,8 +114,17 @@ export function kindOf(s: KindSignals): Kind {
   // "(plan mode approval - implicit)": an aside, typed or a summary's line in the person's place.
   if (s.aside) return 'chatter';
   if (s.asking && !s.standing && !s.deontic) return 'question';
-  if (!s.english) return s.asking ? 'question' : s.standing ? 'rule' : 'fact';
-  if (s.contentWords === 0 || s.evaluation || s.chatter >= 0.34) return 'chatter';
+  // Other languages: only explicit markers can be read (markers-i18n.ts), and they are read in a
+  // sentence the English reading let through as well.
+  if (!s.english && s.asking) return 'question';
+  if (s.standing) {
+    if (!s.english) return 'rule';
+  } else if (s.acknowledgement) return 'chatter';
+  else if (s.again) return 'one-off';
+  if (!s.english) return 'fact';
+  if (s.contentWords === 0 || s.evaluation || s.chatter >= 0.34 || s.goAhead) return 'chatter';
+  // "I just got back from a walk, I realized we drifted": the person's story, naming nothing that lasts.
+  if (s.firstPerson && s.anyPast && !s.command && !s.named && !lasting(s) && s.trouble === 0) return 'chatter';
   if (s.document && !s.labelValue && !s.copula && !lasting(s)) return 'pasted';
   // "Don't edit anything yet, I want to understand the code first": an instruction bound to the moment.
   if (s.command && s.relativeTime > 0 && !s.standing) return 'one-off';
@@ -110,11 +133,15 @@ export function kindOf(s: KindSignals): Kind {
   // A bare command is a request of the moment when it points at the moment, at trouble, or names
   // nothing that lasts ("explain this function", "run the tests again", "fix the login bug"); "Use
   // pnpm" names a tool and stands.
+  // "Add a gitignore file", "check the disk", "go through all the files in src": a task, done once.
+  if (s.task) return 'one-off';
   if (s.command) return s.bareCommand && (s.relativeTime > 0 || s.trouble > 0 || !s.named) ? 'one-off' : 'rule';
-  if (s.reserves && s.condition) return 'rule';
+  // "When I deploy, I run the smoke tests myself"; not "when I pressed it, it said …", a story.
+  if (s.reserves && s.condition && !s.anyPast) return 'rule';
   // "Yesterday the stuck lock cost Priya two hours": a story of a moment, not how things stand.
   if (s.relativeTime > 0 && s.past && s.trouble === 0) return 'chatter';
-  if (s.relativeTime > 0 || s.trouble > 0) return 'state';
-  if (s.fragment && !s.labelValue) return s.contentWords >= 2 ? 'fact' : 'chatter';
+  if (s.relativeTime > 0 || s.trouble > 0 || s.openWork) return 'state';
+  // "Postgres 16 on Fly" names what it is about; "at some point in the future" names nothing.
+  if (s.fragment && !s.labelValue) return s.named || s.contentWords >= 3 ? 'fact' : 'chatter';
   return 'fact';
 }

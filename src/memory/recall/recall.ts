@@ -42,6 +42,8 @@ export interface RecallOptions {
   state?: RecallItem[] | undefined;
   /** The projects' sessions: what ages a memory (store/model.ts `decay`). */
   activity?: Activity | undefined;
+  /** The state of the work as the person put it that the agent's record says was since done (memory/state). */
+  done?: ((m: Memory) => boolean) | undefined;
   /** Items never offered: rejected in this project and not reinforced since (memory/ledger). */
   exclude?: ((id: string, reinforcements: number | undefined) => boolean) | undefined;
   /** Narrows an answer to a caller's own test before the budget is filled (prompt-time recall). */
@@ -151,7 +153,7 @@ function offers(
       const own = clock ?? clockOf(m);
       // The state of the work as the person put it holds until the project's next session: a later
       // state replaces it (the agent's record says where things stand then).
-      if (m.type === 'state' && own.after(Date.parse(m.lastSeenAt)) > 0) continue;
+      if (m.type === 'state' && (own.after(Date.parse(m.lastSeenAt)) > 0 || opts.done?.(m) === true)) continue;
       const base = rankOf(m, opts.nowMs, own);
       if (base < 0) continue;
       const score = query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT;

@@ -42,6 +42,18 @@ export function covers(b: string, a: string, share = 0.6): boolean {
   return n >= Math.min(2, ta.size) && n / ta.size >= share;
 }
 
+/**
+ * How much of the person's account of open work a later built record must name to close it: the
+ * person says it loosely ("next on the not-yet list: the PDF version of the VAT report"), a commit
+ * tersely ("Add PDF export of the VAT report"), so less than the agent's records need of each other,
+ * once the words that only say it is open ("next", "not yet", "pending") are set aside.
+ */
+const SAID_SHARE = 0.4;
+const STATUS = /\b(?:next|not|yet|still|pending|todo|to-do|open|remaining|left|now|then|later|up)\b/gi;
+
+/** The work the person said was open (`said`) is named by a record of work built (`built`). */
+export const closes = (built: string, said: string): boolean => covers(built, said.replace(STATUS, ' '), SAID_SHARE);
+
 /** The same item said twice, tersely or at length: the shorter's words are mostly in the longer. */
 export function sameWork(a: string, b: string): boolean {
   const ta = termSet(a);

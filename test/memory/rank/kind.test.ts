@@ -38,6 +38,22 @@ describe('kind before rank', () => {
     ['explain this function', 'one-off'],
     ['fix the login bug', 'one-off'],
     ['What does the retry wrapper do?', 'question'],
+    // A task done once, even when it names something that lasts; made lasting by a habit or a condition on the work.
+    ['Add a gitignore file.', 'one-off'],
+    ['Help me apply for the grant by Superteam.', 'one-off'],
+    ['Go through README.md and all the files in src.', 'one-off'],
+    ['Run make check before you push.', 'rule'],
+    ['Add a test for every new endpoint.', 'rule'],
+    ['Commit often.', 'rule'],
+    ['Write ROADMAP.md with the findings before touching any code.', 'rule'],
+    // Going on with what is on the table, a story of the moment, a time phrase with nothing to stand on.
+    ['Implement the plan.', 'chatter'],
+    ['I just got back from a walk and realized we drifted.', 'chatter'],
+    ['At some point in the future.', 'chatter'],
+    // A modal inside what is asked about directs no one; "rather than" compares.
+    ['None of the processes know what it should produce.', 'fact'],
+    // Work said to be open is the state the person put it in.
+    ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
   ])('"%s" is a %s', (text, kind) => {
     expect(kindOfText(text)).toBe(kind);
   });
@@ -51,6 +67,13 @@ describe('kind before rank', () => {
       '以后提交信息一律用英文写。',
     ])
       expect([kindOfText(text), text]).toEqual(['rule', text]);
+  });
+
+  it('in other languages, "again" asks for a repeat and a short thanks is chatter, however the sentence was read', () => {
+    for (const text of ['relance pytest stp', 'lauf nochmal deno test', 'corre los tests otra vez', 'もう一回ビルドして', '再跑一次 smoke test'])
+      expect([kindOfText(text), text]).toEqual(['one-off', text]);
+    for (const text of ["merci, c'est nickel", '好的，谢谢～', '了解、いい感じです', 'danke, passt'])
+      expect([kindOfText(text), text]).toEqual(['chatter', text]);
   });
 
   it('acknowledgements and praise are no statement at all', () => {

@@ -122,6 +122,31 @@ describe('current state from the agent record', () => {
     expect(items.reduce((n, i) => n + i.tokens, 0)).toBeLessThanOrEqual(budget * 0.25);
   }, 60_000);
 
+  it("drops the person's account of open work once the agent's record says it was built, and keeps what is still open", async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'ledger');
+    const session = new ClaudeSession({ sessionId: 'vat-2', cwd, start: ago(1) })
+      .user('Next on the not-yet list: the PDF version of the VAT report.')
+      .user('Still pending after that: locking closed quarters against edits.')
+      .toolUse('w1', 'Write', { file_path: `${cwd}/app/pdfs/vat_report_pdf.rb`, content: 'class VatReportPdf; end\n' })
+      .toolResult('w1', 'File created successfully.')
+      .toolUse('b1', 'Bash', { command: 'git add -A && git commit -m "Add PDF export of the VAT report"' })
+      .toolResult('b1', '[main cf6a29c] Add PDF export of the VAT report\n 2 files changed, 40 insertions(+)')
+      .assistant('The PDF export is in (cf6a29c).');
+    await ingest(d, session, dir, 'vat-2');
+    const r = await recall(d, cwd);
+    expect(
+      r.items
+        .filter((i) => i.kind === 'memory')
+        .map((i) => i.text)
+        .join('\n'),
+    ).not.toMatch(/PDF version of the VAT report/);
+    expect(r.items.some((i) => i.kind === 'memory' && /locking closed quarters/.test(i.text))).toBe(true);
+    expect(state(r).some((l) => /^Built: Add PDF export of the VAT report/.test(l))).toBe(true);
+  });
+
   it('reads a Codex rollout: plan updates, git commit in a shell call, the final message', async () => {
     const d = newDaemon();
     await d.start();
