@@ -7,7 +7,7 @@
 import type { Memory } from '../api/memory.js';
 import type { EpisodeStore } from '../memory/episodic/episodes.js';
 import { namespaceOf } from '../memory/store/model.js';
-import { DEONTIC, standingIn, TROUBLE } from '../memory/nlp/lexicon.js';
+import { DEONTIC, RELATIVE_TIME, standingIn, TROUBLE } from '../memory/nlp/lexicon.js';
 import { terms, words } from '../memory/nlp/text.js';
 import type { Plan } from './plan.js';
 
@@ -20,12 +20,15 @@ const DROPPED = new Set(['drop', 'dropped', 'scrap', 'scrapped', 'abandon', 'aba
 const DROPPED_PHRASES = [/\bnot going to\b/i, /\bwon'?t (?:do|build|need)\b/i, /\bnever ?mind\b/i, /\bforget (?:about )?(?:it|that|the)\b/i];
 const PLAN = /^(?:Approved plan|Plan)\s*:/i;
 const TROUBLE_TERMS = new Set(terms([...TROUBLE].join(' ')));
+const FIXED_TERMS = new Set(terms([...FIXED].join(' ')));
+const TIME_TERMS = new Set(terms([...RELATIVE_TIME].join(' ')));
 
 function kindOf(m: Memory): 'problem' | 'plan' | undefined {
   if (PLAN.test(m.content)) return 'plan';
   const w = words(m.content);
   // A report of something wrong: not a lesson, a taste, nor a rule about errors ("never swallow errors").
-  const rule = standingIn(m.content) || w.some((x) => DEONTIC.has(x));
+  // The state of the work as the person put it is a report whatever its "never" says ("the download never starts").
+  const rule = m.type !== 'state' && (standingIn(m.content) || w.some((x) => DEONTIC.has(x)));
   if (m.type !== 'learning' && m.type !== 'preference' && !rule && w.some((x) => TROUBLE.has(x)) && !w.some((x) => FIXED.has(x))) return 'problem';
   return undefined;
 }
@@ -66,7 +69,10 @@ export function planResolutions(active: readonly Memory[], episodes: EpisodeStor
       const theirs = new Set(terms(hit.text));
       let shared = 0;
       for (const t of own) if (theirs.has(t)) shared++;
-      if (shared / own.size < ABOUT || !ends(kind, hit.text)) continue;
+      // "The Safari export bug is fixed now" names the report by a few of its words, all of them its own.
+      const named = [...theirs].filter((t) => !TROUBLE_TERMS.has(t) && !FIXED_TERMS.has(t) && !TIME_TERMS.has(t));
+      const byName = shared >= 2 && named.length > 0 && named.filter((t) => own.has(t)).length / named.length >= ABOUT;
+      if ((shared / own.size < ABOUT && !byName) || !ends(kind, hit.text)) continue;
       taken.add(m.id);
       const quote = hit.text.replace(/\s+/g, ' ').slice(0, 100);
       const reason = `${kind === 'problem' ? 'fixed' : 'dropped'} in session ${hit.sessionId}: "${quote}"`;

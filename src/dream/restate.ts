@@ -6,11 +6,11 @@
  * the model review (when there is one) or apart.
  */
 import type { Memory } from '../api/memory.js';
-import { CONDITIONS, DEICTIC, FIRST_PLURAL, FIRST_SINGULAR, NEGATORS, SECOND, STANDING, UNIVERSAL } from '../memory/nlp/lexicon.js';
-import { jaccard, stem, terms, words } from '../memory/nlp/text.js';
+import { NEGATORS } from '../memory/nlp/lexicon.js';
+import { jaccard, words } from '../memory/nlp/text.js';
 import { TOOL_CATEGORY } from '../memory/nlp/tool-lexicon.js';
 import type { Plan } from './plan.js';
-import type { Pair, Shaped } from './similarity.js';
+import { contentTerms, FREE, type Pair, type Shaped } from './similarity.js';
 
 /** Content words in common (Jaccard) from which two statements are one, offline. */
 export const RESTATED = 0.6;
@@ -40,10 +40,6 @@ export function differentNames(a: string, b: string): boolean {
   const y = namesIn(b);
   return [...x].some((n) => !y.has(n)) && [...y].some((n) => !x.has(n));
 }
-
-/** Function words and markers a rewording may trade freely ("each" for "always", "the" for "our"). */
-const CONNECTIVES = ['instead', 'rather', 'than', 'also', 'just', 'only', 'then', 'too', 'both', 'either', 'please'];
-const FREE = new Set([...STANDING, ...UNIVERSAL, ...DEICTIC, ...CONDITIONS, ...FIRST_PLURAL, ...FIRST_SINGULAR, ...SECOND, ...CONNECTIVES].map(stem));
 
 /**
  * One content word traded for another on each side ("the backend deploys…" / "the frontend
@@ -91,7 +87,7 @@ export function planRestatements(items: readonly Shaped[], pairs: readonly Pair[
 
 /** The same statement in other words: most content words in common, nothing swapped, the same polarity, numbers and names. */
 export function restates(a: string, b: string): boolean {
-  const x = new Set(terms(a));
-  const y = new Set(terms(b));
+  const x = contentTerms(a);
+  const y = contentTerms(b);
   return jaccard(x, y) >= RESTATED && negated(a) === negated(b) && numbers(a) === numbers(b) && !differentNames(a, b) && !swapsContent(x, y);
 }

@@ -9,7 +9,8 @@
 import type { Memory, Slot } from '../api/memory.js';
 import { namespaceKey, namespaceOf } from '../memory/store/model.js';
 import { slotKey, slotOf } from '../memory/store/slots.js';
-import { jaccard, terms } from '../memory/nlp/text.js';
+import { CONDITIONS, DEICTIC, FIRST_PLURAL, FIRST_SINGULAR, SECOND, STANDING, UNIVERSAL } from '../memory/nlp/lexicon.js';
+import { jaccard, stem, terms } from '../memory/nlp/text.js';
 
 export interface Shaped {
   memory: Memory;
@@ -30,6 +31,34 @@ const MAX_BLOCK = 400;
 /** Pairs at least this alike in wording, with different slots, may be paraphrases. */
 export const MAYBE = 0.3;
 
+/**
+ * Function words and markers a rewording may trade freely ("each" for "always", "the" for "our",
+ * "when" for "if"); not "before" and "after", which say opposite things.
+ */
+const CONNECTIVES = ['instead', 'rather', 'than', 'also', 'just', 'only', 'then', 'too', 'both', 'either', 'please'];
+const ORDER = new Set(['before', 'after']);
+export const FREE: ReadonlySet<string> = new Set(
+  [...STANDING, ...UNIVERSAL, ...DEICTIC, ...[...CONDITIONS].filter((w) => !ORDER.has(w)), ...FIRST_PLURAL, ...FIRST_SINGULAR, ...SECOND, ...CONNECTIVES].map(
+    stem,
+  ),
+);
+
+/** "linter" is who lints, "formatter" what formats: the same thing as the verb, for telling restatements. */
+function agentBase(term: string): string {
+  if (term.length <= 5 || !term.endsWith('er')) return term;
+  const base = term.slice(0, -2);
+  return /([b-df-hj-np-tv-z])\1$/.test(base) ? base.slice(0, -1) : base;
+}
+
+/** What a statement says, for telling two wordings of it apart: its content terms, without the words a rewording trades. */
+export function contentTerms(text: string): Set<string> {
+  return new Set(
+    terms(text.replace(/['’]s\b/g, ''))
+      .filter((t) => !FREE.has(t))
+      .map(agentBase),
+  );
+}
+
 /** Memories with their slots; `computed` lists those whose slot was worked out anew (to be saved). */
 export function shape(memories: Memory[]): { items: Shaped[]; computed: Map<string, Slot> } {
   const computed = new Map<string, Slot>();
@@ -45,7 +74,7 @@ export function shape(memories: Memory[]): { items: Shaped[]; computed: Map<stri
       memory,
       ns: namespaceKey(namespaceOf(memory)),
       ...(slot !== undefined && { slot }),
-      words: new Set(terms(memory.content.replace(/['’]s\b/g, ''))),
+      words: contentTerms(memory.content),
     };
   });
   return { items, computed };

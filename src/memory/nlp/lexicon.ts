@@ -61,7 +61,8 @@ export const DEFERRALS = phrases(`you decide | up to you | your call | not sure 
  */
 export const TASK_VERBS = set(`add build check clean complete create debug delete deploy do draft explain finish fix generate get give go help
   implement install investigate kill list look make merge move open print pull push read refactor remove rename replace research
-  restart review rewrite run scan send set show start summarize summarise take tell test try update upgrade work`);
+  restart review rewrite run scan send set show start summarize summarise take tell test try update upgrade work
+  bump raise lower increase decrease reduce revert undo round`);
 /** Verbs that let the agent go on with what is on the table: "continue", "proceed", "engage", "go ahead". */
 export const GO_AHEAD = set(`proceed continue resume engage carry go implement execute do start begin apply`);
 /** Words that open a clause of what someone asks about, not a directive: "what it should produce". */

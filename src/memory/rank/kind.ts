@@ -129,6 +129,9 @@ export function kindOf(s: KindSignals): Kind {
   // "Don't edit anything yet, I want to understand the code first": an instruction bound to the moment.
   if (s.command && s.relativeTime > 0 && !s.standing) return 'one-off';
   if (s.proposal && !s.standing) return 'decision';
+  // "The export is broken on Safari: the download never starts": a report of trouble, whose "never"
+  // tells what happens, not what to do.
+  if (s.trouble > 0 && s.standing && !s.command && !s.deontic && !s.preference && !s.limit) return 'state';
   if (s.preference || s.standing || s.deontic || s.limit) return 'rule';
   // A bare command is a request of the moment when it points at the moment, at trouble, or names
   // nothing that lasts ("explain this function", "run the tests again", "fix the login bug"); "Use
