@@ -31,7 +31,8 @@ export function nameFamily(name: string): NameFamily | undefined {
   const parts = words(name);
   const last = parts.at(-1);
   if (last === undefined || NOT_A_VALUE.has(last)) return undefined;
-  if (parts.some((w) => PASSWORD_WORDS.has(w))) return 'password';
+  // `PGPASSWORD`, `MYSQL_ROOTPASSWORD`: a password word fused to a prefix is still one.
+  if (parts.some((w) => PASSWORD_WORDS.has(w) || /(?:password|passwd)$/.test(w))) return 'password';
   if (parts.length > 1 && (last === 'pass' || last === 'pwd')) return 'password';
   if (parts.some((w) => SECRET_WORDS.has(w)) || last === 'auth') return 'secret';
   if (parts.length > 1 && last === 'key' && !PLAIN_KEYS.has(parts.at(-2) ?? '')) return 'secret';

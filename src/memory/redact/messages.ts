@@ -1,0 +1,68 @@
+/**
+ * The one redaction pass over a transcript: every message is masked as it streams from the reader,
+ * before the episodic index, the digest, the state record or extraction sees it, so nothing they
+ * keep (episodes, digest commands and errors, state lines, memories) holds a secret whatever it
+ * takes from the message. Text is masked whole (its lines joined, see split.ts), and a message's
+ * text is joined with the one its speaker said before, so a key pasted across two messages is
+ * masked in both. File paths are left to the digest, which shows the project's own relative.
+ */
+import type { TranscriptMessage } from '../transcripts/types.js';
+import { applyMasks, type MaskHit, redact } from './redact.js';
+import { joinedSecret } from './split.js';
+
+/** Messages held back, so a message can still be masked when the speaker's next one completes a secret. */
+const HOLD = 8;
+
+interface Held {
+  m: TranscriptMessage;
+  /** The text as read; masked only when the message leaves. */
+  raw: string;
+  hits: MaskHit[];
+}
+
+const mask = (s: string): string => redact(s).text;
+
+/** Everything of a message but its text and paths, masked. */
+function maskFields(m: TranscriptMessage): TranscriptMessage {
+  const out: TranscriptMessage = { ...m };
+  if (m.command !== undefined) out.command = mask(m.command);
+  if (m.answers !== undefined)
+    out.answers = m.answers.map((a) => ({
+      question: mask(a.question),
+      answer: mask(a.answer),
+      ...(a.options !== undefined && { options: a.options.map(mask) }),
+    }));
+  if (m.todos !== undefined) out.todos = m.todos.map((t) => ({ ...t, content: mask(t.content) }));
+  return out;
+}
+
+/** Text a speaker may continue in their next message: what they typed or wrote, not tool output. */
+const joinable = (m: TranscriptMessage): boolean => m.kind === 'text' || m.kind === 'summary';
+
+function release(h: Held): TranscriptMessage {
+  return { ...h.m, text: h.hits.length === 0 ? h.raw : applyMasks(h.raw, h.hits) };
+}
+
+/** The messages of `source`, in order, each masked; `tally.secrets` counts the secrets masked in their text. */
+export async function* maskedMessages(source: AsyncIterable<TranscriptMessage>, tally = { secrets: 0 }): AsyncGenerator<TranscriptMessage> {
+  const held: Held[] = [];
+  for await (const m of source) {
+    const r = redact(m.text);
+    tally.secrets += r.found.length;
+    const next: Held = { m: maskFields(m), raw: m.text, hits: [...r.found, ...r.personal] };
+    if (joinable(m)) {
+      const prev = held.findLast((h) => h.m.role === m.role && h.m.kind !== 'tool_result');
+      if (prev !== undefined && joinable(prev.m)) {
+        const hit = joinedSecret(prev.raw, m.text, (probe) => redact(probe).found);
+        if (hit !== undefined) {
+          tally.secrets++;
+          prev.hits.push({ kind: hit.kind, ...hit.left });
+          next.hits.push({ kind: hit.kind, ...hit.right });
+        }
+      }
+    }
+    held.push(next);
+    if (held.length > HOLD) yield release(held.shift() as Held);
+  }
+  for (const h of held) yield release(h);
+}
