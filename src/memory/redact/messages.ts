@@ -5,6 +5,10 @@
  * takes from the message. Text is masked whole (its lines joined, see split.ts), and a message's
  * text is joined with the one its speaker said before, so a key pasted across two messages is
  * masked in both. File paths are left to the digest, which shows the project's own relative.
+ * Tool output (up to 32 KiB a result, most of a transcript's bytes) is evidence no surface keeps
+ * whole: its command is masked here, and the line a reader keeps of it (the digest's error line,
+ * the state's commit) is masked where it is taken; extraction reads it only as evidence (a check
+ * passed, an error), never as a candidate. Thinking is read by nothing.
  */
 import type { TranscriptMessage } from '../transcripts/types.js';
 import { applyMasks, type MaskHit, redact } from './redact.js';
@@ -47,9 +51,9 @@ function release(h: Held): TranscriptMessage {
 export async function* maskedMessages(source: AsyncIterable<TranscriptMessage>, tally = { secrets: 0 }): AsyncGenerator<TranscriptMessage> {
   const held: Held[] = [];
   for await (const m of source) {
-    const r = redact(m.text);
-    tally.secrets += r.found.length;
-    const next: Held = { m: maskFields(m), raw: m.text, hits: [...r.found, ...r.personal] };
+    const r = m.kind === 'tool_result' || m.kind === 'thinking' ? undefined : redact(m.text);
+    tally.secrets += r?.found.length ?? 0;
+    const next: Held = { m: maskFields(m), raw: m.text, hits: r === undefined ? [] : [...r.found, ...r.personal] };
     if (joinable(m)) {
       const prev = held.findLast((h) => h.m.role === m.role && h.m.kind !== 'tool_result');
       if (prev !== undefined && joinable(prev.m)) {
