@@ -26,10 +26,28 @@ interface Held {
 
 const mask = (s: string): string => redact(s).text;
 
-/** Everything of a message but its text and paths, masked. */
-function maskFields(m: TranscriptMessage): TranscriptMessage {
+/**
+ * Where the values a command's masks hide occur in the message's text: a tool call's text quotes its
+ * command, where the rules may read it otherwise (`Bash({"command":"DB_PASSWORD=a&b"})`).
+ */
+function commandValues(command: string, masks: readonly MaskHit[], text: string): MaskHit[] {
+  const hits: MaskHit[] = [];
+  for (const h of masks) {
+    const value = command.slice(h.start, h.end);
+    if (value.length < 4) continue;
+    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length)) hits.push({ ...h, start: at, end: at + value.length });
+  }
+  return hits;
+}
+
+/** Everything of a message but its text and paths, masked; `hits` gains the command's values in the text. */
+function maskFields(m: TranscriptMessage, hits: MaskHit[]): TranscriptMessage {
   const out: TranscriptMessage = { ...m };
-  if (m.command !== undefined) out.command = mask(m.command);
+  if (m.command !== undefined) {
+    const c = redact(m.command);
+    out.command = c.text;
+    hits.push(...commandValues(m.command, [...c.found, ...c.personal], m.text));
+  }
   if (m.answers !== undefined)
     out.answers = m.answers.map((a) => ({
       question: mask(a.question),
@@ -53,7 +71,8 @@ export async function* maskedMessages(source: AsyncIterable<TranscriptMessage>, 
   for await (const m of source) {
     const r = m.kind === 'tool_result' || m.kind === 'thinking' ? undefined : redact(m.text);
     tally.secrets += r?.found.length ?? 0;
-    const next: Held = { m: maskFields(m), raw: m.text, hits: r === undefined ? [] : [...r.found, ...r.personal] };
+    const hits: MaskHit[] = r === undefined ? [] : [...r.found, ...r.personal];
+    const next: Held = { m: maskFields(m, hits), raw: m.text, hits };
     if (joinable(m)) {
       const prev = held.findLast((h) => h.m.role === m.role && h.m.kind !== 'tool_result');
       if (prev !== undefined && joinable(prev.m)) {

@@ -142,6 +142,15 @@ describe('the one pass over a transcript', () => {
   });
 });
 
+describe('a tool call quoting its command', () => {
+  it('has the values its command masks masked in its text too', async () => {
+    const command = `DB_PASSWORD=a&${PW}# ./migrate.sh`;
+    const [out] = await masked([msg('1', 'assistant', `Bash(${JSON.stringify({ command })})`, { kind: 'tool_use', command })]);
+    expect(out?.command).toBe('DB_PASSWORD=[REDACTED:password] ./migrate.sh');
+    expect(out?.text).toBe('Bash({"command":"DB_PASSWORD=[REDACTED:password] ./migrate.sh"})');
+  });
+});
+
 describe('the scan budget', () => {
   const big = (mb: number, spaces: boolean): string => {
     const unit = spaces ? 'the deploy ran fine ' : 'aZ3bY4cX5dW6eV7fU8gT';
