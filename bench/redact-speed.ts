@@ -58,7 +58,7 @@ async function previousRedact(ref: string, dir: string): Promise<Redact> {
 export const redactSpeedBench: Bench = {
   name: 'redact-speed',
   title: 'Redaction: 1–50 MB one-line messages (linear), and a 50 MB ingest beside the previous build',
-  budgetSeconds: 900,
+  budgetSeconds: 300,
   async run(o, say) {
     const sizes = o.quick ? [1, 5] : SIZES;
     const ref = process.env.NIGHTSHIFT_BASELINE_REF ?? spawnSync('git', ['-C', REPO, 'merge-base', 'HEAD', 'main'], { encoding: 'utf8' }).stdout.trim();

@@ -2,7 +2,7 @@
  * The credential forms an attacker's corpus got through, end to end against a real daemon: a push
  * URL with a token and a test flag with an API key (kept in digests before), `curl -u user:pass`,
  * `export PGPASSWORD=…`, `docker run -e …PASSWORD=…`, an API key split across two lines and another
- * across two messages. No value may come out of the digest (`sessions show`), recall, the
+ * across two messages, a key split across the lines of a `remember`. No value may come out of the digest (`sessions show`), recall, the
  * session-start hook, search, memories or any state file (digests and injections.jsonl included),
  * and the sentences around them are kept. A session that also holds one 5 MB message with no
  * spaces is ingested, and its ordinary lines are searchable.
@@ -27,7 +27,20 @@ const PG_PW = `pg${r.key(10)}`;
 const DOCKER_PW = `dk${r.key(10)}`;
 const SPLIT = j('-', 'sk', 'ant', 'api03', r.key(95, B64URL));
 const ACROSS = j('-', 'sk', 'ant', 'api03', r.key(95, B64URL));
-const VALUES = [GH, DD, CURL_PW, PG_PW, DOCKER_PW, SPLIT.slice(0, 63), SPLIT.slice(63), ACROSS.slice(0, 63), ACROSS.slice(63)];
+const REMEMBERED = j('-', 'sk', 'ant', 'api03', r.key(95, B64URL));
+const VALUES = [
+  REMEMBERED.slice(0, 50),
+  REMEMBERED.slice(50),
+  GH,
+  DD,
+  CURL_PW,
+  PG_PW,
+  DOCKER_PW,
+  SPLIT.slice(0, 63),
+  SPLIT.slice(63),
+  ACROSS.slice(0, 63),
+  ACROSS.slice(63),
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -73,6 +86,15 @@ describe('command-line credentials and split keys, end to end', () => {
       expect(res.code, `${label}: ${res.stderr}`).toBe(0);
       outputs[label] = res.stdout + res.stderr;
     };
+    // A key split across two lines of a `remember`, recalled at session start.
+    await run('remember', [
+      'remember',
+      '--project',
+      repo,
+      '--type',
+      'fact',
+      `The billing CI uses the key ${REMEMBERED.slice(0, 50)}\n${REMEMBERED.slice(50)} for its nightly run.`,
+    ]);
     await run('sessions show', ['sessions', 'show', 'forms-1', '--json']);
     await run('memories list', ['memories', 'list', '--project', repo, '--json']);
     await run('recall', ['recall', '--project', repo, '--json']);
@@ -92,7 +114,7 @@ describe('command-line credentials and split keys, end to end', () => {
     expect(contents).toContain(
       'The local database always starts with docker run -e POSTGRES_PASSWORD=[REDACTED:password] -p 5432:5432 postgres:16 for the billing tests.',
     );
-    expect(outputs['session-start hook']).toContain('[REDACTED:');
+    expect(outputs['session-start hook']).toContain('The billing CI uses the key [REDACTED:anthropic_key] [REDACTED:anthropic_key] for its nightly run.');
     // The 5 MB line is masked whole; the lines around it, and the next message, are searchable.
     expect(outputs['search webhooks']).toContain('The invoices service always retries webhooks three times.');
     expect(outputs['search release']).toContain('We always deploy the billing service from the release branch.');
