@@ -28,6 +28,7 @@ import { modelCliBench } from './model-cli.js';
 import type { Bench, Figure } from './lib/types.js';
 import { promptRecallBench } from './prompt-recall.js';
 import { recallBench } from './recall.js';
+import { redactSpeedBench } from './redact-speed.js';
 import { restartBench } from './restart.js';
 import { scheduleBench } from './schedule.js';
 import { startPath } from './start-path.js';
@@ -48,6 +49,7 @@ const BENCHES: Bench[] = [
   promptRecallBench,
   restartBench,
   ingestBench,
+  redactSpeedBench,
   locomo,
   realSessionsBench,
   outOfFoldBench,

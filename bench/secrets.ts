@@ -1,7 +1,9 @@
 /**
  * Secret detection: the corpus figures (secrets redacted, look-alikes touched, what the secretlint
- * preset finds alone) and the cost of `redact` and of the preset, per sentence and per MB, beside
- * the preset run through `@secretlint/core`'s own `lintSource`.
+ * preset finds alone), the corpus as a session (every secret typed, run as a shell command that
+ * fails, and each key split across two messages) through the ingest's one pass into every surface
+ * it writes (episodes, digest, state record, memories), and the cost of `redact` and of the preset,
+ * per sentence and per MB, beside the preset run through `@secretlint/core`'s own `lintSource`.
  * Run: `npx tsx bench/secrets.ts` (no build, no daemon). Figures are in BENCHMARKS.md.
  */
 import { lintSource } from '@secretlint/core';
@@ -9,6 +11,13 @@ import { rules } from '@secretlint/secretlint-rule-preset-recommend';
 import { performance } from 'node:perf_hooks';
 import { redact } from '../src/memory/redact/redact.js';
 import { lintSecrets } from '../src/memory/redact/secretlint.js';
+import { DigestBuilder, emptyDigest } from '../src/memory/digest/build.js';
+import { extractOffline } from '../src/memory/extract/offline.js';
+import { episodeOf, forExtraction } from '../src/memory/ingest/ingest-messages.js';
+import { maskedMessages } from '../src/memory/redact/messages.js';
+import { emptySessionState, StateBuilder } from '../src/memory/state/index.js';
+import type { ExtractMessage } from '../src/memory/extract/types.js';
+import type { TranscriptMessage } from '../src/memory/transcripts/types.js';
 import { LOOKALIKES } from '../test/fixtures/secrets/lookalikes.js';
 import { SECRETS } from '../test/fixtures/secrets/secrets.js';
 
@@ -59,6 +68,62 @@ const viaCore = (text: string) =>
 
 const ms = (n: number) => `${n.toFixed(3)} ms`;
 
+/** The corpus as one session's messages: each text typed, and run as a failing shell command; a split key also across two messages. */
+function session(): TranscriptMessage[] {
+  const out: TranscriptMessage[] = [];
+  const base = { role: 'user', kind: 'text', origin: 'typed' } as const;
+  SECRETS.forEach((c, i) => {
+    out.push({ ...base, id: `t${i}`, text: c.text });
+    out.push({
+      id: `u${i}`,
+      role: 'assistant',
+      kind: 'tool_use',
+      origin: 'assistant',
+      text: `Bash(${c.text.slice(0, 180)})`,
+      toolUseId: `c${i}`,
+      command: c.text,
+    });
+    out.push({ id: `r${i}`, role: 'user', kind: 'tool_result', origin: 'tool', text: `error: ${c.text}`, toolUseId: `c${i}`, command: c.text, isError: true });
+    const [a, b] = c.text.split('\n');
+    if (c.values.length === 2 && a !== undefined && b !== undefined) {
+      out.push(
+        { ...base, id: `a${i}`, text: a },
+        { id: `x${i}`, role: 'assistant', kind: 'text', origin: 'assistant', text: 'That looks cut off.' },
+        { ...base, id: `b${i}`, text: b },
+      );
+    }
+  });
+  return out;
+}
+
+/** Every surface the ingest writes of that session, and the secret values found in each. */
+async function surfaces(): Promise<Record<string, number>> {
+  const digest = new DigestBuilder(emptyDigest({ key: 'k', sessionId: 'bench', project: '/srv/app' }));
+  const state = new StateBuilder(emptySessionState('k', 'bench'));
+  const episodes: string[] = [];
+  const extract: ExtractMessage[] = [];
+  async function* source() {
+    yield* session();
+  }
+  for await (const m of maskedMessages(source())) {
+    digest.add(m);
+    state.add(m);
+    const e = episodeOf(m);
+    if (e) episodes.push(e.text);
+    const x = forExtraction(m);
+    if (x) extract.push(x);
+  }
+  const memories = extractOffline({ sessionId: 'bench', messages: extract, maxMemories: 500, related: () => [] }).proposals.map((p) => redact(p.content).text);
+  const texts: Record<string, string> = {
+    episodes: episodes.join('\n'),
+    digest: JSON.stringify(digest.result(new Date().toISOString(), '/srv/app')),
+    state: JSON.stringify(state.result()),
+    memories: memories.join('\n'),
+  };
+  const values = SECRETS.flatMap((c) => c.values);
+  return Object.fromEntries(Object.entries(texts).map(([k, t]) => [k, values.filter((v) => t.includes(v)).length]));
+}
+
 async function main(): Promise<void> {
   const redacted = SECRETS.filter((c) => !c.values.some((v) => redact(c.text).text.includes(v))).length;
   const touched = LOOKALIKES.filter((c) => redact(c.text).found.length > 0).length;
@@ -75,6 +140,8 @@ async function main(): Promise<void> {
   console.log(`corpus: look-alikes touched ${touched}/${LOOKALIKES.length} (${((100 * touched) / LOOKALIKES.length).toFixed(1)} %)`);
   console.log(`corpus: look-alikes holding personal data, masked as such ${personal}/${LOOKALIKES.length}`);
   console.log(`corpus: the secretlint preset alone covers ${byPreset}/${SECRETS.length} secrets`);
+  const left = await surfaces();
+  console.log(`corpus as a session (${session().length} messages): secret values left per surface ${JSON.stringify(left)}`);
 
   const mb = transcript(1_000_000);
   const lines = mb.split('\n');

@@ -18,8 +18,9 @@ const ERRORS_MAX = 10;
 const COMMITS_MAX = 50;
 const IDS_MAX = 5;
 
+/** Messages arrive masked (redact/messages.ts); tool output is not, and is masked where a line of it is kept. */
 function clip(text: string, max = TEXT_MAX): string {
-  const flat = redact(text.replace(/\s+/g, ' ').trim()).text;
+  const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
@@ -220,7 +221,7 @@ export class DigestBuilder {
     else if (this.d.errors.length < ERRORS_MAX) {
       this.d.errors.push({
         command: notable.command,
-        text: clip(errorLine(m.text), 160),
+        text: clip(redact(errorLine(m.text)).text, 160),
         count: 1,
         messageId: m.id,
         ...(at !== undefined && { at }),

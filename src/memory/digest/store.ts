@@ -6,8 +6,33 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionDigest } from '../../api/digest.js';
 import { DurableJsonFile } from '../../sys/state-file.js';
+import { redact } from '../redact/redact.js';
 
 const CACHE_MAX = 2000;
+
+const mask = (s: string): string => redact(s).text;
+const maskText = <T extends { text: string }>(t: T): T => ({ ...t, text: mask(t.text) });
+
+/**
+ * A digest as read from disk, its texts masked. Digests are written from masked messages; one
+ * written by an earlier version may hold a command as it was typed. Masking is idempotent, and a
+ * digest is small and cached.
+ */
+function masked(d: SessionDigest): SessionDigest {
+  return {
+    ...d,
+    asked: d.asked.map(maskText),
+    commands: d.commands.map((c) => ({ ...c, command: mask(c.command) })),
+    ...(d.declined !== undefined && { declined: d.declined.map((c) => ({ ...c, command: mask(c.command) })) }),
+    errors: d.errors.map((e) => ({ ...e, command: mask(e.command), text: mask(e.text) })),
+    commits: d.commits.map((c) => (c.message === undefined ? c : { ...c, message: mask(c.message) })),
+    pushes: d.pushes.map((p) => ({ ...p, command: mask(p.command) })),
+    pendingTasks: d.pendingTasks.map(maskText),
+    open: d.open.map(maskText),
+    ...(d.question !== undefined && { question: maskText(d.question) }),
+    ...(d.plan !== undefined && { plan: maskText(d.plan) }),
+  };
+}
 
 export class DigestStore {
   private readonly cache = new Map<string, SessionDigest | null>();
@@ -24,7 +49,8 @@ export class DigestStore {
   get(key: string): SessionDigest | undefined {
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit ?? undefined;
-    const found = new DurableJsonFile(this.file(key), SessionDigest).readOrSetAside().data;
+    const read = new DurableJsonFile(this.file(key), SessionDigest).readOrSetAside().data;
+    const found = read === null ? null : masked(read);
     this.remember(key, found);
     return found ?? undefined;
   }

@@ -16,7 +16,6 @@ import { ProjectIndex, type Scored } from './project-index.js';
 import type { SegmentDoc } from './segment.js';
 import { appendEpisodes, readSessionFile, SessionReader, writeSessionFile, type Line } from './session-file.js';
 import type { Episode } from './types.js';
-import { redact } from '../redact/redact.js';
 import { stripControls } from '../redact/sanitize.js';
 
 export type { Episode } from './types.js';
@@ -36,8 +35,8 @@ interface SessionLines {
   end: number;
 }
 
-/** Stored text never holds a secret or a control character, whoever handed it over. */
-const clean = (s: string) => redact(stripControls(s)).text;
+/** Stored text never holds a control character; secrets were masked as the transcript was read (redact/messages.ts). */
+const clean = (s: string) => stripControls(s);
 const cleanEpisode = (e: Episode): Episode => ({ ...e, text: clean(e.text), ...(e.speaker !== undefined && { speaker: clean(e.speaker) }) });
 
 export class EpisodeStore {

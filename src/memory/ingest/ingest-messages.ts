@@ -1,6 +1,5 @@
 /** What extraction and the episodic index take from each transcript message. */
 import { EPISODE_TEXT_MAX, type Episode } from '../episodic/episodes.js';
-import { redact } from '../redact/redact.js';
 import type { ExtractMessage } from '../extract/types.js';
 import { clip, TOOL_RESULT_MAX } from '../transcripts/render.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
@@ -21,6 +20,8 @@ export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined 
     role,
     kind,
     origin,
+    // Tool output comes unmasked (redact/messages.ts): extraction reads its excerpt as evidence only
+    // (a check passed, an error), and no candidate, memory or model prompt is made of it.
     text: clip(m.text, max),
     toolName,
     isError,
@@ -40,11 +41,11 @@ export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined 
   return x;
 }
 
-/** What the episodic index keeps: said and done, never tool output, secrets masked. */
+/** What the episodic index keeps: said and done, never tool output (the messages come masked). */
 export function episodeOf(m: TranscriptMessage): Episode | undefined {
   if (m.meta || m.compactSummary || !(m.kind === 'text' || m.kind === 'tool_use')) return undefined;
   if (m.role === 'system' || m.text.trim() === '') return undefined;
-  const text = redact(clip(m.text, EPISODE_TEXT_MAX)).text;
+  const text = clip(m.text, EPISODE_TEXT_MAX);
   return {
     sessionId: '', // known once the transcript was read
     messageId: m.id,
@@ -72,7 +73,7 @@ export function markRejected(episodes: Episode[], m: TranscriptMessage): void {
     const e = episodes[i] as Episode;
     if (e.role !== 'assistant') continue;
     if (e.text.includes('[rejected by the person')) return; // the call's result and the reason name one rejection
-    e.text = clip(`${e.text} [rejected by the person${reason === undefined ? '' : `: ${redact(reason).text}`}]`, EPISODE_TEXT_MAX);
+    e.text = clip(`${e.text} [rejected by the person${reason === undefined ? '' : `: ${reason}`}]`, EPISODE_TEXT_MAX);
     return;
   }
 }

@@ -15,6 +15,7 @@ import { DigestBuilder, emptyDigest } from '../digest/build.js';
 import type { DigestStore } from '../digest/store.js';
 import { emptySessionState, StateBuilder, type StateStore } from '../state/index.js';
 import type { Episode, EpisodeStore } from '../episodic/episodes.js';
+import { maskedMessages } from '../redact/messages.js';
 import { redact } from '../redact/redact.js';
 import type { ExtractInput, ExtractMessage, ExtractResult } from '../extract/types.js';
 import { episodeOf, forExtraction, markRejected } from './ingest-messages.js';
@@ -119,7 +120,9 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   let parsed = 0;
   let first: string | undefined;
   let last: string | undefined;
-  for await (const m of parse.messages) {
+  // Masked as they are read: nothing below sees a secret of the transcript (redact/messages.ts).
+  const masked = { secrets: 0 };
+  for await (const m of maskedMessages(parse.messages, masked)) {
     parsed++;
     if (reingest) ids.add(m.id);
     if (m.timestamp !== undefined) {
@@ -172,7 +175,8 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
 
   const nowIso = new Date(nowMs()).toISOString();
   const retraction: Retraction | undefined = reingest ? retractFile(deps.store, { sessionId, ids }, nowIso) : undefined;
-  let secretsMasked = 0;
+  // Secrets masked in the messages read; a model's proposal is masked again in case it wrote one out.
+  let secretsMasked = masked.secrets;
   const added: Memory[] = [];
   const reinforced: Memory[] = [];
   const superseded: Memory[] = [];

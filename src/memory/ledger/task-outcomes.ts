@@ -83,11 +83,14 @@ export async function lastLines(path: string, n = 3): Promise<string[]> {
             .pop() ?? ''
         ).trimEnd(),
       );
-    if (start > 0) lines = lines.slice(1); // the first is cut mid-line
+    // Masked as one text, so a secret broken across lines is masked in both halves; the first line,
+    // cut mid-line, is context for that and never shown.
+    lines = redact(lines.join('\n')).text.split('\n');
+    if (start > 0) lines = lines.slice(1);
     return lines
       .filter((l) => l.trim() !== '')
       .slice(-n)
-      .map((l) => redact(l.length > LINE_MAX ? `…${l.slice(-LINE_MAX)}` : l).text);
+      .map((l) => (l.length > LINE_MAX ? `…${l.slice(-LINE_MAX)}` : l));
   } finally {
     await fh.close();
   }
@@ -114,19 +117,22 @@ function durationOf(t: Task): number | null {
   return Math.max(0, Date.parse(end) - Date.parse(start));
 }
 
+const clipLabel = (label: string): string => (label.length > 80 ? `${label.slice(0, 79)}…` : label);
+
 export async function outcomeOf(t: Task): Promise<TaskOutcome> {
   const label = t.name ?? t.command.join(' ');
   const waiting = t.state === 'running' && t.attention?.kind === 'prompt';
   return {
     id: t.id,
-    label: redact(label.length > 80 ? `${label.slice(0, 79)}…` : label).text,
+    // Masked before it is cut: a cut secret may no longer look like one.
+    label: clipLabel(redact(label).text),
     cwd: t.cwd,
     status: statusOf(t),
     outcome: outcomeText(t),
     failed: waiting || failed(t),
     durationMs: durationOf(t),
     endedAt: endedAt(t) ?? null,
-    lastLines: waiting && t.attention ? [redact(stripAnsi(t.attention.tail).trim().split('\n').pop() ?? '').text] : await lastLines(t.outputPath),
+    lastLines: waiting && t.attention ? [redact(stripAnsi(t.attention.tail).trim()).text.split('\n').pop() ?? ''] : await lastLines(t.outputPath),
     read: waiting ? `nightshift send ${t.id} TEXT` : `nightshift output ${t.id}`,
   };
 }

@@ -57,7 +57,8 @@ const CHAT: Record<string, string> = {
   ive: "I've",
   thx: 'thanks',
 };
-const CHAT_WORD = new RegExp(`\\b(?:${Object.keys(CHAT).join('|')})\\b`, 'gi');
+/** A word of prose only: `curl -u`, `ls -im`, `$u` and `a/u` are command text, never rewritten. */
+const CHAT_WORD = new RegExp(`(?<![-\\w./\\\\$@:=])(?:${Object.keys(CHAT).join('|')})\\b(?![-/=:@])`, 'gi');
 
 function english(raw: string): Sentence[] {
   const { nlp, its } = wink();

@@ -5,7 +5,7 @@
  */
 import type { Span } from './near-words.js';
 
-const BASE64 = /(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{4}){4,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?(?![A-Za-z0-9+/=])/g;
+const MIN_RUN = 16;
 /** Bigger runs are files, not credentials; decoding them on every redaction would cost for nothing. */
 const MAX_RUN = 4096;
 
@@ -19,14 +19,40 @@ function printable(s: string): boolean {
   return bad === 0;
 }
 
+const isBase64Char = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f;
+
+/**
+ * Maximal runs of base64 characters (up to two `=` of padding), found by one walk over the text.
+ * A regex with a repeated group keeps a backtracking entry per repetition, which overflows the stack
+ * on a run of a few megabytes.
+ */
+function* runs(text: string): Generator<Span> {
+  let i = 0;
+  while (i < text.length) {
+    if (!isBase64Char(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isBase64Char(text.charCodeAt(i))) i++;
+    const body = i - start;
+    let pad = 0;
+    while (pad < 2 && text.charCodeAt(i) === 0x3d) {
+      i++;
+      pad++;
+    }
+    // More padding than base64 has, or a length no encoder writes: not an encoded value.
+    if (text.charCodeAt(i) === 0x3d || body < MIN_RUN || (pad > 0 && (body + pad) % 4 !== 0) || body % 4 === 1) continue;
+    yield { start, end: i };
+  }
+}
+
 /** Spans of base64 runs whose decoded text `holdsSecret`, leaving the `claimed` ones alone. */
 export function wrappedSecrets(text: string, claimed: readonly Span[], holdsSecret: (decoded: string) => boolean): Span[] {
   const hits: Span[] = [];
-  for (const m of text.matchAll(BASE64)) {
-    const start = m.index;
-    const end = start + m[0].length;
-    if (m[0].length > MAX_RUN || claimed.some((c) => c.start < end && start < c.end)) continue;
-    const decoded = Buffer.from(m[0], 'base64').toString('latin1');
+  for (const { start, end } of runs(text)) {
+    if (end - start > MAX_RUN || claimed.some((c) => c.start < end && start < c.end)) continue;
+    const decoded = Buffer.from(text.slice(start, end), 'base64').toString('latin1');
     if (printable(decoded) && holdsSecret(decoded)) hits.push({ start, end });
   }
   return hits;

@@ -2,7 +2,8 @@
  * Layer 2: a long token that looks generated, in the same clause as a secret word. Catches prose
  * with a qualifier between the name and the value ("My github token for the release script is …",
  * "use … as the webhook secret") that no `name = value` rule reaches. Hashes a tool printed are
- * spared: hex in a clause about commits, digests or caches, UUIDs, data URIs, SRI and `sha256:`.
+ * spared: hex in a clause about commits, digests or caches, UUIDs, account SIDs, data URIs, SRI and
+ * `sha256:`.
  */
 import { looksGenerated } from './entropy.js';
 
@@ -18,6 +19,8 @@ const CLAUSE = /[^\n;]+?(?:[.!?](?=\s|$)|(?=[\n;])|$)/g;
 const TOKEN = /(?<![\w+/=.~-])[A-Za-z0-9+/][\w+/=.~-]{15,}/g;
 const HASH_WORD =
   /\b(?:commits?|sha\d*|hash(?:es)?|digests?|checksums?|integrity|revisions?|rev|git|merge|cherry-pick|revert|bisect(?:ed)?|fingerprints?|etag|cache|trace(?:parent)?|span|objectid|build)\b/i;
+/** Twilio's resource ids (`AC` account, `MG` messaging service, `SK` API key…): two capitals and 32 hex, public. */
+const SID = /^[A-Z]{2}[0-9a-f]{32}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX = /^[0-9a-f]+$|^[0-9A-F]+$/;
 /** What a token right after these is: an encoded file, a digest, a public key, a hash in a lock file. */
@@ -30,7 +33,7 @@ function candidate(token: string, before: string, clause: string): boolean {
   if (value.includes('://') || ENCODED_BEFORE.test(before) || PUBLIC_PREFIX.test(value)) return false;
   // A separator-split token (`token-svc-7d9f8b6c4-x2kq9`, `/v1/keys/<uuid>`) is judged by its longest part.
   const part = value.split(/[-_./]/).reduce((a, b) => (b.length > a.length ? b : a), '');
-  if (part.length < 12 || UUID.test(value) || UUID.test(value.split('/').at(-1) ?? '')) return false;
+  if (part.length < 12 || SID.test(value) || UUID.test(value) || UUID.test(value.split('/').at(-1) ?? '')) return false;
   // 40 hex is a git commit; other hex is a hash when the clause speaks of commits, digests, caches.
   if (HEX.test(part) && (part.length === 40 || HASH_WORD.test(clause))) return false;
   return looksGenerated(value.includes('/') ? part : value).generated;

@@ -5,7 +5,9 @@
  * Detection is in layers, each leaving what an earlier one claimed: the exact provider shapes and
  * the same prefixes at any length (secret-rules, prefixed-rules), `name = value` and prose rules,
  * the maintained secretlint preset, generated-looking tokens near a secret word, and base64 that
- * decodes to any of these. Personal data (personal.ts) is looked for last, outside what they claimed.
+ * decodes to any of these; then the same layers again over the joins of lines (split.ts), so a key
+ * broken across a line break is masked in both halves. Personal data (personal.ts) is looked for
+ * last, outside what they claimed.
  */
 import { wrappedSecrets } from './base64-wrapped.js';
 import { isFiller } from './entropy.js';
@@ -13,6 +15,7 @@ import { nearWordSecrets } from './near-words.js';
 import { RULES, type SecretKind, type SecretRule } from './secret-rules.js';
 import { lintKind, lintSecrets } from './secretlint.js';
 import { findPersonal, isOneOffPointer, type PersonalHit } from './personal.js';
+import { splitLineSecrets } from './split.js';
 
 export type { SecretKind } from './secret-rules.js';
 export type { PersonalHit, PersonalKind } from './personal.js';
@@ -66,6 +69,8 @@ function judge(rule: SecretRule, match: RegExpExecArray, text: string, claimed: 
 }
 
 const MARKER = /\[REDACTED:\w+\]/g;
+/** A mask of anything but an account name (which is part of a path, never all of a text). */
+const HELD_MASK = /\[REDACTED:(?!user\])\w+\]/;
 
 function ruleSecrets(text: string, claimed: Span[]): SecretHit[] {
   const hits: SecretHit[] = [];
@@ -141,17 +146,82 @@ function onlySecret(masked: string): boolean {
   return words.length <= MAX_CONTENT_WORDS;
 }
 
-export function redact(text: string): Redaction {
+/** What one redaction may scan: a line past it is masked whole (see `scannable`). */
+export const SCAN_BUDGET = 1024 * 1024;
+
+export interface RedactOptions {
+  /** Characters scanned at most; the default is SCAN_BUDGET. */
+  budget?: number;
+}
+
+/** A span to mask and the kind its mask names. */
+export type MaskHit = SecretHit | PersonalHit;
+
+/** Secrets and personal data of a text short enough to scan, joined across its line breaks. */
+function scan(text: string): { found: SecretHit[]; personal: PersonalHit[] } {
   const found = findSecrets(text);
-  const personal = findPersonal(text, [...markers(text), ...found]);
+  const claimed: Span[] = [...markers(text), ...found];
+  for (const hit of splitLineSecrets(text, (probe) => findSecrets(probe, true))) {
+    if (claimed.some((c) => c.start <= hit.start && hit.end <= c.end)) continue;
+    found.push(hit);
+    claimed.push(hit);
+  }
+  return { found: found.sort((a, b) => a.start - b.start), personal: findPersonal(text, claimed) };
+}
+
+/**
+ * The parts of a text within the budget, as runs of whole lines, and the lines past it. A text
+ * within the budget is one part; past it, lines are taken in order while they fit, and a line that
+ * does not (one line of megabytes) is masked whole rather than scanned.
+ */
+function scannable(text: string, budget: number): { start: number; end: number; scan: boolean }[] {
+  if (text.length <= budget) return [{ start: 0, end: text.length, scan: true }];
+  const parts: { start: number; end: number; scan: boolean }[] = [];
+  let left = budget;
+  for (let start = 0; start < text.length;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    const fits = end - start <= left;
+    if (fits) left -= end - start;
+    const last = parts.at(-1);
+    if (last !== undefined && last.scan && fits) last.end = end;
+    else if (end > start || fits) parts.push({ start, end, scan: fits });
+    start = end + 1;
+  }
+  return parts;
+}
+
+/** Masks `hits` (overlaps merge into the first) in `text`. */
+export function applyMasks(text: string, hits: readonly MaskHit[]): string {
   let out = '';
   let pos = 0;
-  for (const hit of [...found, ...personal].sort((a, b) => a.start - b.start)) {
-    out += `${text.slice(pos, hit.start)}[REDACTED:${hit.kind}]`;
+  for (const hit of [...hits].sort((a, b) => a.start - b.start || b.end - a.end)) {
+    if (hit.end <= pos) continue;
+    if (hit.start >= pos) out += `${text.slice(pos, hit.start)}[REDACTED:${hit.kind}]`;
     pos = hit.end;
   }
-  out += text.slice(pos);
+  return out + text.slice(pos);
+}
+
+/**
+ * Masks the secrets and personal data of `text`. Linear in its length: every layer is a bounded
+ * scan, and what is past the budget is masked, never scanned.
+ */
+export function redact(text: string, options: RedactOptions = {}): Redaction {
+  const found: SecretHit[] = [];
+  const personal: PersonalHit[] = [];
+  for (const part of scannable(text, options.budget ?? SCAN_BUDGET)) {
+    if (!part.scan) {
+      found.push({ kind: 'unscanned', start: part.start, end: part.end });
+      continue;
+    }
+    const r = part.start === 0 && part.end === text.length ? scan(text) : scan(text.slice(part.start, part.end));
+    for (const h of r.found) found.push({ ...h, start: h.start + part.start, end: h.end + part.start });
+    for (const h of r.personal) personal.push({ ...h, start: h.start + part.start, end: h.end + part.start });
+  }
+  const out = applyMasks(text, [...found, ...personal]);
   // An account name is a part of a path, and the path is content: it never makes a text only personal.
-  const masked = found.length + personal.filter((p) => p.kind !== 'user').length > 0;
+  // A mask already in the text counts too: a message masked as it was read is still only a secret.
+  const masked = found.length + personal.filter((p) => p.kind !== 'user').length > 0 || HELD_MASK.test(text);
   return { text: out, found, personal, onlySecret: masked && onlySecret(out), oneOffPointer: isOneOffPointer(out) };
 }

@@ -27,7 +27,9 @@ export type SecretKind =
   | 'url_password'
   | 'bearer_token'
   | 'password'
-  | 'secret';
+  | 'secret'
+  /** A line too long to scan within the budget: masked whole, whatever it held. */
+  | 'unscanned';
 
 export interface SecretRule {
   /** Global with indices; the secret is the `secret` group when there is one, else the whole match. */

@@ -53,6 +53,17 @@ const prosePassword = (c: Candidate): SecretKind | undefined => {
   return (c.quoted ? c.value.length >= 2 : looksLikePassword(c.value.replace(/[.,;:!?)]+$/, ''))) ? 'password' : undefined;
 };
 
+/** `export NAME=value`, `-e NAME=value`: a secret-named variable's value is masked unless it is a stand-in or a reference. */
+const exported = (c: Candidate): SecretKind | undefined => {
+  const family = c.name === undefined ? undefined : nameFamily(c.name);
+  // `-e PASS=s3cr3t.Pg` is not code reading a secret, whatever its dots: only a call or an index is.
+  if (family === undefined || isPlaceholder(c.value) || c.next === '(' || c.next === '[') return undefined;
+  return c.value.length >= 2 ? family : undefined;
+};
+
+/** A password after `user:` on a command line: anything but a stand-in (`$PASS`, `<password>`). */
+const prosePasswordOrAny = (c: Candidate): SecretKind | undefined => (isPlaceholder(c.value) ? undefined : 'password');
+
 export const RULES: readonly SecretRule[] = [
   // An unterminated block (a truncated paste) is masked to the end of the text.
   {
@@ -98,6 +109,16 @@ export const RULES: readonly SecretRule[] = [
   // A key at the start of a line: YAML, INI, TOML, .env, `export`. Before name=value, whose values
   // stop at `&`, so `DB_PASSWORD=a&b` is masked whole.
   { pattern: rx(String.raw`^[ \t]*(?:export[ \t]+|-[ \t]+)?${NAME}[ \t]*[:=][ \t]*${VALUE}`, 'm'), kind: assigned(false) },
+  // An environment variable set for a command: `cd x && export PGPASSWORD=…`, `docker run -e API_TOKEN=…`.
+  // Set this way a secret-named value is the secret, whatever its shape.
+  { pattern: rx(String.raw`(?:\bexport[ \t]+|(?<![\w-])(?:-e|--env)(?:[ \t]+|=))${NAME}=${VALUE}`), kind: exported },
+  // `curl -u user:password` and its kin: only the password is masked.
+  {
+    pattern: rx(
+      String.raw`\b(?:curl|wget|http|https|xh|xhs|httpie|grpcurl|hey|ab)\b[^\n|;&]{0,200}?[ \t](?:-u|--user)(?:[ \t]*|=)["']?[^\s:"']+:(?<secret>[^\s"']+)`,
+    ),
+    kind: prosePasswordOrAny,
+  },
   // name=value anywhere: shell, query strings, --flag=value.
   { pattern: rx(String.raw`(?<![\w.$-])(?:--?)?${NAME}=${QUERY_VALUE}`), kind: assigned(false) },
   // --password value

@@ -3,7 +3,7 @@
  * rather than placeholders, code or ordinary words. Tuned to miss little while leaving prose, code
  * and config that merely mention passwords or tokens untouched.
  */
-import { NOT_A_VALUE, PASSWORD_WORDS, PLACEHOLDER_WORDS, PLAIN_KEYS, SECRET_WORDS } from './secret-words.js';
+import { NOT_A_VALUE, PAGINATION_WORDS, PASSWORD_WORDS, PLACEHOLDER_WORDS, PLAIN_KEYS, SECRET_WORDS } from './secret-words.js';
 
 /** What the assignment rules found: the value (quotes removed), the name it was assigned to, the char after it. */
 export interface Candidate {
@@ -31,7 +31,10 @@ export function nameFamily(name: string): NameFamily | undefined {
   const parts = words(name);
   const last = parts.at(-1);
   if (last === undefined || NOT_A_VALUE.has(last)) return undefined;
-  if (parts.some((w) => PASSWORD_WORDS.has(w))) return 'password';
+  // `nextPageToken`, `cursor_token`: an opaque position in a listing, handed to whoever asks.
+  if (parts.some((w) => PAGINATION_WORDS.has(w))) return undefined;
+  // `PGPASSWORD`, `MYSQL_ROOTPASSWORD`: a password word fused to a prefix is still one.
+  if (parts.some((w) => PASSWORD_WORDS.has(w) || /(?:password|passwd)$/.test(w))) return 'password';
   if (parts.length > 1 && (last === 'pass' || last === 'pwd')) return 'password';
   if (parts.some((w) => SECRET_WORDS.has(w)) || last === 'auth') return 'secret';
   if (parts.length > 1 && last === 'key' && !PLAIN_KEYS.has(parts.at(-2) ?? '')) return 'secret';

@@ -63,6 +63,8 @@ export const NOT_A_VALUE = new Set([
   'days',
   'ms',
 ]);
+/** Words of a name for a pagination cursor (`nextPageToken`, `cursor_token`): public, not a secret. */
+export const PAGINATION_WORDS = new Set(['page', 'cursor', 'pagination', 'continuation']);
 /** `<word>_key` names that are not secrets. */
 export const PLAIN_KEYS = new Set([
   'public',

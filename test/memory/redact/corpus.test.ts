@@ -1,5 +1,5 @@
 /**
- * The secret corpus (test/fixtures/secrets/): every secret redacted, at most 2 % of the look-alikes
+ * The secret corpus (test/fixtures/secrets/): every secret redacted, at most 1 % of the look-alikes
  * touched. Prints both figures (BENCHMARKS.md, "Secret detection", records them).
  */
 import { lintSource } from '@secretlint/core';
@@ -29,12 +29,12 @@ describe('the secret corpus', () => {
     expect(missed.map((c) => `${c.shape}: ${c.text}`)).toEqual([]);
   });
 
-  it('touches at most 2 % of the look-alikes', () => {
+  it('touches at most 1 % of the look-alikes', () => {
     // A secret mask; the personal data some look-alikes hold (a /home/NAME path, a phone number) is masked by design.
     const touched = LOOKALIKES.filter((c) => redact(c.text).found.length > 0);
     console.log(`look-alikes touched: ${touched.length}/${LOOKALIKES.length} (${pct(touched.length, LOOKALIKES.length)})`);
     for (const c of touched) console.log(`  touched: ${c.shape}: ${redact(c.text).text}`);
-    expect(touched.length / LOOKALIKES.length).toBeLessThanOrEqual(0.02);
+    expect(touched.length / LOOKALIKES.length).toBeLessThanOrEqual(0.01);
   });
 
   it('is idempotent on the corpus', () => {

@@ -1,0 +1,91 @@
+/**
+ * The one redaction pass over a transcript: every message is masked as it streams from the reader,
+ * before the episodic index, the digest, the state record or extraction sees it, so nothing they
+ * keep (episodes, digest commands and errors, state lines, memories) holds a secret whatever it
+ * takes from the message. Text is masked whole (its lines joined, see split.ts), and a message's
+ * text is joined with the one its speaker said before, so a key pasted across two messages is
+ * masked in both. File paths are left to the digest, which shows the project's own relative.
+ * Tool output (up to 32 KiB a result, most of a transcript's bytes) is evidence no surface keeps
+ * whole: its command is masked here, and the line a reader keeps of it (the digest's error line,
+ * the state's commit) is masked where it is taken; extraction reads it only as evidence (a check
+ * passed, an error), never as a candidate. Thinking is read by nothing.
+ */
+import type { TranscriptMessage } from '../transcripts/types.js';
+import { applyMasks, type MaskHit, redact } from './redact.js';
+import { joinedSecret } from './split.js';
+
+/** Messages held back, so a message can still be masked when the speaker's next one completes a secret. */
+const HOLD = 8;
+
+interface Held {
+  m: TranscriptMessage;
+  /** The text as read; masked only when the message leaves. */
+  raw: string;
+  hits: MaskHit[];
+}
+
+const mask = (s: string): string => redact(s).text;
+
+/**
+ * Where the values a command's masks hide occur in the message's text: a tool call's text quotes its
+ * command, where the rules may read it otherwise (`Bash({"command":"DB_PASSWORD=a&b"})`).
+ */
+function commandValues(command: string, masks: readonly MaskHit[], text: string): MaskHit[] {
+  const hits: MaskHit[] = [];
+  for (const h of masks) {
+    const value = command.slice(h.start, h.end);
+    if (value.length < 4) continue;
+    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length)) hits.push({ ...h, start: at, end: at + value.length });
+  }
+  return hits;
+}
+
+/** Everything of a message but its text and paths, masked; `hits` gains the command's values in the text. */
+function maskFields(m: TranscriptMessage, hits: MaskHit[]): TranscriptMessage {
+  const out: TranscriptMessage = { ...m };
+  if (m.command !== undefined) {
+    const c = redact(m.command);
+    out.command = c.text;
+    hits.push(...commandValues(m.command, [...c.found, ...c.personal], m.text));
+  }
+  if (m.answers !== undefined)
+    out.answers = m.answers.map((a) => ({
+      question: mask(a.question),
+      answer: mask(a.answer),
+      ...(a.options !== undefined && { options: a.options.map(mask) }),
+    }));
+  if (m.todos !== undefined) out.todos = m.todos.map((t) => ({ ...t, content: mask(t.content) }));
+  return out;
+}
+
+/** Text a speaker may continue in their next message: what they typed or wrote, not tool output. */
+const joinable = (m: TranscriptMessage): boolean => m.kind === 'text' || m.kind === 'summary';
+
+function release(h: Held): TranscriptMessage {
+  return { ...h.m, text: h.hits.length === 0 ? h.raw : applyMasks(h.raw, h.hits) };
+}
+
+/** The messages of `source`, in order, each masked; `tally.secrets` counts the secrets masked in their text. */
+export async function* maskedMessages(source: AsyncIterable<TranscriptMessage>, tally = { secrets: 0 }): AsyncGenerator<TranscriptMessage> {
+  const held: Held[] = [];
+  for await (const m of source) {
+    const r = m.kind === 'tool_result' || m.kind === 'thinking' ? undefined : redact(m.text);
+    tally.secrets += r?.found.length ?? 0;
+    const hits: MaskHit[] = r === undefined ? [] : [...r.found, ...r.personal];
+    const next: Held = { m: maskFields(m, hits), raw: m.text, hits };
+    if (joinable(m)) {
+      const prev = held.findLast((h) => h.m.role === m.role && h.m.kind !== 'tool_result');
+      if (prev !== undefined && joinable(prev.m)) {
+        const hit = joinedSecret(prev.raw, m.text, (probe) => redact(probe).found);
+        if (hit !== undefined) {
+          tally.secrets++;
+          prev.hits.push({ kind: hit.kind, ...hit.left });
+          next.hits.push({ kind: hit.kind, ...hit.right });
+        }
+      }
+    }
+    held.push(next);
+    if (held.length > HOLD) yield release(held.shift() as Held);
+  }
+  for (const h of held) yield release(h);
+}

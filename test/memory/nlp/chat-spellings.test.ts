@@ -1,0 +1,24 @@
+/** Chat spellings are read as the words they stand for, in prose only: command text is never rewritten. */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/memory/nlp/index.js';
+
+const text = (s: string): string =>
+  analyze(s)
+    .map((x) => x.text)
+    .join(' ');
+
+describe('chat spellings', () => {
+  it.each([
+    'Always authenticate with curl -u deploy:[REDACTED:password] against staging.',
+    'Push the branch with git push -u origin main before opening the PR.',
+    'Use sort -u on the list and ls -im for inodes.',
+    'The helper lives at lib/u and reads $u from the environment.',
+  ])('leave command text as it is: %s', (s) => {
+    expect(text(s)).toBe(s);
+  });
+
+  it('still reads a chat spelling in prose as its word', () => {
+    const tokens = analyze('can u run the tests').flatMap((x) => x.tokens.map((t) => t.lower));
+    expect(tokens).toContain('you');
+  });
+});
