@@ -6,7 +6,7 @@
  * and restorable, the twenty others are left alone; a later session that says one again clears its
  * mark, and a later session in the repository checks the rest without a dream.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
@@ -15,6 +15,7 @@ import { CLAIMS, changeRepo, isClaim, spoken, writeRepo } from '../helpers/evide
 import { dream, ingest, memories, recall } from '../helpers/memory-cli.js';
 import { ClaudeSession } from '../helpers/session-lines.js';
 
+const WEIGHTS = join(import.meta.dirname, '../../src/memory/rank/weights.json');
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-evid-');
 
@@ -100,6 +101,11 @@ describe('memories tied to code', () => {
     const root = join(dir, 'shop');
     writeRepo(root);
     const d = newDaemon();
+    // The fitted weights with no floor: a marked memory near the floor would leave the block, and
+    // the ratio under test could not be read.
+    const weights = join(dir, 'weights.json');
+    writeFileSync(weights, JSON.stringify({ ...(JSON.parse(readFileSync(WEIGHTS, 'utf8')) as object), floor: -1 }));
+    d.env.NIGHTSHIFT_RANKER_WEIGHTS = weights;
     await d.start();
     await sayAll(d, root, dir);
     // The routes memory against the schema one, said in the same session: only a mark tells them apart.
