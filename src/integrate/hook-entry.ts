@@ -13,6 +13,7 @@ import { HOOK_ENTRY_NAME, shellQuote, type Invocation } from './command.js';
 /**
  * curl's exit codes: 7, nothing listens (stdin is not read yet, `-T -` reads it as it sends); 2,
  * a curl without --unix-socket. Any other failure (a timeout, an error answer) prints nothing.
+ * `-q` first: a ~/.curlrc must not change what is sent or printed.
  * The socket's path is paths.ts's, from the same variables.
  */
 export function hookEntryScript(inv: Invocation): string {
@@ -52,7 +53,7 @@ command -v curl >/dev/null 2>&1 || node_hook
 [ -S "$sock" ] || no_daemon
 ms=$((t % 1000))
 case $ms in ?) ms=00$ms ;; ??) ms=0$ms ;; esac
-out=$(LC_ALL=C curl -sf --unix-socket "$sock" --max-time "$((t / 1000)).$ms" -X POST -H 'Expect:' \\
+out=$(LC_ALL=C curl -q -sf --unix-socket "$sock" --max-time "$((t / 1000)).$ms" -X POST -H 'Expect:' \\
   -H "x-nightshift-cwd: $PWD" -T - "http://nightshift/v1/hook/$hook?timeout=$t")
 case $? in
 0) [ -n "$out" ] && printf '%s\\n' "$out" ;;
