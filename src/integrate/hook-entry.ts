@@ -38,7 +38,7 @@ node_hook() {
 }
 no_daemon() {
   [ "$hook" = user-prompt-submit ] || node_hook
-  cat >/dev/null
+  cat >/dev/null 2>&1
   exit 0
 }
 
