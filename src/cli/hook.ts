@@ -1,6 +1,7 @@
 /**
- * Claude Code and Codex CLI hooks (Codex sends the same fields: session_id, cwd, transcript_path,
- * which is null for an ephemeral session, and reason; it reads the same hookSpecificOutput). They must never hold an agent up or fail it: session-start answers within a
+ * Claude Code and Codex CLI hooks in Node: what the installed hook entry (integrate/hook-entry.ts)
+ * runs when it cannot ask the daemon itself, reading and rendering as the daemon does
+ * (api/hook-io.ts). They must never hold an agent up or fail it: session-start answers within a
  * deadline or prints nothing; session-end and pre-compact hand the transcript over and return at
  * once (spooled to disk when the daemon is down, so nothing is lost); user-prompt-submit adds what
  * matches the prompt, or nothing, and always exits 0. Whatever goes wrong on nightshift's side is
