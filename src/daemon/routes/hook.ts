@@ -61,7 +61,7 @@ function callerCwd(req: IncomingMessage): string {
 }
 
 /** The work, or undefined when it is not done within `ms` (it goes on, unrecorded). */
-async function within(work: Promise<Prepared>, ms: number): Promise<Prepared | undefined> {
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   work.catch(() => undefined); // a failure after the deadline has no one to tell
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
