@@ -15,6 +15,7 @@ import { realSessionsBench } from './real-sessions.js';
 import { outOfFoldBench } from './out-of-fold.js';
 import { longitudinalBench } from './longitudinal.js';
 import { followLatency } from './follow.js';
+import { hookEntryBench } from './hook-entry.js';
 import { hooksBench } from './hooks.js';
 import { idleTasks } from './idle-tasks.js';
 import { ingestBench } from './ingest.js';
@@ -61,6 +62,7 @@ const BENCHES: Bench[] = [
   longitudinalStressBench,
   contextBench,
   hooksBench,
+  hookEntryBench,
   cliSpeed,
   scheduleBench,
   mcpMonitorBench,

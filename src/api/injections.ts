@@ -4,6 +4,7 @@
  * outcomes a session is told about; rejecting a memory ("not useful").
  */
 import { z } from 'zod';
+import { HOOK_NAMES } from './hook-io.js';
 import { ProjectDir, PromptRecallRequest } from './memory.js';
 
 export const InjectionEvent = z.enum(['session-start', 'prompt']);
@@ -76,6 +77,22 @@ export type InjectResponse = z.infer<typeof InjectResponse>;
 /** The prompt hook: matching memories new to the session, and one line per task outcome it was not told yet. */
 export const PromptInjectRequest = PromptRecallRequest;
 export type PromptInjectRequest = z.infer<typeof PromptInjectRequest>;
+
+/** A hook's raw input, as the agent sent it, answered with what the hook prints (api/hook-io.ts). */
+export const HookEvent = z.enum(HOOK_NAMES);
+export const HookQuery = z
+  .object({
+    /** How long the caller waits (ms): the daemon answers within part of it, with what it has by then. */
+    timeout: z.coerce.number().int().min(1).max(600_000).optional(),
+  })
+  .strict();
+export const HookMeta = z.object({
+  /** The ledger entry the answer is recorded as once written whole to the caller (null: nothing to record). */
+  injection: z.string().nullable(),
+  /** The daemon's budget ran out: the answer is empty. */
+  late: z.boolean(),
+});
+export type HookMeta = z.infer<typeof HookMeta>;
 
 export const RejectRequest = z
   .object({

@@ -93,6 +93,7 @@ export const ROUTES = {
   // what the hooks inject, and the ledger of it
   injectSessionStart: { method: 'POST', path: '/v1/inject/session-start' },
   injectPrompt: { method: 'POST', path: '/v1/inject/prompt' },
+  hook: { method: 'POST', path: '/v1/hook/:event' },
   injections: { method: 'GET', path: '/v1/injections' },
   rejectMemory: { method: 'POST', path: '/v1/memories/:id/reject' },
   tasksSince: { method: 'GET', path: '/v1/task-outcomes' },

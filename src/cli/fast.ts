@@ -7,7 +7,8 @@
 import { LightClient } from '../client/light-client.js';
 import { AppError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
-import { HOOK_NAMES, runHook, type HookName } from './hook.js';
+import { HOOK_NAMES, type HookName } from '../api/hook-io.js';
+import { runHook } from './hook.js';
 import { reportError } from './report.js';
 import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type TaskCaller, type WaitOptions } from './task-actions.js';
 import { flagParts, OUTPUT_FLAGS, RUN_FLAGS, WAIT_FLAGS, type FlagSpec } from './task-flags.js';

@@ -1,6 +1,7 @@
 /**
- * Claude Code and Codex CLI hooks (Codex sends the same fields: session_id, cwd, transcript_path,
- * which is null for an ephemeral session, and reason; it reads the same hookSpecificOutput). They must never hold an agent up or fail it: session-start answers within a
+ * Claude Code and Codex CLI hooks in Node: what the installed hook entry (integrate/hook-entry.ts)
+ * runs when it cannot ask the daemon itself, reading and rendering as the daemon does
+ * (api/hook-io.ts). They must never hold an agent up or fail it: session-start answers within a
  * deadline or prints nothing; session-end and pre-compact hand the transcript over and return at
  * once (spooled to disk when the daemon is down, so nothing is lost); user-prompt-submit adds what
  * matches the prompt, or nothing, and always exits 0. Whatever goes wrong on nightshift's side is
@@ -13,32 +14,20 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Command } from 'commander';
+import { HOOK_NAMES, hookAnswer, hookInput, ingestRequest, promptRequest, sessionStartRequest, type HookInput, type HookName } from '../api/hook-io.js';
 import { MODEL_CALL_MARKER } from '../api/model-call.js';
 import { LightClient } from '../client/light-client.js';
 import { spoolIngest } from '../client/spool.js';
 import { AppError, isErrno } from '../errors.js';
 import { resolvePaths } from '../paths.js';
 
-export const HOOK_NAMES = ['session-start', 'session-end', 'pre-compact', 'user-prompt-submit'] as const;
-export type HookName = (typeof HOOK_NAMES)[number];
-
 const timeoutMs = () => Number(process.env.NIGHTSHIFT_HOOK_TIMEOUT_MS) || 1500;
 /** The prompt waits for this hook: a daemon slower than this adds nothing rather than delay it. */
 const promptTimeoutMs = () => Number(process.env.NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_MS) || 150;
 
-type HookInput = Record<string, unknown>;
-
 async function readStdin(): Promise<HookInput> {
   if (isatty(0)) throw new AppError('bad_request', 'hooks read the hook JSON on stdin (Claude Code and Codex send it)');
-  const text = (await stdinText()).trim();
-  let value: unknown;
-  try {
-    value = text ? JSON.parse(text) : {};
-  } catch {
-    throw new AppError('bad_request', 'the hook input on stdin is not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('bad_request', 'unexpected hook input: expected a JSON object');
-  return value as HookInput;
+  return hookInput(await stdinText());
 }
 
 /** All of stdin. Read straight from fd 0 (process.stdin's stream costs a hook ~3 ms to set up), by the stream only when fd 0 is non-blocking. */
@@ -53,27 +42,11 @@ async function stdinText(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A string field of the hook input: absent (or empty) is undefined, anything but a string is refused. */
-function text(input: HookInput, key: string, required = false): string | undefined {
-  const v = input[key];
-  if (v === undefined || v === null || v === '') {
-    if (required) throw new AppError('bad_request', `unexpected hook input: ${key}: Required`);
-    return undefined;
-  }
-  if (typeof v !== 'string') throw new AppError('bad_request', `unexpected hook input: ${key}: Expected string, received ${typeof v}`);
-  return v;
-}
-
 /** Starts the daemon for next time without waiting for it (unless autostart is off), and says which. */
 async function wakeDaemon(): Promise<string> {
   if (process.env.NIGHTSHIFT_NO_AUTOSTART === '1') return 'daemon not running (not starting it: NIGHTSHIFT_NO_AUTOSTART=1)';
   const { spawnDaemon } = await import('../client/spawn-daemon.js'); // child_process only on this cold path
   return `daemon not running; starting it in the background (pid ${spawnDaemon().pid ?? '?'})`;
-}
-
-/** The hook answer both agents read: the text as the event's additional context. */
-function additional(hookEventName: string, additionalContext: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext } });
 }
 
 function note(line: string): void {
@@ -91,15 +64,11 @@ function absent(path: string): boolean {
 }
 
 async function sessionStart(): Promise<void> {
-  const input = await readStdin();
-  const cwd = text(input, 'cwd');
-  const sessionId = text(input, 'session_id');
-  const source = text(input, 'source');
+  const req = sessionStartRequest(await readStdin(), process.cwd());
   const client = new LightClient(resolvePaths().socket, timeoutMs());
   try {
     // The tasks of the project that ended since its last session, then the memories; the daemon records what it gave.
-    const context = await client.inject('injectSessionStart', { project: cwd ?? process.cwd(), ...(sessionId && { sessionId }), ...(source && { source }) });
-    if (context) process.stdout.write(`${additional('SessionStart', context)}\n`);
+    process.stdout.write(hookAnswer('SessionStart', await client.inject('injectSessionStart', req)));
   } catch (err) {
     // No context is better than a held-up session: say why on stderr, print nothing, exit 0.
     if (err instanceof AppError && err.code === 'daemon_unavailable') note(`${await wakeDaemon()}; no memories for this session`);
@@ -108,23 +77,13 @@ async function sessionStart(): Promise<void> {
 }
 
 async function sessionEnd(reason: string | undefined): Promise<void> {
-  const input = await readStdin();
-  const sessionId = text(input, 'session_id');
-  const cwd = text(input, 'cwd');
-  const why = reason ?? text(input, 'reason');
-  const path = text(input, 'transcript_path');
+  const { path, ...rest } = ingestRequest(await readStdin(), reason);
   // Sessions that never wrote a transcript end too (`claude mcp list`): nothing to ingest, nothing wrong.
   if (path === undefined || absent(path)) {
     note(`no transcript ${path ? `at ${path}` : 'in the hook input'}; nothing to ingest`);
     return;
   }
-  const req = {
-    path,
-    wait: false,
-    ...(sessionId && { sessionId }),
-    ...(cwd && { cwd }),
-    ...(why && { reason: why }),
-  };
+  const req = { path, ...rest };
   const client = new LightClient(resolvePaths().socket, timeoutMs());
   try {
     await client.ingest(req);
@@ -141,15 +100,11 @@ async function sessionEnd(reason: string | undefined): Promise<void> {
 /** Never starts the daemon and never fails: a prompt goes on with nothing added rather than wait or be blocked. */
 async function userPromptSubmit(): Promise<void> {
   try {
-    const input = await readStdin();
-    const prompt = text(input, 'prompt');
-    if (!prompt) return;
-    const sessionId = text(input, 'session_id');
-    const cwd = text(input, 'cwd');
+    const req = promptRequest(await readStdin(), process.cwd());
+    if (!req) return;
     const client = new LightClient(resolvePaths().socket, promptTimeoutMs());
     // One line per task outcome the session was not told yet, then what matches the prompt.
-    const context = await client.inject('injectPrompt', { prompt, ...(sessionId && { sessionId }), project: cwd ?? process.cwd(), maxChars: 2000 });
-    if (context) process.stdout.write(`${additional('UserPromptSubmit', context)}\n`);
+    process.stdout.write(hookAnswer('UserPromptSubmit', await client.inject('injectPrompt', req)));
   } catch {
     // Down, slow or refusing: the prompt must not wait for nightshift, nor show its errors.
   }

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { claudePaths, installHooks, installMcp, uninstallHooks, uninstallMcp } from '../integrate/claude-code.js';
 import { codexConfigPath, installCodex, uninstallCodex } from '../integrate/codex.js';
 import { codexHooksPath, installCodexHooks, uninstallCodexHooks } from '../integrate/codex-hooks.js';
-import { invocation, shellCommand } from '../integrate/command.js';
+import { hookCommand, invocation, shellCommand, type Invocation } from '../integrate/command.js';
+import { hookEntryScript } from '../integrate/hook-entry.js';
 import { parseJsonObject, readText, removeWithBackup, toJsonText, writeWithBackup, type JsonObject } from '../integrate/files.js';
 import { editJsonText, type JsonEdit } from '../integrate/json-edit.js';
 import { readExtractionSetting, setModelExtraction, type ModelExtraction } from '../integrate/model-extraction.js';
@@ -63,6 +64,14 @@ function jsonAfter(before: string | undefined, edit: { value: JsonObject; edits:
   return before === undefined || before.trim() === '' ? toJsonText(edit.value) : editJsonText(before, edit.edits);
 }
 
+/** The hook entry the hooks run, written before them so that no hook names a missing file; left in place by --uninstall (the other agent's hooks may run it). */
+function entryPlans(o: Options, inv: Invocation): Plan[] {
+  if (o.uninstall) return [];
+  const before = readText(inv.hookEntry);
+  const after = hookEntryScript(inv);
+  return [{ file: inv.hookEntry, before, after, changes: before === after ? [] : [`${before === undefined ? 'wrote' : 'updated'} the hook entry`] }];
+}
+
 export function integrateClaudeCode(o: Options): IntegrateResult {
   const paths = claudePaths();
   const inv = invocation();
@@ -74,7 +83,9 @@ export function integrateClaudeCode(o: Options): IntegrateResult {
   const mcp = o.uninstall ? uninstallMcp(state, paths.state) : installMcp(state, inv, paths.state);
   const notes: string[] = [];
   if (mcp.skipped) notes.push(mcp.skipped);
+  const entry = entryPlans(o, inv);
   const plans: Plan[] = [
+    ...entry,
     { file: paths.settings, before: settingsText, after: jsonAfter(settingsText, hooks), changes: hooks.changes },
     { file: paths.state, before: stateText, after: jsonAfter(stateText, mcp), changes: mcp.changes },
   ];
@@ -85,9 +96,9 @@ export function integrateClaudeCode(o: Options): IntegrateResult {
     plans.push({ file, before, after: edit.after, changes: edit.changes });
   }
   const r = apply('claude-code', o, plans, notes);
-  if (r.files.slice(0, 2).some((f) => f.changed) && !o.uninstall)
-    notes.push('start a new Claude Code session to load them; check with /hooks and /mcp inside it');
-  if (r.files[2]?.changed && !o.dryRun)
+  const agentFiles = r.files.slice(entry.length, entry.length + 2);
+  if (agentFiles.some((f) => f.changed) && !o.uninstall) notes.push('start a new Claude Code session to load them; check with /hooks and /mcp inside it');
+  if (r.files[entry.length + 2]?.changed && !o.dryRun)
     notes.push(
       'memory.extractor takes effect when the daemon restarts (`nightshift reload` is not enough): `systemctl --user restart nightshift`, or end the daemon and the next command starts it',
     );
@@ -109,6 +120,7 @@ export function integrateCodex(o: Options): IntegrateResult {
     'codex',
     o,
     [
+      ...entryPlans(o, inv),
       { file, before, after: edit.text, changes: edit.changes },
       { file: hooksFile, before: hooksText, after: empty ? null : jsonAfter(hooksText, hooks), changes: hooks.changes },
     ],
@@ -166,10 +178,13 @@ the agent gives its hooks; run it again after moving node or nightshift.`,
     .addHelpText(
       'after',
       () => `
-Adds to ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR/settings.json) three command hooks:
-  SessionStart  ${shellCommand(inv(), ['hook', 'session-start'])}
-  SessionEnd    … hook session-end   (ingests the finished session's transcript into memories)
-  PreCompact    … hook pre-compact   (ingests the transcript before Claude Code compacts it)
+Writes the hook entry ${inv().hookEntry} (a shell script that hands each hook to the
+daemon over its socket with curl, or runs the Node hook) and adds to ~/.claude/settings.json (or
+$CLAUDE_CONFIG_DIR/settings.json) four command hooks:
+  SessionStart      ${hookCommand(inv(), 'session-start')}
+  UserPromptSubmit  … user-prompt-submit   (task outcomes, and what matches the prompt)
+  SessionEnd        … session-end   (ingests the finished session's transcript into memories)
+  PreCompact        … pre-compact   (ingests the transcript before Claude Code compacts it)
 and registers the MCP server "nightshift" at user scope in ~/.claude.json (mcpServers):
   ${shellCommand(inv(), ['mcp'])}`,
     )
@@ -192,10 +207,12 @@ and registers the MCP server "nightshift" at user scope in ~/.claude.json (mcpSe
       () => `
 Adds a [mcp_servers.nightshift] table to ~/.codex/config.toml (or $CODEX_HOME/config.toml) that runs
   ${shellCommand(inv(), ['mcp'])}
-(only that table is written; every other line of the file stays byte for byte), and two command hooks
-to ~/.codex/hooks.json (or $CODEX_HOME/hooks.json; Codex CLI 0.169.0 or later):
-  SessionStart  ${shellCommand(inv(), ['hook', 'session-start'])}
-  SessionEnd    … hook session-end   (ingests the finished session's rollout into memories)
+(only that table is written; every other line of the file stays byte for byte), the hook entry
+${inv().hookEntry}, and three command hooks to ~/.codex/hooks.json (or $CODEX_HOME/hooks.json;
+Codex CLI 0.169.0 or later):
+  SessionStart      ${hookCommand(inv(), 'session-start')}
+  UserPromptSubmit  … user-prompt-submit   (task outcomes, and what matches the prompt)
+  SessionEnd        … session-end   (ingests the finished session's rollout into memories)
 Codex runs hooks only once you trust them (it asks on the next interactive start, or /hooks).`,
     )
     .action((o: Options) => report(integrateCodex(o), o.json));

@@ -73,6 +73,33 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
   });
 }
 
+/**
+ * Reads a body whole but keeps only its first `keep` bytes (`cut`: there was more); past `drop`
+ * bytes it gives up, and the connection must be closed. Read to its end before the answer, so a
+ * client still sending meets no closed connection instead of the answer.
+ */
+export function readBodyPrefix(req: IncomingMessage, keep: number, drop: number): Promise<{ data: Buffer; cut: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > drop) {
+        req.destroy();
+        reject(new AppError('payload_too_large', `request body exceeds ${drop} bytes`));
+        return;
+      }
+      if (kept >= keep) return;
+      const part = c.subarray(0, keep - kept);
+      chunks.push(part);
+      kept += part.length;
+    });
+    req.on('end', () => resolve({ data: Buffer.concat(chunks), cut: size > keep }));
+    req.on('error', reject);
+  });
+}
+
 /** A refused body is read and dropped up to this size before the answer; past it the connection is cut. */
 const DISCARD_CAP = 64 * 1024 * 1024;
 

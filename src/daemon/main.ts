@@ -180,7 +180,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...groupHandlers(tasks, groups),
     ...eventHandlers(events, streams),
     ...memoryHandlers(memory.service, memory.prompts),
-    ...injectionRoutes(memory, () => tasks.list({ all: true })),
+    ...injectionRoutes(memory, () => tasks.list({ all: true }), log),
     ...sessionHandlers(memory.service, log),
     ...memoryBrowseHandlers(memory.service, memory.dreams.reports),
     ...dreamHandlers(memory.dreams, streams, memory.service.store),

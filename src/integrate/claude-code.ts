@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../errors.js';
-import { shellCommand, type Invocation } from './command.js';
+import { hookCommand, type Invocation } from './command.js';
 import { isObject, type JsonObject } from './files.js';
 import { editJsonValue, type JsonEdit, type JsonPath } from './json-edit.js';
 
@@ -46,11 +46,14 @@ export function claudePaths(env: NodeJS.ProcessEnv = process.env): ClaudePaths {
 }
 
 /**
- * A hook command nightshift installed: `… nightshift hook <event>` or `… /dist/cli.js hook <event>`,
- * whatever node and path it was installed with (so a re-install from elsewhere replaces it).
+ * A hook command nightshift installed: `… nightshift-hook.sh <event>`, or the Node hook of earlier
+ * installs, `… nightshift hook <event>` or `… /dist/cli.js hook <event>`, whatever paths it was
+ * installed with (so a re-install from elsewhere, or of the shell entry, replaces it).
  */
 export function isNightshiftHook(command: string): boolean {
-  return /(?:^|[\s'"])(?:[^\s'"]*\/)?(?:nightshift|dist\/cli\.js)['"]?\s+hook\s+(?:session-start|session-end|pre-compact|user-prompt-submit)\s*$/.test(command);
+  return /(?:^|[\s'"])(?:[^\s'"]*\/)?(?:(?:nightshift|dist\/cli\.js)['"]?\s+hook|nightshift-hook\.sh['"]?)\s+(?:session-start|session-end|pre-compact|user-prompt-submit)\s*$/.test(
+    command,
+  );
 }
 
 function hookCommandOf(h: unknown): string | undefined {
@@ -121,7 +124,7 @@ export function installHooks(settings: JsonObject, inv: Invocation, file: string
   const changes: string[] = [];
   const fresh: JsonObject = {};
   for (const { event, arg, timeout } of set.hooks) {
-    const command = shellCommand(inv, ['hook', arg]);
+    const command = hookCommand(inv, arg);
     const handlers = [{ type: 'command', command, timeout }];
     const group = set.matcher === undefined ? { hooks: handlers } : { matcher: set.matcher, hooks: handlers };
     const groups = hooks?.[event] as JsonObject[] | undefined;

@@ -28,7 +28,7 @@ describe('integrate claude-code --model-extraction', () => {
     expect(r.stdout).toContain('to turn it on: nightshift integrate claude-code --model-extraction on');
     expect(existsSync(config)).toBe(false);
     const j = JSON.parse((await runCli(['integrate', 'claude-code', '--json'], env)).stdout) as { notes: string[]; files: unknown[] };
-    expect(j.files).toHaveLength(2);
+    expect(j.files).toHaveLength(3); // the hook entry, the settings, the MCP registration: no config file
     expect(j.notes.some((n) => n.includes('--model-extraction on'))).toBe(true);
   });
 

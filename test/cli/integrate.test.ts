@@ -24,6 +24,7 @@ function home(): { dir: string; env: Record<string, string> } {
   delete env.CLAUDE_CONFIG_DIR;
   delete env.CODEX_HOME;
   delete env.XDG_CONFIG_HOME;
+  delete env.XDG_STATE_HOME;
   return { dir, env };
 }
 
@@ -35,7 +36,9 @@ const write = (f: string, text: string) => {
   writeFileSync(f, text);
 };
 
-const hook = (event: string) => `${NODE} ${CLI} hook ${event}`;
+/** The hook entry integrate writes for a HOME, and the command of one hook that runs it. */
+const entryOf = (dir: string) => join(dir, '.local', 'state', 'nightshift', 'nightshift-hook.sh');
+const hookIn = (dir: string) => (event: string) => `/bin/sh ${entryOf(dir)} ${event}`;
 
 describe('nightshift integrate claude-code', () => {
   const settingsBefore = {
@@ -56,20 +59,22 @@ describe('nightshift integrate claude-code', () => {
     write(settings, json(settingsBefore));
     write(state, json(stateBefore));
 
+    const hook = hookIn(dir);
     const r = await runCli(['integrate', 'claude-code', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ integration: 'claude-code', action: 'install', changed: true });
-    expect(out.files.map((f: { file: string }) => f.file)).toEqual([settings, state]);
-    expect(out.files[0].changes).toEqual([
+    expect(out.files.map((f: { file: string }) => f.file)).toEqual([entryOf(dir), settings, state]);
+    expect(out.files[0].changes).toEqual(['wrote the hook entry']);
+    expect(out.files[1].changes).toEqual([
       'added the SessionStart hook',
       'added the SessionEnd hook',
       'added the PreCompact hook',
       'added the UserPromptSubmit hook',
     ]);
-    expect(out.files[1].changes).toEqual(['registered the MCP server "nightshift"']);
-    expect(read(out.files[0].backup)).toBe(json(settingsBefore));
-    expect(read(out.files[1].backup)).toBe(json(stateBefore));
+    expect(out.files[2].changes).toEqual(['registered the MCP server "nightshift"']);
+    expect(read(out.files[1].backup)).toBe(json(settingsBefore));
+    expect(read(out.files[2].backup)).toBe(json(stateBefore));
 
     const s = JSON.parse(read(settings));
     expect(s.model).toBe('opus');
@@ -89,11 +94,11 @@ describe('nightshift integrate claude-code', () => {
     expect(st).toMatchObject({ numStartups: 12, projects: stateBefore.projects });
     expect(st.mcpServers).toEqual({ ...stateBefore.mcpServers, nightshift: { type: 'stdio', command: NODE, args: [CLI, 'mcp'], env: {} } });
 
-    const installed = [read(settings), read(state)];
+    const installed = [read(entryOf(dir)), read(settings), read(state)];
     const again = await runCli(['integrate', 'claude-code'], env);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('already set up; nothing changed');
-    expect([read(settings), read(state)]).toEqual(installed);
+    expect([read(entryOf(dir)), read(settings), read(state)]).toEqual(installed);
     expect([backups(settings).length, backups(state).length]).toEqual([1, 1]);
 
     const un = await runCli(['integrate', 'claude-code', '--uninstall'], env);
@@ -104,6 +109,8 @@ describe('nightshift integrate claude-code', () => {
     expect(read(state)).toBe(json(stateBefore));
     const un2 = await runCli(['integrate', 'claude-code', '--uninstall', '--json'], env);
     expect(JSON.parse(un2.stdout)).toMatchObject({ action: 'uninstall', changed: false });
+    // Codex's hooks may still run it.
+    expect(existsSync(entryOf(dir))).toBe(true);
   });
 
   it('edits only what it adds: odd formatting and key order survive install, and uninstall gives back the very bytes', async () => {
@@ -117,6 +124,7 @@ describe('nightshift integrate claude-code', () => {
     const stateText = '{"numStartups":3,"zeta":{"b":1,"a":2},\n    "mcpServers":   {"other":{"command":"x","args":[]}}   }\n\n';
     write(settings, settingsText);
     write(state, stateText);
+    const hook = hookIn(dir);
 
     const r = await runCli(['integrate', 'claude-code'], env);
     expect(r.code, r.stderr).toBe(0);
@@ -184,8 +192,9 @@ describe('nightshift integrate claude-code', () => {
     );
     mkdirSync(dirname(settings), { recursive: true });
     symlinkSync(real, settings);
+    const hook = hookIn(dir);
     const r = JSON.parse((await runCli(['integrate', 'claude-code', '--json'], env)).stdout);
-    expect(r.files[0].changes).toEqual([
+    expect(r.files[1].changes).toEqual([
       'added the SessionStart hook',
       'updated the SessionEnd hook command',
       'added the PreCompact hook',
@@ -198,6 +207,42 @@ describe('nightshift integrate claude-code', () => {
     expect(JSON.parse(read(real))).toEqual({});
   });
 
+  it('moves hooks installed in the Node form to the shell entry, in place, and leaves other hooks alone', async () => {
+    const { dir, env } = home();
+    const settings = join(dir, '.claude', 'settings.json');
+    const old = (event: string) => `NIGHTSHIFT_HOME=/tmp/ns-old /usr/bin/node '/opt/old ns/dist/cli.js' hook ${event}`;
+    const group = (command: string, timeout: number) => ({ matcher: '', hooks: [{ type: 'command', command, timeout }] });
+    const before = {
+      hooks: {
+        SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo other-tool' }] }, group(old('session-start'), 10)],
+        SessionEnd: [group(old('session-end'), 30)],
+        PreCompact: [group(old('pre-compact'), 60)],
+        UserPromptSubmit: [group(old('user-prompt-submit'), 5)],
+      },
+    };
+    write(settings, json(before));
+    const hook = hookIn(dir);
+    const r = JSON.parse((await runCli(['integrate', 'claude-code', '--json'], env)).stdout);
+    expect(r.files[0].changes).toEqual(['wrote the hook entry']);
+    expect(r.files[1].changes).toEqual([
+      'updated the SessionStart hook command',
+      'updated the SessionEnd hook command',
+      'updated the PreCompact hook command',
+      'updated the UserPromptSubmit hook command',
+    ]);
+    expect(JSON.parse(read(settings))).toEqual({
+      hooks: {
+        SessionStart: [before.hooks.SessionStart[0], group(hook('session-start'), 10)],
+        SessionEnd: [group(hook('session-end'), 30)],
+        PreCompact: [group(hook('pre-compact'), 60)],
+        UserPromptSubmit: [group(hook('user-prompt-submit'), 5)],
+      },
+    });
+    expect(read(entryOf(dir))).toContain(`CLI=${CLI}\n`);
+    const again = JSON.parse((await runCli(['integrate', 'claude-code', '--json'], env)).stdout);
+    expect(again.changed).toBe(false);
+  });
+
   it('honours CLAUDE_CONFIG_DIR and NIGHTSHIFT_HOME; the hook commands are valid shell and the MCP entry starts the server', async () => {
     const { dir, env } = home();
     const cfg = join(dir, 'claude cfg');
@@ -206,11 +251,12 @@ describe('nightshift integrate claude-code', () => {
     expect((await runCli(['integrate', 'claude-code'], e)).code).toBe(0);
     const s = JSON.parse(read(join(cfg, 'settings.json')));
     const start: string = s.hooks.SessionStart[0].hooks[0].command;
-    expect(start).toBe(`NIGHTSHIFT_HOME='${nsHome}' ${hook('session-start')}`);
+    expect(start).toBe(`NIGHTSHIFT_HOME='${nsHome}' /bin/sh '${nsHome}/state/nightshift-hook.sh' session-start`);
     expect(isNightshiftHook(start)).toBe(true);
-    const help = spawnSync('/bin/sh', ['-c', `${start} --help`], { env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
-    expect(help.status, help.stderr).toBe(0);
-    expect(help.stdout).toContain('session-start');
+    // Valid shell that reaches nightshift: no daemon there, so the entry runs the Node hook, which says so.
+    const run = spawnSync('/bin/sh', ['-c', start], { env: { PATH: '/usr/bin:/bin', NIGHTSHIFT_NO_AUTOSTART: '1' }, input: '{}', encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain('daemon not running (not starting it: NIGHTSHIFT_NO_AUTOSTART=1)');
 
     const entry = JSON.parse(read(join(cfg, '.claude.json'))).mcpServers.nightshift;
     expect(entry).toEqual({ type: 'stdio', command: NODE, args: [CLI, 'mcp'], env: { NIGHTSHIFT_HOME: nsHome } });
@@ -231,6 +277,8 @@ describe('claude-code entries nightshift owns', () => {
       "NIGHTSHIFT_HOME=/x '/home/a b/.nvm/node' '/home/a b/nightshift/dist/cli.js' hook session-end",
       '/usr/bin/node /opt/ns/dist/cli.js hook session-start ',
       "NIGHTSHIFT_HOME=/x /usr/bin/node '/opt/ns/dist/cli.js' hook user-prompt-submit",
+      '/bin/sh /home/a/.local/state/nightshift/nightshift-hook.sh session-start',
+      "NIGHTSHIFT_HOME='/x y' /bin/sh '/x y/state/nightshift-hook.sh' user-prompt-submit",
     ]) {
       expect(isNightshiftHook(c), c).toBe(true);
     }
@@ -241,6 +289,8 @@ describe('claude-code entries nightshift owns', () => {
       'nightshift hook user-prompt-submitted',
       'mynightshift hook session-end',
       'nightshift run -- x',
+      '/bin/sh /x/other-hook.sh session-start',
+      '/bin/sh /x/nightshift-hook.sh session-started',
     ]) {
       expect(isNightshiftHook(c), c).toBe(false);
     }
@@ -287,8 +337,9 @@ model = "gpt" # inline comment
     const r = await runCli(['integrate', 'codex', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.files[0]).toMatchObject({ file, changed: true, changes: ['added [mcp_servers.nightshift]'] });
-    expect(read(out.files[0].backup)).toBe(original);
+    expect(out.files[0]).toMatchObject({ file: entryOf(dir), changed: true, changes: ['wrote the hook entry'] });
+    expect(out.files[1]).toMatchObject({ file, changed: true, changes: ['added [mcp_servers.nightshift]'] });
+    expect(read(out.files[1].backup)).toBe(original);
     const text = read(file);
     expect(text.startsWith(original)).toBe(true);
     expect(text.slice(original.length)).toBe(
@@ -312,6 +363,7 @@ model = "gpt" # inline comment
   it('creates ~/.codex/config.toml (or $CODEX_HOME/config.toml) and the entry starts the server', async () => {
     const { dir, env } = home();
     const codexHome = join(dir, 'codex-home');
+    homes.push('/tmp/ns "q"'); // the hook entry goes to its state directory
     expect((await runCli(['integrate', 'codex'], { ...env, CODEX_HOME: codexHome, NIGHTSHIFT_HOME: '/tmp/ns "q"' })).code).toBe(0);
     const text = read(join(codexHome, 'config.toml'));
     expect(text).toContain('env = { NIGHTSHIFT_HOME = "/tmp/ns \\"q\\"" }');
@@ -349,7 +401,7 @@ model = "gpt" # inline comment
 });
 
 describe('codex config.toml edits (line-based)', () => {
-  const inv: Invocation = { node: '/usr/bin/node', cli: '/opt/nightshift/dist/cli.js', env: {} };
+  const inv: Invocation = { node: '/usr/bin/node', cli: '/opt/nightshift/dist/cli.js', env: {}, hookEntry: '/x/nightshift-hook.sh' };
   const block = (i: Invocation = inv) => installCodex('', i, 'f').text;
 
   it('rewrites an existing table and its sub-tables in place', () => {
@@ -384,7 +436,7 @@ describe('codex config.toml edits (line-based)', () => {
   });
 
   it('escapes paths for TOML', () => {
-    const odd: Invocation = { node: '/n o\\de"', cli: '/c\u0001li.js', env: { 'A B': 'v' } };
+    const odd: Invocation = { node: '/n o\\de"', cli: '/c\u0001li.js', env: { 'A B': 'v' }, hookEntry: '/x/nightshift-hook.sh' };
     const t = block(odd);
     expect(t).toContain('command = "/n o\\\\de\\""');
     expect(t).toContain('args = ["/c\\u0001li.js", "mcp"]');

@@ -6,6 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InjectionsResponse } from '../../src/api/injections.js';
 import { startFakeAnthropic, reply, type FakeAnthropic } from '../fakes/anthropic.js';
@@ -82,5 +84,40 @@ describe('the installed hooks, run by the real claude -p (fake Messages API)', (
     expect(told.sort()).toEqual([failed.id, waiting.id].sort());
     expect(ledger.injections.every((i) => i.tokens > 0)).toBe(true);
     await d.client.kill(waiting.id, 'SIGKILL');
+  }, 120_000);
+
+  it('both hooks go through the shell entry over the socket, the Node hook out of reach, and their context reaches the model', async () => {
+    fake = await startFakeAnthropic({ defaultStep: reply('Done.') });
+    home = claudeHome(fake.url);
+    // A small session-start budget and many standing rules: the fact the prompt asks about is left for the prompt hook.
+    const d = newDaemon({ memory: { recallBudget: 200 } });
+    await d.start();
+    const project = tmp();
+    const env = { ...home.env, ...QUIET, NIGHTSHIFT_HOME: d.home, NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_MS: '10000', NIGHTSHIFT_HOOK_TIMEOUT_MS: '10000' };
+    expect((await runCli(['integrate', 'claude-code'], env)).code).toBe(0);
+    const settings = readFileSync(join(home.dir, '.claude', 'settings.json'), 'utf8');
+    const entry = join(d.paths.stateDir, 'nightshift-hook.sh');
+    expect(settings).toContain(`/bin/sh ${entry} session-start`);
+    expect(settings).toContain(`/bin/sh ${entry} user-prompt-submit`);
+    expect(settings).not.toContain('cli.js');
+    // Were the entry to fall back to Node, the hooks would print nothing.
+    writeFileSync(entry, readFileSync(entry, 'utf8').replace(/^CLI=.*$/m, 'CLI=/nonexistent/cli.js'));
+    const tools = ['pnpm', 'ruff', 'black', 'mypy', 'eslint', 'prettier', 'vitest', 'tsx', 'esbuild', 'biome', 'turbo', 'nx', 'lerna', 'yarn', 'bun', 'deno'];
+    for (const t of tools) await d.client.remember({ content: `Always run ${t} through the wrapper script in tools/${t}.sh.`, project, stable: true });
+    await d.cli(['remember', '--project', project, 'The staging database is reset every Sunday night by the cron job in ops/reset.sh.']);
+
+    const session = randomUUID();
+    const r = await claude(['-p', 'When is the staging database reset, and by which cron job?', '--session-id', session], env, project);
+    expect(r.code, r.stderr).toBe(0);
+    const ledger = JSON.parse((await d.cli(['injections', '--session', session, '--json'])).stdout) as InjectionsResponse;
+    const start = ledger.injections.find((i) => i.event === 'session-start');
+    const prompt = ledger.injections.find((i) => i.event === 'prompt');
+    expect(start?.items.map((i) => i.text).join('\n')).toContain('through the wrapper script');
+    expect(start?.items.map((i) => i.text).join('\n')).not.toContain('staging database');
+    expect(prompt?.items.map((i) => i.text).join('\n')).toContain('staging database is reset');
+    const request = fake.requests.find((q) => q.path.startsWith('/v1/messages') && q.raw.includes('What nightshift remembers'));
+    expect(request?.raw).toContain('through the wrapper script');
+    expect(request?.raw).toContain('nightshift recalls (matched to this prompt)');
+    expect(request?.raw).toContain('The staging database is reset every Sunday night');
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../src/api/memory.js';
 import { startFakeResponses } from '../fakes/openai-responses.js';
-import { CLI, daemonsPerTest, runCli, tempDirsPerTest, until } from '../helpers/daemon.js';
+import { daemonsPerTest, runCli, tempDirsPerTest, until } from '../helpers/daemon.js';
 import { codexHome, fakeProviderToml, runCodex, type CodexHome } from '../helpers/codex.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -18,7 +18,7 @@ const newHome = (toml?: string) => {
   return h;
 };
 const read = (f: string) => readFileSync(f, 'utf8');
-const hookCmd = (home: string, event: string) => `NIGHTSHIFT_HOME=${home} ${process.execPath} ${CLI} hook ${event}`;
+const hookCmd = (home: string, event: string) => `NIGHTSHIFT_HOME=${home} /bin/sh ${home}/state/nightshift-hook.sh ${event}`;
 
 describe('nightshift integrate codex: hooks.json', () => {
   it('adds SessionStart, SessionEnd and UserPromptSubmit after the hooks already there, is idempotent, and uninstalls to the same bytes', async () => {
@@ -27,19 +27,20 @@ describe('nightshift integrate codex: hooks.json', () => {
     const before =
       '{\n  "hooks": {\n    "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo mine"}]}],\n    "Stop": []\n  }\n}\n';
     writeFileSync(file, before);
-    const env = { ...h.env, NIGHTSHIFT_HOME: '/tmp/ns-x' };
+    const nsHome = tmp();
+    const env = { ...h.env, NIGHTSHIFT_HOME: nsHome };
     const r = await runCli(['integrate', 'codex', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { files: { file: string; changes: string[] }[]; notes: string[] };
-    expect(out.files[1]).toMatchObject({ file, changes: ['added the SessionStart hook', 'added the SessionEnd hook', 'added the UserPromptSubmit hook'] });
+    expect(out.files[2]).toMatchObject({ file, changes: ['added the SessionStart hook', 'added the SessionEnd hook', 'added the UserPromptSubmit hook'] });
     expect(out.notes.join('\n')).toMatch(/trust/i);
     const hooks = (JSON.parse(read(file)) as { hooks: Record<string, unknown[]> }).hooks;
     expect(hooks.SessionStart).toEqual([
       { matcher: 'startup', hooks: [{ type: 'command', command: 'echo mine' }] },
-      { hooks: [{ type: 'command', command: hookCmd('/tmp/ns-x', 'session-start'), timeout: 10 }] },
+      { hooks: [{ type: 'command', command: hookCmd(nsHome, 'session-start'), timeout: 10 }] },
     ]);
-    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: hookCmd('/tmp/ns-x', 'session-end'), timeout: 30 }] }]);
-    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: hookCmd('/tmp/ns-x', 'user-prompt-submit'), timeout: 5 }] }]);
+    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: hookCmd(nsHome, 'session-end'), timeout: 30 }] }]);
+    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: hookCmd(nsHome, 'user-prompt-submit'), timeout: 5 }] }]);
     expect(hooks.Stop).toEqual([]);
     const installed = read(file);
     expect((await runCli(['integrate', 'codex'], env)).stdout).toContain('already set up; nothing changed');

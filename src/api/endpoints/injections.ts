@@ -1,4 +1,7 @@
 import {
+  HookEvent,
+  HookMeta,
+  HookQuery,
   InjectResponse,
   InjectionsQuery,
   InjectionsResponse,
@@ -21,6 +24,12 @@ export const INJECTION_ENDPOINTS = {
     doc: 'what one prompt of a session gets (matching memories new to it, one line per task outcome it was not told yet), recorded in the injection ledger once written whole to the caller',
     body: PromptInjectRequest.describe('prompt inject request'),
     reply: json(InjectResponse),
+  },
+  hook: {
+    doc: "a Claude Code or Codex hook (`session-start`, `user-prompt-submit`, `session-end`, `pre-compact`) as the agent runs it: the body is the hook input as sent (only its first 256 KiB read; a prompt cut there keeps its start), the answer the exact bytes the hook prints (empty for nothing); `timeout`: the caller's wait in ms",
+    params: { event: HookEvent.describe('hook event') },
+    query: HookQuery.describe('query'),
+    reply: { kind: 'bytes', meta: HookMeta },
   },
   injections: {
     doc: 'the injection ledger, newest first: each injection with its items, why each was chosen and its tokens; `session`, `project`, `limit`',

@@ -10,8 +10,10 @@ import { projectKey } from '../../project.js';
 import { Injector } from '../inject.js';
 import type { MemoryRuntime } from '../memory-start.js';
 import { afterDelivery, type Handlers } from '../http.js';
+import type { Logger } from '../../log.js';
+import { hookHandlers } from './hook.js';
 
-type InjectionHandlers = Pick<Handlers, 'injectSessionStart' | 'injectPrompt' | 'injections' | 'rejectMemory' | 'tasksSince'>;
+type InjectionHandlers = Pick<Handlers, 'injectSessionStart' | 'injectPrompt' | 'hook' | 'injections' | 'rejectMemory' | 'tasksSince'>;
 
 interface InjectionDeps {
   injector: Injector;
@@ -20,10 +22,13 @@ interface InjectionDeps {
   tasks: () => Promise<Task[]>;
 }
 
-/** The routes of the hooks' injections, the ledger and task outcomes, over the memory runtime and every task. */
-export function injectionRoutes(memory: MemoryRuntime, tasks: () => Promise<Task[]>): InjectionHandlers {
+/** The routes of the hooks and their injections, the ledger and task outcomes, over the memory runtime and every task. */
+export function injectionRoutes(memory: MemoryRuntime, tasks: () => Promise<Task[]>, log: Logger): InjectionHandlers {
   const injector = new Injector({ memory: memory.service, prompts: memory.prompts, ledger: memory.injections, tasks });
-  return injectionHandlers({ injector, ledger: memory.injections, memory: memory.service, tasks });
+  return {
+    ...injectionHandlers({ injector, ledger: memory.injections, memory: memory.service, tasks }),
+    ...hookHandlers({ injector, memory: memory.service, log }),
+  };
 }
 
 function time(v: string, what: string): string {
@@ -32,7 +37,7 @@ function time(v: string, what: string): string {
   return new Date(ms).toISOString();
 }
 
-function injectionHandlers(d: InjectionDeps): InjectionHandlers {
+function injectionHandlers(d: InjectionDeps): Omit<InjectionHandlers, 'hook'> {
   return {
     injectSessionStart: async ({ body, req, res }) => {
       const p = await d.injector.sessionStart(body);
