@@ -13,6 +13,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Command } from 'commander';
+import { PROMPT_QUERY_CHARS } from '../api/limits.js';
 import { MODEL_CALL_MARKER } from '../api/model-call.js';
 import { LightClient } from '../client/light-client.js';
 import { spoolIngest } from '../client/spool.js';
@@ -147,8 +148,10 @@ async function userPromptSubmit(): Promise<void> {
     const sessionId = text(input, 'session_id');
     const cwd = text(input, 'cwd');
     const client = new LightClient(resolvePaths().socket, promptTimeoutMs());
-    // One line per task outcome the session was not told yet, then what matches the prompt.
-    const context = await client.inject('injectPrompt', { prompt, ...(sessionId && { sessionId }), project: cwd ?? process.cwd(), maxChars: 2000 });
+    // One line per task outcome the session was not told yet, then what matches the prompt. Only
+    // the prompt's start is the query: a huge prompt sent whole would pass the request limit.
+    const query = prompt.slice(0, PROMPT_QUERY_CHARS);
+    const context = await client.inject('injectPrompt', { prompt: query, ...(sessionId && { sessionId }), project: cwd ?? process.cwd(), maxChars: 2000 });
     if (context) process.stdout.write(`${additional('UserPromptSubmit', context)}\n`);
   } catch {
     // Down, slow or refusing: the prompt must not wait for nightshift, nor show its errors.

@@ -160,6 +160,15 @@ describe('hook user-prompt-submit', () => {
     expect(text).not.toContain('imperative mood');
   });
 
+  it('a prompt of 1.5 MiB (past the request limit) gets the recall of its first 2,000 characters', async () => {
+    const { d, project } = await withMemories();
+    const prompt = `connect to the staging database and list the tables\n${'x'.repeat(1.5 * 1024 * 1024)}`;
+    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s-big', project, prompt), env: patient });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(context(r.stdout)).toContain('staging database runs Postgres 15 on port 5433');
+  });
+
   it('prints nothing for a prompt unrelated to any memory, even one sharing a word with one', async () => {
     const { d, project } = await withMemories();
     for (const prompt of ['write a haiku about autumn leaves', 'what is 17 times 23?', 'hi']) {
