@@ -16,6 +16,8 @@ export function sessionHandlers(memory: MemoryService, log: Logger): Pick<Handle
           file.errno === 'ENOENT' ? 'not_found' : 'bad_request',
           file.errno === 'ENOENT' ? `transcript not found: ${req.path}` : `transcript ${req.path} ${file.why}`,
         );
+      if (file.ok && !file.stat.isFile())
+        throw new AppError('bad_request', `transcript ${req.path} is ${file.stat.isDirectory() ? 'a directory' : 'not a regular file'}, not a transcript file`);
       const job = memory.ingest(req);
       if (req.wait) return { json: { queued: false, summary: await job } };
       // Handed over: the caller (a hook) returns at once; failures are the log's to tell.
