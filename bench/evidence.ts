@@ -87,7 +87,8 @@ async function remembered(say: (l: string) => void): Promise<Figure[]> {
     git(root, 'commit', '-q', '-m', 'parts');
     return await withDaemon({}, async (d) => {
       const ids: string[] = [];
-      for (let i = 0; i < 10; i++) ids.push((await cliJson<Memory>(d.cliEnv, ['remember', '--project', root, `The ${word(i)} handler lives in src/part${i}.ts.`])).id);
+      for (let i = 0; i < 10; i++)
+        ids.push((await cliJson<Memory>(d.cliEnv, ['remember', '--project', root, `The ${word(i)} handler lives in src/part${i}.ts.`])).id);
       for (let i = 0; i < 10; i++) rmSync(join(root, 'src', `part${i}.ts`));
       const report = await cliJson<DreamReport>(d.cliEnv, ['dream']);
       const archived = await cliJson<Memory[]>(d.cliEnv, ['memories', 'list', '--project', root, '--archived']);

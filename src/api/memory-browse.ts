@@ -7,7 +7,22 @@ export const EditMemoryRequest = z.object({ content: z.string().trim().min(1, 'c
 /** One thing that happened to a memory. `at` is absent when nothing recorded when it happened. */
 export const HistoryEvent = z.object({
   at: z.string().optional(),
-  kind: z.enum(['created', 'reinforced', 'edited', 'pinned', 'forgotten', 'archived', 'restored', 'superseded', 'supersedes', 'merged', 'absorbed', 'masked', 'rejected', 'unrejected']),
+  kind: z.enum([
+    'created',
+    'reinforced',
+    'edited',
+    'pinned',
+    'forgotten',
+    'archived',
+    'restored',
+    'superseded',
+    'supersedes',
+    'merged',
+    'absorbed',
+    'masked',
+    'rejected',
+    'unrejected',
+  ]),
   /** created: how it was made. */
   origin: Memory.shape.origin.optional(),
   /** created, reinforced: the session it came from (the time is that session's last message). */

@@ -66,7 +66,9 @@ export function registerRejectCommands(memories: Command): void {
       const body = o.project === undefined ? {} : { project: resolveDir(o.project) };
       const r = await withDaemon((c) => c.call('rejectMemory', { params: { id }, body }));
       if (o.json) return printJson(r);
-      process.stdout.write(`rejected ${r.memoryId}${where(r.project)}: not injected there again unless reinforced (undo: nightshift memories unreject ${r.memoryId})\n`);
+      process.stdout.write(
+        `rejected ${r.memoryId}${where(r.project)}: not injected there again unless reinforced (undo: nightshift memories unreject ${r.memoryId})\n`,
+      );
     });
   memories
     .command('unreject')

@@ -188,7 +188,9 @@ describe('the injection ledger', () => {
 
     const shown = JSON.parse((await d.cli(['memories', 'show', m.id, '--json'])).stdout) as Memory;
     expect(shown.rejected).toEqual([{ project, at: expect.any(String), live: true }]);
-    expect((await d.cli(['memories', 'show', m.id])).stdout).toMatch(new RegExp(`rejected: +\\S+ in ${project} \\(not injected there; undo: \`memories unreject ${m.id}\`\\)`));
+    expect((await d.cli(['memories', 'show', m.id])).stdout).toMatch(
+      new RegExp(`rejected: +\\S+ in ${project} \\(not injected there; undo: \`memories unreject ${m.id}\`\\)`),
+    );
     const listed = JSON.parse((await d.cli(['memories', 'list', '--project', project, '--json'])).stdout) as Memory[];
     expect(listed.find((x) => x.id === m.id)?.rejected?.[0]?.live).toBe(true);
     expect((await d.cli(['memories', 'list', '--project', project])).stdout).toContain(`(rejected) ${text}`);

@@ -47,7 +47,8 @@ export function rejectionHandlers(memory: MemoryService, ledger: InjectionLedger
       const project = body.project ? projectOf(body.project) : undefined;
       const at = new Date(nowMs()).toISOString();
       const lifted = ledger.unreject(m.id, project, at);
-      if (lifted.length === 0) throw new AppError('not_found', `${m.id} is not rejected${project !== undefined ? ` in ${project}` : ''} (see \`nightshift memories show ${m.id}\`)`);
+      if (lifted.length === 0)
+        throw new AppError('not_found', `${m.id} is not rejected${project !== undefined ? ` in ${project}` : ''} (see \`nightshift memories show ${m.id}\`)`);
       return { json: { memoryId: m.id, projects: lifted.map((r) => r.project), at } };
     },
   };

@@ -223,10 +223,7 @@ export class InjectionLedger {
 
   /** The newest records and every rejection and undo, written whole in place of the file (at once: an append may not slip in between). */
   private compact(): void {
-    const keep: LedgerLine[] = [
-      ...this.rejectLines,
-      ...this.injections.slice(-MAX_RECORDS).map((v) => ({ t: 'inj' as const, v })),
-    ];
+    const keep: LedgerLine[] = [...this.rejectLines, ...this.injections.slice(-MAX_RECORDS).map((v) => ({ t: 'inj' as const, v }))];
     try {
       const tmp = `${this.file}.${process.pid}.tmp`;
       writeFileSync(tmp, keep.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
