@@ -9,6 +9,7 @@
  *
  * `npm run bench -- concurrent-clients` (or `npx tsx bench/run.ts concurrent-clients` after `npm run build`).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -46,7 +47,9 @@ async function batch(
 /** Through the CLI, or (`api`) the API client in this process. */
 async function remembers(d: BenchDaemon, root: string, n: number, parallel: boolean, api = false): Promise<Batch> {
   const dir = join(root, `${api ? 'api-' : ''}${parallel ? 'parallel' : 'sequential'}`);
-  mkdirSync(join(dir, '.git'), { recursive: true });
+  // A real repository: a remember there looks for what it names in it (one `git ls-files`).
+  mkdirSync(dir, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: dir, stdio: 'ignore' });
   const text = (i: number) => `Service number ${i} of the ${parallel ? 'fleet' : 'cluster'} listens on port ${9000 + i}.`;
   const viaApi = async (i: number) => {
     const t0 = performance.now();
