@@ -7,7 +7,7 @@
  * A rejection or its undo is the person's command: on disk (fsync) before it is live, refused when
  * it cannot be written; an injection record that cannot be written is only logged.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Injection } from '../../api/injections.js';
 import type { Logger } from '../../log.js';
 import { appendLines } from '../../sys/append-file.js';
@@ -224,13 +224,21 @@ export class InjectionLedger {
   /** The newest records and every rejection and undo, written whole in place of the file (at once: an append may not slip in between). */
   private compact(): void {
     const keep: LedgerLine[] = [...this.rejectLines, ...this.injections.slice(-MAX_RECORDS).map((v) => ({ t: 'inj' as const, v }))];
+    const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, keep.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
+      // Synced before the rename: the rejections it carries were acknowledged as on disk.
+      const fd = openSync(tmp, 'w', 0o600);
+      try {
+        writeFileSync(fd, keep.map((l) => `${JSON.stringify(l)}\n`).join(''));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(tmp, this.file);
       this.injections.splice(0, Math.max(0, this.injections.length - MAX_RECORDS));
       this.lines = keep.length;
     } catch (err) {
+      rmSync(tmp, { force: true });
       this.log.warn({ file: this.file, err: (err as Error).message }, 'could not compact the injection ledger');
     }
   }
