@@ -5,7 +5,10 @@
  *    transcripts and ingested, a dream, ten of the things they name changed or deleted and committed,
  *    a dream: of the ten, how many are marked to re-verify or archived (target 10), of the twenty
  *    others how many are (target 0).
- * 2. In this process, the daemon's dream on 1,000 memories of a generated repository (200 files, 200
+ * 2. Through the CLI of a real daemon: ten `remember`s, each naming a file of a scripted git
+ *    repository, the ten files deleted before any ingest or dream, then a dream: how many of the ten
+ *    are archived (target 10; evidence is recorded at the remember).
+ * 3. In this process, the daemon's dream on 1,000 memories of a generated repository (200 files, 200
  *    config keys, 100 dependencies, 100 scripts): the first dream records their evidence, a tenth of
  *    what they name is changed or deleted, and the second dream's check is timed (target ≤ 1 s).
  *
@@ -67,6 +70,31 @@ async function scripted(say: (l: string) => void): Promise<Figure[]> {
         atMost('untouched evidence: marked or archived (of 20)', hit.filter((h, i) => h && !touched.has(i)).length, '', 0),
         info('check in that dream (30 memories, CLI daemon)', report.phases.verify?.ms ?? NaN, 'ms'),
       ];
+    });
+  } finally {
+    tmp.remove();
+  }
+}
+
+async function remembered(say: (l: string) => void): Promise<Figure[]> {
+  const tmp = tempDir('ns-bench-evid-rem-');
+  try {
+    const root = join(tmp.dir, 'repo');
+    mkdirSync(join(root, 'src'), { recursive: true });
+    for (let i = 0; i < 10; i++) writeFileSync(join(root, 'src', `part${i}.ts`), `export const part${i} = ${i};\n`);
+    git(root, 'init', '-q');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'parts');
+    return await withDaemon({}, async (d) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++)
+        ids.push((await cliJson<Memory>(d.cliEnv, ['remember', '--project', root, `The ${word(i)} handler lives in src/part${i}.ts.`])).id);
+      for (let i = 0; i < 10; i++) rmSync(join(root, 'src', `part${i}.ts`));
+      const report = await cliJson<DreamReport>(d.cliEnv, ['dream']);
+      const archived = await cliJson<Memory[]>(d.cliEnv, ['memories', 'list', '--project', root, '--archived']);
+      const hit = ids.filter((id, i) => archived.find((m) => m.id === id)?.archiveReason?.includes(`src/part${i}.ts`)).length;
+      say(`remembered, files deleted, dreamt: ${JSON.stringify(report.phases.verify)}`);
+      return [atLeast('file named in a remember, deleted before any dream: archived at the dream (of 10)', hit, '', 10)];
     });
   } finally {
     tmp.remove();
@@ -159,6 +187,6 @@ export const evidenceBench: Bench = {
   title: 'memories tied to code: evidence marked or archived when it changes, and the check at dream time',
   budgetSeconds: 240,
   async run(_o, say) {
-    return [...(await scripted(say)), ...(await thousand(say))];
+    return [...(await scripted(say)), ...(await remembered(say)), ...(await thousand(say))];
   },
 };

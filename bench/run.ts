@@ -7,6 +7,7 @@ import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { capture } from './capture.js';
 import { cliSpeed } from './cli-speed.js';
+import { concurrentClients } from './concurrent-clients.js';
 import { contextBench } from './context.js';
 import { dreamBench } from './dream.js';
 import { dreamParaphraseBench } from './dream-paraphrase.js';
@@ -70,6 +71,7 @@ const BENCHES: Bench[] = [
   groupLimit,
   pauseCpu,
   uiBench,
+  concurrentClients,
 ];
 const OUT = join(import.meta.dirname, '.out');
 

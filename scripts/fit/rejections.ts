@@ -30,8 +30,10 @@ export function readRejections(ledger: string): Rejection[] {
   const out = new Map<string, Rejection>();
   for (const line of readFileSync(ledger, 'utf8').split('\n')) {
     try {
-      const l = JSON.parse(line) as { t?: string; v?: Rejection };
+      const l = JSON.parse(line) as { t?: string; v?: Rejection; memoryId?: string; project?: string | null };
       if (l.t === 'reject' && l.v) out.set(`${l.v.project ?? ''}\u0000${l.v.memoryId}`, l.v);
+      // Undone (`memories unreject`): the person took it back, so it is no negative.
+      else if (l.t === 'unreject') out.delete(`${l.project ?? ''}\u0000${l.memoryId ?? ''}`);
     } catch {
       // a torn or empty line
     }

@@ -6,6 +6,7 @@
  * Node hook runs on the CLI's fast path.
  */
 import { AppError } from '../errors.js';
+import { PROMPT_QUERY_CHARS } from './limits.js';
 import type { PromptRecallRequest } from './memory-recall.js';
 import type { IngestRequest } from './memory-sessions.js';
 
@@ -14,8 +15,6 @@ export type HookName = (typeof HOOK_NAMES)[number];
 
 export type HookInput = Record<string, unknown>;
 
-/** The query is the prompt's start (prompt recall reads no more), so neither hook sends the rest of a pasted log. */
-export const PROMPT_QUERY_CHARS = 2000;
 /** The prompt's context at most, in characters. */
 const PROMPT_CONTEXT_CHARS = 2000;
 

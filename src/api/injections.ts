@@ -106,6 +106,17 @@ export type RejectRequest = z.infer<typeof RejectRequest>;
 
 export const RejectResponse = z.object({ memoryId: z.string(), project: z.string().nullable(), at: z.string() });
 
+export const UnrejectRequest = z
+  .object({
+    /** Only the rejection in this project (default: every rejection of the memory). */
+    project: ProjectDir.optional(),
+  })
+  .strict();
+export type UnrejectRequest = z.infer<typeof UnrejectRequest>;
+
+/** The projects it may be injected in again. */
+export const UnrejectResponse = z.object({ memoryId: z.string(), projects: z.array(z.string().nullable()), at: z.string() });
+
 /** A task that ended, as an agent is told of it. */
 export const TaskOutcome = z.object({
   id: z.string(),

@@ -28,3 +28,6 @@ export function durationText(seconds: number): string {
     if (seconds >= size && seconds % size === 0) return `${seconds / size}${unit}`;
   return `${seconds}s`;
 }
+
+/** A prompt's query for prompt-time recall: its first characters (a pasted log beyond them adds noise, not intent). */
+export const PROMPT_QUERY_CHARS = 2000;

@@ -7,7 +7,22 @@ export const EditMemoryRequest = z.object({ content: z.string().trim().min(1, 'c
 /** One thing that happened to a memory. `at` is absent when nothing recorded when it happened. */
 export const HistoryEvent = z.object({
   at: z.string().optional(),
-  kind: z.enum(['created', 'reinforced', 'edited', 'pinned', 'forgotten', 'archived', 'restored', 'superseded', 'supersedes', 'merged', 'absorbed', 'masked']),
+  kind: z.enum([
+    'created',
+    'reinforced',
+    'edited',
+    'pinned',
+    'forgotten',
+    'archived',
+    'restored',
+    'superseded',
+    'supersedes',
+    'merged',
+    'absorbed',
+    'masked',
+    'rejected',
+    'unrejected',
+  ]),
   /** created: how it was made. */
   origin: Memory.shape.origin.optional(),
   /** created, reinforced: the session it came from (the time is that session's last message). */
@@ -21,6 +36,8 @@ export const HistoryEvent = z.object({
   memoryId: z.string().optional(),
   /** That other memory's text, or null when it is no longer stored. */
   text: z.string().nullable().optional(),
+  /** rejected / unrejected: the project it was kept out of (null: no project). */
+  project: z.string().nullable().optional(),
   /** The dream that did it. */
   dreamId: z.string().optional(),
 });

@@ -38,6 +38,14 @@ export const MemoryEvent = z.object({
 });
 export type MemoryEvent = z.infer<typeof MemoryEvent>;
 
+/**
+ * Where the person rejected a memory ("not useful": kept out of that project's injections), as the
+ * daemon shows a memory; never stored with it (the injection ledger keeps rejections). `live`:
+ * false once a later session reinforced it, which lifts the rejection.
+ */
+export const RejectionMark = z.object({ project: z.string().nullable(), at: z.string(), live: z.boolean() });
+export type RejectionMark = z.infer<typeof RejectionMark>;
+
 /** The memory record of ARCHITECTURE.md § Contracts. */
 export const Memory = z.object({
   id: MemoryId,
@@ -72,6 +80,8 @@ export const Memory = z.object({
   /** What it rests on in the repository (memory-evidence.ts); `[]`: looked for, none. */
   evidence: z.array(Evidence).optional(),
   reverify: Reverify.optional(),
+  /** Shown, not stored: see RejectionMark. */
+  rejected: z.array(RejectionMark).optional(),
 });
 export type Memory = z.infer<typeof Memory>;
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { Memory, MemoryScope, MemoryType, ProjectDir, Slot, Source, TeamName } from './memory-record.js';
+import { Evidence } from './memory-evidence.js';
 
 export * from './memory-record.js';
 export * from './memory-recall.js';
@@ -72,6 +73,8 @@ export const ImportLine = z.object({
   archivedAt: z.string().optional(),
   archiveReason: z.string().optional(),
   slot: Slot.optional(),
+  /** What it rests on in its repository, as exported (an export from this machine names the same files). */
+  evidence: z.array(Evidence).optional(),
 });
 export type ImportLine = z.infer<typeof ImportLine>;
 

@@ -96,6 +96,7 @@ export const ROUTES = {
   hook: { method: 'POST', path: '/v1/hook/:event' },
   injections: { method: 'GET', path: '/v1/injections' },
   rejectMemory: { method: 'POST', path: '/v1/memories/:id/reject' },
+  unrejectMemory: { method: 'POST', path: '/v1/memories/:id/unreject' },
   tasksSince: { method: 'GET', path: '/v1/task-outcomes' },
 } as const satisfies Record<string, Route>;
 

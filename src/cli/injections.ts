@@ -1,7 +1,8 @@
 /**
  * `nightshift injections`: what the hooks gave each session (items, why each was chosen, tokens),
  * from the daemon's injection ledger; `nightshift memories reject ID`: "not useful", the memory is
- * never injected in that project again unless a later session reinforces it.
+ * never injected in that project again unless a later session reinforces it; `memories unreject ID`
+ * undoes that.
  */
 import type { Command } from 'commander';
 import type { Injection, InjectionsResponse } from '../api/injections.js';
@@ -49,18 +50,36 @@ export function registerInjectionCommands(program: Command): void {
     });
 }
 
-/** `memories reject ID`, hooked into the `memories` group. */
-export function registerRejectCommand(memories: Command): void {
+const where = (project: string | null) => (project ? ` in ${project}` : ' outside any project');
+
+/** `memories reject ID` and `memories unreject ID`, hooked into the `memories` group. */
+export function registerRejectCommands(memories: Command): void {
   memories
     .command('reject')
-    .description('not useful: never inject this memory in the project again unless a later session reinforces it (a negative for the ranker)')
+    .description(
+      'not useful: never inject this memory in the project again unless a later session reinforces it (a negative for the ranker); shown by `memories show` and `history`, undone by `memories unreject`',
+    )
     .argument('<id>')
-    .option('--project <dir>', "the project it is kept out of (default: the memory's own project)")
+    .option('--project <dir>', "the project it is kept out of: an existing directory in it (default: the memory's own project)")
     .option('--json', 'print JSON')
     .action(async (id: string, o: { project?: string; json?: boolean }) => {
       const body = o.project === undefined ? {} : { project: resolveDir(o.project) };
       const r = await withDaemon((c) => c.call('rejectMemory', { params: { id }, body }));
       if (o.json) return printJson(r);
-      process.stdout.write(`rejected ${r.memoryId}${r.project ? ` in ${r.project}` : ''}: not injected there again unless reinforced\n`);
+      process.stdout.write(
+        `rejected ${r.memoryId}${where(r.project)}: not injected there again unless reinforced (undo: nightshift memories unreject ${r.memoryId})\n`,
+      );
+    });
+  memories
+    .command('unreject')
+    .description('undo `memories reject`: the memory may be injected again where it was rejected (every project, or only --project)')
+    .argument('<id>')
+    .option('--project <dir>', 'only its rejection in this project: an existing directory in it (default: every project it was rejected in)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o: { project?: string; json?: boolean }) => {
+      const body = o.project === undefined ? {} : { project: resolveDir(o.project) };
+      const r = await withDaemon((c) => c.call('unrejectMemory', { params: { id }, body }));
+      if (o.json) return printJson(r);
+      for (const p of r.projects) process.stdout.write(`unrejected ${r.memoryId}${where(p)}: may be injected there again\n`);
     });
 }

@@ -48,6 +48,8 @@ function describeEvent(e: HistoryEvent): string {
     merged: `into${other}`,
     absorbed: other.trim(),
     masked: e.reason ?? '',
+    rejected: `in ${e.project ?? '(no project)'}`,
+    unrejected: `in ${e.project ?? '(no project)'}`,
   };
   const why = e.reason && !['archived', 'masked'].includes(e.kind) ? ` (${e.reason})` : '';
   return `${(e.at ?? '(time unknown)').padEnd(24)} ${e.kind.padEnd(10)} ${detail[e.kind]}${why}${e.dreamId ? ` [dream ${e.dreamId}]` : ''}`.trimEnd();
@@ -102,7 +104,9 @@ export function registerMemoryBrowseCommands(memories: Command): void {
     });
   memories
     .command('history')
-    .description('what happened to a memory, oldest first: created, reinforced, edited, pinned, archived, restored, superseded, merged (and by which dream)')
+    .description(
+      'what happened to a memory, oldest first: created, reinforced, edited, pinned, archived, restored, superseded, merged (and by which dream), rejected and unrejected',
+    )
     .argument('<id>')
     .option('--json', 'print JSON')
     .action(async (id: string, o: { json?: boolean }) => {

@@ -10,7 +10,7 @@ import { ago, clipColumns, loadWidths, table } from './format.js';
 import { count, describeSources, memoryTypeOption, oneOf, registerMemoryBrowseCommands } from './memory-browse.js';
 import { printJson } from './print-json.js';
 import { evidenceRows, reverifyMark } from './memory-evidence.js';
-import { registerRejectCommand } from './injections.js';
+import { registerRejectCommands } from './injections.js';
 
 const IMPORT_BATCH_BYTES = 256 * 1024;
 
@@ -48,9 +48,17 @@ function describeMemory(m: Memory): string {
   if (m.archivedAt) rows.push(['archived', `${m.archivedAt} (${m.archiveReason ?? 'no reason'})`]);
   if (m.restoredAt) rows.push(['restored', m.restoredAt]);
   if (m.editedAt) rows.push(['edited', `${m.editedAt} (see \`memories history ${m.id}\`)`]);
+  for (const r of m.rejected ?? [])
+    rows.push([
+      'rejected',
+      `${r.at} in ${r.project ?? '(no project)'}${r.live ? ` (not injected there; undo: \`memories unreject ${m.id}\`)` : ' (lifted: reinforced since)'}`,
+    ]);
   rows.push(...evidenceRows(m));
   return rows.map(([k, v]) => `${`${k}:`.padEnd(12)} ${v}`).join('\n');
 }
+
+/** Before the text in `memories list`: rejected in some project and not reinforced since. */
+const rejectedMark = (m: Memory): string => (m.rejected?.some((r) => r.live) ? '(rejected) ' : '');
 
 export function memoryTable(memories: Memory[]): string {
   const rows = memories.map((m) => [
@@ -59,7 +67,7 @@ export function memoryTable(memories: Memory[]): string {
     m.scope,
     m.pinned ? 'pin' : m.stable ? 'yes' : 'no',
     ago(m.lastSeenAt),
-    clipColumns(escapeControls(reverifyMark(m) + m.content.replace(/\s+/g, ' ')), 90),
+    clipColumns(escapeControls(rejectedMark(m) + reverifyMark(m) + m.content.replace(/\s+/g, ' ')), 90),
   ]);
   return table(['ID', 'TYPE', 'SCOPE', 'STABLE', 'SEEN', 'CONTENT'], rows);
 }
@@ -160,7 +168,7 @@ export function registerMemoryCommands(program: Command): void {
       else process.stdout.write(`${describeMemory(m)}\n`);
     });
   registerMemoryBrowseCommands(memories);
-  registerRejectCommand(memories);
+  registerRejectCommands(memories);
   for (const [name, what] of [
     ['forget', 'archive a memory (kept, restorable, never recalled)'],
     ['restore', 'bring back an archived or superseded memory'],

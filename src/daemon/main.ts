@@ -27,6 +27,7 @@ import { dreamHandlers } from './routes/dream.js';
 import { eventHandlers } from './routes/events.js';
 import { memoryHandlers } from './routes/memory.js';
 import { injectionRoutes } from './routes/injections.js';
+import { rejectionHandlers } from './routes/rejections.js';
 import { memoryBrowseHandlers } from './routes/memory-browse.js';
 import { monitorHandlers } from './routes/monitors.js';
 import { modelUsageHandlers } from './routes/model-usage.js';
@@ -179,10 +180,11 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
     ...workflowHandlers(workflows),
     ...groupHandlers(tasks, groups),
     ...eventHandlers(events, streams),
-    ...memoryHandlers(memory.service, memory.prompts),
+    ...memoryHandlers(memory.service, memory.prompts, memory.injections),
     ...injectionRoutes(memory, () => tasks.list({ all: true }), log),
+    ...rejectionHandlers(memory.service, memory.injections),
     ...sessionHandlers(memory.service, log),
-    ...memoryBrowseHandlers(memory.service, memory.dreams.reports),
+    ...memoryBrowseHandlers(memory.service, memory.dreams.reports, memory.injections),
     ...dreamHandlers(memory.dreams, streams, memory.service.store),
     ...modelUsageHandlers({
       ledger: memory.ledger,

@@ -40,6 +40,7 @@ import { MemoryStore } from './store/store.js';
 import { importMemory } from './store/transfer.js';
 import { hookContext } from '../api/recall-render.js';
 import { browse } from './browse/browse.js';
+import { tieRemembered } from './evidence/tie.js';
 import { editMemory } from './browse/edit.js';
 import { MemoryViews } from './browse/views.js';
 import { logEvent } from './events.js';
@@ -136,17 +137,19 @@ export class MemoryService {
   async remember(req: RememberRequest): Promise<Memory> {
     const r = redact(stripControls(req.content));
     if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret or personal data; nightshift never stores either');
+    const at = new Date(nowMs()).toISOString();
     const out = merge(this.store, {
       content: r.text,
       type: req.type ?? typeOfStatement(r.text),
       namespace: this.namespace(req),
       stable: req.stable,
       importance: req.importance ?? (req.stable ? 0.8 : 0.6),
-      at: new Date(nowMs()).toISOString(),
+      at,
       origin: 'manual',
     });
+    await tieRemembered(this.store, out.memory, at, this.log);
     await this.store.save();
-    return out.memory;
+    return this.store.get(out.memory.id) ?? out.memory;
   }
 
   /** The user's, the project's and the team's memories (`all`: every namespace, every state), filtered, a page of them and the total. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,24 @@ describe('Claude Code hooks', () => {
     // 1, never 2: Claude Code reads exit 2 as "block" (a compaction, for pre-compact).
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('not valid JSON');
+  });
+
+  it('session-end with a transcript path that is a directory or a symlink loop: exit 0, nothing on stdout, one line on stderr each', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const loop = join(dir, 'loop.jsonl');
+    symlinkSync(loop, loop);
+    for (const [path, why] of [
+      [dir, 'is a directory, not a transcript file'],
+      [loop, 'is a symlink loop (ELOOP)'],
+    ] as const) {
+      const r = await d.cli(['hook', 'session-end'], { input: JSON.stringify({ session_id: 's-odd', transcript_path: path, cwd: dir }) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`nightshift: the session was not ingested: transcript ${path} ${why}\n`);
+    }
+    expect(await d.client.sessions()).toEqual([]);
   });
 
   it('session-end and pre-compact without a transcript (e.g. `claude mcp list`) exit 0 and ingest nothing', async () => {
@@ -158,6 +176,15 @@ describe('hook user-prompt-submit', () => {
     expect(text).toContain('staging database runs Postgres 15 on port 5433');
     expect(text).not.toContain('deploy.yml');
     expect(text).not.toContain('imperative mood');
+  });
+
+  it('a prompt of 1.5 MiB (past the request limit) gets the recall of its first 2,000 characters', async () => {
+    const { d, project } = await withMemories();
+    const prompt = `connect to the staging database and list the tables\n${'x'.repeat(1.5 * 1024 * 1024)}`;
+    const r = await d.cli(['hook', 'user-prompt-submit'], { input: promptInput('s-big', project, prompt), env: patient });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(context(r.stdout)).toContain('staging database runs Postgres 15 on port 5433');
   });
 
   it('prints nothing for a prompt unrelated to any memory, even one sharing a word with one', async () => {

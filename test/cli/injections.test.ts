@@ -3,8 +3,12 @@
  * one prompt line, the injection ledger (`nightshift injections`), rejecting a memory, and the
  * tokens injected in `nightshift usage`.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InjectionsResponse } from '../../src/api/injections.js';
+import type { Memory } from '../../src/api/memory.js';
+import type { MemoryHistoryResponse } from '../../src/api/memory-browse.js';
 import type { UsageResponse } from '../../src/api/model-usage.js';
 import type { TaskJson as Task } from '../../src/api/tasks.js';
 import { daemonsPerTest, tempDirsPerTest, until, type TestDaemon } from '../helpers/daemon.js';
@@ -172,6 +176,58 @@ describe('the injection ledger', () => {
     // Said again: reinforced, so shown again.
     await d.cli(['remember', '--user', '--stable', '--type', 'instruction', text]);
     expect(await sessionStart(d, 'r22', project)).toContain(text);
+  }, 60_000);
+
+  it('a rejection shows in list, show, --json and history, and `memories unreject` undoes it, for good', async () => {
+    const d = newDaemon();
+    await d.start();
+    const project = tmp();
+    const text = 'Always run the formatter before pushing.';
+    const m = JSON.parse((await d.cli(['remember', '--user', '--stable', '--type', 'instruction', text, '--json'])).stdout) as { id: string };
+    expect((await d.cli(['memories', 'reject', m.id, '--project', project])).code).toBe(0);
+
+    const shown = JSON.parse((await d.cli(['memories', 'show', m.id, '--json'])).stdout) as Memory;
+    expect(shown.rejected).toEqual([{ project, at: expect.any(String), live: true }]);
+    expect((await d.cli(['memories', 'show', m.id])).stdout).toMatch(
+      new RegExp(`rejected: +\\S+ in ${project} \\(not injected there; undo: \`memories unreject ${m.id}\`\\)`),
+    );
+    const listed = JSON.parse((await d.cli(['memories', 'list', '--project', project, '--json'])).stdout) as Memory[];
+    expect(listed.find((x) => x.id === m.id)?.rejected?.[0]?.live).toBe(true);
+    expect((await d.cli(['memories', 'list', '--project', project])).stdout).toContain(`(rejected) ${text}`);
+    expect((await d.cli(['memories', 'history', m.id])).stdout).toMatch(new RegExp(`rejected +in ${project}`));
+
+    const undo = await d.cli(['memories', 'unreject', m.id]);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toBe(`unrejected ${m.id} in ${project}: may be injected there again\n`);
+    expect(await sessionStart(d, 'u1', project)).toContain(text);
+    await d.restart();
+    expect(await sessionStart(d, 'u2', project)).toContain(text);
+    expect((JSON.parse((await d.cli(['memories', 'show', m.id, '--json'])).stdout) as Memory).rejected).toBeUndefined();
+    const history = JSON.parse((await d.cli(['memories', 'history', m.id, '--json'])).stdout) as MemoryHistoryResponse;
+    expect(history.events.map((e) => [e.kind, e.project])).toEqual([
+      ['created', undefined],
+      ['rejected', project],
+      ['unrejected', project],
+    ]);
+    // Nothing left to undo: said, exit 1.
+    const again = await d.cli(['memories', 'unreject', m.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`${m.id} is not rejected`);
+  }, 60_000);
+
+  it('reject and unreject refuse a --project that is no directory (exit 2), rather than the repository around it', async () => {
+    const d = newDaemon();
+    await d.start();
+    const repo = tmp();
+    mkdirSync(join(repo, '.git'));
+    const m = JSON.parse((await d.cli(['remember', '--user', 'Prefer small commits.', '--json'])).stdout) as { id: string };
+    for (const dir of ['typo-dir', '/no/such/dir']) {
+      const r = await d.cli(['memories', 'reject', m.id, '--project', dir], { cwd: repo });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/no such directory/);
+      expect((await d.cli(['memories', 'unreject', m.id, '--project', dir], { cwd: repo })).code).toBe(2);
+    }
+    expect((JSON.parse((await d.cli(['memories', 'show', m.id, '--json'])).stdout) as Memory).rejected).toBeUndefined();
   }, 60_000);
 
   it('reject answers unknown ids and injections with a clear error', async () => {

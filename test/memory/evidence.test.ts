@@ -6,6 +6,7 @@
  * and restorable, the twenty others are left alone; a later session that says one again clears its
  * mark, and a later session in the repository checks the rest without a dream.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -174,3 +175,40 @@ describe('memories tied to code', () => {
     expect(report.archives.map((a) => a.reason)).toEqual(['app/main.py no longer exists']);
   });
 });
+
+describe('remember records evidence at once', () => {
+  it('a file named in a remember (CLI or API), deleted before any ingest or dream, is archived at the next dream: 10 of 10', async () => {
+    const root = join(tmp(), 'repo');
+    mkdirSync(join(root, 'src'), { recursive: true });
+    for (let i = 0; i < 10; i++) writeFileSync(join(root, 'src', `part${i}.ts`), `export const part${i} = ${i};\n`);
+    gitCommit(root);
+    const d = newDaemon();
+    await d.start();
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const text = `The ${WORDS[i]} handler lives in src/part${i}.ts.`;
+      if (i < 8) {
+        const r = await d.cli(['remember', '--project', root, text, '--json']);
+        expect(r.code, r.stderr).toBe(0);
+        const m = JSON.parse(r.stdout) as Memory;
+        expect(m.evidence?.map((e) => e.path)).toEqual([`src/part${i}.ts`]);
+        ids.push(m.id);
+      } else ids.push((await d.client.remember({ content: text, scope: 'project', project: root, stable: false })).id);
+    }
+    for (let i = 0; i < 10; i++) rmSync(join(root, 'src', `part${i}.ts`));
+    await dream(d);
+    const archived = await memories(d, root, true);
+    const gone = ids.filter((id) => archived.find((m) => m.id === id)?.archiveReason?.includes(`src/part${ids.indexOf(id)}.ts`));
+    expect(gone).toEqual(ids);
+  }, 60_000);
+});
+
+const WORDS = ['billing', 'search', 'upload', 'login', 'export', 'invoice', 'avatar', 'report', 'webhook', 'session'];
+
+function gitCommit(root: string): void {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: root, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'init');
+}

@@ -9,6 +9,23 @@ const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-ingest-');
 
 describe('nightshift ingest', () => {
+  it('a transcript replaced since its last ingest (the cursor mid-line) fails saying so, with the --reingest to use', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const file = join(dir, 's-replaced.jsonl');
+    const lines = (texts: string[]) => texts.map((t) => `${JSON.stringify({ role: 'user', content: t })}\n`).join('');
+    writeFileSync(file, lines(['We always deploy on Tuesdays.']));
+    expect((await d.cli(['ingest', file, '--format', 'messages'])).code).toBe(0);
+    writeFileSync(file, lines(['A different first message, longer than the one before it was.', 'And another.']));
+    const r = await d.cli(['ingest', file, '--format', 'messages']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file} changed since it was last ingested`);
+    expect(r.stderr).toContain(`nightshift ingest --reingest ${file}`);
+    expect(r.stderr).not.toContain('endOffset');
+    expect((await d.cli(['ingest', '--reingest', file, '--format', 'messages'])).code).toBe(0);
+  });
+
   it('extracts memories with transcript time, re-ingests nothing when unchanged, and only the appended part later', async () => {
     const d = newDaemon();
     await d.start();

@@ -47,6 +47,44 @@ describe('injection ledger file', () => {
     expect(again.nextId()).toBe('i15001');
   });
 
+  it("an unreject lifts the rejection, and both stay in the memory's history through a compaction", () => {
+    const file = join(tmp(), 'injections.jsonl');
+    const ledger = InjectionLedger.open(file, log);
+    const rejection = {
+      memoryId: 'm000000000003',
+      at: '2026-01-01T00:00:00.000Z',
+      reinforcements: 0,
+      content: 'c',
+      type: 'fact',
+      sources: [],
+      transcripts: [],
+    };
+    ledger.reject({ ...rejection, project: '/p' });
+    ledger.reject({ ...rejection, project: '/q' });
+    expect(ledger.unreject('m000000000003', '/p', '2026-01-02T00:00:00.000Z').map((r) => r.project)).toEqual(['/p']);
+    expect(ledger.unreject('m000000000003', '/p', '2026-01-02T00:00:00.000Z')).toEqual([]);
+    for (let i = 0; i < 15_000; i++) ledger.record(injection(ledger, i));
+    const again = InjectionLedger.open(file, log);
+    expect([again.isRejected('/p', 'm000000000003', 0), again.isRejected('/q', 'm000000000003', 0)]).toEqual([false, true]);
+    expect(again.rejectionEvents('m000000000003').map((e) => [e.kind, e.project])).toEqual([
+      ['rejected', '/p'],
+      ['rejected', '/q'],
+      ['unrejected', '/p'],
+    ]);
+  });
+
+  it('an append after a torn line starts a line of its own, so it is not lost with it', () => {
+    const file = join(tmp(), 'injections.jsonl');
+    writeFileSync(file, '{"t":"inj","v":{"id"');
+    const ledger = InjectionLedger.open(file, log);
+    ledger.record(injection(ledger, 0));
+    expect(
+      InjectionLedger.open(file, log)
+        .list({ limit: 10 })
+        .map((v) => v.id),
+    ).toEqual(['i1']);
+  });
+
   it('skips a torn line and keeps the rest', () => {
     const file = join(tmp(), 'injections.jsonl');
     const ledger = InjectionLedger.open(file, log);

@@ -35,5 +35,8 @@ describe('rejections as negatives for the ranker fit', () => {
     expect(rows[0]).toMatchObject({ wanted: 0, junk: 1, file: { group: 'rejected' } });
     expect(rows[0]?.text).toContain('imperative mood');
     expect(rows[0]?.x).toHaveLength(FEATURES.length);
+    // Undone: the person took it back, so it is no negative.
+    expect((await d.cli(['memories', 'unreject', m?.id ?? ''])).code).toBe(0);
+    expect(readRejections(ledger)).toEqual([]);
   });
 });

@@ -193,6 +193,29 @@ describe('every other command that writes state, on a full disk', () => {
     await same();
   }, 60_000);
 
+  it('memories reject: refused, the memory is not shown rejected and is injected as before, now and after a restart', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    const file = join(d.paths.stateDir, 'injections.jsonl');
+    const project = join(d.home, 'proj');
+    mkdirSync(project);
+    const text = 'Always run the linter before committing.';
+    const m = await json<Memory>(d, ['remember', '--user', '--stable', '--type', 'instruction', text]);
+    const filler = fill(d);
+    refused(await d.cli(['memories', 'reject', m.id, '--project', project]), file);
+    expect((await json<Memory>(d, ['memories', 'show', m.id])).rejected).toBeUndefined();
+    const start = async (session: string) => {
+      const r = await d.cli(['hook', 'session-start'], { input: JSON.stringify({ session_id: session, cwd: project, source: 'startup' }) });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    expect(await start('s1')).toContain(text);
+    rmSync(filler);
+    expect(onDisk(file)).not.toContain('"reject"');
+    await d.restart();
+    expect(await start('s2')).toContain(text);
+    expect((await json<Memory>(d, ['memories', 'show', m.id])).rejected).toBeUndefined();
+  }, 60_000);
+
   it('ingest: refused, no session listed, and none written once there is room', async (ctx) => {
     const d = await fullDiskDaemon(ctx, daemons);
     const sessions = () => json<{ sessionId: string }[]>(d, ['sessions', 'list']);

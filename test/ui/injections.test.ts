@@ -48,4 +48,21 @@ describe('session page: what the session was given', () => {
     expect(ledger.injections.flatMap((v) => v.items).some((i) => i.id === m.id)).toBe(false);
     expect(problems).toEqual([]);
   });
+
+  it('a session known only from its hooks: its id and what it was given, no "no session" error', async () => {
+    const d = daemon({ ui: { port: 0 } });
+    await d.start();
+    const project = tmp();
+    const text = 'Always run the formatter before pushing.';
+    await d.cli(['remember', '--project', project, '--stable', '--type', 'instruction', text]);
+    const start = await d.cli(['hook', 'session-start'], { input: JSON.stringify({ session_id: 'hooks-only', cwd: project, source: 'startup' }) });
+    expect(start.stdout).toContain(text);
+    const { page, url } = await loggedInPage(browser, d);
+
+    await page.goto(`${url}/sessions/hooks-only`);
+    await page.waitForSelector('.injection tr[data-kind="memory"]');
+    await page.waitForSelector('.not-ingested');
+    expect(await page.$eval('section.session h1', (el) => el.textContent)).toBe('Session hooks-only');
+    expect(await page.$eval('section.session', (el) => el.textContent)).not.toMatch(/no session/);
+  });
 });

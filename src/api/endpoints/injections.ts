@@ -11,6 +11,8 @@ import {
   SessionStartRequest,
   TasksSinceQuery,
   TasksSinceResponse,
+  UnrejectRequest,
+  UnrejectResponse,
 } from '../injections.js';
 import { json, memoryId, type EndpointSpec } from '../endpoint.js';
 
@@ -41,6 +43,12 @@ export const INJECTION_ENDPOINTS = {
     params: memoryId,
     body: RejectRequest.describe('reject request'),
     reply: json(RejectResponse),
+  },
+  unrejectMemory: {
+    doc: 'undoes `rejectMemory`: the memory may be injected again in that project (`project`), or wherever it was rejected',
+    params: memoryId,
+    body: UnrejectRequest.describe('unreject request'),
+    reply: json(UnrejectResponse),
   },
   tasksSince: {
     doc: 'tasks that ended since a time or a cursor (oldest first), each with its outcome, duration and last lines; `project`',

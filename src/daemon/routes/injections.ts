@@ -3,7 +3,6 @@ import type { Task } from '../../api/tasks.js';
 import { nowMs } from '../../clock.js';
 import { AppError } from '../../errors.js';
 import type { InjectionLedger } from '../../memory/ledger/ledger.js';
-import { rejectionOf } from '../../memory/ledger/rejections.js';
 import { belongs, endedAt, outcomeOf } from '../../memory/ledger/task-outcomes.js';
 import type { MemoryService } from '../../memory/service.js';
 import { projectKey } from '../../project.js';
@@ -13,7 +12,7 @@ import { afterDelivery, type Handlers } from '../http.js';
 import type { Logger } from '../../log.js';
 import { hookHandlers } from './hook.js';
 
-type InjectionHandlers = Pick<Handlers, 'injectSessionStart' | 'injectPrompt' | 'hook' | 'injections' | 'rejectMemory' | 'tasksSince'>;
+type InjectionHandlers = Pick<Handlers, 'injectSessionStart' | 'injectPrompt' | 'hook' | 'injections' | 'tasksSince'>;
 
 interface InjectionDeps {
   injector: Injector;
@@ -52,15 +51,6 @@ function injectionHandlers(d: InjectionDeps): Omit<InjectionHandlers, 'hook'> {
     injections: async ({ query }) => {
       const project = query.project ? projectKey(query.project) : undefined;
       return { json: { injections: d.ledger.list({ session: query.session, project, limit: query.limit }), sessions: d.ledger.totals() } };
-    },
-    rejectMemory: async ({ params, body }) => {
-      const m = d.memory.store.mustGet(params.id);
-      const from = body.injection === undefined ? undefined : d.ledger.get(body.injection);
-      if (body.injection !== undefined && from === undefined) throw new AppError('not_found', `no injection ${body.injection} (see \`nightshift injections\`)`);
-      const project = body.project ? projectKey(body.project) : from ? from.project : (m.project ?? null);
-      const r = rejectionOf(m, project, new Date(nowMs()).toISOString(), d.memory.sessions.list(), body.injection);
-      d.ledger.reject(r);
-      return { json: { memoryId: m.id, project, at: r.at } };
     },
     tasksSince: async ({ query }) => {
       const since =

@@ -1,18 +1,24 @@
+import type { InjectionLedger } from '../../memory/ledger/ledger.js';
 import type { PromptRecall } from '../../memory/recall/prompt-recall.js';
 import type { MemoryService } from '../../memory/service.js';
 import { afterDelivery, type Handlers } from '../http.js';
+import { withRejections } from './rejections.js';
 
 type MemoryHandlers = Pick<
   Handlers,
   'remember' | 'listMemories' | 'importMemories' | 'getMemory' | 'forgetMemory' | 'restoreMemory' | 'pinMemory' | 'recall' | 'recallPrompt' | 'search'
 >;
 
-export function memoryHandlers(memory: MemoryService, prompts: PromptRecall): MemoryHandlers {
+/** `ledger`: where each memory shown was rejected. */
+export function memoryHandlers(memory: MemoryService, prompts: PromptRecall, ledger: InjectionLedger): MemoryHandlers {
   return {
     remember: async ({ body }) => ({ json: { memory: await memory.remember(body) } }),
-    listMemories: async ({ query }) => ({ json: memory.list(query) }),
+    listMemories: async ({ query }) => {
+      const r = memory.list(query);
+      return { json: { ...r, memories: r.memories.map((m) => withRejections(m, ledger)) } };
+    },
     importMemories: async ({ body }) => ({ json: await memory.importLines(body.memories) }),
-    getMemory: async ({ params }) => ({ json: { memory: memory.store.mustGet(params.id) } }),
+    getMemory: async ({ params }) => ({ json: { memory: withRejections(memory.store.mustGet(params.id), ledger) } }),
     forgetMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'forget') } }),
     restoreMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'restore') } }),
     pinMemory: async ({ params }) => ({ json: { memory: await memory.act(params.id, 'pin') } }),

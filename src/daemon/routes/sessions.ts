@@ -15,6 +15,8 @@ export function ingestTranscript(memory: MemoryService, req: IngestRequest): Ret
       file.errno === 'ENOENT' ? 'not_found' : 'bad_request',
       file.errno === 'ENOENT' ? `transcript not found: ${req.path}` : `transcript ${req.path} ${file.why}`,
     );
+  if (!file.stat.isFile())
+    throw new AppError('bad_request', `transcript ${req.path} is ${file.stat.isDirectory() ? 'a directory' : 'not a regular file'}, not a transcript file`);
   return memory.ingest(req);
 }
 

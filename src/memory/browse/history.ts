@@ -2,7 +2,8 @@
  * A memory's history, put together from what is recorded: its sources (the session it came from,
  * then each session that reinforced it), the person's logged actions (edits, pins, forgets,
  * restores), its archive and supersession marks, the memories it superseded (found by their link
- * to it), and every dream report that names it. Oldest first; events with no known time last.
+ * to it), every dream report that names it, and what the caller adds (rejections, from the injection
+ * ledger). Oldest first; events with no known time last.
  */
 import type { DreamReport } from '../../api/dream.js';
 import type { Memory, SessionRecord } from '../../api/memory.js';
@@ -30,7 +31,7 @@ function fromDreams(m: Memory, reports: DreamReport[], textOf: (id: string) => s
   return out;
 }
 
-export function memoryHistory(store: MemoryStore, id: string, sessions: SessionRecord[], reports: DreamReport[]): HistoryEvent[] {
+export function memoryHistory(store: MemoryStore, id: string, sessions: SessionRecord[], reports: DreamReport[], more: HistoryEvent[] = []): HistoryEvent[] {
   const m = store.mustGet(id);
   const textOf = (other: string) => store.get(other)?.content ?? null;
   const lastAt = new Map<string, string>();
@@ -67,6 +68,7 @@ export function memoryHistory(store: MemoryStore, id: string, sessions: SessionR
       if (x.supersededBy === m.id && !byDream('supersedes', x.id) && !byDream('absorbed', x.id))
         events.push({ ...(x.supersededAt !== undefined && { at: x.supersededAt }), kind: 'supersedes', memoryId: x.id, text: x.content });
 
+  events.push(...more);
   // Stable: events at one time keep the order they were put together in (created before what follows it).
   return events
     .map((e, i) => ({ e, i }))

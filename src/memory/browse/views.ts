@@ -24,9 +24,9 @@ export class MemoryViews {
     return projects(this.store, this.sessions.list());
   }
 
-  /** A memory and what happened to it (dream reports name what they merged, superseded, pruned). */
-  history(id: string, reports: DreamReport[]): { memory: Memory; events: HistoryEvent[] } {
-    return { memory: this.store.mustGet(id), events: memoryHistory(this.store, id, this.sessions.list(), reports) };
+  /** A memory and what happened to it (dream reports name what they merged, superseded, pruned; `more`: events recorded elsewhere). */
+  history(id: string, reports: DreamReport[], more: HistoryEvent[] = []): { memory: Memory; events: HistoryEvent[] } {
+    return { memory: this.store.mustGet(id), events: memoryHistory(this.store, id, this.sessions.list(), reports, more) };
   }
 
   /** A memory and the passages of the sessions it came from. */

@@ -122,3 +122,17 @@ export async function tieAfterIngest(store: MemoryStore, project: string, said: 
     log.warn({ project, err: (err as Error).message }, 'could not check the memories against the repository');
   }
 }
+
+/**
+ * A memory the person (or an agent, through MCP) just wrote: its evidence recorded at once, as
+ * things are now, so a file it names that goes before the next ingest or dream is noticed then. A
+ * repository that cannot be read is logged: the memory is kept all the same.
+ */
+export async function tieRemembered(store: MemoryStore, m: Memory, at: string, log: Logger): Promise<void> {
+  if (m.scope !== 'project' || m.project === undefined) return;
+  try {
+    applyDecisions(store, await decideProject(m.project, [m], { at, confirmed: new Set([m.id]) }), at);
+  } catch (err) {
+    log.warn({ project: m.project, err: (err as Error).message }, 'could not record what the memory names in its repository');
+  }
+}

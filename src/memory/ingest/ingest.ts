@@ -28,7 +28,7 @@ import { keptOut, retractFile, type Retraction } from './reextract.js';
 import { tieAfterIngest } from '../evidence/tie.js';
 import { sessionKey, type SessionRegistry } from './sessions.js';
 import type { MemoryStore } from '../store/store.js';
-import { detectTranscriptFormat, parseTranscript } from '../transcripts/index.js';
+import { detectTranscriptFormat, parseTranscript, resumePoint } from '../transcripts/index.js';
 
 export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 
@@ -106,6 +106,13 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     offset = 0;
   }
 
+  // Rewritten or replaced since (the cursor no longer starts a line): said as what happened and what to do.
+  if (offset > 0 && !(await resumePoint(real, offset)).atLineStart) {
+    throw new AppError(
+      'conflict',
+      `${req.path} changed since it was last ingested: byte ${offset}, where ingest would go on, no longer starts a line (the file was replaced or rewritten); to read it whole again: nightshift ingest --reingest ${req.path}`,
+    );
+  }
   const format = req.format ?? known?.format;
   const parse = await parseTranscript(real, { offset, ...(format !== undefined && { format }) });
   const earlier = offset > 0 ? deps.digests.get(key) : undefined;

@@ -3,12 +3,15 @@
  * outcomes each session was told of, and the memories rejected in a project. One JSON line per
  * record appended to injections.jsonl (an append is what keeps the cost per injection well under
  * 2 ms; a snapshot rewrite per prompt would not); indexes kept in memory, rebuilt at open. When the
- * file outgrows MAX_RECORDS it is rewritten with the newest records and every rejection.
+ * file outgrows MAX_RECORDS it is rewritten with the newest records and every rejection and undo.
+ * A rejection or its undo is the person's command: on disk (fsync) before it is live, refused when
+ * it cannot be written; an injection record that cannot be written is only logged.
  */
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Injection } from '../../api/injections.js';
 import type { Logger } from '../../log.js';
-import { isRejectionLive, type Rejection } from './rejections.js';
+import { appendLines } from '../../sys/append-file.js';
+import { isRejectionLive, type Rejection, type RejectionEvent } from './rejections.js';
 
 /** A session seen by the ledger: when it began (its first record) and the tasks it was told of. */
 interface SessionState {
@@ -24,7 +27,8 @@ type LedgerLine =
   | { t: 'inj'; v: Injection }
   | { t: 'begin'; sessionId: string; project: string | null; at: string }
   | { t: 'start'; sessionId: string; project: string; at: string }
-  | { t: 'reject'; v: Rejection };
+  | { t: 'reject'; v: Rejection }
+  | { t: 'unreject'; memoryId: string; project: string | null; at: string };
 
 /** Injections kept (a few MB): the file is rewritten with the newest when it reaches one and a half times this. */
 const MAX_RECORDS = 10_000;
@@ -36,6 +40,8 @@ export class InjectionLedger {
   private readonly starts = new Map<string, Map<string, string>>();
   /** Per project, memory id → its rejection. */
   private readonly rejections = new Map<string, Map<string, Rejection>>();
+  /** Every reject and unreject line, oldest first: each memory's history, kept through a compaction. */
+  private readonly rejectLines: Extract<LedgerLine, { t: 'reject' | 'unreject' }>[] = [];
   private lines = 0;
   private seq = 0;
 
@@ -87,6 +93,10 @@ export class InjectionLedger {
       let m = this.rejections.get(l.v.project ?? '');
       if (!m) this.rejections.set(l.v.project ?? '', (m = new Map()));
       m.set(l.v.memoryId, l.v);
+      this.rejectLines.push(l);
+    } else if (l.t === 'unreject') {
+      this.rejections.get(l.project ?? '')?.delete(l.memoryId);
+      this.rejectLines.push(l);
     }
   }
 
@@ -105,11 +115,19 @@ export class InjectionLedger {
   private append(l: LedgerLine): void {
     this.apply(l);
     try {
-      appendFileSync(this.file, `${JSON.stringify(l)}\n`, { mode: 0o600 });
+      appendLines(this.file, `${JSON.stringify(l)}\n`, { sync: false });
       this.lines++;
     } catch (err) {
       this.log.warn({ file: this.file, err: (err as Error).message }, 'could not write the injection ledger');
     }
+    if (this.lines > MAX_RECORDS * 1.5) this.compact();
+  }
+
+  /** Written and synced first, live only then: throws (`disk_full` on a full disk) with nothing changed. */
+  private appendDurably(lines: LedgerLine[]): void {
+    appendLines(this.file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''), { sync: true });
+    for (const l of lines) this.apply(l);
+    this.lines += lines.length;
     if (this.lines > MAX_RECORDS * 1.5) this.compact();
   }
 
@@ -146,17 +164,37 @@ export class InjectionLedger {
   }
 
   reject(r: Rejection): void {
-    this.append({ t: 'reject', v: r });
+    this.appendDurably([{ t: 'reject', v: r }]);
+  }
+
+  /** Lifts the memory's rejections (in `project` only, when given); returns those lifted, none when there were none. */
+  unreject(memoryId: string, project: string | null | undefined, at: string): Rejection[] {
+    const lifted = this.rejectionsOf(memoryId).filter((r) => project === undefined || r.project === project);
+    if (lifted.length > 0) this.appendDurably(lifted.map((r) => ({ t: 'unreject' as const, memoryId, project: r.project, at })));
+    return lifted;
+  }
+
+  /** The memory's standing rejections, one per project (live or lifted by a reinforcement since). */
+  rejectionsOf(memoryId: string): Rejection[] {
+    const out: Rejection[] = [];
+    for (const m of this.rejections.values()) {
+      const r = m.get(memoryId);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /** Every rejection and undo of the memory, oldest first. */
+  rejectionEvents(memoryId: string): RejectionEvent[] {
+    return this.rejectLines
+      .filter((l) => (l.t === 'reject' ? l.v.memoryId : l.memoryId) === memoryId)
+      .map((l) => (l.t === 'reject' ? { kind: 'rejected', project: l.v.project, at: l.v.at } : { kind: 'unrejected', project: l.project, at: l.at }));
   }
 
   /** Rejected in this project (or with no project) and not reinforced since. */
   isRejected(project: string | null, id: string, reinforcements: number | undefined): boolean {
     const r = this.rejections.get(project ?? '')?.get(id);
     return r !== undefined && isRejectionLive(r, reinforcements);
-  }
-
-  allRejections(): Rejection[] {
-    return [...this.rejections.values()].flatMap((m) => [...m.values()]);
   }
 
   /** Newest first. */
@@ -183,19 +221,24 @@ export class InjectionLedger {
       .sort((a, b) => b.lastAt.localeCompare(a.lastAt));
   }
 
-  /** The newest records and every rejection, written whole in place of the file (at once: an append may not slip in between). */
+  /** The newest records and every rejection and undo, written whole in place of the file (at once: an append may not slip in between). */
   private compact(): void {
-    const keep: LedgerLine[] = [
-      ...this.allRejections().map((v) => ({ t: 'reject' as const, v })),
-      ...this.injections.slice(-MAX_RECORDS).map((v) => ({ t: 'inj' as const, v })),
-    ];
+    const keep: LedgerLine[] = [...this.rejectLines, ...this.injections.slice(-MAX_RECORDS).map((v) => ({ t: 'inj' as const, v }))];
+    const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, keep.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
+      // Synced before the rename: the rejections it carries were acknowledged as on disk.
+      const fd = openSync(tmp, 'w', 0o600);
+      try {
+        writeFileSync(fd, keep.map((l) => `${JSON.stringify(l)}\n`).join(''));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(tmp, this.file);
       this.injections.splice(0, Math.max(0, this.injections.length - MAX_RECORDS));
       this.lines = keep.length;
     } catch (err) {
+      rmSync(tmp, { force: true });
       this.log.warn({ file: this.file, err: (err as Error).message }, 'could not compact the injection ledger');
     }
   }

@@ -22,6 +22,13 @@ export interface Rejection {
   injection?: string;
 }
 
+/** A rejection or its undo (`memories unreject`), as a memory's history shows it. */
+export interface RejectionEvent {
+  kind: 'rejected' | 'unrejected';
+  project: string | null;
+  at: string;
+}
+
 export function isRejectionLive(r: Rejection, reinforcements: number | undefined): boolean {
   return reinforcements === undefined || reinforcements <= r.reinforcements;
 }

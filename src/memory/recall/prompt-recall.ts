@@ -5,6 +5,7 @@
  * bounded, and saved in the state directory so a restarted daemon does not repeat itself; it is
  * marked by the caller once the answer reached the hook (`given`), never while choosing.
  */
+import { PROMPT_QUERY_CHARS } from '../../api/limits.js';
 import { z } from 'zod';
 import type { PromptRecallRequest, PromptRecallResponse, RecallItem, RecallRequest, RecallResponse } from '../../api/memory.js';
 import { nowMs } from '../../clock.js';
@@ -28,8 +29,6 @@ import type { RecallWithin } from './recall.js';
 export const MIN_TERMS = 2;
 export const EPISODE_MIN_TERMS = 3;
 export const MIN_SCORE = 0.1;
-/** The query is the prompt's start: a pasted log beyond it adds noise, not intent. */
-const QUERY_CHARS = 2000;
 /** Lines of a prompt's context at most: a few good ones, not a recall block. */
 const MAX_ITEMS = 5;
 /** Characters the hook adds around each item's text (bullet, type or date) and for its heading. */
@@ -90,7 +89,7 @@ export class PromptRecall {
    * for one the prompt does not match well enough to be given.
    */
   forPrompt(req: PromptRecallRequest): PromptRecallResponse {
-    const query = req.prompt.slice(0, QUERY_CHARS).trim();
+    const query = req.prompt.slice(0, PROMPT_QUERY_CHARS).trim();
     if (!query) return { items: [], repeated: 0 };
     const asked = new Set(terms(query));
     const given = req.sessionId ? new Set(this.sessions.get(req.sessionId)?.ids) : new Set<string>();

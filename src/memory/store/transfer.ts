@@ -27,6 +27,7 @@ export function importMemory(store: MemoryStore, line: ImportLine, ns: Namespace
     ...(line.supersededAt !== undefined && { supersededAt: line.supersededAt }),
     ...(line.archivedAt !== undefined && { archivedAt: line.archivedAt }),
     ...(line.archiveReason !== undefined && { archiveReason: line.archiveReason }),
+    ...(line.evidence !== undefined && { evidence: line.evidence }),
   };
   const slot = line.slot ?? slotOf(line.content);
   if (slot !== undefined) memory.slot = slot;

@@ -21,7 +21,7 @@ export const MAX_ARRAY_BYTES = 200 * 1024 * 1024;
  * The file's size and whether `offset` starts a line (follows a newline). Offsets that cannot be a
  * resume point are rejected, so a stale cursor fails loudly instead of misparsing.
  */
-async function resumePoint(file: string, offset: number): Promise<{ size: number; atLineStart: boolean }> {
+export async function resumePoint(file: string, offset: number): Promise<{ size: number; atLineStart: boolean }> {
   if (!Number.isSafeInteger(offset) || offset < 0) throw new AppError('bad_request', `offset must be a non-negative integer, got ${offset}`);
   let fh;
   try {

@@ -18,6 +18,8 @@ const VERBS: Record<HistoryEvent['kind'], string> = {
   merged: 'merged into',
   absorbed: 'absorbed',
   masked: 'secret masked',
+  rejected: 'rejected as not useful',
+  unrejected: 'rejection undone',
 };
 
 export function History({ id, version }: { id: string; version: number }) {
@@ -49,6 +51,7 @@ function Event({ e }: { e: HistoryEvent }) {
         </>
       )}
       {e.origin && <span class="muted"> ({e.origin})</span>}
+      {e.project !== undefined && <span> in {e.project ?? 'no project'}</span>}
       {e.sessionId && (
         <>
           {' '}

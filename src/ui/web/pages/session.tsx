@@ -1,7 +1,7 @@
 /** One session (`GET /v1/sessions/:id`): its record, digest and sidechains, and the memories that came from it. */
 import { useRoute } from 'preact-iso';
 import type { SessionRecord } from '../../../api/memory.js';
-import { call } from '../api.js';
+import { ApiError, call } from '../api.js';
 import { ago } from '../format.js';
 import { MemoryBadges } from '../memories/badges.js';
 import { ErrorLine } from '../pager.js';
@@ -18,15 +18,35 @@ const MEMORIES = 200;
 export function SessionPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
-  const r = useLoad((signal) => call('getSession', { params: { id } }, signal), id);
-  const s = r.data?.session;
+  // A session known only from its hooks (no transcript ingested yet) has no record: not an error.
+  const r = useLoad(
+    (signal) =>
+      call('getSession', { params: { id } }, signal).then(
+        (found) => ({ found }),
+        (err: unknown) => {
+          if (err instanceof ApiError && err.code === 'not_found') return { found: null };
+          throw err;
+        },
+      ),
+    id,
+  );
+  const found = r.data?.found;
+  const s = found?.session;
   return (
     <section class="session">
       <p>
         <a href={at('/sessions')}>← Sessions</a>
       </p>
       <ErrorLine error={r.error} />
-      {s && r.data && (
+      {found === null && (
+        <>
+          <h1>
+            Session <code>{id}</code>
+          </h1>
+          <p class="muted not-ingested">Not ingested yet: no transcript read so far. What its hooks gave it is below.</p>
+        </>
+      )}
+      {s && found && (
         <>
           <h1>
             Session <code>{s.sessionId}</code>
@@ -34,12 +54,12 @@ export function SessionPage() {
           </h1>
           <Record s={s} />
           <h2>Digest</h2>
-          {r.data.digest ? <Digest digest={r.data.digest} /> : <p class="muted">No digest (nothing ingested yet).</p>}
-          {r.data.sidechains.length > 0 && (
+          {found.digest ? <Digest digest={found.digest} /> : <p class="muted">No digest (nothing ingested yet).</p>}
+          {found.sidechains.length > 0 && (
             <>
               <h2>Subagents and compactions</h2>
               <ul>
-                {r.data.sidechains.map((c) => (
+                {found.sidechains.map((c) => (
                   <li key={c.session.key}>
                     <a href={sessionHref(c.session)}>{c.session.agentId ?? c.session.key}</a> — {c.session.messages} messages
                     {c.digest && c.digest.outcome.length > 0 && `: ${c.digest.outcome.join(', ')}`}
