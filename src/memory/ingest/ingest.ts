@@ -16,6 +16,7 @@ import type { DigestStore } from '../digest/store.js';
 import { emptySessionState, StateBuilder, type StateStore } from '../state/index.js';
 import type { Episode, EpisodeStore } from '../episodic/episodes.js';
 import { maskedMessages } from '../redact/messages.js';
+import { lowered } from '../rank/score.js';
 import { redact } from '../redact/redact.js';
 import type { ExtractInput, ExtractMessage, ExtractResult } from '../extract/types.js';
 import { episodeOf, forExtraction, markRejected } from './ingest-messages.js';
@@ -34,6 +35,12 @@ export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 
 /** What a statement made in the home directory keeps of its importance: it may be about any project. */
 const HOME_IMPORTANCE = 0.5;
+
+/**
+ * Lower, but still above the ranker's floor: a statement made at home is less sure to matter, not
+ * unheard (below the floor, recall would never give it, even at home).
+ */
+const homeImportance = (importance: number): number => lowered(importance, HOME_IMPORTANCE);
 
 export interface IngestDeps {
   store: MemoryStore;
@@ -201,7 +208,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       namespace,
       // Said in no project and not as the person's own standing rule: held with less confidence.
       stable: c.stable && !homeless,
-      importance: homeless ? c.importance * HOME_IMPORTANCE : c.importance,
+      importance: homeless ? homeImportance(c.importance) : c.importance,
       at: at(c.at),
       source: { sessionId, messageIds: c.messageIds, ...(c.said !== undefined && { said: c.said }) },
       ...(c.replaces && { replaces: c.replaces }),

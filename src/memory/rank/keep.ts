@@ -14,7 +14,7 @@
  * of it at the default half-life).
  */
 const RAISED_MARGIN = 0.05;
-const raised = (score: number, floor: number): number => Math.max(score, floor + RAISED_MARGIN);
+export const raised = (score: number, floor: number): number => Math.max(score, floor + RAISED_MARGIN);
 
 export interface KeepPolicy {
   floor: number;

@@ -5,7 +5,7 @@
  */
 import type { Candidate } from '../candidates/index.js';
 import { readCandidate } from './features.js';
-import type { KeepPolicy } from './keep.js';
+import { raised, type KeepPolicy } from './keep.js';
 import type { Kind } from './kind.js';
 import { probability } from './logistic.js';
 import type { SessionContext } from './session-context.js';
@@ -35,6 +35,9 @@ export function rank(candidates: readonly Candidate[], session: SessionContext):
 
 /** The calibrated floor: below it a candidate is not worth a line. */
 export const rankFloor = (): number => rankerWeights().floor;
+
+/** An importance lowered for a reason of its own (a statement made at home), kept as far above the floor as one kept below it. */
+export const lowered = (importance: number, factor: number): number => Math.min(importance, raised(importance * factor, rankerWeights().floor));
 
 /** What a session keeps of its statements (keep.ts), chosen with the floor out of fold. */
 export function keepPolicy(): KeepPolicy {

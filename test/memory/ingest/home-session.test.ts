@@ -4,8 +4,8 @@
  * not stable), recall for the home directory has no project section, a later session in a project
  * still gets the rule below that project's own rules, and a repository below HOME is its own project.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IngestSummary, Memory, RecallResponse } from '../../../src/api/memory.js';
 import { tempDirsPerTest, TestDaemon } from '../../helpers/daemon.js';
@@ -17,8 +17,20 @@ afterEach(async () => {
   await Promise.all(daemons.splice(0).map((d) => d.cleanup()));
 });
 /** A daemon whose HOME (what it takes for the home directory) is `home`. */
+/**
+ * The fitted weights with no floor: what is under test is where a statement made at home goes and
+ * that it ranks below the same statement made in a project, not whether this one statement clears
+ * the fitted floor after three days of decay.
+ */
+function noFloor(dir: string): string {
+  const file = join(dir, 'weights.json');
+  writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(WEIGHTS, 'utf8')) as object), floor: -1 }));
+  return file;
+}
+const WEIGHTS = join(import.meta.dirname, '../../../src/memory/rank/weights.json');
+
 function newDaemon(home: string): TestDaemon {
-  const d = new TestDaemon({}, { HOME: home });
+  const d = new TestDaemon({}, { HOME: home, NIGHTSHIFT_RANKER_WEIGHTS: noFloor(dirname(home)) });
   daemons.push(d);
   return d;
 }
