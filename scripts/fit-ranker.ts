@@ -94,6 +94,8 @@ const junkTotal = new Map(corpusNames.map((name) => [name, files.filter((f) => f
  * items recalled and the share of recalled items on target (both matter: a block that recalls
  * everything is unread, one that recalls a line is useless), less the share of junk recalled.
  */
+/** Objectives this close are a tie (see the choice below). */
+const TIE = 0.01;
 function objectiveOf(byCorpus: readonly Tally[]): number {
   return byCorpus.reduce((n, t, c) => {
     const r = t.wantedTotal === 0 ? 0 : t.wanted / t.wantedTotal;
@@ -166,7 +168,7 @@ function outOfFold(foldOf: (r: Row) => number, folds: number, lambda: number): M
 // The operating point is chosen on leave-one-group-out scores (every group predicted by models fitted
 // on all the others: steadier than three folds); the scorer's three folds are reported for it.
 const byGroup = (r: Row): number => groups.indexOf(r.file.group);
-let best: Choice | undefined;
+const tried: Choice[] = [];
 for (const lambda of LAMBDAS) {
   const oof = outOfFold(byGroup, groups.length, lambda);
   for (const jw of JUNK_WEIGHTS)
@@ -181,9 +183,15 @@ for (const lambda of LAMBDAS) {
               console.log(
                 `trace lambda ${lambda} jw ${jw} floor ${floor.toFixed(2)} per session ${perSession} best ${sessionBest} short ${shortSession}: ${all.map(line).join(' | ')} objective ${objective.toFixed(3)}`,
               );
-            if (best === undefined || objective > best.objective) best = { lambda, junkWeight: jw, ...policy, folds: [], all, objective };
+            tried.push({ lambda, junkWeight: jw, ...policy, folds: [], all, objective });
           }
 }
+// Points within TIE of the best objective are one point as far as a few hundred labels can tell, and
+// the choice between them swung with any small change. Precision comes first: among them, the one
+// whose recalled items are most often on target (then the best objective).
+const bestObjective = Math.max(...tried.map((c) => c.objective));
+const precision = (c: Choice): number => c.all.reduce((n, t) => n + t.onTarget / Math.max(1, t.items), 0);
+const best = tried.filter((c) => c.objective >= bestObjective - TIE).sort((a, b) => precision(b) - precision(a) || b.objective - a.objective)[0];
 if (best === undefined) throw new Error('no labelled rows');
 const chosen = best;
 const threeFold = outOfFold(foldOf, K, chosen.lambda);

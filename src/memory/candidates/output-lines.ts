@@ -10,6 +10,9 @@
 const OUTPUT_START: readonly RegExp[] = [
   // Shell prompts and quotes (`> ` also covers quoted replies), markdown headings.
   /^\s*(?:\$|>|%|#+|❯|➜|λ|PS [A-Z]:\\?[^>]*>)\s/,
+  // An agent CLI's own screen, copied: Claude Code's "⏺" before what the agent said or ran, "⎿"
+  // before a tool's result, "✻" before its status line.
+  /^\s*[⏺⎿✻✶✳]/u,
   // Timestamps that open log lines.
   /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}/,
   /^\s*\[?\d{1,2}:\d{2}:\d{2}\b/,

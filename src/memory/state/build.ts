@@ -79,7 +79,11 @@ export class StateBuilder {
     }
     if (m.origin === 'typed' || m.origin === 'queued') this.person(m);
     else if (m.origin === 'plan') this.plan(m);
-    else if (m.origin === 'summary' && m.compactSummary === true) this.s.summary = pendingTasks(m.text).map((t) => entry(t, m));
+    else if (m.origin === 'summary' && m.compactSummary === true)
+      this.s.summary = pendingTasks(m.text)
+        // "No explicitly pending tasks. All 7 tasks completed.": the section says nothing is open.
+        .filter((t) => !saysNothingLeft(t))
+        .map((t) => entry(t, m));
     else if (m.origin === 'assistant' && m.kind === 'text') this.report(m);
     else if (m.kind === 'tool_use') this.toolUse(m);
     else if (m.kind === 'tool_result') this.toolResult(m);

@@ -16,7 +16,7 @@ const DISPUTE =
 
 /** A report that says nothing is left: every earlier open item is settled. */
 const NOTHING_LEFT =
-  /\b(?:nothing (?:is )?(?:left|pending|remaining|outstanding|open)|no (?:pending|remaining|open|outstanding) (?:items|tasks|work|steps)|all (?:tasks|items|steps) (?:are )?(?:done|complete|completed)|no queda nada(?: pendiente)?|nada pendiente|rien (?:ne reste|à faire|de plus à faire)|nichts (?:mehr )?offen|niente (?:da fare|in sospeso))\b|没有待办|无待办|残りはありません/i;
+  /\b(?:nothing (?:is )?(?:left|pending|remaining|outstanding|open)|no (?:\w+ )?(?:pending|remaining|open|outstanding) (?:items|tasks|work|steps)|all (?:\d+ )?(?:tasks|items|steps) (?:are )?(?:done|complete|completed)|no queda nada(?: pendiente)?|nada pendiente|rien (?:ne reste|à faire|de plus à faire)|nichts (?:mehr )?offen|niente (?:da fare|in sospeso))\b|没有待办|无待办|残りはありません/i;
 
 const ITEM_MAX = 200;
 const BULLET = /^\s*(?:[-*•]|\d+[.)]|\[[ x]\])\s+(.+)$/;

@@ -112,6 +112,17 @@ describe('pasted agent output', () => {
     expect(splitPasted(text, new Set()).own).toBe(text);
   });
 
+  it("lines copied from an agent CLI's screen (⏺, ⎿) are the agent's, whatever language they are in", async () => {
+    const s = new ClaudeSession({ sessionId: 'paste-2', cwd: '/home/ana/src/triage' })
+      .user(
+        'The scraper always runs on the Oracle box, never locally.\nDeploys go through the deploy workflow only.\nThe bot posts its digest to the triage channel every morning.\n\n⏺ Bash(ssh -i vault/key ubuntu@10.0.0.5 "cat /root/.claude/x.jsonl")\n⏺ Na serveru neexistuje /root/.claude/ — Claude Code tam zřejmě není nainstalovaný.',
+      )
+      .assistant('Understood.');
+    const all = texts(await candidatesOf(tmp(), s));
+    expect(all.some((t) => /⏺|⎿|neexistuje|ubuntu@/.test(t))).toBe(false);
+    expect(all.some((t) => /scraper always runs on the Oracle box/.test(t))).toBe(true);
+  });
+
   it('through a session: the pasted lines are no candidate, the endorsed one is', async () => {
     const s = new ClaudeSession({ sessionId: 'paste-1', cwd: '/home/ana/src/notes' })
       .user('Notes app, SvelteKit + Drizzle.')

@@ -90,6 +90,18 @@ describe('state builder', () => {
 });
 
 describe('report reading', () => {
+  it("leaves out a compaction summary's pending section that says nothing is pending", () => {
+    const summary = (pending: string) =>
+      msg({
+        role: 'user',
+        origin: 'summary',
+        compactSummary: true,
+        text: `This session is being continued from a previous conversation that ran out of context.\n\n1. Primary Request and Intent:\n   A sticky-note app.\n\n7. Pending Tasks:\n${pending}\n\n8. Current Work:\n   The redesign.`,
+      });
+    expect(session('s1', [summary('   - No explicitly pending tasks. All 7 tasks completed.')]).summary).toEqual([]);
+    expect(session('s2', [summary('   - Benchmark the presigned URL path')]).summary.map((e) => e.text)).toEqual(['Benchmark the presigned URL path']);
+  });
+
   it('finds the pending part under a heading or after a colon, in several wordings', () => {
     expect(reportPending('All wired up.\n\nStill pending:\n- the DKB import\n- dedupe by booking reference\n\nAnything else?')).toEqual([
       'the DKB import',
