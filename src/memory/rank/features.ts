@@ -206,7 +206,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   });
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !has(EVERY);
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
-  const goAhead = at >= 0 && L.GO_AHEAD.has(verb ?? '') && !standing && !negated && tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length <= 2;
+  const goAhead = at >= 0 && L.GO_AHEAD.has(verb ?? '') && !standing && !negated && contentWords <= 2;
   // "rather than" compares; only "I'd rather" is a wish.
   const preference =
     (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l) && !(l === 'rather' && lower[lower.indexOf('rather') + 1] === 'than'));
@@ -235,8 +235,8 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     goAhead,
     anyPast,
     firstPerson,
-    // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
     openWork: has(L.OPEN_WORK),
+    // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
     again: hasAgainMarker(text),
     acknowledgement: isAcknowledgement(text),
     evaluation: evaluation(tokens),
