@@ -24,7 +24,16 @@ afterAll(async () => {
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+  // The browser may still hold a connection open to it: close waits for none.
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.close(r);
+          s.closeAllConnections();
+        }),
+    ),
+  );
 });
 
 /** Another local server (a dev server, another user's process): what each request it got carried. */
