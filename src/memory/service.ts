@@ -239,7 +239,9 @@ export class MemoryService {
     if (project) namespaces.push({ scope: 'project', project });
     if (req.team) namespaces.push(this.team(req.team));
     const budget = req.budget ?? this.config.memory.recallBudget;
-    const lines = project === null ? [] : this.stateLines(project);
+    // Resolved once, and only when asked for: prompt-time recall shows no state, and most answers hold no state memory.
+    let resolved: StateLine[] | undefined;
+    const lines = (): StateLine[] => (resolved ??= project === null ? [] : this.stateLines(project));
     const r = recall(this.store, {
       namespaces,
       project,
@@ -249,9 +251,9 @@ export class MemoryService {
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
       // Prompt-time recall (`within`) gives only memories and excerpts: no digests or state to work out.
       digests: project === null || within ? [] : recentDigests(this.sessions, this.digests, project),
-      state: project === null || within ? [] : stateItems(lines, Math.floor(budget * STATE_SHARE) - STATE_HEADING_TOKENS),
+      state: project === null || within ? [] : stateItems(lines(), Math.floor(budget * STATE_SHARE) - STATE_HEADING_TOKENS),
       // "Next: the PDF version of the report", then the session committed it: the record says it is done.
-      done: (m) => lines.some((l) => l.kind === 'built' && (l.at ?? '') >= m.lastSeenAt && closes(l.text, m.content)),
+      done: (m) => lines().some((l) => l.kind === 'built' && (l.at ?? '') >= m.lastSeenAt && closes(l.text, m.content)),
       activity: this.activity(),
       exclude: (id, n) => this.rejected(project, id, n),
       within,
