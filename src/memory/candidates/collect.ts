@@ -70,7 +70,7 @@ function rejected(messages: readonly ExtractMessage[], i: number): string | unde
       const gist = planGistText(m.text);
       return gist === undefined ? 'the plan' : `the plan "${gist.replace(/[\s.:;,]+$/, '')}"`;
     }
-    if (m.kind === 'tool_use') return m.text.replace(/\s+/g, ' ').slice(0, 160);
+    if (m.kind === 'tool_use') return m.gist ?? `the ${m.toolName ?? 'tool'} call`;
   }
   return undefined;
 }

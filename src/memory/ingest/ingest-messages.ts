@@ -13,8 +13,26 @@ const LONG_ORIGINS = new Set<TranscriptMessage['origin']>(['summary', 'plan', 'i
 export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined {
   if (m.kind === 'thinking' || m.kind === 'boundary') return undefined;
   const max = m.kind === 'tool_result' ? EXTRACT_TOOL_RESULT_MAX : LONG_ORIGINS.has(m.origin) ? TOOL_RESULT_MAX : EXTRACT_TEXT_MAX;
-  const { id, role, kind, origin, toolName, isError, timestamp, meta, sidechain, compactSummary, speaker, answers, plan, agentId, command, exitCode, paths } =
-    m;
+  const {
+    id,
+    role,
+    kind,
+    origin,
+    toolName,
+    isError,
+    timestamp,
+    meta,
+    sidechain,
+    compactSummary,
+    speaker,
+    answers,
+    plan,
+    agentId,
+    command,
+    exitCode,
+    paths,
+    gist,
+  } = m;
   const x: ExtractMessage = {
     id,
     role,
@@ -36,6 +54,7 @@ export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined 
     command,
     exitCode,
     paths,
+    gist,
   };
   for (const k of Object.keys(x) as (keyof ExtractMessage)[]) if (x[k] === undefined) delete x[k];
   return x;

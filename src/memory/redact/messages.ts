@@ -54,6 +54,7 @@ function maskFields(m: TranscriptMessage, hits: MaskHit[]): TranscriptMessage {
       answer: mask(a.answer),
       ...(a.options !== undefined && { options: a.options.map(mask) }),
     }));
+  if (m.gist !== undefined) out.gist = mask(m.gist);
   if (m.todos !== undefined) out.todos = m.todos.map((t) => ({ ...t, content: mask(t.content) }));
   return out;
 }

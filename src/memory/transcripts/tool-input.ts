@@ -101,6 +101,36 @@ export function instructionWrites(name: string, input: unknown): InstructionWrit
   return out.length === 0 ? undefined : out;
 }
 
+const GIST_LINE = 80;
+
+/** A path as a reader knows it: its last two parts. */
+function shortPath(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).slice(-2).join('/');
+}
+
+/** The first line the call adds that was not there before. */
+function changedLine(name: string, input: unknown): string | undefined {
+  const patch = patchText(name, input);
+  const added = patch !== undefined ? patchFiles(patch).flatMap((f) => f.added) : (newText(name, input)?.split('\n') ?? []);
+  const before = new Set((isRecord(input) ? (str(input.old_string) ?? str(input.old_str) ?? '') : '').split('\n').map((l) => l.trim()));
+  const line = added.map((l) => l.trim()).find((l) => l !== '' && !before.has(l));
+  return line === undefined ? undefined : line.length > GIST_LINE ? `${line.slice(0, GIST_LINE)}…` : line;
+}
+
+/**
+ * What a call does, in words a person reading "Rejected …" recognises: the command it runs, or the
+ * file it changes with the first line it adds. Undefined for calls that neither run nor write.
+ */
+export function callGist(name: string, input: unknown): string | undefined {
+  const command = shellCommand(name, input);
+  if (command !== undefined) return `the command \`${command.length > GIST_LINE ? `${command.slice(0, GIST_LINE)}…` : command}\``;
+  const paths = writtenPaths(name, input);
+  if (paths === undefined) return undefined;
+  const line = changedLine(name, input);
+  const files = paths.slice(0, 2).map(shortPath).join(', ');
+  return line === undefined ? `the change to ${files}` : `the change to ${files} (${line})`;
+}
+
 /** A plan file the agent wrote (Claude Code's plan mode keeps plans in `~/.claude/plans/*.md`). */
 export function planFileText(name: string, input: unknown): string | undefined {
   if (!/^write$/i.test(name) || !isRecord(input)) return undefined;

@@ -84,6 +84,8 @@ export interface TranscriptMessage {
   agentId?: string;
   /** A shell tool's command line: on its tool_use, and on its tool_result when the call is known. */
   command?: string;
+  /** tool_use: what the call does, for a person's verdict on it (see `callGist`). */
+  gist?: string;
   /** tool_use: the files the call writes (Edit, Write, MultiEdit, NotebookEdit, apply_patch). */
   paths?: string[];
   /** tool_result of a shell command: its exit status, when the transcript tells. */
@@ -155,6 +157,7 @@ export type ExtractMessage = Pick<
   | 'command'
   | 'exitCode'
   | 'paths'
+  | 'gist'
 > & {
   /** Always set by the parsers; a caller that builds messages by hand may leave it to be inferred. */
   origin?: TranscriptMessage['origin'];
