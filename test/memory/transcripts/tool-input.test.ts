@@ -9,7 +9,11 @@ describe('callGist: what a call does, in words a verdict on it can name', () => 
   });
 
   it('names the file an edit changes and the first line it adds', () => {
-    const edit = { file_path: '/home/ana/ops/deploy/docker-compose.yml', old_string: 'ports:\n  - "127.0.0.1:9000:9000"', new_string: 'ports:\n  - "0.0.0.0:9000:9000"' };
+    const edit = {
+      file_path: '/home/ana/ops/deploy/docker-compose.yml',
+      old_string: 'ports:\n  - "127.0.0.1:9000:9000"',
+      new_string: 'ports:\n  - "0.0.0.0:9000:9000"',
+    };
     expect(callGist('Edit', edit)).toBe('the change to deploy/docker-compose.yml (- "0.0.0.0:9000:9000")');
     expect(callGist('Write', { file_path: 'src/a.ts', content: '\nexport const a = 1;\n' })).toBe('the change to src/a.ts (export const a = 1;)');
   });
