@@ -19,7 +19,7 @@ import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
 import { recentDigests } from './digest/recent.js';
 import { DigestStore } from './digest/store.js';
-import { closes, compactState, resolveState, stateItems, StateStore, type StateLine } from './state/index.js';
+import { archivedLines, closes, compactState, resolveState, stateItems, StateStore, type StateLine } from './state/index.js';
 import { STATE_HEADING_TOKENS, STATE_SHARE } from './recall/budget.js';
 
 import { EpisodeStore } from './episodic/episodes.js';
@@ -261,11 +261,12 @@ export class MemoryService {
     return req.render ? { ...r, rendered: hookContext(r) } : r;
   }
 
-  /** The project's state record, resolved across its sessions. */
+  /** The project's state record, resolved across its sessions, and the finished work the dream archived. */
   private stateLines(project: string): StateLine[] {
     const ns: Namespace = { scope: 'project', project };
     const activity = this.activity();
-    return resolveState(this.states.get(project), (iso) => activity.sessionsAfter(ns, iso));
+    const state = this.states.get(project);
+    return [...resolveState(state, (iso) => activity.sessionsAfter(ns, iso)), ...archivedLines(state)];
   }
 
   /** The dream's pass over every project's state record: the last sessions kept, finished work archived. */

@@ -4,7 +4,7 @@
  * piece of work in a session into one line.
  */
 import { sameWork } from './match.js';
-import { ordered, resolveState } from './resolve.js';
+import { ordered, resolveState, type StateLine } from './resolve.js';
 import type { ArchivedWork, ProjectState, SessionState } from './schema.js';
 
 /**
@@ -27,6 +27,35 @@ function mergeCommits(s: SessionState): SessionState {
   return { ...s, commits };
 }
 
+/** "Built: Add retry (a1b2c3d, e4f5a6b)": how an archived line is written, and read back by `archivedLines`. */
+function archivedText(l: StateLine): string {
+  return `${l.kind === 'built' ? 'Built' : 'Found'}: ${l.text}${l.hashes ? ` (${l.hashes.join(', ')})` : ''}`;
+}
+
+const ARCHIVED = /^(Built|Found): (.+?)(?: \(([0-9a-f]{7,40}(?:, [0-9a-f]{7,40})*)\))?$/;
+
+/** The finished work of sessions no longer kept, as state lines: what was built stands until something replaces it. */
+export function archivedLines(state: ProjectState): StateLine[] {
+  return state.archive.flatMap((a) => {
+    const m = ARCHIVED.exec(a.text);
+    if (m?.[2] === undefined) return [];
+    const hashes = m[3]?.split(', ');
+    const kind = m[1] === 'Found' ? 'found' : 'built';
+    return [
+      {
+        kind,
+        source: hashes === undefined ? 'archive' : 'commit',
+        text: m[2],
+        sessionId: a.sessionId,
+        messageIds: [],
+        at: a.at,
+        sessionAt: a.at,
+        ...(hashes !== undefined && { hashes }),
+      },
+    ];
+  });
+}
+
 export interface CompactResult {
   state: ProjectState;
   archived: number;
@@ -41,7 +70,7 @@ export function compactState(state: ProjectState, sessionsAfter: (iso: string) =
   const finished: ArchivedWork[] = resolveState({ ...state, sessions: old }, sessionsAfter)
     .filter((l) => l.kind !== 'open' && oldIds.has(l.sessionId))
     .map((l) => ({
-      text: `${l.kind === 'built' ? 'Built' : 'Found'}: ${l.text}${l.hashes ? ` (${l.hashes.join(', ')})` : ''}`,
+      text: archivedText(l),
       sessionId: l.sessionId,
       ...(l.at !== undefined && { at: l.at }),
     }));

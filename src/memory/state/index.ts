@@ -1,6 +1,6 @@
 /** Public surface of the state records: what a session built and left open, per project. */
 export { StateBuilder } from './build.js';
-export { compactState, KEEP_SESSIONS } from './compact.js';
+export { archivedLines, compactState, KEEP_SESSIONS } from './compact.js';
 export { closes } from './match.js';
 export { stateItems } from './recall.js';
 export { resolveState, type StateLine } from './resolve.js';

@@ -28,6 +28,8 @@ function source(l: StateLine): string {
       return 'compaction summary';
     case 'found':
       return 'verified';
+    case 'archive':
+      return 'earlier session';
   }
 }
 
@@ -45,18 +47,37 @@ function priority(l: StateLine): number {
   return 4;
 }
 
+const latest = (g: readonly StateLine[]): string => g.reduce((m, l) => ((l.sessionAt ?? '') > m ? (l.sessionAt ?? '') : m), '');
+
 /**
- * The state's recall items within `room` tokens: the latest sessions' first (where things stand
- * now), and within a session what is open before what was done.
+ * Finished work a line per session per round, the latest sessions first, and a session's first
+ * piece of work before its follow-ups: the room reaches back over several sessions' work (what
+ * was built stands until replaced) instead of filling with the latest session's commits.
+ */
+function spread(lines: readonly StateLine[]): StateLine[] {
+  const bySession = new Map<string, StateLine[]>();
+  for (const l of lines) bySession.set(l.sessionId, [...(bySession.get(l.sessionId) ?? []), l]);
+  const groups = [...bySession.values()]
+    .map((g) => g.sort((a, b) => priority(a) - priority(b) || (a.at ?? '').localeCompare(b.at ?? '')))
+    .sort((a, b) => latest(b).localeCompare(latest(a)));
+  const out: StateLine[] = [];
+  for (let round = 0; out.length < lines.length; round++) for (const g of groups) if (g[round] !== undefined) out.push(g[round] as StateLine);
+  return out;
+}
+
+/**
+ * The state's recall items within `room` tokens: what is open (the latest sessions' first, in
+ * progress before pending), then finished work spread over the sessions. Shown open first, then
+ * built and found, newest first.
  */
 export function stateItems(lines: readonly StateLine[], room: number): RecallItem[] {
-  const ranked = [...lines].sort(
-    (a, b) => (b.sessionAt ?? '').localeCompare(a.sessionAt ?? '') || priority(a) - priority(b) || (b.at ?? '').localeCompare(a.at ?? ''),
-  );
+  const open = lines
+    .filter((l) => l.kind === 'open')
+    .sort((a, b) => (b.sessionAt ?? '').localeCompare(a.sessionAt ?? '') || priority(a) - priority(b) || (b.at ?? '').localeCompare(a.at ?? ''));
   const out: RecallItem[] = [];
   const said = new Set<string>();
   let tokens = 0;
-  for (const l of ranked) {
+  for (const l of [...open, ...spread(lines.filter((x) => x.kind !== 'open'))]) {
     const text = stateText(l);
     // A record read twice (a resumed transcript holds its conversation again) is one line.
     if (said.has(text)) continue;
@@ -76,7 +97,7 @@ export function stateItems(lines: readonly StateLine[], room: number): RecallIte
       ...(l.at !== undefined && { at: l.at }),
     });
   }
-  return out.sort((a, b) => priorityOf(a) - priorityOf(b));
+  return out.sort((a, b) => priorityOf(a) - priorityOf(b) || (a.type === 'open' ? 0 : (b.at ?? '').localeCompare(a.at ?? '')));
 }
 
 const priorityOf = (i: RecallItem) => (i.type === 'open' ? 0 : i.type === 'built' ? 1 : 2);

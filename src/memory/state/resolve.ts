@@ -16,7 +16,8 @@ export const AGE_SESSIONS = 6;
 const LOOKED_INTO =
   /^(?:research|investigate|check|look (?:into|at|for)|explore|read|review|verify|test|understand|analy[sz]e|find|search|inspect|examine|debug|diagnose|ask|confirm|compare|evaluate|identify|figure out)\b/i;
 
-export type StateSource = 'commit' | 'plan' | 'todo' | 'report' | 'summary' | 'found';
+/** `archive`: finished work of a session the dream no longer keeps whole. */
+export type StateSource = 'commit' | 'plan' | 'todo' | 'report' | 'summary' | 'found' | 'archive';
 
 export interface StateLine {
   kind: 'built' | 'open' | 'found';

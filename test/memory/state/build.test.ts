@@ -1,6 +1,15 @@
 /** The session state builder and the project resolution, on messages written for the test. */
 import { describe, expect, it } from 'vitest';
-import { compactState, emptySessionState, KEEP_SESSIONS, type ProjectState, resolveState, StateBuilder } from '../../../src/memory/state/index.js';
+import {
+  archivedLines,
+  compactState,
+  emptySessionState,
+  KEEP_SESSIONS,
+  type ProjectState,
+  resolveState,
+  StateBuilder,
+  stateItems,
+} from '../../../src/memory/state/index.js';
 import { undoneBy } from '../../../src/memory/state/build.js';
 import { disputes, reportClaims, reportPending } from '../../../src/memory/state/report.js';
 import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js';
@@ -180,5 +189,42 @@ describe('dream compaction', () => {
     expect(r.state.archive[0]?.text).toMatch(/^Built: Build feature number 0 of the catalogue \(a{6}0\)$/);
     expect(r.merged).toBe(1);
     expect(r.state.sessions[r.state.sessions.length - 1]?.commits).toMatchObject([{ hash: 'aaaaaa9, fffffff' }]);
+  });
+
+  it('reads archived work back as finished lines with their hashes and session', () => {
+    const sessions = Array.from({ length: KEEP_SESSIONS + 2 }, (_, i) => session(`s${i}`, [commit(`Ship part ${i} of the importer`, `${i}`.padStart(7, 'b'))]));
+    const lines = archivedLines(compactState(project(...sessions), none).state);
+    expect(lines.map((l) => [l.kind, l.source, l.text, l.hashes, l.sessionId])).toEqual([
+      ['built', 'commit', 'Ship part 0 of the importer', ['bbbbbb0'], 's0'],
+      ['built', 'commit', 'Ship part 1 of the importer', ['bbbbbb1'], 's1'],
+    ]);
+  });
+
+  it("spreads the room over several sessions: the latest one's many commits do not push out older work", () => {
+    const subjects = [
+      'Parse YAML front matter in posts',
+      'Render footnotes as sidenotes',
+      'Cache thumbnails on disk',
+      'Export the feed as JSON',
+      'Schedule drafts for publishing',
+      'Upload images to the bucket',
+      'Index tags for the archive page',
+      'Mail a digest every Friday',
+      'Bill sponsors through Stripe',
+      'Search posts with SQLite FTS',
+    ];
+    const older = ['Replace the cron jobs with a queue worker', 'Move the API docs into docs/api', 'Switch the database to Postgres 16'].map((c, i) =>
+      session(`old${i}`, [commit(c, `${i}`.padStart(7, 'c'))]),
+    );
+    const latest = session('new', [
+      todo([{ content: 'Wire the exporter into the CLI', status: 'pending' }]),
+      ...subjects.map((c, i) => commit(c, `${i}`.padStart(7, 'd'))),
+    ]);
+    const items = stateItems(resolveState(project(...older, latest), none), 150);
+    const texts = items.map((i) => i.text);
+    expect(texts[0]).toMatch(/^Open: Wire the exporter/);
+    for (const c of ['cron jobs', 'API docs', 'Postgres 16']) expect(texts.some((t) => t.includes(c))).toBe(true);
+    expect(texts.some((t) => t.includes('YAML front matter'))).toBe(true);
+    expect(texts.length).toBeLessThan(subjects.length + 4);
   });
 });
