@@ -25,6 +25,8 @@ export const DEONTIC_PHRASES = phrases(`need to | needs to | have to | has to | 
 export const PREFERENCE = set(`prefer like love hate dislike rather want wish`);
 export const NEGATORS = set(`not n't never no none nothing nobody neither nor without cannot`);
 export const HEDGES = set(`maybe perhaps probably possibly might guess suppose wonder unsure presumably`);
+/** Saying one does not know. */
+export const UNSURE = phrases(`not sure | no idea | don't know | do not know | dont know | not certain`);
 export const HEDGE_PHRASES = phrases(`i think | i guess | not sure | i'm not sure | could be | might be | i wonder | do you think | if possible`);
 export const CONDITIONS = set(`if when whenever before after unless once until while`);
 export const FIRST_SINGULAR = set(`i me my mine myself`);
@@ -63,6 +65,8 @@ export const TASK_VERBS = set(`add build check clean complete create debug delet
   implement install investigate kill list look make merge move open print pull push read refactor remove rename replace research
   restart review rewrite run scan send set show start summarize summarise take tell test try update upgrade work
   bump raise lower increase decrease reduce revert undo round`);
+/** Verbs of looking into something or trying it: "let's see if …", "let's check the logs". */
+export const LOOK_VERBS = set(`see try check look test investigate explore find figure inspect verify debug examine`);
 /** Verbs that let the agent go on with what is on the table: "continue", "proceed", "engage", "go ahead". */
 export const GO_AHEAD = set(`proceed continue resume engage carry go implement execute do start begin apply`);
 /** Words that open a clause of what someone asks about, not a directive: "what it should produce". */

@@ -22,12 +22,30 @@ export function firstWord(tokens: readonly Token[]): number {
   return i;
 }
 
+/** A finite verb of a third person: what follows a subject, never an imperative's object ("Mix phx.server doesn't start"). */
+const FINITE_THIRD = set(`does doesn't is isn't was wasn't has hasn't seems keeps won't can't`);
+
+/** The first word heads a subject when a finite verb follows the nouns after it: "Test coverage is low". */
+function headsSubject(tokens: readonly Token[], i: number): boolean {
+  let j = i + 1;
+  while (j < tokens.length && ((tokens[j] as Token).pos === 'NOUN' || (tokens[j] as Token).pos === 'PROPN' || (tokens[j] as Token).pos === 'X')) j++;
+  const next = tokens[j];
+  return next !== undefined && (FINITE_THIRD.has(next.lower) || FINITE_THIRD.has(`${next.lower}${tokens[j + 1]?.lower ?? ''}`));
+}
+
 /** Index of the command's verb ("please always run …", "don't use …", "Use pnpm"), or -1. */
 export function commandAt(tokens: readonly Token[], text: string): number {
+  const at = verbAt(tokens, text);
+  return at >= 0 && headsSubject(tokens, at) ? -1 : at;
+}
+
+function verbAt(tokens: readonly Token[], text: string): number {
   let i = firstWord(tokens);
   while (i < tokens.length && ((tokens[i] as Token).pos === 'ADV' || (tokens[i] as Token).pos === 'PART' || (tokens[i] as Token).lower === 'do')) i++;
   const t = tokens[i];
   if (t === undefined || AUXILIARIES.has(t.lower)) return -1;
+  // "Do some research on …": "do" before what is done is the verb itself, not "do use pnpm"'s emphasis.
+  if (tokens[i - 1]?.lower === 'do' && i - 1 >= firstWord(tokens) && (t.pos === 'DET' || t.pos === 'NOUN')) return i - 1;
   if (t.pos === 'VERB') return t.lemma === t.lower ? i : -1;
   if (i !== firstWord(tokens) || !(t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ') || !/^[A-Za-z]+$/.test(t.text)) return -1;
   const at = text.indexOf(t.text);

@@ -132,10 +132,34 @@ function proposal(tokens: readonly Token[]): boolean {
   const i = firstWord(tokens);
   const a = tokens[i]?.lower;
   const b = tokens[i + 1]?.lower;
-  if (a === "let's" || (a === 'let' && (b === "'s" || b === 'us'))) return true;
+  if (a === "let's" || a === 'lets' || (a === 'let' && (b === "'s" || b === 'us'))) return true;
   if (a !== 'we') return false;
   const rest = tokens.slice(i + 1, i + 4).map((t) => t.lemma);
   return rest[0] === 'decide' || rest[0] === 'agree' || rest[0] === 'will' || (rest[0] === 'be' && rest[1] === 'go');
+}
+
+/** "Let's see if it builds", "let's check the logs": a proposal to look or try, done once. */
+function tryingOut(tokens: readonly Token[]): boolean {
+  const i = firstWord(tokens);
+  const a = tokens[i]?.lower;
+  const verb =
+    a === 'let'
+      ? tokens[i + (tokens[i + 1]?.lower === "'s" || tokens[i + 1]?.lower === 'us' ? 2 : 1)]
+      : a === "let's" || a === 'lets'
+        ? tokens[i + 1]
+        : undefined;
+  return verb !== undefined && L.LOOK_VERBS.has(verb.lemma);
+}
+
+/** "do we need to run daemons?", "should I rebase?": asking what is needed, not telling it. */
+const ASKS_NEED = /\b(?:do|does|should|must|shall|would)\s+(?:we|i)\s+(?:need|have|really|still|also)?\b|\bshould\s+(?:we|i)\b/i;
+
+/** "…, continue.", "sorry about that ... proceed": the sentence ends by letting the agent go on. */
+function endsGoingOn(tokens: readonly Token[]): boolean {
+  const words = tokens.filter((t) => t.kind !== 'punctuation');
+  const last = words[words.length - 1];
+  const before = tokens[tokens.indexOf(last as Token) - 1];
+  return last !== undefined && words.length > 1 && before?.kind === 'punctuation' && L.GO_AHEAD.has(last.lower);
 }
 
 /**
@@ -206,7 +230,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   });
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !has(EVERY);
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
-  const goAhead = at >= 0 && L.GO_AHEAD.has(verb ?? '') && !standing && !negated && contentWords <= 2;
+  const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;
   // "rather than" compares; only "I'd rather" is a wish.
   const preference =
     (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l) && !(l === 'rather' && lower[lower.indexOf('rather') + 1] === 'than'));
@@ -229,6 +253,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     source: src,
     english,
     asking,
+    asksNeed: asking && ASKS_NEED.test(text),
+    unsure: firstPerson && (hasPhrase(lower, L.UNSURE) || has(L.HEDGES)),
+    tryingOut: tryingOut(tokens),
     command,
     bareCommand,
     task,
@@ -260,7 +287,8 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     contentWords,
     proposal: proposal(tokens),
     aside: /^\([^()]*\)\.?$/.test(c.text.trim()),
-    named: countTechTerms(text) > 0 || tokens.some((t) => t.pos === 'PROPN') || sessionWords.size > 0,
+    // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing.
+    named: countTechTerms(text) > 0 || tokens.some((t, i) => t.pos === 'PROPN' && i !== at) || sessionWords.size > 0,
   });
   const v: Record<FeatureName, number> = {
     'source.typed': src === 'typed' ? 1 : 0,

@@ -28,6 +28,12 @@ export interface KindSignals {
   source: CandidateSource;
   english: boolean;
   asking: boolean;
+  /** Asks what is needed or advised ("do we need to …?", "should I …?"): its modal is the question's. */
+  asksNeed: boolean;
+  /** The person says they do not know ("I'm not sure what it is for", "I wonder if …"). */
+  unsure: boolean;
+  /** A proposal to look or try once: "let's see if it builds", "let's check the logs". */
+  tryingOut: boolean;
   command: boolean;
   bareCommand: boolean;
   /** A command whose verb is a task done once, with nothing that makes it last (lexicon TASK_VERBS). */
@@ -113,7 +119,7 @@ export function kindOf(s: KindSignals): Kind {
   }
   // "(plan mode approval - implicit)": an aside, typed or a summary's line in the person's place.
   if (s.aside) return 'chatter';
-  if (s.asking && !s.standing && !s.deontic) return 'question';
+  if (s.asking && !s.standing && (!s.deontic || s.asksNeed)) return 'question';
   // Other languages: only explicit markers can be read (markers-i18n.ts), and they are read in a
   // sentence the English reading let through as well.
   if (!s.english && s.asking) return 'question';
@@ -123,12 +129,15 @@ export function kindOf(s: KindSignals): Kind {
   else if (s.again) return 'one-off';
   if (!s.english) return 'fact';
   if (s.contentWords === 0 || s.evaluation || s.chatter >= 0.34 || s.goAhead) return 'chatter';
+  // "I'm not sure what that code is for": a doubt, neither a fact nor a rule.
+  if (s.unsure && !s.command && !s.deontic && !s.preference && !s.standing) return 'chatter';
   // "I just got back from a walk, I realized we drifted": the person's story, naming nothing that lasts.
   if (s.firstPerson && s.anyPast && !s.command && !s.named && !lasting(s) && s.trouble === 0) return 'chatter';
   if (s.document && !s.labelValue && !s.copula && !lasting(s)) return 'pasted';
   // "Don't edit anything yet, I want to understand the code first": an instruction bound to the moment.
   if (s.command && s.relativeTime > 0 && !s.standing) return 'one-off';
-  if (s.proposal && !s.standing) return 'decision';
+  // "Let's see if it builds": its "if" asks, and sets no condition.
+  if (s.proposal && !s.standing) return s.tryingOut && !s.deontic && !s.preference && !s.limit ? 'one-off' : 'decision';
   // "The export is broken on Safari: the download never starts": a report of trouble, whose "never"
   // tells what happens, not what to do.
   if (s.trouble > 0 && s.standing && !s.command && !s.deontic && !s.preference && !s.limit) return 'state';

@@ -52,6 +52,17 @@ describe('kind before rank', () => {
     ['At some point in the future.', 'chatter'],
     // A modal inside what is asked about directs no one; "rather than" compares.
     ['None of the processes know what it should produce.', 'fact'],
+    // A first word that heads a subject is no command; "do" before what is done is the verb.
+    ["Build output doesn't include the fonts any more.", 'fact'],
+    ['Test coverage is low on the parser.', 'fact'],
+    ['Do some research on how other editors store their undo history.', 'one-off'],
+    ['Close enough.', 'one-off'],
+    // Asking what is needed, saying one does not know, trying something out once, going on after an aside.
+    ['The worker crashed twice, do we need to raise its memory limit?', 'question'],
+    ["I'm not sure what the legacy exporter is for.", 'chatter'],
+    ["Let's see if the staging build passes with the new flag.", 'one-off'],
+    ["Let's check the nginx logs first.", 'one-off'],
+    ['My mistake ... proceed.', 'chatter'],
     // Work said to be open is the state the person put it in.
     ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
   ])('"%s" is a %s', (text, kind) => {
