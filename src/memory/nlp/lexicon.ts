@@ -22,7 +22,7 @@ export const STANDING_PHRASES = phrases(`from now on | going forward | moving fo
 export const DEONTIC = set(`must should shall shouldn't mustn't ought required mandatory necessary`);
 export const DEONTIC_PHRASES = phrases(`need to | needs to | have to | has to | got to | is required | are required | not allowed`);
 /** Lemmas of taste and wish, read with a first-person subject. */
-export const PREFERENCE = set(`prefer like love hate dislike rather want wish`);
+export const PREFERENCE = set(`prefer preference like love hate dislike rather want wish`);
 export const NEGATORS = set(`not n't never no none nothing nobody neither nor without cannot`);
 export const HEDGES = set(`maybe perhaps probably possibly might guess suppose wonder unsure presumably`);
 /** Saying one does not know. */

@@ -14,11 +14,15 @@ export const OPENERS = set(`ok okay so and also then but oh well alright anyway 
 /** Forms of be, have and do and the modals: a sentence opening with one is not a command. */
 export const AUXILIARIES = set(`be is are am was were been being have has had do does did can could would should will shall may might must`);
 
-/** The first token that is part of the statement proper (past interjections and discourse markers). */
+/** Praise that opens a sentence on its own, set off by punctuation: "Great, save and commit after each change". */
+const PRAISE = set(`great nice awesome cool perfect good excellent lovely sweet fine`);
+
+/** The first token that is part of the statement proper (past interjections, discourse markers and praise set off). */
 export function firstWord(tokens: readonly Token[]): number {
   let i = 0;
-  while (i < tokens.length && ((tokens[i] as Token).kind === 'punctuation' || (tokens[i] as Token).pos === 'INTJ' || OPENERS.has((tokens[i] as Token).lower)))
-    i++;
+  const opener = (t: Token): boolean =>
+    t.kind === 'punctuation' || t.pos === 'INTJ' || OPENERS.has(t.lower) || (PRAISE.has(t.lower) && tokens[i + 1]?.kind === 'punctuation');
+  while (i < tokens.length && opener(tokens[i] as Token)) i++;
   return i;
 }
 

@@ -209,7 +209,11 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "At some point in the future." says nothing that lasts.
   const standing = has(L.STANDING) || (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) || hasStandingMarker(text);
   // "None of them know what it should produce": a modal inside what is asked about directs no one.
+  // "please no pip", "no force pushes": a bare "no" before what it forbids (not a reply's "No, …").
+  const lead = firstWord(tokens);
+  const prohibition = tokens[lead]?.lower === 'no' && ['NOUN', 'PROPN', 'X', 'ADJ'].includes(tokens[lead + 1]?.pos ?? '');
   const deontic =
+    prohibition ||
     tokens.some((t, i) => L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower))) ||
     hasPhrase(lower, L.DEONTIC_PHRASES);
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.

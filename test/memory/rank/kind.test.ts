@@ -63,6 +63,10 @@ describe('kind before rank', () => {
     ["Let's see if the staging build passes with the new flag.", 'one-off'],
     ["Let's check the nginx logs first.", 'one-off'],
     ['My mistake ... proceed.', 'chatter'],
+    // Praise set off before a rule does not hide it; a bare "no" forbids; "my preference" is one.
+    ['Great, squash and rebase before each merge.', 'rule'],
+    ['please no emojis in commit messages', 'rule'],
+    ['My preference is that you write the tests first.', 'rule'],
     // Work said to be open is the state the person put it in.
     ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
   ])('"%s" is a %s', (text, kind) => {
