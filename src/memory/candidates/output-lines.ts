@@ -29,6 +29,8 @@ const OUTPUT_START: readonly RegExp[] = [
   /^\s*[Ee]rror(?:\[\w+\])?\s*(?:TS\d+)?:/,
   /^\s*(?:warning|note|hint|help)(?:\[\w+\])?:\s/,
   /^\s*[\w./@-]+\.\w{1,5}[:(]\d+/,
+  // A framework's error overlay: "components/wizard.tsx (235:17) Console Error".
+  /^\s*[\w./@-]+\.\w{1,5} \(\d+:\d+\)/,
   // Test runners.
   /^\s*(?:PASS|FAIL|SKIP|TODO)\b/,
   /^\s*(?:ok|not ok) \d+/,

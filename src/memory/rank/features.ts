@@ -151,6 +151,12 @@ function tryingOut(tokens: readonly Token[]): boolean {
   return verb !== undefined && L.LOOK_VERBS.has(verb.lemma);
 }
 
+/** "✅ **COMPLETED**: …", "**Solution**: …", "⏳ PENDING: …": a status or a bold label is how an agent writes, not how a person types. */
+const AGENT_FORMAT =
+  /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*:|(?:COMPLETED|PENDING|IN PROGRESS|DONE|TODO|FAILED|BLOCKED)\b\s*:)/u;
+/** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */
+const INTRO = /^\s*(?:so,?\s+|ok,?\s+)?here(?:'s| is| are)\b/i;
+
 /** "do we need to run daemons?", "should I rebase?": asking what is needed, not telling it. */
 const ASKS_NEED = /\b(?:do|does|should|must|shall|would)\s+(?:we|i)\s+(?:need|have|really|still|also)?\b|\bshould\s+(?:we|i)\b/i;
 
@@ -232,7 +238,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     const [a, b] = [tokens[i + 1], tokens[i + 2]];
     return AGENTS.has(a?.lower ?? '') || (a?.pos === 'VERB' && /ing$/.test(a.lower)) || EVERY.has(b?.lower ?? '');
   });
-  const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !has(EVERY);
+  // "for every endpoint", "on each push" make a task a habit; "map each output" only counts its objects.
+  const everyCase = tokens.some((t, i) => EVERY.has(t.lower) && tokens[i - 1]?.pos === 'ADP');
+  const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;
   // "rather than" compares; only "I'd rather" is a wish.
@@ -260,6 +268,11 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     asksNeed: asking && ASKS_NEED.test(text),
     unsure: firstPerson && (hasPhrase(lower, L.UNSURE) || has(L.HEDGES)),
     tryingOut: tryingOut(tokens),
+    agentFormat: AGENT_FORMAT.test(c.text),
+    intro: INTRO.test(c.text),
+    observed:
+      !command &&
+      lower.some((w, i) => (w === 'seem' || w === 'seems' || w === 'appears') && (lower[i + 1] === 'to' || lower[i - 1] === "n't" || lower[i - 1] === 'not')),
     command,
     bareCommand,
     task,

@@ -34,6 +34,12 @@ export interface KindSignals {
   unsure: boolean;
   /** A proposal to look or try once: "let's see if it builds", "let's check the logs". */
   tryingOut: boolean;
+  /** Written the way an agent writes its reports: a status or a bold label before a colon. */
+  agentFormat: boolean;
+  /** Announces what follows: "Here's what I would like it to do." */
+  intro: boolean;
+  /** What the person sees happen: "it doesn't seem to start", "the cache seems to be stale". */
+  observed: boolean;
   command: boolean;
   bareCommand: boolean;
   /** A command whose verb is a task done once, with nothing that makes it last (lexicon TASK_VERBS). */
@@ -119,6 +125,8 @@ export function kindOf(s: KindSignals): Kind {
   }
   // "(plan mode approval - implicit)": an aside, typed or a summary's line in the person's place.
   if (s.aside) return 'chatter';
+  if (s.agentFormat) return 'pasted';
+  if (s.intro && !s.standing && !s.deontic) return 'chatter';
   if (s.asking && !s.standing && (!s.deontic || s.asksNeed)) return 'question';
   // Other languages: only explicit markers can be read (markers-i18n.ts), and they are read in a
   // sentence the English reading let through as well.
@@ -152,7 +160,7 @@ export function kindOf(s: KindSignals): Kind {
   if (s.reserves && s.condition && !s.anyPast) return 'rule';
   // "Yesterday the stuck lock cost Priya two hours": a story of a moment, not how things stand.
   if (s.relativeTime > 0 && s.past && s.trouble === 0) return 'chatter';
-  if (s.relativeTime > 0 || s.trouble > 0 || s.openWork) return 'state';
+  if (s.relativeTime > 0 || s.trouble > 0 || s.openWork || s.observed) return 'state';
   // "Postgres 16 on Fly" names what it is about; "at some point in the future" names nothing.
   if (s.fragment && !s.labelValue) return s.named || s.contentWords >= 3 ? 'fact' : 'chatter';
   return 'fact';

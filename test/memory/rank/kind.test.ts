@@ -67,6 +67,14 @@ describe('kind before rank', () => {
     ['Great, squash and rebase before each merge.', 'rule'],
     ['please no emojis in commit messages', 'rule'],
     ['My preference is that you write the tests first.', 'rule'],
+    // An agent's report format pasted, an announcement of what follows, what the person sees happen.
+    ['✅ **COMPLETED**: Check that the scanner is attached', 'pasted'],
+    ['**Solution**: restart the capture daemon', 'pasted'],
+    ["Here's what I would like the dashboard to do.", 'chatter'],
+    ["The dev server doesn't seem to start.", 'state'],
+    // "each" that only counts a task's objects makes no habit; "for every" does.
+    ['Go through the fixtures and map each output to the function that makes it.', 'one-off'],
+    ['Wire the React frontend to the deployed API.', 'one-off'],
     // Work said to be open is the state the person put it in.
     ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
   ])('"%s" is a %s', (text, kind) => {
