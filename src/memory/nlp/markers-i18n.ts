@@ -20,16 +20,18 @@ export function hasStandingMarker(text: string): boolean {
 }
 
 /**
- * "Again" in other languages: a request to do once more what was just done ("relance", "nochmal",
- * "otra vez", "もう一回", "再跑一次") is a request of the moment.
+ * Requests of the moment in other languages: to do once more what was just done ("relance",
+ * "nochmal", "otra vez", "もう一回", "再跑一次"), or to explain something ("explique-moi",
+ * "erklär mir", "explícame", "説明して", "解释一下").
  */
-const AGAIN: readonly RegExp[] = [
-  /もう一回|もう一度|再度|再(?:跑|来|试|做|运行|执行|测|测试|构建|编译)?一次|再跑|再来|再试/u,
+const MOMENT: readonly RegExp[] = [
+  /もう一回|もう一度|再度|再(?:跑|来|试|做|运行|执行|测|测试|构建|编译)?一次|再跑|再来|再试|説明して|教えて|解释一下|解释下|讲一下|说明一下/u,
   /\b(?:nochmal|noch ?einmal|erneut|encore une fois|à nouveau|de nouveau|relance[rz]?|otra vez|de nuevo|vuelve a|de novo|outra vez|di nuovo|ancora una volta|znovu|jeszcze raz)\b/iu,
+  /\b(?:explique[sz]?[- ]moi|expliquez|erklär(?:e|en Sie)? mir|explícame|explicame|explícanos|me explicas|explica(?:-me| me)|spiegami|vysvětli|wyjaśnij)\b/iu,
 ];
 
-export function hasAgainMarker(text: string): boolean {
-  return AGAIN.some((re) => re.test(text));
+export function hasMomentMarker(text: string): boolean {
+  return MOMENT.some((re) => re.test(text));
 }
 
 /** Thanks and acknowledgements in other languages: "merci, c'est nickel", "好的，谢谢", "了解". */

@@ -9,7 +9,7 @@ import { looksForeign, type Token } from '../nlp/index.js';
 import { commandAt, firstWord } from '../nlp/mood.js';
 import { countTechTerms } from '../nlp/tech-terms.js';
 import * as L from '../nlp/lexicon.js';
-import { hasAgainMarker, hasStandingMarker, isAcknowledgement } from '../nlp/markers-i18n.js';
+import { hasMomentMarker, hasStandingMarker, isAcknowledgement } from '../nlp/markers-i18n.js';
 import { KINDS, kindOf, type Kind } from './kind.js';
 import { echoes, type SessionContext } from './session-context.js';
 
@@ -281,7 +281,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     firstPerson,
     openWork: has(L.OPEN_WORK),
     // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
-    again: hasAgainMarker(text),
+    moment: hasMomentMarker(text),
     acknowledgement: isAcknowledgement(text),
     evaluation: evaluation(tokens),
     fragment,

@@ -52,8 +52,8 @@ export interface KindSignals {
   anyPast: boolean;
   /** Names work not done yet: "pending", "remaining". */
   openWork: boolean;
-  /** Another language's "again" ("nochmal", "もう一回"): the sentence asks to repeat what was just done. */
-  again: boolean;
+  /** Another language's request of the moment: "again" ("nochmal", "もう一回") or "explain" ("explique-moi", "説明して"). */
+  moment: boolean;
   /** A short thanks or acknowledgement in another language ("merci, c'est nickel", "好的，谢谢"). */
   acknowledgement: boolean;
   evaluation: boolean;
@@ -134,7 +134,7 @@ export function kindOf(s: KindSignals): Kind {
   if (s.standing) {
     if (!s.english) return 'rule';
   } else if (s.acknowledgement) return 'chatter';
-  else if (s.again) return 'one-off';
+  else if (s.moment) return 'one-off';
   if (!s.english) return 'fact';
   if (s.contentWords === 0 || s.evaluation || s.chatter >= 0.34 || s.goAhead) return 'chatter';
   // "I'm not sure what that code is for": a doubt, neither a fact nor a rule.

@@ -92,8 +92,17 @@ describe('kind before rank', () => {
       expect([kindOfText(text), text]).toEqual(['rule', text]);
   });
 
-  it('in other languages, "again" asks for a repeat and a short thanks is chatter, however the sentence was read', () => {
-    for (const text of ['relance pytest stp', 'lauf nochmal deno test', 'corre los tests otra vez', 'もう一回ビルドして', '再跑一次 smoke test'])
+  it('in other languages, "again" and "explain" ask for something of the moment and a short thanks is chatter, however the sentence was read', () => {
+    for (const text of [
+      'relance pytest stp',
+      'lauf nochmal deno test',
+      'corre los tests otra vez',
+      'もう一回ビルドして',
+      '再跑一次 smoke test',
+      'explique-moi ce que fait le middleware de session',
+      'erklär mir, was der Retry-Wrapper macht',
+      'この関数が何をしているか説明して',
+    ])
       expect([kindOfText(text), text]).toEqual(['one-off', text]);
     for (const text of ["merci, c'est nickel", '好的，谢谢～', '了解、いい感じです', 'danke, passt'])
       expect([kindOfText(text), text]).toEqual(['chatter', text]);
