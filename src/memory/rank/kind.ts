@@ -136,7 +136,9 @@ export function kindOf(s: KindSignals): Kind {
   } else if (s.acknowledgement) return 'chatter';
   else if (s.moment) return 'one-off';
   if (!s.english) return 'fact';
-  if (s.contentWords === 0 || s.evaluation || s.chatter >= 0.34 || s.goAhead) return 'chatter';
+  // "That looks great" is chatter; "that looks great, but always run the linter first" says more.
+  const onlyJudged = s.evaluation && !s.standing && !s.deontic && !s.preference && !s.command && !s.asking;
+  if (s.contentWords === 0 || onlyJudged || s.chatter >= 0.34 || s.goAhead) return 'chatter';
   // "I'm not sure what that code is for": a doubt, neither a fact nor a rule.
   if (s.unsure && !s.command && !s.deontic && !s.preference && !s.standing) return 'chatter';
   // "I just got back from a walk, I realized we drifted": the person's story, naming nothing that lasts.

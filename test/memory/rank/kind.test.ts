@@ -75,6 +75,8 @@ describe('kind before rank', () => {
     // "each" that only counts a task's objects makes no habit; "for every" does.
     ['Go through the fixtures and map each output to the function that makes it.', 'one-off'],
     ['Wire the React frontend to the deployed API.', 'one-off'],
+    // A judgement alone is chatter; a rule after it is still a rule.
+    ['That looks great, but always run the linter first.', 'rule'],
     // Work said to be open is the state the person put it in.
     ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
   ])('"%s" is a %s', (text, kind) => {
