@@ -108,7 +108,12 @@ module.exports = {
       to: { path: '^src/(tasks|workflows|memory|dream|integrate)/' },
     },
     { name: 'llm-is-a-library', severity: 'error', from: { path: '^src/llm/' }, to: { path: '^src/(tasks|workflows|memory|dream|agent|integrate)/' } },
-    { name: 'monitor-stands-alone', severity: 'error', from: { path: '^src/monitor/' }, to: { path: '^src/(tasks|workflows|memory|dream|agent|llm|integrate)/' } },
+    {
+      name: 'monitor-stands-alone',
+      severity: 'error',
+      from: { path: '^src/monitor/' },
+      to: { path: '^src/(tasks|workflows|memory|dream|agent|llm|integrate)/' },
+    },
     { name: 'integrate-edits-files', severity: 'error', from: { path: '^src/integrate/' }, to: { path: '^src/', pathNot: `^src/integrate/|${LEAVES}` } },
 
     {

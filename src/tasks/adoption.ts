@@ -13,6 +13,7 @@ import { bootId, isSameProcessAlive } from '../sys/proc.js';
 import type { TaskContext } from './context.js';
 import type { Entry, RunInfo } from './model.js';
 import { outputSize } from './output.js';
+import { parseWrapper } from './spawner/report.js';
 import type { StallMonitor } from './stall.js';
 
 const POLL_MS = 1000;
@@ -187,10 +188,4 @@ export function claimStart(dir: string): Claim {
   const w = parseWrapper(text);
   if (w) return { kind: 'wrapper', pid: w.wrapperPid, start: w.wrapperStart };
   return text === 'lost\n' ? { kind: 'claimed' } : { kind: 'starting' };
-}
-
-/** The `wrapper` file's line (pid, start ticks, boot id, output cap in 512-byte blocks) as run info. */
-export function parseWrapper(text: string): Pick<RunInfo, 'wrapperPid' | 'wrapperStart' | 'bootId' | 'capBytes'> | null {
-  const m = /^([0-9]+) ([0-9]+) (\S+) ([0-9]+)\n$/.exec(text);
-  return m ? { wrapperPid: Number(m[1]), wrapperStart: Number(m[2]), bootId: m[3] as string, capBytes: Number(m[4]) * 512 } : null;
 }

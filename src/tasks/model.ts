@@ -26,7 +26,7 @@ export const StateData = z.object({
   version: z.literal(1),
   nextId: z.number().int().min(1),
   tasks: z.array(Entry),
-  /** The generation of the journal whose changes come after this snapshot (see TaskStore). */
+  /** The generation of the journal whose changes come after this snapshot (see StateJournal). */
   journal: z.number().int().min(0).optional(),
 });
 export type StateData = z.infer<typeof StateData>;

@@ -307,10 +307,7 @@ export class TaskRunner implements ReportSink, Settler, TimesOut {
   private wakeAt(at: number | undefined): void {
     clearTimeout(this.wakeTimer);
     if (at === undefined) return;
-    this.wakeTimer = setTimeout(
-      () => this.c.background(this.schedule(), '-', 'starting queued tasks failed'),
-      Math.max(0, at - nowMs()) + 5,
-    );
+    this.wakeTimer = setTimeout(() => this.c.background(this.schedule(), '-', 'starting queued tasks failed'), Math.max(0, at - nowMs()) + 5);
     this.wakeTimer.unref();
   }
 }
