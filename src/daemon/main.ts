@@ -13,7 +13,7 @@ import { Workflows } from '../workflows/workflows.js';
 import { GroupStore } from '../tasks/groups.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { journalPath } from '../tasks/state-journal.js';
-import { dropNpmEnvironment } from '../sys/npm-env.js';
+import { daemonEnv, dropNpmEnvironment } from '../sys/npm-env.js';
 import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
 import type { Handlers } from './http.js';
 import { Listeners } from './listeners.js';
@@ -271,9 +271,4 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
 
 function schedulesFile(paths: Paths): string {
   return join(paths.stateDir, 'schedules.json');
-}
-
-/** What a scheduled task's environment starts from: the daemon's own (a schedule adds its --env values). */
-function daemonEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_READ_BYTES, isFinished, statusOf } from '../../api/tasks.js';
 import { withAgentInfo } from '../../agent/info.js';
 import { writeWithBackpressure } from '../../sys/backpressure.js';
+import { daemonEnv } from '../../sys/npm-env.js';
 import type { TaskEvents } from '../../tasks/events.js';
 import { follow } from '../../tasks/follow.js';
 import type { TaskManager } from '../../tasks/manager.js';
@@ -28,10 +29,6 @@ type TaskHandlers = Pick<
   | 'resumeTask'
   | 'restartTask'
 >;
-
-function daemonEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-}
 
 export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: Streams): TaskHandlers {
   /** A task's output from `offset` as it is written, until it has ended and all of it was given to `write`. */
