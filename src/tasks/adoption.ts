@@ -11,9 +11,8 @@ import { nowMs } from '../clock.js';
 import { isErrno } from '../errors.js';
 import { bootId, isSameProcessAlive } from '../sys/proc.js';
 import type { TaskContext } from './context.js';
-import type { Entry, RunInfo } from './model.js';
+import { parseWrapper, type Entry, type RunInfo } from './model.js';
 import { outputSize } from './output.js';
-import { parseWrapper } from './spawner/report.js';
 import type { StallMonitor } from './stall.js';
 
 const POLL_MS = 1000;

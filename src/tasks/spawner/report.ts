@@ -1,5 +1,3 @@
-import type { RunInfo } from '../model.js';
-
 /** The lines wrappers write to the spawner's stdout, one per event, the task directory last (it may hold spaces). */
 export type Report =
   | { kind: 'started'; dir: string; wrapperPid: number; wrapperStart: number; childPid: number }
@@ -47,10 +45,4 @@ export class LineSplitter {
     this.rest = text.slice(end + 1);
     for (const line of text.slice(0, end).split('\n')) if (line !== '') each(line);
   }
-}
-
-/** The line a wrapper writes to the task's `wrapper` file when it claims it (pid, start ticks, boot id, output cap in 512-byte blocks) as run info. */
-export function parseWrapper(text: string): Pick<RunInfo, 'wrapperPid' | 'wrapperStart' | 'bootId' | 'capBytes'> | null {
-  const m = /^([0-9]+) ([0-9]+) (\S+) ([0-9]+)\n$/.exec(text);
-  return m ? { wrapperPid: Number(m[1]), wrapperStart: Number(m[2]), bootId: m[3] as string, capBytes: Number(m[4]) * 512 } : null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, parseReport, parseWrapper } from '../../../src/tasks/spawner/report.js';
+import { LineSplitter, parseReport } from '../../../src/tasks/spawner/report.js';
 
 describe("the wrappers' report lines", () => {
   it('reads each kind, the directory last and whole even with spaces in it', () => {
@@ -20,11 +20,5 @@ describe("the wrappers' report lines", () => {
     expect(lines).toEqual(['x 0 /a']);
     split.push('b\n\nd /c\n', (l) => lines.push(l));
     expect(lines).toEqual(['x 0 /a', 'x 1 /b', 'd /c']);
-  });
-
-  it("reads the wrapper file's line with its newline only, the cap in 512-byte blocks", () => {
-    expect(parseWrapper('10 2000 boot-1 8\n')).toEqual({ wrapperPid: 10, wrapperStart: 2000, bootId: 'boot-1', capBytes: 4096 });
-    expect(parseWrapper('10 2000 boot-1 8')).toBeNull();
-    expect(parseWrapper('lost\n')).toBeNull();
   });
 });
