@@ -26,7 +26,6 @@ export interface ManagerDeps {
 }
 
 export type { ListFilter } from './list-filter.js';
-export type { BatchItem, PrepareTask } from './submit.js';
 
 /**
  * The task service's one door: queries, submission and control. The run-time cycle (start, end,
