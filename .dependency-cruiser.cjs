@@ -2,14 +2,14 @@
  * The layers of src/, enforced (`npm run depcheck`, part of `npm run lint`). Top to bottom:
  *
  *   cli.ts (the binary) → cli/, mcp/ (surfaces) → client/ → api/ → sys/ → leaves
- *   daemon/ → services: agent/ → dream/ → memory/ ; tasks/ ; llm/ ; integrate/ → api/, sys/ → leaves
+ *   daemon/ → services: agent/ → dream/ → memory/ ; workflows/ → tasks/ ; llm/ ; integrate/ → api/, sys/ → leaves
  *
  * Leaves are the root modules that import nothing of the project's folders: errors, paths, project,
  * clock, version, log, config. An agent run is a client of the daemon too (it runs as a task and
  * talks to it over the socket), so agent/ may use client/; no other service may.
  */
 const LEAVES = '^src/(errors|paths|project|clock|version|log|config)[.]ts$';
-const SERVICES = '^src/(tasks|memory|dream|llm|agent|integrate|monitor)/';
+const SERVICES = '^src/(tasks|workflows|memory|dream|llm|agent|integrate|monitor)/';
 
 module.exports = {
   forbidden: [
@@ -57,7 +57,7 @@ module.exports = {
       severity: 'error',
       comment: 'cli/ and mcp/ reach the daemon only through client/ (the program entries below aside).',
       from: { path: '^src/(cli|mcp)/' },
-      to: { path: '^src/(daemon|tasks|memory|dream|llm|agent|monitor|sys)/', pathNot: '^src/(daemon/main|agent/run)[.]ts$' },
+      to: { path: '^src/(daemon|tasks|workflows|memory|dream|llm|agent|monitor|sys)/', pathNot: '^src/(daemon/main|agent/run)[.]ts$' },
     },
     {
       name: 'program-entries-on-demand',
@@ -87,21 +87,33 @@ module.exports = {
       name: 'only-agent-is-a-client',
       severity: 'error',
       comment: 'Services run in the daemon; only an agent run talks to it as a client.',
-      from: { path: '^src/(tasks|memory|dream|llm|integrate|monitor)/' },
+      from: { path: '^src/(tasks|workflows|memory|dream|llm|integrate|monitor)/' },
       to: { path: '^src/client/' },
     },
-    { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(memory|dream|agent|llm|integrate)/' } },
-    { name: 'memory-below-dream', severity: 'error', from: { path: '^src/memory/' }, to: { path: '^src/(tasks|dream|agent|integrate)/' } },
-    { name: 'dream-over-memory', severity: 'error', from: { path: '^src/dream/' }, to: { path: '^src/(tasks|agent|integrate)/' } },
+    { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(workflows|memory|dream|agent|llm|integrate)/' } },
+    {
+      name: 'workflows-over-tasks',
+      severity: 'error',
+      comment: 'Workflows and schedules submit ordinary tasks through the task manager; tasks know nothing of them.',
+      from: { path: '^src/workflows/' },
+      to: { path: '^src/(memory|dream|agent|llm|integrate|monitor)/' },
+    },
+    { name: 'memory-below-dream', severity: 'error', from: { path: '^src/memory/' }, to: { path: '^src/(tasks|workflows|dream|agent|integrate)/' } },
+    { name: 'dream-over-memory', severity: 'error', from: { path: '^src/dream/' }, to: { path: '^src/(tasks|workflows|agent|integrate)/' } },
     {
       name: 'agent-through-the-daemon',
       severity: 'error',
       comment: 'An agent run reaches tasks and memories through the daemon (client/), never directly.',
       from: { path: '^src/agent/' },
-      to: { path: '^src/(tasks|memory|dream|integrate)/' },
+      to: { path: '^src/(tasks|workflows|memory|dream|integrate)/' },
     },
-    { name: 'llm-is-a-library', severity: 'error', from: { path: '^src/llm/' }, to: { path: '^src/(tasks|memory|dream|agent|integrate)/' } },
-    { name: 'monitor-stands-alone', severity: 'error', from: { path: '^src/monitor/' }, to: { path: '^src/(tasks|memory|dream|agent|llm|integrate)/' } },
+    { name: 'llm-is-a-library', severity: 'error', from: { path: '^src/llm/' }, to: { path: '^src/(tasks|workflows|memory|dream|agent|integrate)/' } },
+    {
+      name: 'monitor-stands-alone',
+      severity: 'error',
+      from: { path: '^src/monitor/' },
+      to: { path: '^src/(tasks|workflows|memory|dream|agent|llm|integrate)/' },
+    },
     { name: 'integrate-edits-files', severity: 'error', from: { path: '^src/integrate/' }, to: { path: '^src/', pathNot: `^src/integrate/|${LEAVES}` } },
 
     {

@@ -11,7 +11,7 @@ export const INSTALL = {
   root: fileURLToPath(new URL('../', import.meta.url)),
 };
 
-/** Where nightshift keeps its config, state and socket (ARCHITECTURE.md § Paths). */
+/** Where nightshift keeps its config, state and socket (docs/architecture.md, "Where state lives"). */
 export interface Paths {
   configFile: string;
   stateDir: string;

@@ -8,7 +8,7 @@
 import type { AgentRequest } from '../api/agent.js';
 import { statusOf, type RunRequest, type Task } from '../api/tasks.js';
 // The module, not the context barrel: the barrel would load the model SDK into every daemon start (~0.1–0.3 s).
-import { resolveWindow } from './context/window.js';
+import { resolveWindow } from './context/model-window.js';
 import { now } from '../clock.js';
 import { AppError } from '../errors.js';
 import { INSTALL } from '../paths.js';

@@ -14,8 +14,30 @@ export function ago(iso: string | undefined, nowMs = Date.now()): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
-/** A time something took: `850 ms`, `2.4 s`. */
-export const elapsed = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+const UNITS = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1000],
+] as const;
+
+/**
+ * A length of time, every surface alike: `250ms`, `1.5s`, `12s`, `3m12s`, `1h05m`, `20d`. From ten
+ * seconds on, the two largest units, the second left out when it is zero, so a whole typed value
+ * reads as it was typed (`20d`, `1h`).
+ */
+export function durationText(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 10_000) return `${+(ms / 1000).toFixed(1)}s`;
+  const whole = Math.round(ms / 1000) * 1000;
+  const i = UNITS.findIndex(([, size]) => whole >= size);
+  const [unit, size] = UNITS[i] ?? UNITS[3];
+  const head = `${Math.floor(whole / size)}${unit}`;
+  const next = UNITS[i + 1];
+  if (!next) return head;
+  const minor = Math.floor((whole % size) / next[1]);
+  return minor === 0 ? head : `${head}${String(minor).padStart(2, '0')}${next[0]}`;
+}
 
 /** Bytes in binary units: `812B`, `1.2KiB` for a table column; `spaced`: `812 B`, `1.2 KiB`. */
 export function humanBytes(n: number, spaced = false): string {

@@ -1,7 +1,8 @@
 /**
- * What reaches an agent through the hooks, and the ledger that records it (issue 24): each injection
- * (a session start, a prompt) with its items, why each was chosen and its size in tokens; the task
- * outcomes a session is told about; rejecting a memory ("not useful").
+ * What reaches an agent through the hooks, and the ledger that records it, so a person can see why
+ * a session was told what it was told: each injection (a session start, a prompt) with its items,
+ * why each was chosen and its size in tokens; the task outcomes a session is told about; rejecting a
+ * memory ("not useful").
  */
 import { z } from 'zod';
 import { HOOK_NAMES } from './hook-io.js';

@@ -18,16 +18,5 @@ export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 export const DEFAULT_READ_BYTES = 1024 * 1024;
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
-/** `20d`, `1h`, `90s`: a number of seconds the way durations are typed. */
-export function durationText(seconds: number): string {
-  for (const [unit, size] of [
-    ['d', 86400],
-    ['h', 3600],
-    ['m', 60],
-  ] as const)
-    if (seconds >= size && seconds % size === 0) return `${seconds / size}${unit}`;
-  return `${seconds}s`;
-}
-
 /** A prompt's query for prompt-time recall: its first characters (a pasted log beyond them adds noise, not intent). */
 export const PROMPT_QUERY_CHARS = 2000;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * What a memory rests on in its project's repository (ARCHITECTURE.md § Memory record): a file or
- * directory it names, a package.json script, a config key (a port is one), a dependency and its
- * version, as they were when it was recorded. `path` is always the file the thing lives in,
+ * What a memory rests on in its project's repository, kept on its record so a change there can be
+ * noticed: a file or directory it names, a package.json script, a config key (a port is one), a
+ * dependency and its version, as they were when it was recorded. `path` is always the file the thing lives in,
  * relative to the project root; `blob` is that file's git blob id then (computed the way git does
  * when the project is not a repository), `commit` the HEAD it was recorded at.
  */

@@ -1,6 +1,6 @@
 /**
- * The memory record (ARCHITECTURE.md § Contracts) and the names every memory request uses: ids,
- * types, scopes, sources, slots, project directories, team names.
+ * The memory record, the one shape every surface reads and writes, and the names every memory
+ * request uses: ids, types, scopes, sources, slots, project directories, team names.
  */
 import { posix, win32 } from 'node:path';
 import { z } from 'zod';
@@ -24,7 +24,10 @@ export const Source = z.object({
 });
 export type Source = z.infer<typeof Source>;
 
-/** A memory's identity (ARCHITECTURE.md): what it is about, which property, and its value (+/- polarity first). */
+/**
+ * A memory's identity, by which a restatement, a change and a contradiction are told apart: what it
+ * is about, which property, and its value (+/- polarity first).
+ */
 export const Slot = z.object({ subject: z.string(), attribute: z.string(), value: z.string() });
 export type Slot = z.infer<typeof Slot>;
 
@@ -46,7 +49,7 @@ export type MemoryEvent = z.infer<typeof MemoryEvent>;
 export const RejectionMark = z.object({ project: z.string().nullable(), at: z.string(), live: z.boolean() });
 export type RejectionMark = z.infer<typeof RejectionMark>;
 
-/** The memory record of ARCHITECTURE.md § Contracts. */
+/** The memory record: what the daemon stores, the API answers and the dashboard shows. */
 export const Memory = z.object({
   id: MemoryId,
   content: z.string().min(1),

@@ -1,5 +1,6 @@
 /** Renders a recall block as plain lines, Markdown, or Claude Code's SessionStart hook answer: the block
  * a session is given is part of the API (`POST /v1/recall` with `render` answers it), so client and daemon share it. */
+import { durationText } from './format.js';
 import type { TaskOutcome } from './injections.js';
 import type { RecallItem, RecallResponse } from './memory.js';
 
@@ -110,14 +111,6 @@ export function renderPromptContext(items: RecallItem[], max = PROMPT_CONTEXT_MA
 function taskHead(o: TaskOutcome): string {
   const after = o.durationMs === null ? '' : ` after ${durationText(o.durationMs)}`;
   return `task ${o.id} (${escapeControls(o.label)}) ${o.outcome}${o.status === 'running' ? '' : after}`;
-}
-
-export function durationText(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
 export const TASKS_HEADING = '## Tasks here since your last session';

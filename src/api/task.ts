@@ -64,7 +64,7 @@ const common = {
 
 /**
  * A task is queued, running or finished; a finished one has an outcome (api/task-outcome.ts). Each
- * state carries its own times (ARCHITECTURE.md § Task states).
+ * state carries its own times, so no field is present that its state cannot have.
  */
 const TaskByState = z.discriminatedUnion('state', [
   z.object({ ...common, state: z.literal('queued') }),

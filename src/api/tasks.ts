@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import { GroupName } from './groups.js';
-import {
-  durationText,
-  MAX_OFFSET,
-  MAX_READ_BYTES,
-  MAX_RETRY,
-  MAX_RETRY_DELAY_SECONDS,
-  MAX_STALL_SECONDS,
-  MAX_TIMEOUT_SECONDS,
-  MIN_STALL_SECONDS,
-} from './limits.js';
+import { MAX_OFFSET, MAX_READ_BYTES, MAX_RETRY, MAX_RETRY_DELAY_SECONDS, MAX_STALL_SECONDS, MAX_TIMEOUT_SECONDS, MIN_STALL_SECONDS } from './limits.js';
+import { durationText } from './format.js';
 import { STATUS_FILTERS } from './task-status.js';
 import { TaskId, TaskJson, type Task } from './task.js';
 
@@ -87,8 +79,8 @@ export const RunRequest = z
     env: RunEnv.optional(),
     stallAfterSeconds: z
       .number()
-      .min(MIN_STALL_SECONDS, `must be from ${MIN_STALL_SECONDS} to ${MAX_STALL_SECONDS} seconds (${durationText(MAX_STALL_SECONDS)})`)
-      .max(MAX_STALL_SECONDS, `must be from ${MIN_STALL_SECONDS} to ${MAX_STALL_SECONDS} seconds (${durationText(MAX_STALL_SECONDS)})`)
+      .min(MIN_STALL_SECONDS, `must be from ${MIN_STALL_SECONDS} to ${MAX_STALL_SECONDS} seconds (${durationText(MAX_STALL_SECONDS * 1000)})`)
+      .max(MAX_STALL_SECONDS, `must be from ${MIN_STALL_SECONDS} to ${MAX_STALL_SECONDS} seconds (${durationText(MAX_STALL_SECONDS * 1000)})`)
       .optional(),
     stdin: z.boolean().default(true),
     after: z.array(TaskId).min(1).max(256).optional(),
@@ -101,12 +93,12 @@ export const RunRequest = z
     retryDelaySeconds: z
       .number()
       .min(0)
-      .max(MAX_RETRY_DELAY_SECONDS, `must be at most ${MAX_RETRY_DELAY_SECONDS} seconds (${durationText(MAX_RETRY_DELAY_SECONDS)})`)
+      .max(MAX_RETRY_DELAY_SECONDS, `must be at most ${MAX_RETRY_DELAY_SECONDS} seconds (${durationText(MAX_RETRY_DELAY_SECONDS * 1000)})`)
       .optional(),
     timeoutSeconds: z
       .number()
-      .positive(`must be above 0 and at most ${MAX_TIMEOUT_SECONDS} seconds (${durationText(MAX_TIMEOUT_SECONDS)})`)
-      .max(MAX_TIMEOUT_SECONDS, `must be above 0 and at most ${MAX_TIMEOUT_SECONDS} seconds (${durationText(MAX_TIMEOUT_SECONDS)})`)
+      .positive(`must be above 0 and at most ${MAX_TIMEOUT_SECONDS} seconds (${durationText(MAX_TIMEOUT_SECONDS * 1000)})`)
+      .max(MAX_TIMEOUT_SECONDS, `must be above 0 and at most ${MAX_TIMEOUT_SECONDS} seconds (${durationText(MAX_TIMEOUT_SECONDS * 1000)})`)
       .optional(),
   })
   .strict();

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { DURATION_WORDS, parseDuration } from './duration.js';
 import { GroupName } from './groups.js';
-import { durationText, MAX_RETRY, MAX_RETRY_DELAY_SECONDS, MAX_STALL_SECONDS, MAX_TIMEOUT_SECONDS, MIN_STALL_SECONDS } from './limits.js';
+import { durationText } from './format.js';
+import { MAX_RETRY, MAX_RETRY_DELAY_SECONDS, MAX_STALL_SECONDS, MAX_TIMEOUT_SECONDS, MIN_STALL_SECONDS } from './limits.js';
 import { RunRequest, Task, TaskId } from './tasks.js';
 
 /** Workflow ids are `w` and a counter (`w3`). */
@@ -20,8 +21,8 @@ const AnyDuration = z.union([z.number().nonnegative(), z.string().refine((v) => 
 /** A duration within the range the task's own field takes, said in the file's terms (`timeout`, not `timeoutSeconds`). */
 function Duration(range: { above0?: boolean; min?: number; max: number }) {
   const { above0 = false, min = 0, max } = range;
-  const lower = above0 ? 'above 0' : min > 0 ? `at least ${durationText(min)}` : '';
-  const bounds = [lower, `at most ${durationText(max)}`].filter(Boolean).join(' and ');
+  const lower = above0 ? 'above 0' : min > 0 ? `at least ${durationText(min * 1000)}` : '';
+  const bounds = [lower, `at most ${durationText(max * 1000)}`].filter(Boolean).join(' and ');
   return AnyDuration.refine((v) => {
     const s = durationSeconds(v);
     return (above0 ? s > 0 : s >= min) && s <= max;

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import type { Monitor } from '../api/monitors.js';
 import { withDaemon } from '../client/connect.js';
 import { AppError } from '../errors.js';
-import { durationMs, showDuration } from './duration.js';
+import { durationText } from '../api/format.js';
+import { durationMs } from './duration.js';
 import { ago, loadWidths, table } from './format.js';
 import { printJson } from './print-json.js';
 import { resolvePath } from './values.js';
@@ -22,7 +23,7 @@ export async function monitorTable(monitors: Monitor[]): Promise<string> {
     m.last ? `${ago(m.last.at)} ago` : '-',
     latency(m.last?.latencyMs),
     latency(m.p50Ms),
-    showDuration(m.intervalMs),
+    durationText(m.intervalMs),
     m.last?.error ?? '',
   ]);
   return `${table(['ID', 'NAME', 'TRANSPORT', 'STATE', 'FOR', 'CHECKED', 'LATENCY', 'P50', 'EVERY', 'ERROR'], rows)}\n`;
@@ -73,7 +74,7 @@ export function registerMonitorCommands(program: Command): void {
       );
       if (o.json) return printJson(r);
       const lines = [
-        ...r.added.map((m) => `added ${m.id} ${m.name} (${m.transport}, from ${m.source.file}), every ${showDuration(m.intervalMs)}`),
+        ...r.added.map((m) => `added ${m.id} ${m.name} (${m.transport}, from ${m.source.file}), every ${durationText(m.intervalMs)}`),
         ...r.existing.map((m) => `already monitored: ${m.id} ${m.name}`),
         ...r.skipped.map((s) => `skipped in ${s.file}: ${s.reason}`),
       ];

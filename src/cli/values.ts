@@ -1,15 +1,7 @@
 /** Option values of the task commands, checked the same way by commander and by the fast path. */
 import { DURATION_WORDS, parseDuration } from '../api/duration.js';
-import {
-  durationText,
-  MAX_OFFSET,
-  MAX_READ_BYTES,
-  MAX_RETRY,
-  MAX_RETRY_DELAY_SECONDS,
-  MAX_STALL_SECONDS,
-  MAX_TIMEOUT_SECONDS,
-  MIN_STALL_SECONDS,
-} from '../api/limits.js';
+import { durationText } from '../api/format.js';
+import { MAX_OFFSET, MAX_READ_BYTES, MAX_RETRY, MAX_RETRY_DELAY_SECONDS, MAX_STALL_SECONDS, MAX_TIMEOUT_SECONDS, MIN_STALL_SECONDS } from '../api/limits.js';
 import { AppError } from '../errors.js';
 
 /** Every message names the option and the range it really takes (the daemon's, from api/limits.ts). */
@@ -62,7 +54,7 @@ export function resolvePath(p: string): string {
  * `above0`: 0 is refused; `max`: at most this many seconds.
  */
 export function duration(what: string, range: { above0?: boolean; max?: number } = {}) {
-  const bounds = [range.above0 ? 'above 0' : '', range.max !== undefined ? `at most ${durationText(range.max)}` : ''].filter(Boolean).join(' and ');
+  const bounds = [range.above0 ? 'above 0' : '', range.max !== undefined ? `at most ${durationText(range.max * 1000)}` : ''].filter(Boolean).join(' and ');
   return (v: string): number => {
     const s = parseDuration(v);
     if (s === null || (range.above0 && s <= 0) || (range.max !== undefined && s > range.max))

@@ -4,6 +4,7 @@
  * `name #id state (duration)` with what it needs on the line below. A list, not ASCII art, so it
  * stays readable in a narrow terminal.
  */
+import { durationText } from '../api/format.js';
 import type { WorkflowNode, WorkflowView } from '../api/workflows.js';
 import { statusText } from './format.js';
 
@@ -20,19 +21,11 @@ function paint(text: string, state: keyof typeof COLOURS, colour: boolean): stri
   return colour ? `\x1b[${COLOURS[state]}m${text}\x1b[0m` : text;
 }
 
-/** 1500 → "1.5s", 250 → "250ms", 90000 → "1.5m". */
-export function shortDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
-  if (ms < 3_600_000) return `${+(ms / 60_000).toFixed(1)}m`;
-  return `${+(ms / 3_600_000).toFixed(1)}h`;
-}
-
 function nodeDuration(n: WorkflowNode, nowMs: number): string {
   const t = n.task;
   if (!t || !('startedAt' in t) || t.startedAt === undefined) return '';
   const end = 'endedAt' in t ? Date.parse(t.endedAt) : nowMs;
-  return ` (${shortDuration(end - Date.parse(t.startedAt))})`;
+  return ` (${durationText(end - Date.parse(t.startedAt))})`;
 }
 
 /** What went wrong, when something did: `exit code 2`, `dependency 3 exited 2`. */

@@ -7,14 +7,13 @@ import { MonitorService } from '../monitor/service.js';
 import { INSTALL, resolvePaths, type Paths } from '../paths.js';
 import { TaskEvents } from '../tasks/events.js';
 import { TaskManager } from '../tasks/manager.js';
-import { notifier } from '../tasks/notify.js';
-import { configureNotify, monitorEvent, notify, notifyTaskEvent } from '../tasks/notify-events.js';
-import { Schedules } from '../tasks/schedules.js';
-import { Workflows } from '../tasks/workflows.js';
+import { configureNotify, monitorEvent, notifier, notify, notifyTaskEvent } from '../tasks/notify.js';
+import { Schedules } from '../workflows/schedules.js';
+import { Workflows } from '../workflows/workflows.js';
 import { GroupStore } from '../tasks/groups.js';
 import { TaskRegistry } from '../tasks/registry.js';
-import { journalPath } from '../tasks/task-store.js';
-import { dropNpmEnvironment } from '../sys/npm-env.js';
+import { journalPath } from '../tasks/state-journal.js';
+import { daemonEnv, dropNpmEnvironment } from '../sys/npm-env.js';
 import { acquirePidLock, type PidLock } from '../sys/pid-lock.js';
 import type { Handlers } from './http.js';
 import { Listeners } from './listeners.js';
@@ -272,9 +271,4 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
 
 function schedulesFile(paths: Paths): string {
   return join(paths.stateDir, 'schedules.json');
-}
-
-/** What a scheduled task's environment starts from: the daemon's own (a schedule adds its --env values). */
-function daemonEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 }

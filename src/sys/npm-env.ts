@@ -43,3 +43,11 @@ export function dropNpmEnvironment(env: NodeJS.ProcessEnv): { removed: string[];
   if (path !== undefined) env['PATH'] = path;
   return { removed, path };
 }
+
+/**
+ * What a task the daemon starts on its own (a schedule's firing, a restart given no environment)
+ * starts from: the daemon's environment, which `dropNpmEnvironment` cleaned at start.
+ */
+export function daemonEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+}

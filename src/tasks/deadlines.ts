@@ -6,10 +6,15 @@
 import type { Entry } from './model.js';
 import { nowMs } from '../clock.js';
 
+/** What acts on a passed deadline (the task runner). */
+export interface TimesOut {
+  timeOut(id: string): void;
+}
+
 export class Deadlines {
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly fire: (id: string) => void) {}
+  constructor(private readonly target: TimesOut) {}
 
   /** Arms the deadline of a running task with a timeout, unless it is paused (else forgets it). */
   armFor({ task, run }: Entry): void {
@@ -23,7 +28,7 @@ export class Deadlines {
     const delay = Math.max(0, Date.parse(startedAt) + seconds * 1000 + pausedMs - nowMs());
     const timer = setTimeout(() => {
       this.timers.delete(id);
-      this.fire(id);
+      this.target.timeOut(id);
     }, delay);
     timer.unref();
     this.timers.set(id, timer);

@@ -26,7 +26,7 @@ export const StateData = z.object({
   version: z.literal(1),
   nextId: z.number().int().min(1),
   tasks: z.array(Entry),
-  /** The generation of the journal whose changes come after this snapshot (see TaskStore). */
+  /** The generation of the journal whose changes come after this snapshot (see StateJournal). */
   journal: z.number().int().min(0).optional(),
 });
 export type StateData = z.infer<typeof StateData>;
@@ -46,3 +46,12 @@ export type TaskMeta = z.infer<typeof TaskMeta>;
 
 /** Spec of a queued task that has not started: its environment waits here (0600), deleted at start. */
 export const PendingSpawn = z.object({ env: z.record(z.string(), z.string()) });
+
+/**
+ * The line a wrapper writes to the task's `wrapper` file when it claims it (pid, start ticks, boot
+ * id, output cap in 512-byte blocks), as run info.
+ */
+export function parseWrapper(text: string): Pick<RunInfo, 'wrapperPid' | 'wrapperStart' | 'bootId' | 'capBytes'> | null {
+  const m = /^([0-9]+) ([0-9]+) (\S+) ([0-9]+)\n$/.exec(text);
+  return m ? { wrapperPid: Number(m[1]), wrapperStart: Number(m[2]), bootId: m[3] as string, capBytes: Number(m[4]) * 512 } : null;
+}

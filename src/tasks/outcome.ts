@@ -81,3 +81,6 @@ export function endedTask(task: Extract<Task, { state: 'running' }>, outcome: Ou
 export function endedUnrun(task: Task, outcome: Outcome): Task {
   return { ...baseOf(task), state: 'finished', endedAt: now().toISOString(), outcome };
 }
+
+/** The reason a timed-out task carries. */
+export const timeoutReason = (t: Task): string => `timed out after ${t.timeoutSeconds ?? '?'}s`;

@@ -1,6 +1,6 @@
 /**
  * Which queued tasks start now and which will never run: dependencies (`after`), then each group's
- * parallel limit, in submission order (ids grow with submission). Pure: the manager acts on the answer.
+ * parallel limit, in submission order (ids grow with submission). Pure: the runner acts on the answer.
  */
 import { DEFAULT_GROUP } from '../api/groups.js';
 import { endedAs, isFinished, type Task } from '../api/tasks.js';

@@ -3,15 +3,15 @@ import { now } from '../clock.js';
 import type { Logger } from '../log.js';
 import { GroupCommit } from '../sys/state-file.js';
 import type { Entry, RunInfo, StateData } from './model.js';
-import { rebuildEntries } from './rebuild.js';
-import { TaskStore, type Change } from './task-store.js';
+import { rebuildEntries } from './rebuild-from-dirs.js';
+import { StateJournal, type Change } from './state-journal.js';
 
 /** A failed save is tried again after this long, doubling up to the maximum. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5000;
 
 /**
- * The persisted task list (a snapshot and a journal of changes, see TaskStore; single writer: the
+ * The persisted task list (a snapshot and a journal of changes, see StateJournal; single writer: the
  * daemon). Mutations happen in memory; `commit()` makes them durable before a request is
  * acknowledged, writing only the tasks changed since the last save.
  *
@@ -36,7 +36,7 @@ export class TaskRegistry {
   private retryTimer: NodeJS.Timeout | null = null;
 
   private constructor(
-    private readonly store: TaskStore,
+    private readonly store: StateJournal,
     data: StateData,
     private readonly log: Logger | undefined,
   ) {
@@ -62,16 +62,16 @@ export class TaskRegistry {
 
   /** `log`: where failed saves (and the save that ends a run of them) are reported. */
   static async open(stateFile: string, log?: Logger): Promise<TaskRegistry> {
-    const { store, data } = await TaskStore.open(stateFile);
+    const { store, data } = await StateJournal.open(stateFile);
     return new TaskRegistry(store, data, log);
   }
 
   /** Rebuilds the state file from the task directories after the old one (and its journal) was moved aside. */
   static async recover(stateFile: string, tasksDir: string): Promise<{ movedTo: string | null; tasks: number }> {
-    const movedTo = TaskStore.moveAside(stateFile, `.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
+    const movedTo = StateJournal.moveAside(stateFile, `.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`);
     const data: StateData = { version: 1, nextId: 1, tasks: rebuildEntries(tasksDir) };
     data.nextId = data.tasks.reduce((m, e) => Math.max(m, Number(e.task.id) + 1), 1);
-    const { store } = await TaskStore.open(stateFile);
+    const { store } = await StateJournal.open(stateFile);
     await store.compact(data);
     await store.close();
     return { movedTo, tasks: data.tasks.length };

@@ -8,10 +8,9 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../api/tasks.js';
 import { now, nowMs } from '../clock.js';
-import type { Logger } from '../log.js';
+import type { TaskContext } from './context.js';
 import type { TaskMeta } from './model.js';
 import { baseOf } from './outcome.js';
-import type { TaskRegistry } from './registry.js';
 import { claimTaskDir, writeTaskFile } from './task-dir.js';
 
 export function shouldRetry(t: Task): boolean {
@@ -20,8 +19,8 @@ export function shouldRetry(t: Task): boolean {
 }
 
 /** The next attempt of `ended`, queued (not yet in the registry); throws when its files cannot be written. */
-function nextAttempt(registry: TaskRegistry, tasksDir: string, log: Logger, ended: Task): Task {
-  const { id, dir } = claimTaskDir(registry, tasksDir, log);
+function nextAttempt(c: TaskContext, ended: Task): Task {
+  const { id, dir } = claimTaskDir(c);
   const { retriedBy: _next, ...base } = baseOf(ended);
   const createdAt = now().toISOString();
   const task: Task = {
@@ -40,19 +39,19 @@ function nextAttempt(registry: TaskRegistry, tasksDir: string, log: Logger, ende
   const { outputPath: _o, outputBytes: _b, state: _s, stdin, notBefore: _n, ...rest } = task;
   const meta: TaskMeta = { ...rest, stdin: stdin !== 'none' };
   writeTaskFile(dir, 'meta.json', JSON.stringify(meta));
-  copyFileSync(join(tasksDir, ended.id, 'spawn.json'), join(dir, 'spawn.json'));
+  copyFileSync(join(c.dir(ended.id), 'spawn.json'), join(dir, 'spawn.json'));
   return task;
 }
 
 /** The next attempt of a task that failed with retries left, queued; undefined when there is none, or it cannot be made (logged). */
-export function queueRetry(registry: TaskRegistry, tasksDir: string, log: Logger, ended: Task): Task | undefined {
+export function queueRetry(c: TaskContext, ended: Task): Task | undefined {
   if (!shouldRetry(ended)) return undefined;
   try {
-    const next = nextAttempt(registry, tasksDir, log, ended);
-    log.info({ task: ended.id, next: next.id, attempt: next.attempt }, 'task failed; its next attempt is queued');
+    const next = nextAttempt(c, ended);
+    c.log.info({ task: ended.id, next: next.id, attempt: next.attempt }, 'task failed; its next attempt is queued');
     return next;
   } catch (err) {
-    log.error({ task: ended.id, err: (err as Error).message }, 'could not queue the next attempt of a task');
+    c.log.error({ task: ended.id, err: (err as Error).message }, 'could not queue the next attempt of a task');
     return undefined;
   }
 }

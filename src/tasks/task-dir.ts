@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diskFullError, isErrno } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { TaskRegistry } from './registry.js';
+import type { TaskContext } from './context.js';
 
 /** Task directories' parents made by this process: a fan-out of N tasks makes it once, not N times. */
 const made = new Set<string>();
@@ -11,7 +10,8 @@ const made = new Set<string>();
  * A new id with a directory of its own. An id handed out by a daemon that died before saving it
  * may have a directory (and a process writing there): such ids are skipped, never reused.
  */
-export function claimTaskDir(registry: TaskRegistry, tasksDir: string, log: Logger): { id: string; dir: string } {
+export function claimTaskDir(c: TaskContext): { id: string; dir: string } {
+  const { registry, tasksDir, log } = c;
   if (!made.has(tasksDir)) {
     mkdirSync(tasksDir, { recursive: true, mode: 0o700 });
     made.add(tasksDir);
@@ -23,7 +23,7 @@ export function claimTaskDir(registry: TaskRegistry, tasksDir: string, log: Logg
       mkdirSync(dir, { mode: 0o700 });
       return { id, dir };
     } catch (err) {
-      if (isErrno(err, 'ENOENT') && made.delete(tasksDir)) return claimTaskDir(registry, tasksDir, log); // removed under us: made again
+      if (isErrno(err, 'ENOENT') && made.delete(tasksDir)) return claimTaskDir(c); // removed under us: made again
       if (!isErrno(err, 'EEXIST')) throw err;
       log.warn({ task: id }, 'task id skipped: its directory exists (left by a daemon that died)');
     }

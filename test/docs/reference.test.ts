@@ -1,7 +1,7 @@
 /** What the reference in docs/ states that the code decides: they must not drift apart. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resolveWindow } from '../../src/agent/context/window.js';
+import { resolveWindow } from '../../src/agent/context/model-window.js';
 import { AGENT_DEFAULT_MODEL } from '../../src/agent/model-env.js';
 import { SKIPPED_EXIT, TIMED_OUT_EXIT } from '../../src/api/task-status.js';
 import { EXIT } from '../../src/cli/report.js';

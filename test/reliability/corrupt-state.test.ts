@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/api/tasks.js';
-import { journalPath } from '../../src/tasks/task-store.js';
+import { journalPath } from '../../src/tasks/state-journal.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 
 const daemons: TestDaemon[] = [];

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskJson as Task } from '../../src/api/tasks.js';
 import type { StateData } from '../../src/tasks/model.js';
-import { journalPath, readTaskState } from '../../src/tasks/task-store.js';
+import { journalPath, readTaskState } from '../../src/tasks/state-journal.js';
 import { TestDaemon, until, daemonsPerTest } from '../helpers/daemon.js';
 import { pool } from '../helpers/raw-http.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
 import type { TaskJson as Task } from '../../src/api/tasks.js';
-import { readTaskState } from '../../src/tasks/task-store.js';
+import { readTaskState } from '../../src/tasks/state-journal.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 import { cleanupFullDisk, EXIT_DISK_FULL, fill, fullDiskDaemon } from '../helpers/full-disk.js';
 

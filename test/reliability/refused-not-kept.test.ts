@@ -15,7 +15,7 @@ import type { ScheduleView } from '../../src/api/schedules.js';
 import type { TaskJson as Task } from '../../src/api/tasks.js';
 import type { WorkflowView } from '../../src/api/workflows.js';
 import { reply, startFakeAnthropic, toolUse } from '../fakes/anthropic.js';
-import { readTaskState } from '../../src/tasks/task-store.js';
+import { readTaskState } from '../../src/tasks/state-journal.js';
 import { TestDaemon, until } from '../helpers/daemon.js';
 import { cleanupFullDisk, EXIT_DISK_FULL, fill, fullDiskDaemon } from '../helpers/full-disk.js';
 

@@ -18,7 +18,7 @@ import { TaskEvents } from '../../src/tasks/events.js';
 import { GroupStore } from '../../src/tasks/groups.js';
 import { TaskManager } from '../../src/tasks/manager.js';
 import { TaskRegistry } from '../../src/tasks/registry.js';
-import { readTaskState } from '../../src/tasks/task-store.js';
+import { readTaskState } from '../../src/tasks/state-journal.js';
 import { until } from '../helpers/daemon.js';
 
 const PATH = process.env.PATH ?? '/usr/bin:/bin';

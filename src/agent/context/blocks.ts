@@ -5,7 +5,7 @@
  * tell them apart and the model still sees what it called.
  */
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { blockTokens } from './estimate.js';
+import { blockTokens } from './token-count.js';
 
 export const PLACEHOLDER_PREFIX = '[context: ';
 

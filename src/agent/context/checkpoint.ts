@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { isErrno } from '../../errors.js';
 import { writeFileAtomic } from '../../sys/atomic-file.js';
-import type { StructuredSummary } from './compact.js';
+import type { StructuredSummary } from './compaction-summary.js';
 import { NOTE_SECTIONS, type NotesState } from './notes.js';
 import { fail, ok, type ContextError, type ContextEventInput, type Result } from './types.js';
 

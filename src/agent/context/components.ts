@@ -8,7 +8,7 @@
 import type { MessageParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import { CHARS_PER_TOKEN, estimateSystemTokens, estimateToolsTokens, estimateTokens } from '../../llm/tokens.js';
 import { toolResults } from './blocks.js';
-import { messagesTokens } from './estimate.js';
+import { messagesTokens } from './token-count.js';
 import type { ComponentName, ContextEventInput, SystemPrompt } from './types.js';
 
 export interface ComponentLimit {

@@ -10,7 +10,7 @@ import { DEFAULT_PERSIST, type PersistConfig } from './persist.js';
 import { DEFAULT_PRUNE, type PruneConfig } from './prune.js';
 import { DEFAULT_SNIP, type SnipConfig } from './snip.js';
 import type { ComponentName } from './types.js';
-import { DEFAULT_ZONES, type ZoneThresholds } from './zones.js';
+import { DEFAULT_ZONES, type ZoneThresholds } from './pressure.js';
 
 export interface CompactionConfig {
   enabled: boolean;

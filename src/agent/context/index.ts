@@ -90,13 +90,13 @@ export type {
 } from './types.js';
 
 // Window and accounting
-export { DEFAULT_MAX_OUTPUT_TOKENS, FALLBACK_LIMITS, MODEL_LIMITS, checkWindow, inputBudget, modelLimits, resolveWindow } from './window.js';
-export type { ModelLimits, ResolvedWindow, WindowOverrides, WindowSpec } from './window.js';
-export { IMAGE_TOKENS, TokenAccount, messageTokens, messagesTokens, roughRequestTokens, usageInputTokens } from './estimate.js';
-export { DEFAULT_ZONES, PressureMonitor, zoneOf, type ZoneThresholds } from './zones.js';
+export { DEFAULT_MAX_OUTPUT_TOKENS, FALLBACK_LIMITS, MODEL_LIMITS, checkWindow, inputBudget, modelLimits, resolveWindow } from './model-window.js';
+export type { ModelLimits, ResolvedWindow, WindowOverrides, WindowSpec } from './model-window.js';
+export { IMAGE_TOKENS, TokenAccount, messageTokens, messagesTokens, roughRequestTokens, usageInputTokens } from './token-count.js';
+export { DEFAULT_ZONES, PressureMonitor, zoneOf, type ZoneThresholds } from './pressure.js';
 export { COMPONENT_NAMES, DEFAULT_COMPONENT_LIMITS, measureComponents } from './components.js';
 export type { ComponentLimit, ComponentLimits, ComponentStatus, ComponentUsage } from './components.js';
-export type { HealthReport } from './health.js';
+export type { HealthReport } from './health-report.js';
 
 // Configuration and the tiers, usable on their own
 export { DEFAULT_COMPACTION, resolveConfig, type CompactionConfig, type ContextConfig, type ContextConfigInput, type EvictConfig } from './config.js';
@@ -108,7 +108,15 @@ export { DEFAULT_PRUNE, applyPrune, type PruneConfig } from './prune.js';
 export { PLACEHOLDER_PREFIX, currentTurnStart, headTail, toolResults, type ToolCall, type ToolResultRef } from './blocks.js';
 
 // Compaction, invariants, eviction
-export { COMPACT_PROMPT, COMPACT_SYSTEM, buildSummarizeRequest, findCut, parseSummary, summaryMessageText, type StructuredSummary } from './compact.js';
+export {
+  COMPACT_PROMPT,
+  COMPACT_SYSTEM,
+  buildSummarizeRequest,
+  findCut,
+  parseSummary,
+  summaryMessageText,
+  type StructuredSummary,
+} from './compaction-summary.js';
 export { CircuitBreaker } from './breaker.js';
 export { INTERRUPTED_RESULT, checkInvariants, repairInvariants, type Violation, type ViolationKind } from './invariants.js';
 export { collectBlocks, evict, hybridPolicy, typeAgePolicy, type BlockKind, type ContextBlock, type EvictionPolicy } from './policy.js';

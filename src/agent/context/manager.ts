@@ -9,15 +9,15 @@ import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockPara
 import type { CheckpointOutcome, ContextManagerOptions, OverflowDecision, PrepareInput, PreparedRequest, ToolResultInput } from './options.js';
 import { toolCalls } from './blocks.js';
 import { buildCheckpoint, saveCheckpointReporting, type Checkpoint } from './checkpoint.js';
-import { Compactions } from './compactions.js';
+import { Compactions } from './compaction-state.js';
 import { resolveConfig, type ContextConfig } from './config.js';
-import { messageTokens, TokenAccount } from './estimate.js';
+import { messageTokens, TokenAccount } from './token-count.js';
 import { evictFor, evictionAfterOverflow, squeezeCurrentTurn } from './fit.js';
-import { Gauge } from './gauge.js';
-import { healthReport, HealthStats, type HealthReport } from './health.js';
+import { Gauge } from './request-reading.js';
+import { healthReport, HealthStats, type HealthReport } from './health-report.js';
 import { History, textOf, toParam } from './history.js';
 import { describeViolation } from './invariants.js';
-import { RequestMeter, type Measure } from './meter.js';
+import { RequestMeter, type Measure } from './request-size.js';
 import { NotesStore } from './notes.js';
 import { overflowOf } from './overflow.js';
 import { ResultStore } from './persist.js';
@@ -25,7 +25,7 @@ import { typeAgePolicy, type EvictionPolicy } from './policy.js';
 import { resumedOptions, resumePoint, type ResumePoint } from './resume.js';
 import { TierSchedule } from './tiers.js';
 import { fail, ok, type CompactionTrigger, type ContextEvent, type ContextEventInput, type Result, type TierReport, type UsageLike } from './types.js';
-import { checkWindow, inputBudget, type WindowSpec } from './window.js';
+import { checkWindow, inputBudget, type WindowSpec } from './model-window.js';
 
 type Pass = { m: Measure; exact: boolean; compacted: boolean; reports: TierReport[] }; // one prepareRequest's running state
 

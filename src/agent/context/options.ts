@@ -8,7 +8,7 @@ import type { ContextConfigInput } from './config.js';
 import type { NotesState } from './notes.js';
 import type { EvictionPolicy } from './policy.js';
 import type { Clock, ContextError, ContextEvent, Summarizer, SystemPrompt, TierReport, TokenCounter, Zone } from './types.js';
-import type { WindowSpec } from './window.js';
+import type { WindowSpec } from './model-window.js';
 
 export interface ContextManagerOptions {
   window: WindowSpec;

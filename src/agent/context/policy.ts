@@ -11,7 +11,7 @@
  */
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { estimateTokens } from '../../llm/tokens.js';
-import { blockTokens } from './estimate.js';
+import { blockTokens } from './token-count.js';
 import { PLACEHOLDER_PREFIX, briefInput, contentBlocks, isPlaceholder, placeholder, replaceResult, resultText, toolCalls, type ToolCall } from './blocks.js';
 import { noChange, type TierReport } from './types.js';
 

@@ -6,8 +6,8 @@
  */
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { Checkpoint } from './checkpoint.js';
-import { ACK_TEXT, parseSummary, summaryMessageText, type StructuredSummary } from './compact.js';
-import { messagesTokens } from './estimate.js';
+import { ACK_TEXT, parseSummary, summaryMessageText, type StructuredSummary } from './compaction-summary.js';
+import { messagesTokens } from './token-count.js';
 import { textOf, type Entry } from './history.js';
 import { NotesStore } from './notes.js';
 import type { ContextManagerOptions } from './options.js';

@@ -1,7 +1,7 @@
 /**
- * Task outcomes for agents without hooks (issue 24): the tasks that ended since a time or since the
- * cursor of an earlier call, each with its outcome, duration, last lines (ANSI stripped, secrets
- * masked) and the command that reads the rest. The hooks tell a session this by themselves; an
+ * Task outcomes for agents without hooks, so they hear of them as hooked agents do: the tasks that
+ * ended since a time or since the cursor of an earlier call, each with its outcome, duration, last
+ * lines (ANSI stripped, secrets masked) and the command that reads the rest. The hooks tell a session this by themselves; an
  * agent that has none asks, and passes the answer's cursor back next time to hear only what is new.
  */
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import type { Schedules } from '../../tasks/schedules.js';
+import type { Schedules } from '../../workflows/schedules.js';
 import type { Handlers } from '../http.js';
 
 type ScheduleHandlers = Pick<Handlers, 'addSchedule' | 'listSchedules' | 'getSchedule' | 'pauseSchedule' | 'resumeSchedule' | 'removeSchedule'>;

@@ -1,11 +1,11 @@
 import { DEFAULT_READ_BYTES, isFinished, statusOf } from '../../api/tasks.js';
 import { withAgentInfo } from '../../agent/info.js';
 import { writeWithBackpressure } from '../../sys/backpressure.js';
+import { daemonEnv } from '../../sys/npm-env.js';
 import type { TaskEvents } from '../../tasks/events.js';
 import { follow } from '../../tasks/follow.js';
 import type { TaskManager } from '../../tasks/manager.js';
-import { readRange, tailOffset } from '../../tasks/output.js';
-import { readTextRange } from '../../tasks/output-text.js';
+import { readRange, readTextRange, tailOffset } from '../../tasks/output.js';
 import type { Handlers } from '../http.js';
 import type { Streams } from '../streams.js';
 import { OutputEvents, resumeOffset } from '../../ui/sse.js';
@@ -29,10 +29,6 @@ type TaskHandlers = Pick<
   | 'resumeTask'
   | 'restartTask'
 >;
-
-function daemonEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-}
 
 export function taskHandlers(tasks: TaskManager, events: TaskEvents, streams: Streams): TaskHandlers {
   /** A task's output from `offset` as it is written, until it has ended and all of it was given to `write`. */

@@ -1,4 +1,4 @@
-import type { Workflows } from '../../tasks/workflows.js';
+import type { Workflows } from '../../workflows/workflows.js';
 import type { Handlers } from '../http.js';
 
 type WorkflowHandlers = Pick<Handlers, 'runWorkflow' | 'listWorkflows' | 'getWorkflow' | 'killWorkflow'>;

@@ -18,6 +18,11 @@ const RESTART_MAX_MS = 2000;
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
+/** Where the wrappers' reports go (the task runner). */
+export interface ReportSink {
+  onReport(r: Report): void;
+}
+
 export class Spawner {
   private child: Child | null = null;
   /** Directories sent and not yet answered (started, failed or duplicate), in the order sent. */
@@ -31,7 +36,7 @@ export class Spawner {
   generation = 0;
 
   constructor(
-    private readonly onReport: (r: Report) => void,
+    private readonly sink: ReportSink,
     private readonly log: Logger,
   ) {}
 
@@ -106,7 +111,7 @@ export class Spawner {
     }
     if (r.kind !== 'exited') this.unanswered.delete(r.dir);
     this.restarts = 0;
-    this.onReport(r);
+    this.sink.onReport(r);
   }
 
   private died(child: Child, code: number | null, signal: NodeJS.Signals | null): void {

@@ -13,6 +13,6 @@ export const stateText = (t: Task): string => statusLabel(t);
 export const stateKind = (t: Task): string => statusTone(t);
 
 // Times, sizes and commands read as the CLI prints them (api/format.ts), spaced for the page.
-export { ago, elapsed as seconds } from '../../api/format.js';
+export { ago, durationText } from '../../api/format.js';
 export const commandText = (t: Task): string => commandLine(t.command);
 export const bytesText = (n: number): string => humanBytes(n, true);

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCheckpoint, checkpointPaths, loadCheckpoint, saveCheckpoint } from '../../../src/agent/context/checkpoint.js';
-import { parseSummary } from '../../../src/agent/context/compact.js';
+import { parseSummary } from '../../../src/agent/context/compaction-summary.js';
 import { tempDir } from './helpers.js';
 
 const summary = (() => {

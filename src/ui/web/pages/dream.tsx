@@ -3,7 +3,7 @@ import { useRoute } from 'preact-iso';
 import type { DreamReport } from '../../../api/dream.js';
 import { call } from '../api.js';
 import { ReportDiff } from '../dreams/report.js';
-import { seconds } from '../format.js';
+import { durationText } from '../format.js';
 import { ErrorLine } from '../pager.js';
 import { useLoad } from '../use-load.js';
 import { at } from '../base.js';
@@ -36,7 +36,7 @@ function ReportHead({ report: r }: { report: DreamReport }) {
         Dream <code>{r.id}</code> {r.dryRun && <span class="badge mem-edited">dry run: nothing was changed</span>}
       </h1>
       <p>
-        {r.trigger === 'manual' ? 'Run by hand' : 'Scheduled'}, started {r.startedAt}, took {seconds(r.durationMs)}.
+        {r.trigger === 'manual' ? 'Run by hand' : 'Scheduled'}, started {r.startedAt}, took {durationText(r.durationMs)}.
         {r.tokens && ` Model tokens: ${r.tokens.input} in, ${r.tokens.output} out (budget ${r.tokens.budget}).`}
       </p>
       {r.error && <p class="error">Did not complete: {r.error}</p>}
@@ -45,21 +45,21 @@ function ReportHead({ report: r }: { report: DreamReport }) {
         <tbody>
           <tr>
             <th scope="row">orient</th>
-            <td>{seconds(p.orient.ms)}</td>
+            <td>{durationText(p.orient.ms)}</td>
             <td>
               {p.orient.memories} memories in {p.orient.namespaces} namespaces, {p.orient.sessions} sessions since the last dream
             </td>
           </tr>
           <tr>
             <th scope="row">gather</th>
-            <td>{seconds(p.gather.ms)}</td>
+            <td>{durationText(p.gather.ms)}</td>
             <td>
               {p.gather.reinforced} reinforced, {p.gather.proposed} proposed
             </td>
           </tr>
           <tr>
             <th scope="row">consolidate</th>
-            <td>{seconds(p.consolidate.ms)}</td>
+            <td>{durationText(p.consolidate.ms)}</td>
             <td>
               {p.consolidate.merged} merged, {p.consolidate.superseded} superseded, {p.consolidate.secretsMasked} secrets masked
               {p.consolidate.modelBatches > 0 && `, ${p.consolidate.modelBatches} model batches`}
@@ -67,7 +67,7 @@ function ReportHead({ report: r }: { report: DreamReport }) {
           </tr>
           <tr>
             <th scope="row">prune</th>
-            <td>{seconds(p.prune.ms)}</td>
+            <td>{durationText(p.prune.ms)}</td>
             <td>{p.prune.archived} archived</td>
           </tr>
         </tbody>

@@ -1,7 +1,7 @@
 /** Past dreams, newest first (trigger, duration, what each changed), the one running now, and "Run a dream now". */
 import { call } from '../api.js';
 import { FollowDream, RunDream } from '../dreams/run.js';
-import { ago, seconds } from '../format.js';
+import { ago, durationText } from '../format.js';
 import { useListKeys } from '../list-keys.js';
 import { ErrorLine } from '../pager.js';
 import { useLoad } from '../use-load.js';
@@ -42,7 +42,7 @@ export function DreamsPage() {
                 </td>
                 <td title={d.startedAt}>{ago(d.startedAt)} ago</td>
                 <td>{d.trigger}</td>
-                <td class="num">{seconds(d.durationMs)}</td>
+                <td class="num">{durationText(d.durationMs)}</td>
                 <td class="num">{d.merged}</td>
                 <td class="num">{d.superseded}</td>
                 <td class="num">{d.archived}</td>

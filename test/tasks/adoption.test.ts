@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readExitCode } from '../../src/tasks/adopt.js';
+import { readExitCode } from '../../src/tasks/adoption.js';
 
 const dirs: string[] = [];
 afterEach(() => {

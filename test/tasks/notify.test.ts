@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { configureNotify, monitorEvent, notify } from '../../src/tasks/notify-events.js';
+import { configureNotify, monitorEvent, notify } from '../../src/tasks/notify.js';
 import { tempDirsPerTest, until } from '../helpers/daemon.js';
 
 const tempDir = tempDirsPerTest(afterEach, 'ns-notify-');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { blockTokens, IMAGE_TOKENS, messagesTokens, roughRequestTokens, TokenAccount, usageInputTokens } from '../../../src/agent/context/estimate.js';
+import { blockTokens, IMAGE_TOKENS, messagesTokens, roughRequestTokens, TokenAccount, usageInputTokens } from '../../../src/agent/context/token-count.js';
 
 describe('token accounting', () => {
   it('counts system prompt, tool schemas, tool_use inputs and images', () => {

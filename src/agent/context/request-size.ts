@@ -8,11 +8,11 @@
 import type { MessageParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import { limitTokens, measureComponents, memoryBlock, withBlock, type ComponentUsage } from './components.js';
 import type { ContextConfig } from './config.js';
-import { roughRequestTokens, type TokenAccount } from './estimate.js';
+import { roughRequestTokens, type TokenAccount } from './token-count.js';
 import type { History } from './history.js';
 import type { PrepareInput } from './options.js';
 import type { ComponentName, SystemPrompt, TokenCounter } from './types.js';
-import type { WindowSpec } from './window.js';
+import type { WindowSpec } from './model-window.js';
 
 /** A request's size: the rough estimate and the tokens it stands for. */
 export type Measure = { rough: number; tokens: number };

@@ -3,7 +3,7 @@
  * iteration, a manual request); the manager only asks it and applies what it answers.
  */
 import { describe, expect, it } from 'vitest';
-import { Compactions, type CompactionJob } from '../../../src/agent/context/compactions.js';
+import { Compactions, type CompactionJob } from '../../../src/agent/context/compaction-state.js';
 import { DEFAULT_COMPACTION } from '../../../src/agent/context/config.js';
 import { History } from '../../../src/agent/context/history.js';
 import { assistant, filler, user } from './helpers.js';

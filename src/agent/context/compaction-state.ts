@@ -3,16 +3,16 @@
  * only at a turn boundary; failures counted by the circuit breaker; the count and the last summary
  * (the checkpoint holds both) and ratio; the memory extractions the compactions started. It owns that
  * and answers with values (a trigger, an outcome); the manager measures, reports and checkpoints.
- * The compaction itself is compactor.ts.
+ * The compaction itself is compaction-run.ts.
  */
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { CircuitBreaker } from './breaker.js';
-import type { StructuredSummary } from './compact.js';
-import { runCompaction, type CompactionDone } from './compactor.js';
+import type { StructuredSummary } from './compaction-summary.js';
+import { runCompaction, type CompactionDone } from './compaction-run.js';
 import type { CompactionConfig } from './config.js';
 import type { History } from './history.js';
 import type { CompactionTrigger, ContextError, ContextEventInput, Summarizer } from './types.js';
-import type { WindowSpec } from './window.js';
+import type { WindowSpec } from './model-window.js';
 
 /** What a compaction is set up with, once, by the manager. */
 export interface CompactionSetup {

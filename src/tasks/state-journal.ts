@@ -88,7 +88,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-export class TaskStore {
+export class StateJournal {
   private fh: FileHandle | null = null;
   /** A failed append may have left part of a line: the next save rewrites the snapshot instead. */
   private torn = false;
@@ -101,9 +101,9 @@ export class TaskStore {
   ) {}
 
   /** Loads the state; a torn last journal line is cut off, so appends start on a line of their own. */
-  static async open(stateFile: string): Promise<{ store: TaskStore; data: StateData }> {
+  static async open(stateFile: string): Promise<{ store: StateJournal; data: StateData }> {
     const loaded = readTaskState(stateFile);
-    const store = new TaskStore(stateFile, loaded.journalBytes, loaded.snapshotBytes, generationOf(loaded.data));
+    const store = new StateJournal(stateFile, loaded.journalBytes, loaded.snapshotBytes, generationOf(loaded.data));
     if (sizeOf(journalPath(stateFile)) > loaded.journalBytes) await (await store.journal()).truncate(loaded.journalBytes);
     return { store, data: loaded.data };
   }

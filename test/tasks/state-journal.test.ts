@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/api/tasks.js';
 import { taskJson } from '../../src/api/task-json.js';
 import { TaskRegistry } from '../../src/tasks/registry.js';
-import { journalPath, readTaskState } from '../../src/tasks/task-store.js';
+import { journalPath, readTaskState } from '../../src/tasks/state-journal.js';
 
 const homes: string[] = [];
 const opened: TaskRegistry[] = [];

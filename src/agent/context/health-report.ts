@@ -6,8 +6,8 @@
 import type { CircuitBreaker } from './breaker.js';
 import type { ComponentUsage } from './components.js';
 import type { ComponentName, TierName, Zone } from './types.js';
-import { inputBudget, type WindowSpec } from './window.js';
-import { zoneOf, type PressureMonitor, type ZoneThresholds } from './zones.js';
+import { inputBudget, type WindowSpec } from './model-window.js';
+import { zoneOf, type PressureMonitor, type ZoneThresholds } from './pressure.js';
 
 export interface HealthReport {
   iteration: number;

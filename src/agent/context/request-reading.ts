@@ -6,8 +6,8 @@
  */
 import { limitCrossings, type ComponentStatus, type ComponentUsage } from './components.js';
 import type { ComponentName, ContextEventInput, Zone } from './types.js';
-import type { WindowSpec } from './window.js';
-import { PressureMonitor, zoneOf, type ZoneThresholds } from './zones.js';
+import type { WindowSpec } from './model-window.js';
+import { PressureMonitor, zoneOf, type ZoneThresholds } from './pressure.js';
 
 export interface Reading {
   tokens: number;

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { buildSummarizeRequest, COMPACT_PROMPT, COMPACT_SYSTEM, findCut, parseSummary, summaryMessageText } from '../../../src/agent/context/compact.js';
+import {
+  buildSummarizeRequest,
+  COMPACT_PROMPT,
+  COMPACT_SYSTEM,
+  findCut,
+  parseSummary,
+  summaryMessageText,
+} from '../../../src/agent/context/compaction-summary.js';
 import { currentTurnStart } from '../../../src/agent/context/blocks.js';
-import { messagesTokens } from '../../../src/agent/context/estimate.js';
+import { messagesTokens } from '../../../src/agent/context/token-count.js';
 import { checkInvariants } from '../../../src/agent/context/invariants.js';
 import { call, filler, user } from './helpers.js';
 

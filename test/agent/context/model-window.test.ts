@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWindow, FALLBACK_LIMITS, inputBudget, modelLimits, resolveWindow } from '../../../src/agent/context/window.js';
+import { checkWindow, FALLBACK_LIMITS, inputBudget, modelLimits, resolveWindow } from '../../../src/agent/context/model-window.js';
 
 describe('window model', () => {
   it('finds models by longest prefix, dated snapshots included', () => {

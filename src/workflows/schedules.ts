@@ -14,10 +14,10 @@ import { now } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { checkCron, checkTimeZone, nextTimes, startTimer, type Timer } from './cron.js';
-import type { TaskEvents } from './events.js';
-import type { TaskManager } from './manager.js';
+import type { TaskEvents } from '../tasks/events.js';
+import type { TaskManager } from '../tasks/manager.js';
 import { FIRINGS_KEPT, ScheduleStore, type StoredSchedule } from './schedule-store.js';
-import { preflight, toArgv } from './argv.js';
+import { preflight, toArgv } from '../tasks/argv.js';
 
 export interface ScheduleDeps {
   file: string;

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { now } from '../clock.js';
 import { bootId } from '../sys/proc.js';
 import { workflowOf } from './outcome.js';
-import { parseWrapper } from './adopt.js';
-import { PendingSpawn, RunInfo, TaskMeta, type Entry } from './model.js';
+import { parseWrapper, PendingSpawn, RunInfo, TaskMeta, type Entry } from './model.js';
 
 function readJson(file: string): unknown {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PressureMonitor, zoneOf } from '../../../src/agent/context/zones.js';
+import { PressureMonitor, zoneOf } from '../../../src/agent/context/pressure.js';
 
 describe('zones and velocity', () => {
   it('classifies green < 50 % ≤ yellow < 75 % ≤ orange < 90 % ≤ red', () => {

@@ -7,7 +7,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { classifyModelError } from '../../llm/errors.js';
 import { estimateTokens } from '../../llm/tokens.js';
 import { currentTurnStart } from './blocks.js';
-import { ACK_TEXT, buildSummarizeRequest, findCut, parseSummary, summaryMessageText, type StructuredSummary } from './compact.js';
+import { ACK_TEXT, buildSummarizeRequest, findCut, parseSummary, summaryMessageText, type StructuredSummary } from './compaction-summary.js';
 import type { CompactionConfig } from './config.js';
 import type { Entry, History } from './history.js';
 import { fail, ok, type Result, type Summarizer, type UsageLike } from './types.js';

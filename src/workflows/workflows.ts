@@ -10,9 +10,9 @@ import { topologicalOrder, type RunWorkflowRequest, type WorkflowRecord, type Wo
 import { now } from '../clock.js';
 import { AppError, diskFullError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { TaskEvents } from './events.js';
-import type { GroupStore } from './groups.js';
-import type { TaskManager } from './manager.js';
+import type { TaskEvents } from '../tasks/events.js';
+import type { GroupStore } from '../tasks/groups.js';
+import type { TaskManager } from '../tasks/manager.js';
 import { linkOutput, workflowTaskRequest } from './workflow-submit.js';
 import { WorkflowStore } from './workflow-store.js';
 import { viewOf } from './workflow-view.js';

@@ -6,7 +6,7 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { estimateTokens } from '../../llm/tokens.js';
 import { contentBlocks, headTail, PLACEHOLDER_PREFIX, resultText } from './blocks.js';
-import { messagesTokens, messageTokens } from './estimate.js';
+import { messagesTokens, messageTokens } from './token-count.js';
 import { repairInvariants } from './invariants.js';
 import { fail, ok, type Result, type SummarizeRequest } from './types.js';
 
