@@ -304,8 +304,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     contentWords,
     proposal: proposal(tokens),
     aside: /^\([^()]*\)\.?$/.test(c.text.trim()),
-    // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing.
-    named: countTechTerms(text) > 0 || tokens.some((t, i) => t.pos === 'PROPN' && i !== at) || sessionWords.size > 0,
+    // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing. A
+    // quantity is a setting's value ("indent with two spaces").
+    named:
+      countTechTerms(text) > 0 || tokens.some((t, i) => (t.pos === 'PROPN' && i !== at) || t.pos === 'NUM' || t.kind === 'number') || sessionWords.size > 0,
   });
   const v: Record<FeatureName, number> = {
     'source.typed': src === 'typed' ? 1 : 0,

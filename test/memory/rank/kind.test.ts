@@ -57,6 +57,7 @@ describe('kind before rank', () => {
     ['Test coverage is low on the parser.', 'fact'],
     ['Do some research on how other editors store their undo history.', 'one-off'],
     ['Close enough.', 'one-off'],
+    ['Indent with two spaces.', 'rule'],
     // Asking what is needed, saying one does not know, trying something out once, going on after an aside.
     ['The worker crashed twice, do we need to raise its memory limit?', 'question'],
     ["I'm not sure what the legacy exporter is for.", 'chatter'],
