@@ -16,11 +16,11 @@ export interface Pooled {
 }
 
 /** Standing instructions and preferences: recalled even when a query does not match them. */
-export const STANDING = new Set<Memory['type']>(['instruction', 'preference']);
+const STANDING = new Set<Memory['type']>(['instruction', 'preference']);
 
 export interface Pool {
   list: readonly Pooled[];
-  /** The highest bound in the list: a pool that cannot reach what the caller keeps is passed over whole. */
+  /** The highest bound in the list: a pool that cannot reach the ranker's floor is passed over whole. */
   most: number;
 }
 
