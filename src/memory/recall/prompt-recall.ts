@@ -39,9 +39,24 @@ const MAX_SESSIONS = 500;
 const MAX_PER_SESSION = 1000;
 const SAVE_AFTER_MS = 500;
 
+/** Texts whose words are kept, about a store's worth: the same memories come back prompt after prompt. */
+const TERMS_KEPT = 20_000;
+const termCache = new Map<string, readonly string[]>();
+
+/** A text's distinct words; worked out once per text (a text never changes its words), forgotten all at once when full. */
+function termsOf(text: string): readonly string[] {
+  let t = termCache.get(text);
+  if (t === undefined) {
+    if (termCache.size >= TERMS_KEPT) termCache.clear();
+    t = [...new Set(terms(text))];
+    termCache.set(text, t);
+  }
+  return t;
+}
+
 function sharedTerms(asked: Set<string>, text: string): number {
   let n = 0;
-  for (const t of new Set(terms(text))) if (asked.has(t)) n++;
+  for (const t of termsOf(text)) if (asked.has(t)) n++;
   return n;
 }
 

@@ -8,13 +8,14 @@
 import type { Memory, RecallItem, RecallResponse } from '../../api/memory.js';
 import { NO_ACTIVITY, type Activity, type ProjectClock } from '../store/activity.js';
 import type { EpisodeStore } from '../episodic/episodes.js';
-import { clocksOf, namespaceKey, rankOf, type Namespace } from '../store/model.js';
+import { clocksOf, rankOf, type Namespace } from '../store/model.js';
 import type { MemoryStore } from '../store/store.js';
 import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
 import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS, STATE_HEADING_TOKENS } from './budget.js';
 import { fillBudget, type Offer } from './select.js';
 import { TopK } from './top-k.js';
+import { activePool, standingPool, type Pool } from './pools.js';
 import { dedupeKey } from '../nlp/tidy.js';
 import { messageKey, type Said } from './echo.js';
 import { slotOf, sourcesOf, wordingOf } from './said.js';
@@ -92,30 +93,10 @@ function memoryItem(m: Memory, score: number): RecallItem {
   };
 }
 
-/** Standing instructions and preferences: recalled even when a query does not match them. */
-const STANDING = new Set<Memory['type']>(['instruction', 'preference']);
 /** With a query, a matching excerpt of a past session weighs a little less than a matching memory. */
 const EPISODE_WEIGHT = 0.8;
 /** With a query, what does not match only fills what the matches leave. */
 const UNMATCHED_WEIGHT = 0.01;
-
-const standingCache = new WeakMap<MemoryStore, { version: number; byNamespace: Map<string, Memory[]> }>();
-
-/** The standing instructions and preferences of a namespace, cached until the store changes. */
-function standingOf(store: MemoryStore, ns: Namespace): Memory[] {
-  let cache = standingCache.get(store);
-  if (!cache || cache.version !== store.version) {
-    cache = { version: store.version, byNamespace: new Map() };
-    standingCache.set(store, cache);
-  }
-  const key = namespaceKey(ns);
-  let list = cache.byNamespace.get(key);
-  if (!list) {
-    list = store.list(ns).filter((m) => STANDING.has(m.type));
-    cache.byNamespace.set(key, list);
-  }
-  return list;
-}
 
 /** Candidates kept per line that fits: the budget filler skips duplicates and what does not fit, so it needs some to spare. */
 const SLACK = 2;
@@ -137,19 +118,25 @@ function offers(
 ): Offer<RecallItem>[] {
   // Each pool with its namespace's clock when it has one namespace (every pool without a query).
   const clockOf = clocksOf(opts.activity);
-  const pools: { list: readonly Memory[]; clock?: ProjectClock }[] =
+  const activity = opts.activity ?? NO_ACTIVITY;
+  const pools: (Pool & { clock?: ProjectClock; matches: boolean })[] =
     query === undefined
-      ? opts.namespaces.map((ns) => ({ list: store.list(ns), clock: (opts.activity ?? NO_ACTIVITY).clock(ns) }))
+      ? opts.namespaces.map((ns) => ({ ...activePool(store, ns), clock: activity.clock(ns), matches: false }))
       : [
-          ...opts.namespaces.map((ns) => ({ list: standingOf(store, ns).filter((m) => !matched.has(m.id)), clock: (opts.activity ?? NO_ACTIVITY).clock(ns) })),
-          { list: [...matched.keys()].flatMap((id) => store.get(id) ?? []) },
+          ...opts.namespaces.map((ns) => ({ ...standingPool(store, ns), clock: activity.clock(ns), matches: false })),
+          { list: [...matched.keys()].flatMap((id) => store.get(id) ?? []).map((memory) => ({ memory, bound: Infinity })), most: Infinity, matches: true },
         ];
   const top = new TopK<Memory>(Math.max(8, Math.ceil(room / 8)) * SLACK);
-  for (const { list, clock } of pools) {
-    for (const m of list) {
-      if (m.archivedAt !== undefined || m.supersededBy !== undefined || opts.exclude?.(m.id, m.reinforcements)) continue;
+  for (const { list, most: poolMost, clock, matches } of pools) {
+    if (!matches && (query === undefined ? poolMost : poolMost * UNMATCHED_WEIGHT) < floor) continue;
+    for (const { memory: m, bound } of list) {
+      // Not ranked when even its best rank could not be kept: the tests below would skip it too.
+      const most = query === undefined ? bound : bound * UNMATCHED_WEIGHT;
+      if (!matches && (most < floor || most <= top.floor)) continue;
       const hit = query === undefined ? undefined : matched.get(m.id);
-      if (query !== undefined && hit === undefined && !STANDING.has(m.type)) continue;
+      // A standing memory the query matched is ranked once, in the matches' pool.
+      if (!matches && hit !== undefined) continue;
+      if (m.archivedAt !== undefined || m.supersededBy !== undefined || opts.exclude?.(m.id, m.reinforcements)) continue;
       const own = clock ?? clockOf(m);
       // The state of the work as the person put it holds until the project's next session: a later
       // state replaces it (the agent's record says where things stand then).

@@ -104,6 +104,17 @@ export function rankOf(
   return m.importance * kept * (1 + said) * (m.pinned ? 1.5 : 1) * fresh * (m.reverify === undefined ? 1 : REVERIFY_FACTOR);
 }
 
+/**
+ * What rankOf can give this memory at most, whatever the time and its project's sessions: its
+ * factors for age, sessions since and re-verifying are at most 1. Written as rankOf multiplies,
+ * with those factors left out, so the bound holds in floating point too: recall skips, without
+ * ranking it, a memory whose bound cannot beat what it already holds.
+ */
+export function rankBound(m: Pick<Memory, 'importance' | 'pinned' | 'sources'>): number {
+  const said = m.sources.length <= 1 ? 0 : SESSION_WEIGHT * Math.log2(sessionsOf(m));
+  return m.importance * (1 + said) * (m.pinned ? 1.5 : 1);
+}
+
 function keptOf(seen: number, since: number, nowMs: number, clock: ProjectClock): number {
   const days = Math.max(0, (Math.min(nowMs, clock.last ?? nowMs) - seen) / DAY_MS);
   return 0.5 ** (days / HALF_LIFE_DAYS) * 0.5 ** (since / SESSION_HALF_LIFE);
