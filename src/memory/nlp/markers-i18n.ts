@@ -27,6 +27,8 @@ export function hasStandingMarker(text: string): boolean {
 const MOMENT: readonly RegExp[] = [
   /もう一回|もう一度|再度|再(?:跑|来|试|做|运行|执行|测|测试|构建|编译)?一次|再跑|再来|再试|説明して|教えて|解释一下|解释下|讲一下|说明一下/u,
   /\b(?:nochmal|noch ?einmal|erneut|encore une fois|à nouveau|de nouveau|relance[rz]?|otra vez|de nuevo|vuelve a|de novo|outra vez|di nuovo|ancora una volta|znovu|jeszcze raz)\b/iu,
+  // Czech, Slovak and Polish "do …" / "make …": a task asked for now.
+  /(?:^|\s)(?:udělej|udělejte|urob|zrób|zrob)(?=\s)/iu,
   /\b(?:explique[sz]?[- ]moi|expliquez|erklär(?:e|en Sie)? mir|explícame|explicame|explícanos|me explicas|explica(?:-me| me)|spiegami|vysvětli|wyjaśnij)\b/iu,
 ];
 

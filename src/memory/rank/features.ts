@@ -77,6 +77,10 @@ const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
 const AGENTS = new Set(['you', 'we', 'i']);
 /** Quantifiers over every case (not "all the files": a set at hand). */
 const EVERY = new Set(['each', 'every', 'any']);
+/** Conditions that time the work itself: "before you push", "after each change", "when adding a route". */
+const HABIT_TIMES = new Set(['before', 'after', 'when', 'whenever', 'once']);
+/** Prepositions that make "every …" the cases a rule covers ("for every endpoint"), not the objects of one task ("go through every field"). */
+const CASE_PREPOSITIONS = new Set(['for', 'on', 'after', 'before', 'per', 'with']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const cap = (n: number, max: number): number => Math.min(n, max);
 
@@ -151,9 +155,11 @@ function tryingOut(tokens: readonly Token[]): boolean {
   return verb !== undefined && L.LOOK_VERBS.has(verb.lemma);
 }
 
-/** "✅ **COMPLETED**: …", "**Solution**: …", "⏳ PENDING: …": a status or a bold label is how an agent writes, not how a person types. */
-const AGENT_FORMAT =
-  /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*:|(?:COMPLETED|PENDING|IN PROGRESS|DONE|TODO|FAILED|BLOCKED)\b\s*:)/u;
+/** "✅ **COMPLETED**: …", "⏳ PENDING: …": a work item's status, as an agent reports it. */
+const STATUS_LINE =
+  /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?(?:\*\*)?(?:COMPLETED|PENDING|IN PROGRESS|DONE|TODO|FAILED|BLOCKED)(?:\*\*)?\s*:|^\s*[✅⏳🔄❌]/u;
+/** "**Solution**: …": a bold label is how an agent writes, not how a person types. */
+const BOLD_LABEL = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?\*\*[^*\n]{1,40}\*\*\s*:/u;
 /** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */
 const INTRO = /^\s*(?:so,?\s+|ok,?\s+)?here(?:'s| is| are)\b/i;
 
@@ -217,7 +223,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "None of them know what it should produce": a modal inside what is asked about directs no one.
   // "please no pip", "no force pushes": a bare "no" before what it forbids (not a reply's "No, …").
   const lead = firstWord(tokens);
-  const prohibition = tokens[lead]?.lower === 'no' && ['NOUN', 'PROPN', 'X', 'ADJ'].includes(tokens[lead + 1]?.pos ?? '');
+  const prohibition = tokens[lead]?.lower === 'no' && ['NOUN', 'PROPN', 'X', 'ADJ'].includes(tokens[lead + 1]?.pos ?? '') && !/\?\s*$/.test(text);
   const deontic =
     prohibition ||
     tokens.some((t, i) => L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower))) ||
@@ -232,14 +238,15 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const verbsOnly = verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have');
   const bareCommand = command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL);
   // "before you commit", "after each change", "before touching any code": a condition on the work
-  // itself, which makes a task a habit; "while the payment is processed" only places the task.
+  // itself, which makes a task a habit; "while the payment is processed" or "while showing the
+  // vision" only places the task.
   const habitual = tokens.some((t, i) => {
-    if (!L.CONDITIONS.has(t.lower)) return false;
+    if (!HABIT_TIMES.has(t.lower)) return false;
     const [a, b] = [tokens[i + 1], tokens[i + 2]];
     return AGENTS.has(a?.lower ?? '') || (a?.pos === 'VERB' && /ing$/.test(a.lower)) || EVERY.has(b?.lower ?? '');
   });
   // "for every endpoint", "on each push" make a task a habit; "map each output" only counts its objects.
-  const everyCase = tokens.some((t, i) => EVERY.has(t.lower) && tokens[i - 1]?.pos === 'ADP');
+  const everyCase = tokens.some((t, i) => EVERY.has(t.lower) && CASE_PREPOSITIONS.has(tokens[i - 1]?.lower ?? ''));
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;
@@ -268,7 +275,8 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     asksNeed: asking && ASKS_NEED.test(text),
     unsure: firstPerson && (hasPhrase(lower, L.UNSURE) || has(L.HEDGES)),
     tryingOut: tryingOut(tokens),
-    agentFormat: AGENT_FORMAT.test(c.text),
+    agentFormat: BOLD_LABEL.test(c.text) || STATUS_LINE.test(c.text),
+    statusLine: STATUS_LINE.test(c.text),
     intro: INTRO.test(c.text),
     observed:
       !command &&

@@ -36,6 +36,8 @@ export interface KindSignals {
   tryingOut: boolean;
   /** Written the way an agent writes its reports: a status or a bold label before a colon. */
   agentFormat: boolean;
+  /** A work item's status line ("✅ COMPLETED: …", "⏳ PENDING: …"): the agent's record, never a rule. */
+  statusLine: boolean;
   /** Announces what follows: "Here's what I would like it to do." */
   intro: boolean;
   /** What the person sees happen: "it doesn't seem to start", "the cache seems to be stale". */
@@ -98,7 +100,7 @@ export function kindOf(s: KindSignals): Kind {
     case 'feedback':
       return 'decision';
     case 'instructions':
-      return 'rule';
+      return s.statusLine ? 'pasted' : 'rule';
     case 'learning':
     case 'url':
       return 'fact';

@@ -108,8 +108,9 @@ function shortPath(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).slice(-2).join('/');
 }
 
-/** The first line the call adds that was not there before. */
+/** The first line an edit or a patch adds that was not there before; a whole file written names only the file (its first line is a heading). */
 function changedLine(name: string, input: unknown): string | undefined {
+  if (/^(?:write|write_file|create_file)$/i.test(name)) return undefined;
   const patch = patchText(name, input);
   const added = patch !== undefined ? patchFiles(patch).flatMap((f) => f.added) : (newText(name, input)?.split('\n') ?? []);
   const before = new Set((isRecord(input) ? (str(input.old_string) ?? str(input.old_str) ?? '') : '').split('\n').map((l) => l.trim()));

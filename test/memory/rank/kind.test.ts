@@ -76,6 +76,9 @@ describe('kind before rank', () => {
     // "each" that only counts a task's objects makes no habit; "for every" does.
     ['Go through the fixtures and map each output to the function that makes it.', 'one-off'],
     ['Wire the React frontend to the deployed API.', 'one-off'],
+    // "while" only places a task; a question is not a prohibition for opening with "no".
+    ['Help me write a short pitch while showing the bigger vision.', 'one-off'],
+    ['No to ještě potřebuju dostat na server, ne??', 'question'],
     // A judgement alone is chatter; a rule after it is still a rule.
     ['That looks great, but always run the linter first.', 'rule'],
     // Work said to be open is the state the person put it in.
@@ -105,6 +108,7 @@ describe('kind before rank', () => {
       'explique-moi ce que fait le middleware de session',
       'erklär mir, was der Retry-Wrapper macht',
       'この関数が何をしているか説明して',
+      'Udělej novou branch pro ScrapFly integraci.',
     ])
       expect([kindOfText(text), text]).toEqual(['one-off', text]);
     for (const text of ["merci, c'est nickel", '好的，谢谢～', '了解、いい感じです', 'danke, passt'])

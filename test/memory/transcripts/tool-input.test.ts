@@ -15,7 +15,7 @@ describe('callGist: what a call does, in words a verdict on it can name', () => 
       new_string: 'ports:\n  - "0.0.0.0:9000:9000"',
     };
     expect(callGist('Edit', edit)).toBe('the change to deploy/docker-compose.yml (- "0.0.0.0:9000:9000")');
-    expect(callGist('Write', { file_path: 'src/a.ts', content: '\nexport const a = 1;\n' })).toBe('the change to src/a.ts (export const a = 1;)');
+    expect(callGist('Write', { file_path: 'docs/PLAN.md', content: '# Plan\n\nAdd slugs.\n' })).toBe('the change to docs/PLAN.md');
   });
 
   it('reads an apply_patch the same way', () => {
