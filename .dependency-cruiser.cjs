@@ -9,7 +9,7 @@
  * talks to it over the socket), so agent/ may use client/; no other service may.
  */
 const LEAVES = '^src/(errors|paths|project|clock|version|log|config)[.]ts$';
-const SERVICES = '^src/(tasks|workflows|memory|dream|llm|agent|integrate|monitor)/';
+const SERVICES = '^src/(tasks|workflows|memory|dream|llm|agent|integrate|monitor|redact)/';
 
 module.exports = {
   forbidden: [
@@ -113,6 +113,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/monitor/' },
       to: { path: '^src/(tasks|workflows|memory|dream|agent|llm|integrate)/' },
+    },
+    {
+      name: 'redact-is-a-library',
+      severity: 'error',
+      comment: 'redact/ masks secrets and personal data in any text (memory, the dream, the ledger use it); it knows none of them.',
+      from: { path: '^src/redact/' },
+      to: { path: '^src/', pathNot: `^src/redact/|${LEAVES}` },
     },
     { name: 'integrate-edits-files', severity: 'error', from: { path: '^src/integrate/' }, to: { path: '^src/', pathNot: `^src/integrate/|${LEAVES}` } },
 

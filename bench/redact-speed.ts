@@ -13,7 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { redact } from '../src/memory/redact/redact.js';
+import { redact } from '../src/redact/redact.js';
 import { writeClaudeTranscript } from './lib/claude-transcript.js';
 import { tempDir } from './lib/cleanup.js';
 import { withDaemon } from './lib/daemon.js';

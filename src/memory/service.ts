@@ -23,7 +23,7 @@ import { archivedLines, closes, compactState, resolveState, stateItems, StateSto
 import { STATE_HEADING_TOKENS, STATE_SHARE } from './recall/budget.js';
 
 import { EpisodeStore } from './episodic/episodes.js';
-import { redact } from './redact/redact.js';
+import { redact } from '../redact/redact.js';
 import { ingestTranscript, type Extractor } from './ingest/ingest.js';
 import { IngestQueue } from './ingest/ingest-queue.js';
 import { findDuplicate, merge } from './store/merge.js';
@@ -34,7 +34,7 @@ import type { Said } from './recall/echo.js';
 import { recall, type RecallWithin } from './recall/recall.js';
 import { saidBy } from './recall/said.js';
 import { activityOf, type Activity } from './store/activity.js';
-import { stripControls } from './redact/sanitize.js';
+import { stripControls } from '../redact/sanitize.js';
 import { SessionRegistry } from './ingest/sessions.js';
 import { MemoryStore } from './store/store.js';
 import { importMemory } from './store/transfer.js';

@@ -5,7 +5,7 @@
  * was appended.
  */
 import type { SessionDigest } from '../../api/digest.js';
-import { redact } from '../redact/redact.js';
+import { redact } from '../../redact/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 import { commitMessage, errorLine, notableCommand, reportsFailure } from './commands.js';
 
@@ -18,7 +18,7 @@ const ERRORS_MAX = 10;
 const COMMITS_MAX = 50;
 const IDS_MAX = 5;
 
-/** Messages arrive masked (redact/messages.ts); tool output is not, and is masked where a line of it is kept. */
+/** Messages arrive masked (ingest/masked-messages.ts); tool output is not, and is masked where a line of it is kept. */
 function clip(text: string, max = TEXT_MAX): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;

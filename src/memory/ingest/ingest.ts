@@ -15,9 +15,9 @@ import { DigestBuilder, emptyDigest } from '../digest/build.js';
 import type { DigestStore } from '../digest/store.js';
 import { emptySessionState, StateBuilder, type StateStore } from '../state/index.js';
 import type { Episode, EpisodeStore } from '../episodic/episodes.js';
-import { maskedMessages } from '../redact/messages.js';
+import { maskedMessages } from './masked-messages.js';
 import { lowered } from '../rank/score.js';
-import { redact } from '../redact/redact.js';
+import { redact } from '../../redact/redact.js';
 import type { ExtractInput, ExtractMessage, ExtractResult } from '../extract/types.js';
 import { episodeOf, forExtraction, markRejected } from './ingest-messages.js';
 import { merge } from '../store/merge.js';
@@ -134,7 +134,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   let parsed = 0;
   let first: string | undefined;
   let last: string | undefined;
-  // Masked as they are read: nothing below sees a secret of the transcript (redact/messages.ts).
+  // Masked as they are read: nothing below sees a secret of the transcript (masked-messages.ts).
   const masked = { secrets: 0 };
   for await (const m of maskedMessages(parse.messages, masked)) {
     parsed++;

@@ -10,7 +10,7 @@ import type { TaskOutcome } from '../../api/injections.js';
 import { endedAs, isFinished, statusOf, type Task } from '../../api/tasks.js';
 import { statusText } from '../../api/task-status.js';
 import { projectKey } from '../../project.js';
-import { redact } from '../redact/redact.js';
+import { redact } from '../../redact/redact.js';
 
 /** At most this many tasks in a session-start block. */
 export const START_TASKS_MAX = 5;

@@ -3,10 +3,10 @@
  * is masked and the rest of its sentence kept word for word.
  */
 import { describe, expect, it } from 'vitest';
-import { maskedMessages } from '../../../src/memory/redact/messages.js';
-import { redact, SCAN_BUDGET } from '../../../src/memory/redact/redact.js';
-import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js';
-import { B64URL, j, Seeded } from '../../fixtures/secrets/random.js';
+import { maskedMessages } from '../../src/memory/ingest/masked-messages.js';
+import { redact, SCAN_BUDGET } from '../../src/redact/redact.js';
+import type { TranscriptMessage } from '../../src/memory/transcripts/types.js';
+import { B64URL, j, Seeded } from '../fixtures/secrets/random.js';
 
 const r = new Seeded(0x30f0);
 const PW = `Pw-9x${r.key(5)}`;
