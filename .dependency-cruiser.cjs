@@ -9,7 +9,7 @@
  * talks to it over the socket), so agent/ may use client/; no other service may.
  */
 const LEAVES = '^src/(errors|paths|project|clock|version|log|config)[.]ts$';
-const SERVICES = '^src/(tasks|workflows|memory|dream|llm|agent|integrate|monitor|redact)/';
+const SERVICES = '^src/(tasks|workflows|memory|dream|llm|agent|integrate|monitor|redact|inject)/';
 
 module.exports = {
   forbidden: [
@@ -90,7 +90,7 @@ module.exports = {
       from: { path: '^src/(tasks|workflows|memory|dream|llm|integrate|monitor)/' },
       to: { path: '^src/client/' },
     },
-    { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(workflows|memory|dream|agent|llm|integrate)/' } },
+    { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(workflows|memory|dream|agent|llm|integrate|inject)/' } },
     {
       name: 'workflows-over-tasks',
       severity: 'error',
@@ -98,8 +98,24 @@ module.exports = {
       from: { path: '^src/workflows/' },
       to: { path: '^src/(memory|dream|agent|llm|integrate|monitor)/' },
     },
-    { name: 'memory-below-dream', severity: 'error', from: { path: '^src/memory/' }, to: { path: '^src/(tasks|workflows|dream|agent|integrate)/' } },
-    { name: 'dream-over-memory', severity: 'error', from: { path: '^src/dream/' }, to: { path: '^src/(tasks|workflows|agent|integrate)/' } },
+    { name: 'memory-below-dream', severity: 'error', from: { path: '^src/memory/' }, to: { path: '^src/(tasks|workflows|dream|agent|integrate|inject)/' } },
+    {
+      name: 'memory-has-one-door',
+      severity: 'error',
+      comment: 'memory/ is used through memory/index.ts alone, so its pipeline can be rearranged without touching its users.',
+      from: { path: '^src/', pathNot: '^src/memory/' },
+      to: { path: '^src/memory/', pathNot: '^src/memory/index[.]ts$' },
+    },
+    { name: 'dream-over-memory', severity: 'error', from: { path: '^src/dream/' }, to: { path: '^src/(tasks|workflows|agent|integrate|inject)/' } },
+    {
+      name: 'inject-meets-at-the-agent',
+      severity: 'error',
+      comment:
+        "inject/ is where tasks and memory meet at the agent (the blocks, the ledger, rejections, task outcomes): it reads memory through its door and task output through the tasks' own reader, and serves no one but the daemon.",
+      from: { path: '^src/inject/' },
+      to: { path: '^src/', pathNot: `^src/(inject|api|sys|redact)/|^src/(memory/index|tasks/output|llm/tokens)[.]ts$|${LEAVES}` },
+    },
+    { name: 'only-the-daemon-injects', severity: 'error', from: { path: '^src/', pathNot: '^src/(daemon|inject)/' }, to: { path: '^src/inject/' } },
     {
       name: 'agent-through-the-daemon',
       severity: 'error',
@@ -142,9 +158,10 @@ module.exports = {
     {
       name: 'the-fit-reads-the-pipeline',
       severity: 'error',
-      comment: "The ranker is fitted with the daemon's own candidates and features, so the fit and the daemon cannot drift apart; nothing else.",
+      comment:
+        "The ranker is fitted with the daemon's own candidates and features (and the rejections' record), so the fit and the daemon cannot drift apart; nothing else.",
       from: { path: '^scripts/fit' },
-      to: { path: '^src/', pathNot: '^src/(api|memory|llm)/' },
+      to: { path: '^src/', pathNot: '^src/(api|memory|llm)/|^src/inject/rejections[.]ts$' },
     },
   ],
   options: {

@@ -6,9 +6,7 @@
  */
 import type { Memory } from '../api/memory.js';
 import { redact } from '../redact/redact.js';
-import { changeable } from '../memory/store/merge.js';
-import { editedSince } from '../memory/store/model.js';
-import { numberChanged } from '../memory/store/slots.js';
+import { changeable, editedSince, numberChanged } from '../memory/index.js';
 import type { Plan } from './plan.js';
 import type { Shaped } from './similarity.js';
 
