@@ -9,10 +9,39 @@
  * talks to it over the socket), so agent/ may use client/; no other service may.
  */
 const LEAVES = '^src/(errors|paths|project|clock|version|log|config)[.]ts$';
+/**
+ * memory/'s floors, bottom up: a part may import the parts of the floors below its own, never one
+ * beside it or above. A statement goes up them: transcripts / nlp → candidates → rank → extract →
+ * ingest, and store → recall.
+ */
+const MEMORY_FLOORS = [
+  { parts: ['transcripts', 'nlp', 'events', 'sessions'], why: 'the ground: what was said, how its language reads, the session registry' },
+  { parts: ['store'], why: "the memories and a statement's identity (slots, merge), which every later step compares against" },
+  { parts: ['candidates', 'episodic', 'digest', 'evidence'], why: 'what is read from one session: statements, episodes, its digest, what a memory names' },
+  { parts: ['rank'], why: 'the ranker scores candidates and turns the kept ones into proposals' },
+  { parts: ['extract', 'recall'], why: 'extraction chooses among ranked proposals; recall ranks the store for a block' },
+  { parts: ['state'], why: "the agent's record, built from the digest's reading and shown within recall's budget" },
+  { parts: ['ingest'], why: 'one transcript through every step below it' },
+  { parts: ['browse'], why: 'listing, edits and provenance, over the store, the episodes and the ingest' },
+  { parts: ['service'], why: 'the service: the store, the indexes and the ingest queue, started and stopped as one' },
+  { parts: ['index'], why: 'the one door the rest of src/ uses' },
+];
+const memoryPart = (parts) => `^src/memory/(${parts.join('|')})(/|[.]ts$)`;
+const memoryFloorRules = MEMORY_FLOORS.flatMap(({ parts, why }, floor) =>
+  parts.map((part) => ({
+    name: `memory-floor-${part}`,
+    severity: 'error',
+    comment: `memory/${part} stands on floor ${floor + 1} (${why}): it imports only the floors below.`,
+    from: { path: memoryPart([part]) },
+    to: { path: memoryPart([...parts.filter((p) => p !== part), ...MEMORY_FLOORS.slice(floor + 1).flatMap((f) => f.parts)]) },
+  })),
+);
+
 const SERVICES = '^src/(tasks|workflows|memory|dream|llm|agent|integrate|monitor|redact|inject)/';
 
 module.exports = {
   forbidden: [
+    ...memoryFloorRules,
     {
       name: 'no-circular',
       severity: 'error',

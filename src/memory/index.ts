@@ -9,7 +9,7 @@ export { MemoryService } from './service.js';
 export { budgetedExtractor } from './extract/budgeted.js';
 export { chooseExtractor } from './extract/choose.js';
 export { PromptRecall } from './recall/prompt-recall.js';
-export { sessionKey } from './ingest/sessions.js';
+export { sessionKey } from './sessions.js';
 export { drainSpool } from './ingest/spool.js';
 export { defaultTranscriptDirs, startTranscriptWatcher } from './ingest/watcher.js';
 export { attachTeams } from './store/team-watch.js';

@@ -12,7 +12,7 @@ import { isErrno } from '../../errors.js';
 import type { Episode, EpisodeStore } from '../episodic/episodes.js';
 import { redact } from '../../redact/redact.js';
 import { stripControls } from '../../redact/sanitize.js';
-import type { SessionRegistry } from '../ingest/sessions.js';
+import type { SessionRegistry } from '../sessions.js';
 import { messagesOfLine, readLines, type TranscriptMessage } from '../transcripts/index.js';
 
 /** Messages shown on each side of a source message. */

@@ -18,7 +18,7 @@ import type { Episode, EpisodeStore } from '../episodic/episodes.js';
 import { maskedMessages } from './masked-messages.js';
 import { lowered } from '../rank/score.js';
 import { redact } from '../../redact/redact.js';
-import type { ExtractInput, ExtractMessage, ExtractResult } from '../extract/types.js';
+import type { ExtractInput, ExtractMessage, ExtractResult, Extractor } from '../extract/types.js';
 import { episodeOf, forExtraction, markRejected } from './ingest-messages.js';
 import { merge } from '../store/merge.js';
 import { promoteIfShared } from '../store/promote.js';
@@ -27,11 +27,9 @@ import type { Namespace } from '../store/model.js';
 import { isHomeDir, projectKey } from '../../project.js';
 import { keptOut, retractFile, type Retraction } from './reextract.js';
 import { tieAfterIngest } from '../evidence/tie.js';
-import { sessionKey, type SessionRegistry } from './sessions.js';
+import { sessionKey, type SessionRegistry } from '../sessions.js';
 import type { MemoryStore } from '../store/store.js';
 import { detectTranscriptFormat, parseTranscript, resumePoint } from '../transcripts/index.js';
-
-export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 
 /** What a statement made in the home directory keeps of its importance: it may be about any project. */
 const HOME_IMPORTANCE = 0.5;

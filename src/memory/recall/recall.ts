@@ -14,15 +14,14 @@ import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
 import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS, STATE_HEADING_TOKENS } from './budget.js';
 import { fillBudget, type Offer } from './select.js';
-import { TopK } from './top-k.js';
+import { TopK } from '../../sys/top-k.js';
+import { DIGESTS_MAX } from '../digest/recent.js';
 import { dedupeKey } from '../nlp/tidy.js';
 import { messageKey, type Said } from './echo.js';
 import { slotOf, sourcesOf, wordingOf } from './said.js';
 
 /** Sources given with each recalled memory. */
 const SOURCES_SHOWN = 3;
-/** "Recent sessions here": at most this many digests, within their share of the budget. */
-export const DIGESTS_MAX = 3;
 /** The digests' own heading. */
 const DIGEST_HEADING_TOKENS = 6;
 /** A digest line longer than this is clipped (it is a summary of a session, not someone's words). */
