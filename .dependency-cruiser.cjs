@@ -2,7 +2,10 @@
  * The layers of src/, enforced (`npm run depcheck`, part of `npm run lint`). Top to bottom:
  *
  *   cli.ts (the binary) → cli/, mcp/ (surfaces) → client/ → api/ → sys/ → leaves
- *   daemon/ → services: agent/ → dream/ → memory/ ; workflows/ → tasks/ ; llm/ ; integrate/ → api/, sys/ → leaves
+ *   daemon/ → services: inject/ → agent/ → dream/ → memory/ → redact/ ; workflows/ → tasks/ ; llm/ ; integrate/ → api/, sys/ → leaves
+ *
+ * inject/ is where the two halves meet at the agent: it reads memory through memory/index.ts and a
+ * task's output through tasks/output.ts.
  *
  * Leaves are the root modules that import nothing of the project's folders: errors, paths, project,
  * clock, version, log, config. An agent run is a client of the daemon too (it runs as a task and
