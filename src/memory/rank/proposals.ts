@@ -16,7 +16,7 @@ import type { ExtractMessage } from '../transcripts/types.js';
 import { rank, type Ranked } from './score.js';
 import { sessionContext } from './session-context.js';
 
-/** What the store is offered for one statement. */
+/** Stage 4 of 9 (after `Ranked`, before `Incoming`): what the store is offered for one statement. */
 export interface Proposal {
   /** One statement, self-contained, in the person's words (or the model's rewrite of them). */
   content: string;
