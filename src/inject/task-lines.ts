@@ -9,7 +9,7 @@ function taskHead(o: TaskOutcome): string {
   return `task ${o.id} (${escapeControls(o.label)}) ${o.outcome}${o.status === 'running' ? '' : after}`;
 }
 
-export const TASKS_HEADING = '## Tasks here since your last session';
+const TASKS_HEADING = '## Tasks here since your last session';
 
 /** The session-start section: each task's outcome, its last lines, and the command that reads it all. */
 export function renderTasks(tasks: readonly TaskOutcome[]): string {
