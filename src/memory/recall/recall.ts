@@ -43,7 +43,7 @@ export interface RecallOptions {
   activity?: Activity | undefined;
   /** The state of the work as the person put it that the agent's record says was since done (memory/state). */
   done?: ((m: Memory) => boolean) | undefined;
-  /** Items never offered: rejected in this project and not reinforced since (memory/ledger). */
+  /** Items never offered: rejected in this project and not reinforced since (inject/ledger.ts). */
   exclude?: ((id: string, reinforcements: number | undefined) => boolean) | undefined;
   /** Narrows an answer to a caller's own test before the budget is filled (prompt-time recall). */
   within?: RecallWithin | undefined;
