@@ -25,7 +25,7 @@ const MEMORY_FLOORS = [
   { parts: ['extract', 'recall'], why: 'extraction chooses among ranked proposals; recall ranks the store for a block' },
   { parts: ['state'], why: "the agent's record, built from the digest's reading and shown within recall's budget" },
   { parts: ['ingest'], why: 'one transcript through every step below it' },
-  { parts: ['browse'], why: 'listing, edits and provenance, over the store, the episodes and the ingest' },
+  { parts: ['browse'], why: 'listing, edits and provenance, over the store, the episodes and the session registry' },
   { parts: ['service'], why: 'the service: the store, the indexes and the ingest queue, started and stopped as one' },
   { parts: ['index'], why: 'the one door the rest of src/ uses' },
 ];
