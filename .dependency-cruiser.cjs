@@ -2,17 +2,49 @@
  * The layers of src/, enforced (`npm run depcheck`, part of `npm run lint`). Top to bottom:
  *
  *   cli.ts (the binary) → cli/, mcp/ (surfaces) → client/ → api/ → sys/ → leaves
- *   daemon/ → services: agent/ → dream/ → memory/ ; workflows/ → tasks/ ; llm/ ; integrate/ → api/, sys/ → leaves
+ *   daemon/ → services: inject/ → agent/ → dream/ → memory/ → redact/ ; workflows/ → tasks/ ; llm/ ; integrate/ → api/, sys/ → leaves
+ *
+ * inject/ is where the two halves meet at the agent: it reads memory through memory/index.ts and a
+ * task's output through tasks/output.ts.
  *
  * Leaves are the root modules that import nothing of the project's folders: errors, paths, project,
  * clock, version, log, config. An agent run is a client of the daemon too (it runs as a task and
  * talks to it over the socket), so agent/ may use client/; no other service may.
  */
 const LEAVES = '^src/(errors|paths|project|clock|version|log|config)[.]ts$';
-const SERVICES = '^src/(tasks|workflows|memory|dream|llm|agent|integrate|monitor)/';
+/**
+ * memory/'s floors, bottom up: a part may import the parts of the floors below its own, never one
+ * beside it or above. A statement goes up them: transcripts / nlp → candidates → rank → extract →
+ * ingest, and store → recall.
+ */
+const MEMORY_FLOORS = [
+  { parts: ['transcripts', 'nlp', 'events', 'sessions'], why: 'the ground: what was said, how its language reads, the session registry' },
+  { parts: ['store'], why: "the memories and a statement's identity (slots, merge), which every later step compares against" },
+  { parts: ['candidates', 'episodic', 'digest', 'evidence'], why: 'what is read from one session: statements, episodes, its digest, what a memory names' },
+  { parts: ['rank'], why: 'the ranker scores candidates and turns the kept ones into proposals' },
+  { parts: ['extract', 'recall'], why: 'extraction chooses among ranked proposals; recall ranks the store for a block' },
+  { parts: ['state'], why: "the agent's record, built from the digest's reading and shown within recall's budget" },
+  { parts: ['ingest'], why: 'one transcript through every step below it' },
+  { parts: ['browse'], why: 'listing, edits and provenance, over the store, the episodes and the session registry' },
+  { parts: ['service'], why: 'the service: the store, the indexes and the ingest queue, started and stopped as one' },
+  { parts: ['index'], why: 'the one door the rest of src/ uses' },
+];
+const memoryPart = (parts) => `^src/memory/(${parts.join('|')})(/|[.]ts$)`;
+const memoryFloorRules = MEMORY_FLOORS.flatMap(({ parts, why }, floor) =>
+  parts.map((part) => ({
+    name: `memory-floor-${part}`,
+    severity: 'error',
+    comment: `memory/${part} stands on floor ${floor + 1} (${why}): it imports only the floors below.`,
+    from: { path: memoryPart([part]) },
+    to: { path: memoryPart([...parts.filter((p) => p !== part), ...MEMORY_FLOORS.slice(floor + 1).flatMap((f) => f.parts)]) },
+  })),
+);
+
+const SERVICES = '^src/(tasks|workflows|memory|dream|llm|agent|integrate|monitor|redact|inject)/';
 
 module.exports = {
   forbidden: [
+    ...memoryFloorRules,
     {
       name: 'no-circular',
       severity: 'error',
@@ -90,7 +122,7 @@ module.exports = {
       from: { path: '^src/(tasks|workflows|memory|dream|llm|integrate|monitor)/' },
       to: { path: '^src/client/' },
     },
-    { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(workflows|memory|dream|agent|llm|integrate)/' } },
+    { name: 'tasks-stand-alone', severity: 'error', from: { path: '^src/tasks/' }, to: { path: '^src/(workflows|memory|dream|agent|llm|integrate|inject)/' } },
     {
       name: 'workflows-over-tasks',
       severity: 'error',
@@ -98,8 +130,24 @@ module.exports = {
       from: { path: '^src/workflows/' },
       to: { path: '^src/(memory|dream|agent|llm|integrate|monitor)/' },
     },
-    { name: 'memory-below-dream', severity: 'error', from: { path: '^src/memory/' }, to: { path: '^src/(tasks|workflows|dream|agent|integrate)/' } },
-    { name: 'dream-over-memory', severity: 'error', from: { path: '^src/dream/' }, to: { path: '^src/(tasks|workflows|agent|integrate)/' } },
+    { name: 'memory-below-dream', severity: 'error', from: { path: '^src/memory/' }, to: { path: '^src/(tasks|workflows|dream|agent|integrate|inject)/' } },
+    {
+      name: 'memory-has-one-door',
+      severity: 'error',
+      comment: 'memory/ is used through memory/index.ts alone, so its pipeline can be rearranged without touching its users.',
+      from: { path: '^src/', pathNot: '^src/memory/' },
+      to: { path: '^src/memory/', pathNot: '^src/memory/index[.]ts$' },
+    },
+    { name: 'dream-over-memory', severity: 'error', from: { path: '^src/dream/' }, to: { path: '^src/(tasks|workflows|agent|integrate|inject)/' } },
+    {
+      name: 'inject-meets-at-the-agent',
+      severity: 'error',
+      comment:
+        "inject/ is where tasks and memory meet at the agent (the blocks, the ledger, rejections, task outcomes): it reads memory through its door and task output through the tasks' own reader, and serves no one but the daemon.",
+      from: { path: '^src/inject/' },
+      to: { path: '^src/', pathNot: `^src/(inject|api|sys|redact)/|^src/(memory/index|tasks/output|llm/tokens)[.]ts$|${LEAVES}` },
+    },
+    { name: 'only-the-daemon-injects', severity: 'error', from: { path: '^src/', pathNot: '^src/(daemon|inject)/' }, to: { path: '^src/inject/' } },
     {
       name: 'agent-through-the-daemon',
       severity: 'error',
@@ -113,6 +161,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/monitor/' },
       to: { path: '^src/(tasks|workflows|memory|dream|agent|llm|integrate)/' },
+    },
+    {
+      name: 'redact-is-a-library',
+      severity: 'error',
+      comment: 'redact/ masks secrets and personal data in any text (memory, the dream, the ledger use it); it knows none of them.',
+      from: { path: '^src/redact/' },
+      to: { path: '^src/', pathNot: `^src/redact/|${LEAVES}` },
     },
     { name: 'integrate-edits-files', severity: 'error', from: { path: '^src/integrate/' }, to: { path: '^src/', pathNot: `^src/integrate/|${LEAVES}` } },
 
@@ -135,9 +190,10 @@ module.exports = {
     {
       name: 'the-fit-reads-the-pipeline',
       severity: 'error',
-      comment: "The ranker is fitted with the daemon's own candidates and features, so the fit and the daemon cannot drift apart; nothing else.",
+      comment:
+        "The ranker is fitted with the daemon's own candidates and features (and the rejections' record), so the fit and the daemon cannot drift apart; nothing else.",
       from: { path: '^scripts/fit' },
-      to: { path: '^src/', pathNot: '^src/(api|memory|llm)/' },
+      to: { path: '^src/', pathNot: '^src/(api|memory|llm)/|^src/inject/rejections[.]ts$' },
     },
   ],
   options: {

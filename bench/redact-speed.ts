@@ -3,7 +3,7 @@
  * scanned whole (`budget: Infinity`, the scanner itself, median of three: its time per MB must stay
  * flat) and with the
  * default budget (what a message pays: a line past the budget is masked whole). The previous build's
- * `redact` (its src/memory/redact from `git archive`) runs on the same texts where it can (it
+ * `redact` (its src/redact, or src/memory/redact before the move, from `git archive`) runs on the same texts where it can (it
  * overflows the stack on a long run with no spaces). Then a 50 MB Claude Code transcript is ingested
  * by this build's daemon and by the previous build's, alternating, three times each.
  * Run: `npx tsx bench/run.ts redact-speed` (builds nothing; the baseline is built in a temporary worktree).
@@ -13,7 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { redact } from '../src/memory/redact/redact.js';
+import { redact } from '../src/redact/redact.js';
 import { writeClaudeTranscript } from './lib/claude-transcript.js';
 import { tempDir } from './lib/cleanup.js';
 import { withDaemon } from './lib/daemon.js';
@@ -44,14 +44,17 @@ function timed(fn: () => unknown): number | string {
 }
 
 /**
- * The previous build's redaction module, from `git archive` of its src/memory/redact (it imports
- * only packages), unpacked under bench/.out so that it resolves this checkout's node_modules.
+ * The previous build's redaction module, from `git archive` of its src/redact (src/memory/redact
+ * before it had a folder of its own; it imports only packages), unpacked under bench/.out so that it
+ * resolves this checkout's node_modules.
  */
 async function previousRedact(ref: string, dir: string): Promise<Redact> {
   mkdirSync(dir, { recursive: true });
-  const archive = spawnSync('sh', ['-c', `git -C ${REPO} archive ${ref} src/memory/redact | tar -x -C ${dir}`], { encoding: 'utf8' });
+  const own = spawnSync('git', ['-C', REPO, 'cat-file', '-e', `${ref}:src/redact/redact.ts`]).status === 0;
+  const folder = own ? 'src/redact' : 'src/memory/redact';
+  const archive = spawnSync('sh', ['-c', `git -C ${REPO} archive ${ref} ${folder} | tar -x -C ${dir}`], { encoding: 'utf8' });
   if (archive.status !== 0) throw new Error(`git archive: ${archive.stderr}`);
-  const mod = (await import(pathToFileURL(join(dir, 'src/memory/redact/redact.ts')).href)) as { redact: Redact };
+  const mod = (await import(pathToFileURL(join(dir, folder, 'redact.ts')).href)) as { redact: Redact };
   return mod.redact;
 }
 

@@ -9,12 +9,12 @@
 import { lintSource } from '@secretlint/core';
 import { rules } from '@secretlint/secretlint-rule-preset-recommend';
 import { performance } from 'node:perf_hooks';
-import { redact } from '../src/memory/redact/redact.js';
-import { lintSecrets } from '../src/memory/redact/secretlint.js';
+import { redact } from '../src/redact/redact.js';
+import { lintSecrets } from '../src/redact/secretlint.js';
 import { DigestBuilder, emptyDigest } from '../src/memory/digest/build.js';
 import { extractOffline } from '../src/memory/extract/offline.js';
 import { episodeOf, forExtraction } from '../src/memory/ingest/ingest-messages.js';
-import { maskedMessages } from '../src/memory/redact/messages.js';
+import { maskedMessages } from '../src/memory/ingest/masked-messages.js';
 import { emptySessionState, StateBuilder } from '../src/memory/state/index.js';
 import type { ExtractMessage } from '../src/memory/extract/types.js';
 import type { TranscriptMessage } from '../src/memory/transcripts/types.js';

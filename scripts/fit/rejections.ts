@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { collectCandidates } from '../../src/memory/candidates/index.js';
 import type { ExtractMessage } from '../../src/memory/extract/types.js';
 import { forExtraction } from '../../src/memory/ingest/ingest-messages.js';
-import type { Rejection } from '../../src/memory/ledger/rejections.js';
+import type { Rejection } from '../../src/inject/rejections.js';
 import { dedupeKey } from '../../src/memory/nlp/tidy.js';
 import { readCandidate } from '../../src/memory/rank/features.js';
 import { sessionContext } from '../../src/memory/rank/session-context.js';

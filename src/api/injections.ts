@@ -11,7 +11,7 @@ import { ProjectDir, PromptRecallRequest } from './memory.js';
 export const InjectionEvent = z.enum(['session-start', 'prompt']);
 export type InjectionEvent = z.infer<typeof InjectionEvent>;
 
-/** One item of an injection: a memory, an excerpt of a past session, a session digest, or a task outcome. */
+/** One item of an injection: a memory, an excerpt of a past session, a session digest, or a task outcome. Stage 9 of 9 of a statement (after `Offer`): what the ledger records. */
 export const InjectedItem = z.object({
   kind: z.enum(['memory', 'episode', 'digest', 'state', 'task']),
   id: z.string(),

@@ -20,6 +20,7 @@ export type RecallRequest = z.infer<typeof RecallRequest>;
 /**
  * One line of a recall block: a memory, (with a query) an excerpt of a past session, a recent session's
  * digest, or a line of the project's current state from the agent's record (`type` built, open or found).
+ * Stage 7 of 9 of a statement (after `Memory`, before `Offer` in memory/recall/select.ts).
  */
 export const RecallItem = z.object({
   kind: z.enum(['memory', 'episode', 'digest', 'state']),

@@ -1,7 +1,5 @@
 /** Renders a recall block as plain lines, Markdown, or Claude Code's SessionStart hook answer: the block
  * a session is given is part of the API (`POST /v1/recall` with `render` answers it), so client and daemon share it. */
-import { durationText } from './format.js';
-import type { TaskOutcome } from './injections.js';
 import type { RecallItem, RecallResponse } from './memory.js';
 
 export type RecallFormat = 'text' | 'markdown' | 'claude-hook';
@@ -67,10 +65,10 @@ export function renderMarkdown(r: Pick<RecallResponse, 'items' | 'project'>): st
   return out.join('\n').trimEnd();
 }
 
-/** What the session-start hook injects: the tasks since the last session, the Markdown block, cut at a line boundary to stay within Claude Code's limit. */
-export function hookContext(r: Pick<RecallResponse, 'items' | 'project'>, tasks: readonly TaskOutcome[] = []): string {
+/** What the session-start hook injects: the tasks section (rendered by the injector), the Markdown block, cut at a line boundary to stay within Claude Code's limit. */
+export function hookContext(r: Pick<RecallResponse, 'items' | 'project'>, tasksSection = ''): string {
   const memories = renderMarkdown(r);
-  const context = tasks.length === 0 ? memories : `${renderTasks(tasks)}${memories ? `\n\n${memories}` : ''}`;
+  const context = tasksSection === '' ? memories : `${tasksSection}${memories ? `\n\n${memories}` : ''}`;
   if (context.length <= HOOK_CONTEXT_MAX) return context;
   const cut = context.lastIndexOf('\n', HOOK_CONTEXT_MAX);
   return context.slice(0, cut > 0 ? cut : HOOK_CONTEXT_MAX);
@@ -105,28 +103,4 @@ export function renderPromptContext(items: RecallItem[], max = PROMPT_CONTEXT_MA
     out += line;
   }
   return out;
-}
-
-/** "task 12 (npm test) failed: exit 1 after 3m12s" */
-function taskHead(o: TaskOutcome): string {
-  const after = o.durationMs === null ? '' : ` after ${durationText(o.durationMs)}`;
-  return `task ${o.id} (${escapeControls(o.label)}) ${o.outcome}${o.status === 'running' ? '' : after}`;
-}
-
-export const TASKS_HEADING = '## Tasks here since your last session';
-
-/** The session-start section: each task's outcome, its last lines, and the command that reads it all. */
-export function renderTasks(tasks: readonly TaskOutcome[]): string {
-  const out = [TASKS_HEADING];
-  for (const o of tasks) {
-    out.push(`- ${taskHead(o)}; full output: \`${o.read}\``);
-    for (const l of o.lastLines) out.push(`    > ${escapeControls(l)}`);
-  }
-  return out.join('\n');
-}
-
-/** The one line a prompt gets for a task: "task 12 (npm test) failed: exit 1 after 3m12s; last line: …; `nightshift output 12`". */
-export function renderTaskLine(o: TaskOutcome): string {
-  const last = o.lastLines[o.lastLines.length - 1];
-  return `nightshift: ${taskHead(o)}${last ? `; last line: ${escapeControls(last)}` : ''}; \`${o.read}\``;
 }

@@ -22,6 +22,8 @@ interface OutcomeRow<O> {
   text: (o: O) => string;
   /** How it ended, after the task's name: `exited 3`, `was killed by SIGTERM`. */
   how: (o: O) => string;
+  /** What an agent is told of a task that ended so (session start, prompt): `succeeded`, `failed: exit 3`. */
+  told: (o: O) => string;
   tone: (o: O) => Tone;
 }
 
@@ -38,6 +40,7 @@ export const OUTCOMES: { [K in OutcomeKind]: OutcomeRow<Extract<Outcome, { kind:
     label: (o) => `exited ${o.exitCode}`,
     text: (o) => `exit code ${o.exitCode}`,
     how: (o) => `exited ${o.exitCode}`,
+    told: (o) => (o.exitCode === 0 ? 'succeeded' : `failed: exit ${o.exitCode}`),
     tone: (o) => (o.exitCode === 0 ? 'ok' : 'bad'),
   },
   killed: {
@@ -46,15 +49,25 @@ export const OUTCOMES: { [K in OutcomeKind]: OutcomeRow<Extract<Outcome, { kind:
     label: (o) => `killed ${o.signal}`,
     text: (o) => `killed by ${o.signal}${o.reason ? ` (${o.reason})` : ''}`,
     how: (o) => `was killed by ${o.signal}`,
+    told: (o) => `killed by ${o.signal}${o.reason ? ` (${o.reason})` : ''}`,
     tone: () => 'bad',
   },
-  timed_out: { name: 'timed out', exitCode: () => TIMED_OUT_EXIT, label: () => 'timed out', text: (o) => o.reason, how: () => 'timed out', tone: () => 'bad' },
+  timed_out: {
+    name: 'timed out',
+    exitCode: () => TIMED_OUT_EXIT,
+    label: () => 'timed out',
+    text: (o) => o.reason,
+    how: () => 'timed out',
+    told: (o) => o.reason,
+    tone: () => 'bad',
+  },
   skipped: {
     name: 'skipped',
     exitCode: () => SKIPPED_EXIT,
     label: () => 'skipped',
     text: (o) => `skipped: ${o.reason}`,
     how: () => 'was skipped',
+    told: (o) => `skipped: ${o.reason}`,
     tone: () => 'idle',
   },
   failed_to_start: {
@@ -63,9 +76,18 @@ export const OUTCOMES: { [K in OutcomeKind]: OutcomeRow<Extract<Outcome, { kind:
     label: () => 'failed to start',
     text: (o) => `failed to start: ${o.error}`,
     how: () => 'failed to start',
+    told: (o) => `failed to start: ${o.error}`,
     tone: () => 'bad',
   },
-  lost: { name: 'lost', exitCode: () => 255, label: () => 'lost', text: (o) => `lost: ${o.reason}`, how: () => 'was lost', tone: () => 'bad' },
+  lost: {
+    name: 'lost',
+    exitCode: () => 255,
+    label: () => 'lost',
+    text: (o) => `lost: ${o.reason}`,
+    how: () => 'was lost',
+    told: (o) => `lost: ${o.reason}`,
+    tone: () => 'bad',
+  },
 };
 
 /** One outcome's row, typed for that outcome. */
@@ -76,6 +98,7 @@ export const outcomeExitCode = (o: Outcome): number => row(o).exitCode(o);
 export const outcomeLabel = (o: Outcome): string => row(o).label(o);
 export const outcomeText = (o: Outcome): string => row(o).text(o);
 export const outcomeHow = (o: Outcome): string => row(o).how(o);
+export const outcomeTold = (o: Outcome): string => row(o).told(o);
 export const outcomeTone = (o: Outcome): Tone => row(o).tone(o);
 
 export const OUTCOME_KINDS = Object.keys(OUTCOMES) as OutcomeKind[];

@@ -5,15 +5,18 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { DreamService } from '../dream/service.js';
 import { UsageLedger } from '../llm/usage-ledger.js';
-import { budgetedExtractor } from '../memory/extract/budgeted.js';
-import { chooseExtractor } from '../memory/extract/choose.js';
-import { PromptRecall } from '../memory/recall/prompt-recall.js';
-import { InjectionLedger } from '../memory/ledger/ledger.js';
-import { MemoryService } from '../memory/service.js';
-import { sessionKey } from '../memory/ingest/sessions.js';
-import { attachTeams } from '../memory/store/team-watch.js';
-import { drainSpool } from '../memory/ingest/spool.js';
-import { defaultTranscriptDirs, startTranscriptWatcher } from '../memory/ingest/watcher.js';
+import {
+  attachTeams,
+  budgetedExtractor,
+  chooseExtractor,
+  defaultTranscriptDirs,
+  drainSpool,
+  MemoryService,
+  PromptRecall,
+  sessionKey,
+  startTranscriptWatcher,
+} from '../memory/index.js';
+import { InjectionLedger } from '../inject/ledger.js';
 import type { Paths } from '../paths.js';
 
 export interface MemoryRuntime {

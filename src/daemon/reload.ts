@@ -15,7 +15,7 @@ import type { ReloadResponse } from '../api/status.js';
 import { loadConfig, type Config } from '../config.js';
 import type { DreamService } from '../dream/service.js';
 import type { Logger } from '../log.js';
-import type { MemoryService } from '../memory/service.js';
+import type { MemoryService } from '../memory/index.js';
 import type { TaskManager } from '../tasks/manager.js';
 import type { Listeners } from './listeners.js';
 

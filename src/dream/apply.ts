@@ -1,7 +1,6 @@
 /** Applies a dream's plan to the store. Nothing is deleted: everything taken out stays, marked. */
 import type { Memory } from '../api/memory.js';
-import type { MemoryStore } from '../memory/store/store.js';
-import { applyDecisions } from '../memory/evidence/tie.js';
+import { applyDecisions, type MemoryStore } from '../memory/index.js';
 import type { Plan } from './plan.js';
 
 const IMPORTANCE_PER_SESSION = 0.05;

@@ -5,10 +5,8 @@
  * superseded, kept and linked) when the slot is one a choice lives in; secrets are masked again.
  */
 import type { Memory } from '../api/memory.js';
-import { redact } from '../memory/redact/redact.js';
-import { changeable } from '../memory/store/merge.js';
-import { editedSince } from '../memory/store/model.js';
-import { numberChanged } from '../memory/store/slots.js';
+import { redact } from '../redact/redact.js';
+import { changeable, editedSince, numberChanged } from '../memory/index.js';
 import type { Plan } from './plan.js';
 import type { Shaped } from './similarity.js';
 

@@ -6,7 +6,7 @@
  * every other phase: a dry run reports it and changes nothing.
  */
 import type { Memory } from '../api/memory.js';
-import { decideAll } from '../memory/evidence/tie.js';
+import { decideAll } from '../memory/index.js';
 import type { Confirm } from './model-confirm.js';
 import type { Plan } from './plan.js';
 

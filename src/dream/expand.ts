@@ -1,6 +1,6 @@
 /** The memories a dream report names, as they are now: what a readable diff of the dream shows. */
 import type { DreamReport, ReportMemory } from '../api/dream.js';
-import type { MemoryStore } from '../memory/store/store.js';
+import type { MemoryStore } from '../memory/index.js';
 
 export function reportMemories(report: DreamReport, store: MemoryStore): Record<string, ReportMemory> {
   const ids = new Set<string>();

@@ -4,10 +4,7 @@
  * raising across sessions that no memory covers are proposed in the report.
  */
 import type { Memory } from '../api/memory.js';
-import type { Episode } from '../memory/episodic/episodes.js';
-import { isActive, type Namespace } from '../memory/store/model.js';
-import type { MemoryStore } from '../memory/store/store.js';
-import { terms } from '../memory/nlp/text.js';
+import { type Episode, isActive, type MemoryStore, type Namespace, terms } from '../memory/index.js';
 import { restates } from './restate.js';
 import type { Plan } from './plan.js';
 

@@ -10,7 +10,7 @@ import { DAILY_BUDGET } from '../llm/metered.js';
 import { validateStructured } from '../llm/structured.js';
 import { estimateTokens } from '../llm/tokens.js';
 import type { Logger } from '../log.js';
-import { editedSince } from '../memory/store/model.js';
+import { editedSince } from '../memory/index.js';
 import { modelConfirm, type Confirm } from './model-confirm.js';
 import type { Plan } from './plan.js';
 import type { Pair, Shaped } from './similarity.js';

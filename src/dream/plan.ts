@@ -4,7 +4,7 @@
  */
 import type { DreamReport } from '../api/dream.js';
 import type { Slot, Source } from '../api/memory.js';
-import { noDecisions, type Decisions } from '../memory/evidence/tie.js';
+import { type Decisions, noDecisions } from '../memory/index.js';
 
 export interface Merge {
   into: string;

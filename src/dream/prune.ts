@@ -8,8 +8,7 @@
  * Pinned and edited memories are never pruned; nothing is deleted.
  */
 import type { Memory } from '../api/memory.js';
-import type { Activity } from '../memory/store/activity.js';
-import { clocksOf, decay, namespaceKey, namespaceOf, PRUNE_FACTOR, rankOf } from '../memory/store/model.js';
+import { type Activity, clocksOf, decay, namespaceKey, namespaceOf, PRUNE_FACTOR, rankOf } from '../memory/index.js';
 import type { Plan } from './plan.js';
 
 export function planPrune(active: Memory[], plan: Plan, opts: { nowMs: number; cap: number; removed: Set<string>; activity?: Activity }): void {

@@ -5,10 +5,7 @@
  * looked at: a rule or a fact is not "finished" by being mentioned.
  */
 import type { Memory } from '../api/memory.js';
-import type { EpisodeStore } from '../memory/episodic/episodes.js';
-import { namespaceOf } from '../memory/store/model.js';
-import { DEONTIC, RELATIVE_TIME, standingIn, TROUBLE } from '../memory/nlp/lexicon.js';
-import { terms, words } from '../memory/nlp/text.js';
+import { DEONTIC, type EpisodeStore, namespaceOf, RELATIVE_TIME, standingIn, terms, TROUBLE, words } from '../memory/index.js';
 import type { Plan } from './plan.js';
 
 /** Share of a memory's content words a later message must use to be about the same thing. */

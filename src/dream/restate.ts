@@ -6,9 +6,7 @@
  * the model review (when there is one) or apart.
  */
 import type { Memory } from '../api/memory.js';
-import { NEGATORS } from '../memory/nlp/lexicon.js';
-import { jaccard, words } from '../memory/nlp/text.js';
-import { TOOL_CATEGORY } from '../memory/nlp/tool-lexicon.js';
+import { jaccard, NEGATORS, TOOL_CATEGORY, words } from '../memory/index.js';
 import type { Plan } from './plan.js';
 import { contentTerms, FREE, type Pair, type Shaped } from './similarity.js';
 

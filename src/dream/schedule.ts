@@ -8,7 +8,7 @@ import { nowMs } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import type { MemoryService } from '../memory/service.js';
+import type { MemoryService } from '../memory/index.js';
 import type { DreamReports } from './reports.js';
 
 export interface Scheduler {

@@ -4,7 +4,7 @@ import { now } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { MemoryService } from '../memory/service.js';
+import type { MemoryService } from '../memory/index.js';
 import type { Paths } from '../paths.js';
 import type { UsageLedger } from '../llm/usage-ledger.js';
 import type { ModelReview } from './model-review.js';

@@ -7,10 +7,22 @@
  * its rarest content words, and only statements sharing a block are compared.
  */
 import type { Memory, Slot } from '../api/memory.js';
-import { namespaceKey, namespaceOf } from '../memory/store/model.js';
-import { slotKey, slotOf } from '../memory/store/slots.js';
-import { CONDITIONS, DEICTIC, FIRST_PLURAL, FIRST_SINGULAR, SECOND, STANDING, UNIVERSAL } from '../memory/nlp/lexicon.js';
-import { jaccard, stem, terms } from '../memory/nlp/text.js';
+import {
+  CONDITIONS,
+  DEICTIC,
+  FIRST_PLURAL,
+  FIRST_SINGULAR,
+  jaccard,
+  namespaceKey,
+  namespaceOf,
+  SECOND,
+  slotKey,
+  slotOf,
+  STANDING,
+  stem,
+  terms,
+  UNIVERSAL,
+} from '../memory/index.js';
 
 export interface Shaped {
   memory: Memory;

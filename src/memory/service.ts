@@ -23,8 +23,9 @@ import { archivedLines, closes, compactState, resolveState, stateItems, StateSto
 import { STATE_HEADING_TOKENS, STATE_SHARE } from './recall/budget.js';
 
 import { EpisodeStore } from './episodic/episodes.js';
-import { redact } from './redact/redact.js';
-import { ingestTranscript, type Extractor } from './ingest/ingest.js';
+import { redact } from '../redact/redact.js';
+import type { Extractor } from './extract/types.js';
+import { ingestTranscript } from './ingest/ingest.js';
 import { IngestQueue } from './ingest/ingest-queue.js';
 import { findDuplicate, merge } from './store/merge.js';
 import type { Namespace } from './store/model.js';
@@ -34,8 +35,8 @@ import type { Said } from './recall/echo.js';
 import { recall, type RecallWithin } from './recall/recall.js';
 import { saidBy } from './recall/said.js';
 import { activityOf, type Activity } from './store/activity.js';
-import { stripControls } from './redact/sanitize.js';
-import { SessionRegistry } from './ingest/sessions.js';
+import { stripControls } from '../redact/sanitize.js';
+import { SessionRegistry } from './sessions.js';
 import { MemoryStore } from './store/store.js';
 import { importMemory } from './store/transfer.js';
 import { hookContext } from '../api/recall-render.js';

@@ -1,4 +1,4 @@
-/** A task's output.log as readers want it: its size, a byte range, a range of whole characters, where its last lines start. */
+/** A task's output.log as readers want it: its size, a byte range, its tail, a range of whole characters, where its last lines start. */
 import { open, stat } from 'node:fs/promises';
 import { isErrno } from '../errors.js';
 import { utf8CharStart, utf8WholeEnd } from '../sys/utf8.js';
@@ -43,6 +43,11 @@ export async function readRange(path: string, offset: number, limit: number): Pr
   } finally {
     await fh.close();
   }
+}
+
+/** The last `bytes` of an output (fewer when it is shorter): `offset` says where they start. */
+export async function readTail(path: string, bytes: number): Promise<Chunk> {
+  return readRange(path, Math.max(0, (await outputSize(path)) - bytes), bytes);
 }
 
 const TAIL_BLOCK = 64 * 1024;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { utf8Complete } from '../../src/sys/utf8.js';
-import { readRange, tailOffset } from '../../src/tasks/output.js';
+import { readRange, readTail, tailOffset } from '../../src/tasks/output.js';
 
 const dir = mkdtempSync('/tmp/ns-output-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,6 +22,15 @@ describe('output reads', () => {
     const c = await readRange(file, 1000, 10);
     expect(c.data.length).toBe(0);
     expect(c.nextOffset).toBe(1000);
+  });
+
+  it('reads the tail: the last bytes, and where they start', async () => {
+    const c = await readTail(file, 6);
+    expect(c.data.toString()).toBe('\nfour\n');
+    expect(c.offset).toBe(13);
+    const whole = await readTail(file, 100);
+    expect([whole.offset, whole.data.length]).toEqual([0, 19]);
+    expect((await readTail(join(dir, 'nope'), 10)).data.length).toBe(0);
   });
 
   it('treats a missing file as empty', async () => {

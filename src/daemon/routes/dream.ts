@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { DreamProgressLine } from '../../api/dream.js';
 import { reportMemories } from '../../dream/expand.js';
 import type { DreamService } from '../../dream/service.js';
-import type { MemoryStore } from '../../memory/store/store.js';
+import type { MemoryStore } from '../../memory/index.js';
 import { AppError } from '../../errors.js';
 import { writeWithBackpressure } from '../../sys/backpressure.js';
 import type { Handlers } from '../http.js';

@@ -14,8 +14,8 @@ import { PromptInjectRequest, SessionStartRequest, type HookMeta } from '../../a
 import { IngestRequest } from '../../api/memory-sessions.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { MemoryService } from '../../memory/service.js';
-import type { Injector, Prepared } from '../inject.js';
+import type { MemoryService } from '../../memory/index.js';
+import type { Injector, Prepared } from '../../inject/injector.js';
 import { afterDelivery, parse, readBodyPrefix, type Handlers } from '../http.js';
 import { ingestTranscript } from './sessions.js';
 

@@ -1,6 +1,6 @@
 import type { DreamReports } from '../../dream/reports.js';
-import type { InjectionLedger } from '../../memory/ledger/ledger.js';
-import type { MemoryService } from '../../memory/service.js';
+import type { InjectionLedger } from '../../inject/ledger.js';
+import type { MemoryService } from '../../memory/index.js';
 import type { Handlers } from '../http.js';
 import { rejectionHistory, withRejections } from './rejections.js';
 

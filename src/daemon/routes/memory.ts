@@ -1,6 +1,5 @@
-import type { InjectionLedger } from '../../memory/ledger/ledger.js';
-import type { PromptRecall } from '../../memory/recall/prompt-recall.js';
-import type { MemoryService } from '../../memory/service.js';
+import type { InjectionLedger } from '../../inject/ledger.js';
+import type { MemoryService, PromptRecall } from '../../memory/index.js';
 import { afterDelivery, type Handlers } from '../http.js';
 import { withRejections } from './rejections.js';
 

@@ -8,9 +8,9 @@ import type { HistoryEvent } from '../../api/memory-browse.js';
 import type { Memory } from '../../api/memory.js';
 import { nowMs } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { InjectionLedger } from '../../memory/ledger/ledger.js';
-import { isRejectionLive, rejectionOf } from '../../memory/ledger/rejections.js';
-import type { MemoryService } from '../../memory/service.js';
+import type { InjectionLedger } from '../../inject/ledger.js';
+import { isRejectionLive, rejectionOf } from '../../inject/rejections.js';
+import type { MemoryService } from '../../memory/index.js';
 import { isWindowsPath, projectKey } from '../../project.js';
 import type { Handlers } from '../http.js';
 

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import type { IngestRequest } from '../../api/memory-sessions.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { MemoryService } from '../../memory/service.js';
+import type { MemoryService } from '../../memory/index.js';
 import type { Handlers } from '../http.js';
 
 /** Starts the ingest of a transcript; a path that cannot be a transcript is refused now, not later in the log. */

@@ -2,7 +2,7 @@ import { VERSION } from '../../version.js';
 import type { StatusResponse } from '../../api/status.js';
 import { TASK_STATUSES } from '../../api/task-status.js';
 import type { DreamService } from '../../dream/service.js';
-import type { MemoryService } from '../../memory/service.js';
+import type { MemoryService } from '../../memory/index.js';
 import type { MonitorService } from '../../monitor/service.js';
 import type { TaskManager } from '../../tasks/manager.js';
 import type { Handlers } from '../http.js';

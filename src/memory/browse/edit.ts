@@ -15,8 +15,8 @@
 import type { Memory, Slot } from '../../api/memory.js';
 import { AppError } from '../../errors.js';
 import { logEvent } from '../events.js';
-import { redact } from '../redact/redact.js';
-import { stripControls } from '../redact/sanitize.js';
+import { redact } from '../../redact/redact.js';
+import { stripControls } from '../../redact/sanitize.js';
 import { slotOf } from '../store/slots.js';
 import type { MemoryStore } from '../store/store.js';
 import { terms } from '../nlp/text.js';

@@ -10,9 +10,9 @@ import type { Memory, SessionRecord } from '../../api/memory.js';
 import type { MemorySource, SourceMessage } from '../../api/memory-browse.js';
 import { isErrno } from '../../errors.js';
 import type { Episode, EpisodeStore } from '../episodic/episodes.js';
-import { redact } from '../redact/redact.js';
-import { stripControls } from '../redact/sanitize.js';
-import type { SessionRegistry } from '../ingest/sessions.js';
+import { redact } from '../../redact/redact.js';
+import { stripControls } from '../../redact/sanitize.js';
+import type { SessionRegistry } from '../sessions.js';
 import { messagesOfLine, readLines, type TranscriptMessage } from '../transcripts/index.js';
 
 /** Messages shown on each side of a source message. */

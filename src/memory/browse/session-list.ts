@@ -5,7 +5,7 @@
 import type { SearchHit, SessionRecord } from '../../api/memory.js';
 import type { SessionListQuery } from '../../api/memory-browse.js';
 import type { EpisodeStore } from '../episodic/episodes.js';
-import type { SessionRegistry } from '../ingest/sessions.js';
+import type { SessionRegistry } from '../sessions.js';
 
 /** Hits a session search looks through: sessions past the best thousand hits are not worth a page. */
 const SEARCH_HITS = 1000;

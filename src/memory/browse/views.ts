@@ -6,7 +6,7 @@ import type { DreamReport } from '../../api/dream.js';
 import type { Memory } from '../../api/memory.js';
 import type { HistoryEvent, MemorySource, ProjectsResponse, SessionListQuery } from '../../api/memory-browse.js';
 import type { EpisodeStore } from '../episodic/episodes.js';
-import type { SessionRegistry } from '../ingest/sessions.js';
+import type { SessionRegistry } from '../sessions.js';
 import type { MemoryStore } from '../store/store.js';
 import { memoryHistory } from './history.js';
 import { projects } from './projects.js';

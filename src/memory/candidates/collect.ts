@@ -6,7 +6,7 @@
  * fixes the session verified. Tool output, injected context and a parent agent's briefs to its
  * subagents are not statements.
  */
-import { closingQuestion } from '../digest/build.js';
+import { closingQuestion } from '../nlp/text.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { answersQuestion, answerUnits, clipQuestion, inlineAnswers, numberedQuestions } from './answers.js';
 import { findLearnings } from './learnings.js';

@@ -4,28 +4,12 @@
  * and only generic junk (acknowledgements, unanswered questions, output, secrets, what was later
  * taken back) is left out before the ranker scores the rest.
  */
-import type { Sentence } from '../nlp/index.js';
-import type { UnitSource } from './unit.js';
+import type { Unit, UnitSource } from './unit.js';
 
 export type CandidateSource = UnitSource;
 
-export interface Candidate {
-  /** The person's words, tidied (fillers and markup off), never cut inside a sentence. */
-  text: string;
-  source: CandidateSource;
-  sentence: Sentence;
-  messageId: string;
-  at?: string;
-  bullet: boolean;
-  intro?: string;
-  /** Part of a pasted document (a spec, a brief), mined line by line. */
-  document: boolean;
-  /** The message opens by asking something: what follows is about that request. */
-  investigative: boolean;
-  /** Typed messages before this one in the session. */
-  turn: number;
-  /** From the first section of an approved plan. */
-  lead?: boolean;
+/** Stage 2 of 9 (after `Unit`, before `Ranked`): a unit kept for the ranker, with its place in the session. */
+export interface Candidate extends Unit {
   /** Order of the candidate in the session, and how many there are (for its relative position). */
   index: number;
   count: number;
@@ -36,8 +20,6 @@ export interface Candidate {
   messageChars: number;
   /** Other candidates of the session that say nearly the same (said again). */
   repeats: number;
-  /** A rejection: what was rejected (a plan's gist, a tool call). */
-  rejects?: string;
   /** The agent changed files after it, before the person spoke again: what it asked was done then. */
   actedOn: boolean;
 }

@@ -11,7 +11,9 @@ import type { ExtractMessage } from '../transcripts/types.js';
 export type UnitSource =
   'typed' | 'feedback' | 'answer' | 'plan' | 'plan-body' | 'url' | 'instructions' | 'assistant' | 'learning' | `summary-${SummarySection}`;
 
+/** Stage 1 of 9 (from a transcript's `ExtractMessage`, before `Candidate`): one statement, where it came from. */
 export interface Unit {
+  /** The person's words, tidied (fillers and markup off), never cut inside a sentence. */
   text: string;
   source: UnitSource;
   sentence: Sentence;

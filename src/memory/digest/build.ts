@@ -5,7 +5,8 @@
  * was appended.
  */
 import type { SessionDigest } from '../../api/digest.js';
-import { redact } from '../redact/redact.js';
+import { redact } from '../../redact/redact.js';
+import { closingQuestion } from '../nlp/text.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 import { commitMessage, errorLine, notableCommand, reportsFailure } from './commands.js';
 
@@ -18,7 +19,7 @@ const ERRORS_MAX = 10;
 const COMMITS_MAX = 50;
 const IDS_MAX = 5;
 
-/** Messages arrive masked (redact/messages.ts); tool output is not, and is masked where a line of it is kept. */
+/** Messages arrive masked (ingest/masked-messages.ts); tool output is not, and is masked where a line of it is kept. */
 function clip(text: string, max = TEXT_MAX): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
@@ -66,16 +67,6 @@ export function pendingTasks(summary: string): string[] {
     .filter((t): t is string => t !== undefined && t !== '');
   const all = items.length > 0 ? items : [section.trim()].filter((t) => t !== '');
   return all.filter((t) => !/^(?:none\b|n\/a\b|no pending|nothing)/i.test(t.replace(/^\W+/, '')));
-}
-
-/** The agent's closing question, when its text ends by asking one. */
-export function closingQuestion(text: string): string | undefined {
-  const paragraphs = text.trim().split(/\n\s*\n/);
-  const last = paragraphs[paragraphs.length - 1] ?? '';
-  if (!last.includes('?')) return undefined;
-  const questions = last.match(/[^.!?\n]*\?/g);
-  const q = questions?.[questions.length - 1]?.trim();
-  return q === undefined || q.length < 8 ? undefined : q;
 }
 
 const PERSON = new Set<TranscriptMessage['origin']>(['typed', 'queued', 'answer', 'feedback', 'command']);

@@ -1,10 +1,12 @@
 /** The digests recall shows: the project's latest sessions that changed or ran something. */
 import type { RecallItem } from '../../api/memory.js';
 import { estimateTokens } from '../../llm/tokens.js';
-import type { SessionRegistry } from '../ingest/sessions.js';
-import { DIGESTS_MAX } from '../recall/recall.js';
+import type { SessionRegistry } from '../sessions.js';
 import { combine, digestLine, digestSources } from './render.js';
 import type { DigestStore } from './store.js';
+
+/** "Recent sessions here": at most this many digests, within their share of the budget. */
+export const DIGESTS_MAX = 3;
 
 /** The most recent sessions of the project that changed or ran something, as recall items. */
 export function recentDigests(sessions: SessionRegistry, digests: DigestStore, project: string): RecallItem[] {

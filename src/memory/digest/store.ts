@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionDigest } from '../../api/digest.js';
 import { DurableJsonFile } from '../../sys/state-file.js';
-import { redact } from '../redact/redact.js';
+import { redact } from '../../redact/redact.js';
 
 const CACHE_MAX = 2000;
 

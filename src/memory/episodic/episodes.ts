@@ -16,7 +16,7 @@ import { ProjectIndex, type Scored } from './project-index.js';
 import type { SegmentDoc } from './segment.js';
 import { appendEpisodes, readSessionFile, SessionReader, writeSessionFile, type Line } from './session-file.js';
 import type { Episode } from './types.js';
-import { stripControls } from '../redact/sanitize.js';
+import { stripControls } from '../../redact/sanitize.js';
 
 export type { Episode } from './types.js';
 
@@ -35,7 +35,7 @@ interface SessionLines {
   end: number;
 }
 
-/** Stored text never holds a control character; secrets were masked as the transcript was read (redact/messages.ts). */
+/** Stored text never holds a control character; secrets were masked as the transcript was read (ingest/masked-messages.ts). */
 const clean = (s: string) => stripControls(s);
 const cleanEpisode = (e: Episode): Episode => ({ ...e, text: clean(e.text), ...(e.speaker !== undefined && { speaker: clean(e.speaker) }) });
 

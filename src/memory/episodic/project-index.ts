@@ -8,7 +8,7 @@ import { closeSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync,
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isErrno } from '../../errors.js';
-import { TopK } from '../recall/top-k.js';
+import { TopK } from '../../sys/top-k.js';
 import { encodeParts, encodeSegment, Segment, type Cover, type DocRow, type SegmentDoc, type TermPostings } from './segment.js';
 
 const Manifest = z.object({ next: z.number().int().nonnegative(), segments: z.array(z.string()) });

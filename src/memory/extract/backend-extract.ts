@@ -15,7 +15,8 @@ import { chunksOf, poolOf, type Numbered } from './model-pool.js';
 import { outlineOf, SYSTEM_PROMPT, userPrompt } from './model-prompt.js';
 import { ANSWER_SCHEMA } from './model-schema.js';
 import { offlineOf, rankSession } from './offline.js';
-import type { ExtractInput, ExtractResult, KnownMemory } from './types.js';
+import type { KnownMemory } from '../store/related.js';
+import type { ExtractInput, ExtractResult } from './types.js';
 
 export interface BackendExtractOptions {
   backend: ModelBackend;

@@ -7,7 +7,7 @@
 import type { BackendName } from '../../llm/backend.js';
 import { budgetSpentMessage, DAILY_BUDGET } from '../../llm/metered.js';
 import type { UsageLedger } from '../../llm/usage-ledger.js';
-import type { Extractor } from '../ingest/ingest.js';
+import type { Extractor } from './types.js';
 import { extractOffline as extractHeuristic } from './offline.js';
 
 export function budgetedExtractor(extract: Extractor, backend: BackendName, ledger: UsageLedger): Extractor {

@@ -10,7 +10,7 @@ import type { Config } from '../../config.js';
 import type { BackendName } from '../../llm/backend.js';
 import { extractorBackend } from '../../llm/backends/resolve.js';
 import type { Logger } from '../../log.js';
-import type { Extractor } from '../ingest/ingest.js';
+import type { Extractor } from './types.js';
 import { extractOffline } from './offline.js';
 
 type Chosen = { extract: Extractor; describe: string; backend?: BackendName };

@@ -10,7 +10,8 @@ import { dedupeKey } from '../nlp/tidy.js';
 import { rankFloor } from '../rank/score.js';
 import { Answer, MemoryItem } from './model-schema.js';
 import type { Numbered } from './model-pool.js';
-import type { KnownMemory, Proposal } from './types.js';
+import type { Proposal } from '../rank/proposals.js';
+import type { KnownMemory } from '../store/related.js';
 
 /** A proposal and its place in the session (its latest candidate), to hand them over in order. */
 export interface Draft {

@@ -7,7 +7,7 @@
  */
 import { proposalsOf } from '../rank/proposals.js';
 import { rankFloor, type Ranked } from '../rank/score.js';
-import type { Proposal } from './types.js';
+import type { Proposal } from '../rank/proposals.js';
 
 /** The pool reaches this far under the ranker's floor. */
 export const POOL_MARGIN = 0.12;

@@ -7,7 +7,7 @@
  */
 import type { SessionDigest } from '../../api/digest.js';
 import type { Numbered } from './model-pool.js';
-import type { KnownMemory } from './types.js';
+import type { KnownMemory } from '../store/related.js';
 
 export const SYSTEM_PROMPT = `You turn the candidate statements of a coding-agent session into durable memories. Future sessions of the same person start with these memories: keep only what will still help later.
 

@@ -1,7 +1,7 @@
 /** What an extractor sees and what it proposes; the ingest pipeline stores, dedupes and supersedes. */
 import type { SessionDigest } from '../../api/digest.js';
-import type { MemoryType } from '../../api/memory.js';
-import type { CandidateSource } from '../candidates/types.js';
+import type { Proposal } from '../rank/proposals.js';
+import type { KnownMemory } from '../store/related.js';
 
 export type { ExtractMessage } from '../transcripts/types.js';
 import type { ExtractMessage } from '../transcripts/types.js';
@@ -19,38 +19,8 @@ export interface ExtractInput {
   digest?: SessionDigest;
 }
 
-/** A stored memory as an extractor sees it. */
-export interface KnownMemory {
-  id: string;
-  content: string;
-  type: MemoryType;
-  scope: 'user' | 'project' | 'team';
-  /** The slot's value, when the memory has a slot: what "supersedes" replaces. */
-  value?: string;
-}
-
-export interface Proposal {
-  /** One statement, self-contained, in the person's words (or the model's rewrite of them). */
-  content: string;
-  type: MemoryType;
-  /** user: how the person works, recalled everywhere; project: about this codebase. */
-  scope: 'user' | 'project';
-  /** false for time-bound statements ("today", "currently down"): they decay and rank low. */
-  stable: boolean;
-  /** 0..1 */
-  importance: number;
-  /** Ids of the messages it came from (provenance). */
-  messageIds: string[];
-  /** Timestamp of the (last) source message, as written in the transcript. */
-  at?: string;
-  /**
-   * An explicit change ("switched from X to Y", "use Y instead of X", "no longer X"): the old
-   * things (X), so older memories in the same scope about them are superseded.
-   */
-  replaces?: string[];
-  /** Where the person said it (typed, answer, plan…): the candidate's source. */
-  said?: CandidateSource;
-}
+/** One extraction: the offline pipeline, a model, or a model within the daily budget. */
+export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 
 export interface ExtractResult {
   proposals: Proposal[];

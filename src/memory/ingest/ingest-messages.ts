@@ -38,7 +38,7 @@ export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined 
     role,
     kind,
     origin,
-    // Tool output comes unmasked (redact/messages.ts): extraction reads its excerpt as evidence only
+    // Tool output comes unmasked (masked-messages.ts): extraction reads its excerpt as evidence only
     // (a check passed, an error), and no candidate, memory or model prompt is made of it.
     text: clip(m.text, max),
     toolName,

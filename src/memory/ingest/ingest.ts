@@ -15,10 +15,10 @@ import { DigestBuilder, emptyDigest } from '../digest/build.js';
 import type { DigestStore } from '../digest/store.js';
 import { emptySessionState, StateBuilder, type StateStore } from '../state/index.js';
 import type { Episode, EpisodeStore } from '../episodic/episodes.js';
-import { maskedMessages } from '../redact/messages.js';
+import { maskedMessages } from './masked-messages.js';
 import { lowered } from '../rank/score.js';
-import { redact } from '../redact/redact.js';
-import type { ExtractInput, ExtractMessage, ExtractResult } from '../extract/types.js';
+import { redact } from '../../redact/redact.js';
+import type { ExtractInput, ExtractMessage, ExtractResult, Extractor } from '../extract/types.js';
 import { episodeOf, forExtraction, markRejected } from './ingest-messages.js';
 import { merge } from '../store/merge.js';
 import { promoteIfShared } from '../store/promote.js';
@@ -27,11 +27,9 @@ import type { Namespace } from '../store/model.js';
 import { isHomeDir, projectKey } from '../../project.js';
 import { keptOut, retractFile, type Retraction } from './reextract.js';
 import { tieAfterIngest } from '../evidence/tie.js';
-import { sessionKey, type SessionRegistry } from './sessions.js';
+import { sessionKey, type SessionRegistry } from '../sessions.js';
 import type { MemoryStore } from '../store/store.js';
 import { detectTranscriptFormat, parseTranscript, resumePoint } from '../transcripts/index.js';
-
-export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 
 /** What a statement made in the home directory keeps of its importance: it may be about any project. */
 const HOME_IMPORTANCE = 0.5;
@@ -134,7 +132,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   let parsed = 0;
   let first: string | undefined;
   let last: string | undefined;
-  // Masked as they are read: nothing below sees a secret of the transcript (redact/messages.ts).
+  // Masked as they are read: nothing below sees a secret of the transcript (masked-messages.ts).
   const masked = { secrets: 0 };
   for await (const m of maskedMessages(parse.messages, masked)) {
     parsed++;

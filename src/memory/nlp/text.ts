@@ -104,3 +104,13 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   for (const x of a) if (b.has(x)) inter++;
   return inter / (a.size + b.size - inter);
 }
+
+/** The agent's closing question, when its text ends by asking one. */
+export function closingQuestion(text: string): string | undefined {
+  const paragraphs = text.trim().split(/\n\s*\n/);
+  const last = paragraphs[paragraphs.length - 1] ?? '';
+  if (!last.includes('?')) return undefined;
+  const questions = last.match(/[^.!?\n]*\?/g);
+  const q = questions?.[questions.length - 1]?.trim();
+  return q === undefined || q.length < 8 ? undefined : q;
+}

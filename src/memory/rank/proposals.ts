@@ -4,10 +4,10 @@
  * ranker read, so nothing here weighs a statement twice.
  */
 import type { MemoryType } from '../../api/memory.js';
+import type { CandidateSource } from '../candidates/types.js';
 import { findReplaced } from '../candidates/replaces.js';
 import { isTimeBound } from '../candidates/time-bound.js';
 import { finish, tidy } from '../nlp/tidy.js';
-import type { Proposal } from '../extract/types.js';
 import { FEATURES, type FeatureName } from './features.js';
 import { keepOf, type KeepPolicy } from './keep.js';
 import { ownStatement, storable } from './kind.js';
@@ -15,6 +15,30 @@ import { collectCandidates } from '../candidates/index.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { rank, type Ranked } from './score.js';
 import { sessionContext } from './session-context.js';
+
+/** Stage 4 of 9 (after `Ranked`, before `Incoming`): what the store is offered for one statement. */
+export interface Proposal {
+  /** One statement, self-contained, in the person's words (or the model's rewrite of them). */
+  content: string;
+  type: MemoryType;
+  /** user: how the person works, recalled everywhere; project: about this codebase. */
+  scope: 'user' | 'project';
+  /** false for time-bound statements ("today", "currently down"): they decay and rank low. */
+  stable: boolean;
+  /** 0..1 */
+  importance: number;
+  /** Ids of the messages it came from (provenance). */
+  messageIds: string[];
+  /** Timestamp of the (last) source message, as written in the transcript. */
+  at?: string;
+  /**
+   * An explicit change ("switched from X to Y", "use Y instead of X", "no longer X"): the old
+   * things (X), so older memories in the same scope about them are superseded.
+   */
+  replaces?: string[];
+  /** Where the person said it (typed, answer, plan…): the candidate's source. */
+  said?: CandidateSource;
+}
 
 const at = new Map(FEATURES.map((f, i) => [f, i] as const));
 const on = (r: Ranked, f: FeatureName): boolean => (r.features[at.get(f) ?? -1] ?? 0) > 0;

@@ -11,6 +11,7 @@ import { probability } from './logistic.js';
 import type { SessionContext } from './session-context.js';
 import { rankerWeights } from './weights.js';
 
+/** Stage 3 of 9 (after `Candidate`, before `Proposal`): a candidate with its kind, features and score. */
 export interface Ranked {
   candidate: Candidate;
   /** P(wanted) − junkWeight × P(junk). */

@@ -14,7 +14,8 @@ import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
 import { DIGEST_SHARE, FRAME_TOKENS, ITEM_FRAME_TOKENS, STATE_HEADING_TOKENS } from './budget.js';
 import { fillBudget, type Offer } from './select.js';
-import { TopK } from './top-k.js';
+import { TopK } from '../../sys/top-k.js';
+import { DIGESTS_MAX } from '../digest/recent.js';
 import { activePool, standingPool, type Pool } from './pools.js';
 import { dedupeKey } from '../nlp/tidy.js';
 import { messageKey, type Said } from './echo.js';
@@ -22,8 +23,6 @@ import { slotOf, sourcesOf, wordingOf } from './said.js';
 
 /** Sources given with each recalled memory. */
 const SOURCES_SHOWN = 3;
-/** "Recent sessions here": at most this many digests, within their share of the budget. */
-export const DIGESTS_MAX = 3;
 /** The digests' own heading. */
 const DIGEST_HEADING_TOKENS = 6;
 /** A digest line longer than this is clipped (it is a summary of a session, not someone's words). */
@@ -45,7 +44,7 @@ export interface RecallOptions {
   activity?: Activity | undefined;
   /** The state of the work as the person put it that the agent's record says was since done (memory/state). */
   done?: ((m: Memory) => boolean) | undefined;
-  /** Items never offered: rejected in this project and not reinforced since (memory/ledger). */
+  /** Items never offered: rejected in this project and not reinforced since (inject/ledger.ts). */
   exclude?: ((id: string, reinforcements: number | undefined) => boolean) | undefined;
   /** Narrows an answer to a caller's own test before the budget is filled (prompt-time recall). */
   within?: RecallWithin | undefined;

@@ -7,6 +7,7 @@
  */
 import { echoes, type Said } from './echo.js';
 
+/** Stage 8 of 9 (after `RecallItem`, before `InjectedItem`): an item offered to the budget, with what it says. */
 export interface Offer<T> extends Said {
   item: T;
   score: number;

@@ -6,7 +6,7 @@
 import { pendingTasks } from '../digest/build.js';
 import { commitMessage, notableCommand } from '../digest/commands.js';
 import { simpleCommands } from '../digest/shell.js';
-import { redact } from '../redact/redact.js';
+import { redact } from '../../redact/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 import { disputes, reportClaims, reportPending, saysNothingLeft } from './report.js';
 import { causeAndFix } from './found.js';

@@ -15,6 +15,7 @@ import { marksChange } from '../nlp/lexicon.js';
 import { normalize, terms } from '../nlp/text.js';
 import { TOOL_CATEGORY } from '../nlp/tool-lexicon.js';
 
+/** Stage 5 of 9 (after `Proposal`, before `Memory` in api/memory.ts): a proposal placed in a namespace, as merge meets it. */
 export interface Incoming {
   content: string;
   type: MemoryType;

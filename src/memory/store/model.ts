@@ -35,7 +35,7 @@ export function decay(
   return keptOf(seen, clock.after(seen), nowMs, clock);
 }
 
-/** ARCHITECTURE.md: `base × decay`, decay counted in the project's own time (see `decay`). */
+/** A memory's relevance: `base × decay`, decay counted in the project's own time (see `decay`). */
 export function relevance(
   m: Pick<Memory, 'importance' | 'stable' | 'pinned' | 'lastSeenAt' | 'scope' | 'project' | 'team'>,
   nowMs: number,

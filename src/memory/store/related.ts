@@ -3,11 +3,20 @@
  * wording or the same slot (slots.ts) as a statement, in the session's project and the user's own
  * namespace. Found by identity, as the merge finds them, never by word overlap.
  */
-import type { Memory } from '../../api/memory.js';
-import type { KnownMemory } from '../extract/types.js';
+import type { Memory, MemoryType } from '../../api/memory.js';
 import { isActive, type Namespace } from './model.js';
 import { slotOf } from './slots.js';
 import type { MemoryStore } from './store.js';
+
+/** A stored memory as an extractor sees it. */
+export interface KnownMemory {
+  id: string;
+  content: string;
+  type: MemoryType;
+  scope: 'user' | 'project' | 'team';
+  /** The slot's value, when the memory has a slot: what "supersedes" replaces. */
+  value?: string;
+}
 
 function known(m: Memory): KnownMemory {
   return { id: m.id, content: m.content, type: m.type, scope: m.scope, ...(m.slot !== undefined && { value: m.slot.value }) };

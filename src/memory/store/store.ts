@@ -11,7 +11,7 @@ import { slotKey } from './slots.js';
 import type { Slot } from '../../api/memory.js';
 import { stem, terms, words } from '../nlp/text.js';
 import { fileFor, listMemoryFiles, MemoryFile } from './memory-file.js';
-import { stripControls } from '../redact/sanitize.js';
+import { stripControls } from '../../redact/sanitize.js';
 import { StoreLoader } from './store-load.js';
 import { isActive, namespaceKey, namespaceOf, type Namespace } from './model.js';
 import type { TeamDir } from './team-dir.js';

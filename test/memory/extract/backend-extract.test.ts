@@ -11,7 +11,8 @@ import { createClaudeCliBackend } from '../../../src/llm/backends/claude-cli.js'
 import { extractWithBackend } from '../../../src/memory/extract/backend-extract.js';
 import { poolOf } from '../../../src/memory/extract/model-pool.js';
 import { extractOffline, rankSession } from '../../../src/memory/extract/offline.js';
-import type { ExtractInput, ExtractMessage, KnownMemory } from '../../../src/memory/extract/types.js';
+import type { ExtractInput, ExtractMessage } from '../../../src/memory/extract/types.js';
+import type { KnownMemory } from '../../../src/memory/store/related.js';
 import { reply, startFakeAnthropic, toolUse, type FakeAnthropic, type FakeStep } from '../../fakes/anthropic.js';
 import { CLAUDE, claudeHome, type ClaudeHome } from '../../helpers/claude-cli.js';
 

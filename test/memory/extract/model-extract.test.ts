@@ -16,7 +16,8 @@ import { ANSWER_SCHEMA } from '../../../src/memory/extract/model-schema.js';
 import { chunksOf, POOL_MARGIN, poolOf, type Numbered } from '../../../src/memory/extract/model-pool.js';
 import { extractOffline, rankSession } from '../../../src/memory/extract/offline.js';
 import { rankFloor } from '../../../src/memory/rank/score.js';
-import type { ExtractInput, ExtractMessage, ExtractResult, KnownMemory } from '../../../src/memory/extract/types.js';
+import type { ExtractInput, ExtractMessage, ExtractResult } from '../../../src/memory/extract/types.js';
+import type { KnownMemory } from '../../../src/memory/store/related.js';
 import { apiError, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type FakeStep, type RecordedRequest } from '../../fakes/anthropic.js';
 
 const KEY = 'sk-test-fake-key-0123456789abcdef';

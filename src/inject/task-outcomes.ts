@@ -1,16 +1,17 @@
 /**
- * Task outcomes as an agent is told of them (issue 24): which tasks belong to a project and a
- * session, which ended since a time, and each one's outcome, duration and last lines (read by byte
- * offset from the end of output.log, never the whole file; ANSI stripped; secrets masked).
+ * Task outcomes as an agent is told of them: which tasks belong to a project and a session, which
+ * ended since a time, and each one's outcome (worded by the outcome table's `told` column), duration
+ * and last lines (the tail of output.log through the tasks' own reader, never the whole file; ANSI
+ * stripped; secrets masked).
  */
-import { open } from 'node:fs/promises';
 import { sep } from 'node:path';
 import stripAnsi from 'strip-ansi';
-import type { TaskOutcome } from '../../api/injections.js';
-import { endedAs, isFinished, statusOf, type Task } from '../../api/tasks.js';
-import { statusText } from '../../api/task-status.js';
-import { projectKey } from '../../project.js';
+import type { TaskOutcome } from '../api/injections.js';
+import { endedAs, isFinished, statusOf, type Task } from '../api/tasks.js';
+import { outcomeTold } from '../api/task-status.js';
+import { projectKey } from '../project.js';
 import { redact } from '../redact/redact.js';
+import { readTail, type Chunk } from '../tasks/output.js';
 
 /** At most this many tasks in a session-start block. */
 export const START_TASKS_MAX = 5;
@@ -62,38 +63,31 @@ export function pickForPrompt(tasks: readonly Task[], project: string | null, se
 
 /** The output's last `n` lines as a person would read them: ANSI stripped, a carriage return's overwrite applied, secrets masked. */
 export async function lastLines(path: string, n = 3): Promise<string[]> {
-  let fh;
+  let tail: Chunk;
   try {
-    fh = await open(path, 'r');
+    tail = await readTail(path, TAIL_BYTES);
   } catch {
+    // An output that cannot be read has no lines to show; the outcome is told all the same.
     return [];
   }
-  try {
-    const size = (await fh.stat()).size;
-    const start = Math.max(0, size - TAIL_BYTES);
-    const buf = Buffer.alloc(size - start);
-    await fh.read(buf, 0, buf.length, start);
-    let lines = stripAnsi(buf.toString('utf8'))
-      .split('\n')
-      .map((l) =>
-        (
-          l
-            .split('\r')
-            .filter((p) => p.trim() !== '')
-            .pop() ?? ''
-        ).trimEnd(),
-      );
-    // Masked as one text, so a secret broken across lines is masked in both halves; the first line,
-    // cut mid-line, is context for that and never shown.
-    lines = redact(lines.join('\n')).text.split('\n');
-    if (start > 0) lines = lines.slice(1);
-    return lines
-      .filter((l) => l.trim() !== '')
-      .slice(-n)
-      .map((l) => (l.length > LINE_MAX ? `…${l.slice(-LINE_MAX)}` : l));
-  } finally {
-    await fh.close();
-  }
+  let lines = stripAnsi(tail.data.toString('utf8'))
+    .split('\n')
+    .map((l) =>
+      (
+        l
+          .split('\r')
+          .filter((p) => p.trim() !== '')
+          .pop() ?? ''
+      ).trimEnd(),
+    );
+  // Masked as one text, so a secret broken across lines is masked in both halves; the first line,
+  // cut mid-line, is context for that and never shown.
+  lines = redact(lines.join('\n')).text.split('\n');
+  if (tail.offset > 0) lines = lines.slice(1);
+  return lines
+    .filter((l) => l.trim() !== '')
+    .slice(-n)
+    .map((l) => (l.length > LINE_MAX ? `…${l.slice(-LINE_MAX)}` : l));
 }
 
 function outcomeText(t: Task): string {
@@ -102,11 +96,8 @@ function outcomeText(t: Task): string {
       return 'queued';
     case 'running':
       return t.attention?.kind === 'prompt' ? 'is waiting at a prompt' : 'running';
-    case 'finished': {
-      const exited = endedAs(t, 'exited');
-      if (exited) return exited.exitCode === 0 ? 'succeeded' : `failed: exit ${exited.exitCode}`;
-      return statusText(t);
-    }
+    case 'finished':
+      return outcomeTold(t.outcome);
   }
 }
 

@@ -7,10 +7,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Memory } from '../../../src/api/memory.js';
-import { daemonsPerTest, tempDirsPerTest } from '../../helpers/daemon.js';
-import { ago, ingest, project } from '../../helpers/memory-cli.js';
-import { ClaudeSession } from '../../helpers/session-lines.js';
+import type { Memory } from '../../src/api/memory.js';
+import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
+import { ago, ingest, project } from '../helpers/memory-cli.js';
+import { ClaudeSession } from '../helpers/session-lines.js';
 
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-personal-');

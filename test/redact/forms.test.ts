@@ -1,12 +1,10 @@
 /**
- * Command-line credentials, keys split across lines and messages, and redaction's budget: each form
+ * Command-line credentials, keys split across lines, and redaction's budget: each form
  * is masked and the rest of its sentence kept word for word.
  */
 import { describe, expect, it } from 'vitest';
-import { maskedMessages } from '../../../src/memory/redact/messages.js';
-import { redact, SCAN_BUDGET } from '../../../src/memory/redact/redact.js';
-import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js';
-import { B64URL, j, Seeded } from '../../fixtures/secrets/random.js';
+import { redact, SCAN_BUDGET } from '../../src/redact/redact.js';
+import { B64URL, j, Seeded } from '../fixtures/secrets/random.js';
 
 const r = new Seeded(0x30f0);
 const PW = `Pw-9x${r.key(5)}`;
@@ -88,66 +86,6 @@ describe('keys split across lines', () => {
   it('does not join a key with the next line when that line sets a name of its own', () => {
     const out = redact(`GITHUB_TOKEN=${GH}\nDB_HOST=db.internal\nLOG_LEVEL=debug`).text;
     expect(out).toBe('GITHUB_TOKEN=[REDACTED:github_token]\nDB_HOST=db.internal\nLOG_LEVEL=debug');
-  });
-});
-
-const msg = (id: string, role: TranscriptMessage['role'], text: string, extra: Partial<TranscriptMessage> = {}): TranscriptMessage => ({
-  id,
-  role,
-  kind: 'text',
-  origin: role === 'user' ? 'typed' : 'assistant',
-  text,
-  ...extra,
-});
-
-async function masked(messages: TranscriptMessage[]): Promise<TranscriptMessage[]> {
-  async function* source() {
-    yield* messages;
-  }
-  const out: TranscriptMessage[] = [];
-  for await (const m of maskedMessages(source())) out.push(m);
-  return out;
-}
-
-describe('the one pass over a transcript', () => {
-  it('masks a key the person pasted across two messages, with the agent speaking between', async () => {
-    const [a, b] = [ANTHROPIC.slice(0, 63), ANTHROPIC.slice(63)];
-    const out = await masked([
-      msg('1', 'user', `my key is ${a}`),
-      msg('2', 'assistant', 'That looks cut off, can you paste the rest?'),
-      msg('3', 'user', `${b} sorry, here is the rest`),
-    ]);
-    expect(out.map((m) => m.text)).toEqual([
-      'my key is [REDACTED:anthropic_key]',
-      'That looks cut off, can you paste the rest?',
-      '[REDACTED:anthropic_key] sorry, here is the rest',
-    ]);
-  });
-
-  it('masks a command and the answers, keeps paths, and yields every message in order', async () => {
-    const out = await masked([
-      msg('1', 'assistant', `Bash(git push https://${GH}@github.com/acme/app.git)`, {
-        kind: 'tool_use',
-        command: `git push https://${GH}@github.com/acme/app.git`,
-        paths: ['/home/alice/app/src/a.ts'],
-      }),
-      msg('2', 'user', 'question → answer', { origin: 'answer', answers: [{ question: 'Which key?', answer: `export PGPASSWORD=${PW}` }] }),
-      ...Array.from({ length: 20 }, (_, i) => msg(`n${i}`, 'user', `line ${i}`)),
-    ]);
-    expect(out.map((m) => m.id)).toEqual(['1', '2', ...Array.from({ length: 20 }, (_, i) => `n${i}`)]);
-    expect(out[0]?.command).toBe('git push https://[REDACTED:github_token]@github.com/acme/app.git');
-    expect(out[0]?.text).not.toContain(GH);
-    expect(out[0]?.paths).toEqual(['/home/alice/app/src/a.ts']);
-    expect(out[1]?.answers?.[0]?.answer).toBe('export PGPASSWORD=[REDACTED:password]');
-  });
-});
-
-describe('a tool call quoting its command', () => {
-  it('has the values its command masks masked in its text too', async () => {
-    const command = `DB_PASSWORD=a&${PW}# ./migrate.sh`;
-    const [out] = await masked([msg('1', 'assistant', `Bash(${JSON.stringify({ command })})`, { kind: 'tool_use', command })]);
-    expect(out?.command).toBe('DB_PASSWORD=[REDACTED:password] ./migrate.sh');
-    expect(out?.text).toBe('Bash({"command":"DB_PASSWORD=[REDACTED:password] ./migrate.sh"})');
   });
 });
 

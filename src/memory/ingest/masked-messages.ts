@@ -2,7 +2,7 @@
  * The one redaction pass over a transcript: every message is masked as it streams from the reader,
  * before the episodic index, the digest, the state record or extraction sees it, so nothing they
  * keep (episodes, digest commands and errors, state lines, memories) holds a secret whatever it
- * takes from the message. Text is masked whole (its lines joined, see split.ts), and a message's
+ * takes from the message. Text is masked whole (its lines joined, see redact/split.ts), and a message's
  * text is joined with the one its speaker said before, so a key pasted across two messages is
  * masked in both. File paths are left to the digest, which shows the project's own relative.
  * Tool output (up to 32 KiB a result, most of a transcript's bytes) is evidence no surface keeps
@@ -11,8 +11,8 @@
  * passed, an error), never as a candidate. Thinking is read by nothing.
  */
 import type { TranscriptMessage } from '../transcripts/types.js';
-import { applyMasks, type MaskHit, redact } from './redact.js';
-import { joinedSecret } from './split.js';
+import { applyMasks, type MaskHit, redact } from '../../redact/redact.js';
+import { joinedSecret } from '../../redact/split.js';
 
 /** Messages held back, so a message can still be masked when the speaker's next one completes a secret. */
 const HOLD = 8;

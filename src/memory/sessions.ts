@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { Low } from 'lowdb';
 import { z } from 'zod';
-import { SessionRecord } from '../../api/memory.js';
-import { DurableJsonFile, GroupCommit } from '../../sys/state-file.js';
+import { SessionRecord } from '../api/memory.js';
+import { DurableJsonFile, GroupCommit } from '../sys/state-file.js';
 
 const SessionsFile = z.object({ version: z.literal(1), sessions: z.array(SessionRecord) });
 type SessionsData = z.infer<typeof SessionsFile>;

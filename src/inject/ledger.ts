@@ -8,9 +8,9 @@
  * it cannot be written; an injection record that cannot be written is only logged.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import type { Injection } from '../../api/injections.js';
-import type { Logger } from '../../log.js';
-import { appendLines } from '../../sys/append-file.js';
+import type { Injection } from '../api/injections.js';
+import type { Logger } from '../log.js';
+import { appendLines } from '../sys/append-file.js';
 import { isRejectionLive, type Rejection, type RejectionEvent } from './rejections.js';
 
 /** A session seen by the ledger: when it began (its first record) and the tasks it was told of. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redact, type SecretKind } from '../../../src/memory/redact/redact.js';
-import { nameFamily } from '../../../src/memory/redact/secret-values.js';
+import { redact, type SecretKind } from '../../src/redact/redact.js';
+import { nameFamily } from '../../src/redact/secret-values.js';
 
 // Every secret here is FAKE and assembled at run time from a seeded generator and split prefixes,
 // so no real-looking credential sits verbatim in the repository for secret scanners to flag.

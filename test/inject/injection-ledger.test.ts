@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Injection } from '../../src/api/injections.js';
-import { InjectionLedger } from '../../src/memory/ledger/ledger.js';
+import { InjectionLedger } from '../../src/inject/ledger.js';
 import { tempDirsPerTest } from '../helpers/daemon.js';
 
 const tmp = tempDirsPerTest(afterEach, 'ns-ledger-');

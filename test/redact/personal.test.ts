@@ -5,7 +5,7 @@
  * dropping, and a pointer at a screenshot or a download is flagged as a one-off.
  */
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../../src/memory/redact/redact.js';
+import { redact } from '../../src/redact/redact.js';
 
 interface Positive {
   text: string;

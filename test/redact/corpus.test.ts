@@ -5,10 +5,10 @@
 import { lintSource } from '@secretlint/core';
 import { rules } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../../src/memory/redact/redact.js';
-import { lintSecrets } from '../../../src/memory/redact/secretlint.js';
-import { LOOKALIKES } from '../../fixtures/secrets/lookalikes.js';
-import { SECRETS } from '../../fixtures/secrets/secrets.js';
+import { redact } from '../../src/redact/redact.js';
+import { lintSecrets } from '../../src/redact/secretlint.js';
+import { LOOKALIKES } from '../fixtures/secrets/lookalikes.js';
+import { SECRETS } from '../fixtures/secrets/secrets.js';
 
 const pct = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)} %`;
 

@@ -5,7 +5,7 @@
  * the ranker's fit needs to use it as a labelled negative offline (scripts/fit/rejections.ts): the
  * text, its source messages and where their transcripts are.
  */
-import type { Memory, SessionRecord } from '../../api/memory.js';
+import type { Memory, SessionRecord } from '../api/memory.js';
 
 export interface Rejection {
   memoryId: string;

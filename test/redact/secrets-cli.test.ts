@@ -8,10 +8,10 @@
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { daemonsPerTest, tempDirsPerTest } from '../../helpers/daemon.js';
-import { writeClaudeTranscript } from '../../helpers/transcripts.js';
-import { startMcp, text } from '../../mcp/mcp-client.js';
-import { j, Seeded, UPPER32 } from '../../fixtures/secrets/random.js';
+import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
+import { writeClaudeTranscript } from '../helpers/transcripts.js';
+import { startMcp, text } from '../mcp/mcp-client.js';
+import { j, Seeded, UPPER32 } from '../fixtures/secrets/random.js';
 
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-secrets-');

@@ -9,15 +9,15 @@
 import { performance } from 'node:perf_hooks';
 import type { InjectedItem, InjectResponse, Injection, PromptInjectRequest, SessionStartRequest, TaskOutcome } from '../api/injections.js';
 import type { RecallItem } from '../api/memory.js';
-import { hookContext, renderPromptContext, renderTaskLine, renderTasks } from '../api/recall-render.js';
+import { hookContext, renderPromptContext } from '../api/recall-render.js';
 import type { Task } from '../api/tasks.js';
 import { nowMs } from '../clock.js';
 import { estimateTokens } from '../llm/tokens.js';
-import type { InjectionLedger } from '../memory/ledger/ledger.js';
-import { outcomeOf, pickForPrompt, pickForStart, toldKey } from '../memory/ledger/task-outcomes.js';
-import { whyOf } from '../memory/ledger/why.js';
-import type { PromptRecall } from '../memory/recall/prompt-recall.js';
-import type { MemoryService } from '../memory/service.js';
+import type { InjectionLedger } from './ledger.js';
+import { outcomeOf, pickForPrompt, pickForStart, toldKey } from './task-outcomes.js';
+import { renderTaskLine, renderTasks } from './task-lines.js';
+import { whyOf } from './why.js';
+import type { MemoryService, PromptRecall } from '../memory/index.js';
 import { projectKey } from '../project.js';
 
 /** With no earlier session of the project on record: tasks of the last day. */
@@ -62,7 +62,7 @@ export class Injector {
     // The tasks come out of the same budget: the recall gets what they leave.
     const taskTokens = outcomes.length > 0 ? estimateTokens(renderTasks(outcomes)) : 0;
     if (taskTokens > 0) r = this.d.memory.recall({ project, episodes: true, budget: Math.max(50, r.budget - taskTokens) });
-    const context = hookContext(r, outcomes);
+    const context = hookContext(r, outcomes.length === 0 ? '' : renderTasks(outcomes));
     const tl = performance.now();
     const items = [...outcomes.map((o) => taskItem(o, renderTasks([o]).split('\n').slice(1).join('\n'))), ...this.recallItems(r.items, null)];
     const sessionId = req.sessionId;

@@ -3,7 +3,7 @@
  * rank (store/model.ts `rankOf`: importance, pinned, sessions that said it, how fresh) and, for a
  * prompt, the match. Recorded in the ledger so "why was this recalled?" has an answer.
  */
-import type { Memory, RecallItem } from '../../api/memory.js';
+import type { Memory, RecallItem } from '../api/memory.js';
 
 const DAY_MS = 86_400_000;
 
