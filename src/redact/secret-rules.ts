@@ -119,6 +119,12 @@ export const RULES: readonly SecretRule[] = [
     ),
     kind: prosePasswordOrAny,
   },
+  // A password fed to sudo on its stdin: `echo "pw" | sudo -S …`, `sudo -S cmd <<< pw`.
+  {
+    pattern: rx(String.raw`\b(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*[ \t]+${VALUE}[ \t]*\|[ \t]*sudo\b[^\n|;&]{0,40}?[ \t]-[a-zA-Z]*S\b`),
+    kind: prosePasswordOrAny,
+  },
+  { pattern: rx(String.raw`\bsudo\b[^\n|;&]{0,40}?[ \t]-[a-zA-Z]*S\b[^\n|;&]{0,120}?<<<[ \t]*${VALUE}`), kind: prosePasswordOrAny },
   // name=value anywhere: shell, query strings, --flag=value.
   { pattern: rx(String.raw`(?<![\w.$-])(?:--?)?${NAME}=${QUERY_VALUE}`), kind: assigned(false) },
   // --password value

@@ -22,6 +22,13 @@ const FORMS: [string, string, string, string][] = [
   ],
   ['curl --user=', `curl --user=ci:${PW} -X POST https://ci.example.com/job`, PW, 'curl --user=ci:[REDACTED:password] -X POST https://ci.example.com/job'],
   ['curl -uuser:pass', `curl -uadmin:${PW} http://localhost:9200`, PW, 'curl -uadmin:[REDACTED:password] http://localhost:9200'],
+  [
+    'a password piped to sudo -S',
+    `Kill the blocking process: echo "${PW}" | sudo -S pkill cameracaptured`,
+    PW,
+    'Kill the blocking process: echo "[REDACTED:password]" | sudo -S pkill cameracaptured',
+  ],
+  ['sudo -S with a here-string', `sudo -S apt install jq <<< ${PW}`, PW, 'sudo -S apt install jq <<< [REDACTED:password]'],
   ['export PGPASSWORD', `cd /srv && export PGPASSWORD=${PW} && psql -h db`, PW, 'cd /srv && export PGPASSWORD=[REDACTED:password] && psql -h db'],
   [
     'export PGPASSWORD, a plain word',
@@ -63,6 +70,8 @@ describe('command-line credentials', () => {
     'docker run -e POSTGRES_PASSWORD_FILE=/run/secrets/db postgres:16',
     'export TOKEN_TTL=3600',
     'git push -u origin main',
+    'echo $SUDO_PASSWORD | sudo -S true',
+    'echo hello | sudo tee /etc/motd',
     `the Twilio account SID is AC${HEX32} and the auth token lives in vault`,
     `TWILIO_ACCOUNT_SID=AC${HEX32}`,
     'pagination: nextPageToken=CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA3',
