@@ -6,10 +6,11 @@
  * excerpts say what a lasting statement says. The last block holds statements real sessions make
  * in few words, which a ranker that rewarded length left out.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
-import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
+import { daemonsPerTest, tempDirsPerTest, TestDaemon } from '../helpers/daemon.js';
 import { ingestText as ingest, memories, project, recall } from '../helpers/memory-cli.js';
 import { ClaudeSession, codexRollout } from '../helpers/session-lines.js';
 
@@ -104,9 +105,15 @@ describe('real-session classes', () => {
   });
 
   it('reads compaction summaries by section: the stack and the lessons, not the pending work', async () => {
-    const d = newDaemon();
-    await d.start();
     const dir = tmp();
+    // How many of a session's best are kept below the floor is a fitted operating point (2 or 3 as
+    // the fit moves); this test is about which sections are read, so it keeps the three best.
+    const weights = join(dir, 'weights.json');
+    const fitted = JSON.parse(readFileSync(join(import.meta.dirname, '../../src/memory/rank/weights.json'), 'utf8')) as object;
+    writeFileSync(weights, JSON.stringify({ ...fitted, sessionBest: 3 }));
+    const d = new TestDaemon({}, { NIGHTSHIFT_RANKER_WEIGHTS: weights });
+    onTestFinished(() => d.cleanup());
+    await d.start();
     const app = project(dir, 'tracker');
     const summary = [
       'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.',
