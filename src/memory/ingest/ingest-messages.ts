@@ -10,54 +10,35 @@ const EXTRACT_TEXT_MAX = 4000;
 /** Summaries, plans, instruction files and what the person typed or pasted (a spec is mined line by line) are kept (nearly) whole. */
 const LONG_ORIGINS = new Set<TranscriptMessage['origin']>(['summary', 'plan', 'instructions', 'typed', 'queued']);
 
+/** What extraction reads of a message besides its text (ExtractMessage's fields), when set. */
+const KEPT = [
+  'id',
+  'role',
+  'kind',
+  'origin',
+  'toolName',
+  'isError',
+  'timestamp',
+  'meta',
+  'sidechain',
+  'compactSummary',
+  'speaker',
+  'answers',
+  'plan',
+  'agentId',
+  'command',
+  'exitCode',
+  'paths',
+  'gist',
+] as const satisfies readonly Exclude<keyof ExtractMessage, 'text'>[];
+
 export function forExtraction(m: TranscriptMessage): ExtractMessage | undefined {
   if (m.kind === 'thinking' || m.kind === 'boundary') return undefined;
   const max = m.kind === 'tool_result' ? EXTRACT_TOOL_RESULT_MAX : LONG_ORIGINS.has(m.origin) ? TOOL_RESULT_MAX : EXTRACT_TEXT_MAX;
-  const {
-    id,
-    role,
-    kind,
-    origin,
-    toolName,
-    isError,
-    timestamp,
-    meta,
-    sidechain,
-    compactSummary,
-    speaker,
-    answers,
-    plan,
-    agentId,
-    command,
-    exitCode,
-    paths,
-    gist,
-  } = m;
-  const x: ExtractMessage = {
-    id,
-    role,
-    kind,
-    origin,
-    // Tool output comes unmasked (masked-messages.ts): extraction reads its excerpt as evidence only
-    // (a check passed, an error), and no candidate, memory or model prompt is made of it.
-    text: clip(m.text, max),
-    toolName,
-    isError,
-    timestamp,
-    meta,
-    sidechain,
-    compactSummary,
-    speaker,
-    answers,
-    plan,
-    agentId,
-    command,
-    exitCode,
-    paths,
-    gist,
-  };
-  for (const k of Object.keys(x) as (keyof ExtractMessage)[]) if (x[k] === undefined) delete x[k];
-  return x;
+  const kept = Object.fromEntries(KEPT.flatMap((k) => (m[k] === undefined ? [] : [[k, m[k]]]))) as Omit<ExtractMessage, 'text'>;
+  // Tool output comes unmasked (masked-messages.ts): extraction reads its excerpt as evidence only
+  // (a check passed, an error), and no candidate, memory or model prompt is made of it.
+  return { ...kept, text: clip(m.text, max) };
 }
 
 /** What the episodic index keeps: said and done, never tool output (the messages come masked). */
