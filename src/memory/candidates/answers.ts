@@ -2,9 +2,7 @@
  * The person's answers to the agent's questions: AskUserQuestion results, and replies that answer the
  * assistant's numbered questions by number. Each answer is one unit, "question → answer".
  */
-import type { ExtractMessage } from '../transcripts/types.js';
 import { contentTerms, shared } from './overlap.js';
-import { oneUnit, type Unit } from './unit.js';
 
 /** A question longer than this is read as its last sentence in an answer's memory. */
 const QUESTION_MAX = 160;
@@ -29,11 +27,9 @@ export function clipQuestion(q: string): string {
   return asked.trim();
 }
 
-export function answerUnits(m: ExtractMessage, turn: number): Unit[] {
-  const pairs = m.answers ?? parseAnswerText(m.text);
-  return pairs.flatMap(
-    (p) => oneUnit(`${clipQuestion(p.question)} → ${p.answer.replace(/\s*\((?:recommended|default)\)\s*/gi, ' ').trim()}`, 'answer', m, turn) ?? [],
-  );
+/** AskUserQuestion's answers, each as "question → answer" (an option's "(recommended)" off). */
+export function answerTexts(pairs: readonly { question: string; answer: string }[]): string[] {
+  return pairs.map((p) => `${clipQuestion(p.question)} → ${p.answer.replace(/\s*\((?:recommended|default)\)\s*/gi, ' ').trim()}`);
 }
 
 /** "1. Which stack?" … in the assistant's text: its numbered questions. */
@@ -46,17 +42,16 @@ export function numberedQuestions(text: string): Map<number, string> {
   return out;
 }
 
-/** A reply that answers the assistant's numbered questions by number ("1. X 2. Y"): question/answer pairs. */
-export function inlineAnswers(reply: string, questions: Map<number, string>, m: ExtractMessage, turn: number): Unit[] {
+/** A reply that answers the assistant's numbered questions by number ("1. X 2. Y"): "question → answer" each. */
+export function inlineAnswers(reply: string, questions: Map<number, string>): string[] {
   if (questions.size < 2) return [];
   const parts = reply.split(/(?:^|\s)(\d{1,2})[.)]\s*/).slice(1);
-  const out: Unit[] = [];
+  const out: string[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const q = questions.get(Number(parts[i]));
     const a = (parts[i + 1] ?? '').trim();
     if (q === undefined || a === '') continue;
-    const u = oneUnit(`${clipQuestion(q)} → ${a}`, 'answer', m, turn);
-    if (u !== undefined) out.push(u);
+    out.push(`${clipQuestion(q)} → ${a}`);
   }
   return out.length >= 2 ? out : [];
 }

@@ -8,12 +8,12 @@
  */
 import { closingQuestion } from '../nlp/text.js';
 import type { ExtractMessage } from '../transcripts/types.js';
-import { answersQuestion, answerUnits, clipQuestion, inlineAnswers, numberedQuestions } from './answers.js';
+import { answersQuestion, answerTexts, clipQuestion, inlineAnswers, numberedQuestions, parseAnswerText } from './answers.js';
 import { findLearnings } from './learnings.js';
 import { splitPasted, writtenLines } from './pasted.js';
-import { approvedNext, carriedOut, planGistText, planUnits, PROPOSED } from './plans.js';
+import { approvedNext, carriedOut, planGistText, planPassages, PROPOSED } from './plans.js';
 import { summaryItems } from './summary.js';
-import { oneUnit, originOf, sentenceUnits, type Unit, type UnitSource } from './unit.js';
+import { originOf, placeOf, sentenceTexts, unitsOfPassage, type Passage, type Unit, type UnitSource } from './unit.js';
 import { notableUrl } from './urls.js';
 import { verifiedAfter } from './verified.js';
 
@@ -25,20 +25,15 @@ const SHORT_REPLY_WORDS = 12;
 /** How much of each assistant or tool text is remembered to recognise it pasted back. */
 const WRITTEN_CHARS = 20_000;
 
-function summaryUnits(m: ExtractMessage, turn: number): Unit[] {
-  const items = summaryItems(m.text);
-  if (!items.some((i) => i.section !== 'other')) return sentenceUnits(m.text, 'summary-other', m, { turn, document: false, investigative: false });
-  const out: Unit[] = [];
-  for (const item of items) {
-    if (item.section === 'user') {
-      // "- "Work on bead X" (asking to …)": the quoted words are the person's.
-      const quoted = /^["“](.+?)["”]/.exec(item.text)?.[1] ?? item.text;
-      out.push(...sentenceUnits(quoted, 'typed', m, { turn, document: false, investigative: false }).map((u) => ({ ...u, restated: true })));
-    } else {
-      out.push(...sentenceUnits(item.text.replace(/\*\*/g, ''), `summary-${item.section}`, m, { turn, document: false, investigative: false }));
-    }
-  }
-  return out;
+function summaryPassages(text: string): Passage[] {
+  const items = summaryItems(text);
+  if (!items.some((i) => i.section !== 'other')) return [{ text, source: 'summary-other' }];
+  return items.map((item) => {
+    if (item.section !== 'user') return { text: item.text.replace(/\*\*/g, ''), source: `summary-${item.section}` };
+    // "- "Work on bead X" (asking to …)": the quoted words are the person's.
+    const quoted = /^["“](.+?)["”]/.exec(item.text)?.[1] ?? item.text;
+    return { text: quoted, source: 'typed', marks: { restated: true } };
+  });
 }
 
 /** A brief, a spec or a README pasted in: long, or structured with headings. */
@@ -54,12 +49,11 @@ function isDocument(text: string): boolean {
 }
 
 /** A short reply to the agent's closing question means nothing without it: "the detailed one". */
-function joinedAnswer(question: string | undefined, text: string, m: ExtractMessage, turn: number): Unit | undefined {
+function joinedAnswer(question: string | undefined, text: string): Passage | undefined {
   if (question === undefined) return undefined;
   const reply = text.trim();
   if (reply.includes('\n') || reply.endsWith('?') || reply.split(/\s+/).length > SHORT_REPLY_WORDS || !answersQuestion(question, reply)) return undefined;
-  const u = oneUnit(`${clipQuestion(question)} → ${reply}`, 'answer', m, turn);
-  return u === undefined ? undefined : { ...u, text: `${clipQuestion(question)} → ${reply}` };
+  return { text: `${clipQuestion(question)} → ${reply}`, source: 'answer', whole: true, verbatim: true };
 }
 
 /** What a rejection turned down: the plan just proposed, or the tool call it answered. */
@@ -76,11 +70,10 @@ function rejected(messages: readonly ExtractMessage[], i: number): string | unde
 }
 
 /** Causes with their fixes the assistant stated and the session then verified (a check passed, or the person confirmed). */
-function learningUnits(messages: readonly ExtractMessage[], i: number, m: ExtractMessage, turn: number): Unit[] {
-  const sentences = sentenceUnits(m.text, 'assistant', m, { turn, document: false, investigative: false });
-  const found = findLearnings(sentences.map((u) => u.text)).filter((l) => l.used.length === 2 && !/\b(?:I|I'm|I'll|I need|let me|we need)\b/.test(l.content));
+function learningPassages(messages: readonly ExtractMessage[], i: number, text: string): Passage[] {
+  const found = findLearnings(sentenceTexts(text)).filter((l) => l.used.length === 2 && !/\b(?:I|I'm|I'll|I need|let me|we need)\b/.test(l.content));
   if (found.length === 0 || !verifiedAfter(messages, i)) return [];
-  return found.flatMap((l) => oneUnit(l.content, 'learning', m, turn) ?? []);
+  return found.map((l) => ({ text: l.content, source: 'learning', whole: true }));
 }
 
 export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
@@ -93,67 +86,62 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
   for (const [index, m] of messages.entries()) {
     const origin = originOf(m);
     if (origin === 'assistant' || origin === 'tool') for (const line of writtenLines([m.text.slice(0, WRITTEN_CHARS)])) written.add(line);
+    const said: Passage[] = [];
+    const place = placeOf(m, turn);
     switch (origin) {
       case 'typed':
       case 'queued':
       case 'feedback': {
         if (m.kind !== 'text') break;
+        turn++;
         const source: UnitSource = origin === 'feedback' ? 'feedback' : 'typed';
         const { own, kept } = splitPasted(m.text, written);
         const link = notableUrl(own);
-        const linkUnit = link === undefined ? undefined : oneUnit(link, 'url', m, turn);
-        if (linkUnit !== undefined) out.push(linkUnit);
-        for (const line of kept) out.push(...sentenceUnits(line, source, m, { turn, document: false, investigative: false }));
-        const answered = inlineAnswers(own, asked, m, turn);
-        const joined = answered.length === 0 && source === 'typed' ? joinedAnswer(question, own, m, turn) : undefined;
+        if (link !== undefined) said.push({ text: link, source: 'url', whole: true });
+        for (const line of kept) said.push({ text: line, source });
+        const answered = inlineAnswers(own, asked).map((text): Passage => ({ text, source: 'answer', whole: true }));
+        const joined = answered.length === 0 && source === 'typed' ? joinedAnswer(question, own) : undefined;
         asked = new Map();
         question = undefined;
         if (answered.length > 0 || joined !== undefined) {
-          out.push(...answered, ...(joined === undefined ? [] : [joined]));
-          turn++;
+          said.push(...answered, ...(joined === undefined ? [] : [joined]));
           break;
         }
-        const units = sentenceUnits(own, source, m, { turn, document: isDocument(own), investigative: false });
         const rejects = source === 'feedback' ? rejected(messages, index) : undefined;
         // A message that opens by asking something scopes its restrictions to that request.
-        const lead = units[0];
-        const investigative = lead !== undefined && /\?\s*$/.test(lead.text);
-        for (const u of units) out.push({ ...u, investigative: investigative || u.investigative, ...(rejects !== undefined && { rejects }) });
-        turn++;
+        said.push({ text: own, source, asking: true, marks: { document: isDocument(own), ...(rejects !== undefined && { rejects }) } });
         break;
       }
       case 'answer':
-        out.push(...answerUnits(m, turn));
+        said.push(...answerTexts(m.answers ?? parseAnswerText(m.text)).map((text): Passage => ({ text, source: 'answer', whole: true })));
         break;
       case 'plan':
-        if (m.plan === 'approved') out.push(...planUnits(m.text, m, turn, carriedOut(messages, index)));
+        if (m.plan === 'approved') said.push(...planPassages(m.text, carriedOut(messages, index)));
         break;
       case 'summary':
-        out.push(...summaryUnits(m, turn));
+        said.push(...summaryPassages(m.text));
         break;
       case 'instructions':
         // Injected instruction files are read by the agent every session anyway; what the assistant
         // wrote into one at the person's request is their standing rules.
-        if (m.role === 'assistant') out.push(...sentenceUnits(m.text, 'instructions', m, { turn, document: false, investigative: false }));
+        if (m.role === 'assistant') said.push({ text: m.text, source: 'instructions' });
         break;
       case 'assistant': {
         if (m.kind !== 'text') break;
         asked = numberedQuestions(m.text);
         question = asked.size === 0 ? closingQuestion(m.text) : undefined;
         const proposed = PROPOSED.exec(m.text)?.[1];
-        if (proposed !== undefined && approvedNext(messages, index)) out.push(...planUnits(proposed, m, turn, carriedOut(messages, index)));
-        else out.push(...learningUnits(messages, index, m, turn));
+        if (proposed !== undefined && approvedNext(messages, index)) said.push(...planPassages(proposed, carriedOut(messages, index)));
+        else said.push(...learningPassages(messages, index, m.text));
         // "The app is live at https://x.onrender.com": the deploy address, said once it was up.
         const live = /\b(?:live|deployed|running|available|hosted)\b/i.test(m.text) ? notableUrl(m.text) : undefined;
-        if (live?.startsWith('Live at') === true) {
-          const u = oneUnit(live, 'url', m, turn);
-          if (u !== undefined) out.push(u);
-        }
+        if (live?.startsWith('Live at') === true) said.push({ text: live, source: 'url', whole: true });
         break;
       }
       default:
         break;
     }
+    for (const p of said) out.push(...unitsOfPassage(p, place));
   }
   return out;
 }

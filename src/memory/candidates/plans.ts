@@ -4,17 +4,16 @@
  * rules stated inside the plan are units of their own.
  */
 import type { ExtractMessage } from '../transcripts/types.js';
-import { oneUnit, originOf, sentenceUnits, type Unit } from './unit.js';
+import { originOf, type Passage } from './unit.js';
 
 /** An approved plan: its title and gist as one decision ("Built: …" when the session then carried it out), and the rules stated inside it. */
-export function planUnits(text: string, m: ExtractMessage, turn: number, built = false): Unit[] {
-  const gist = planGist(text, m, turn, built);
+export function planPassages(text: string, built = false): Passage[] {
+  const gist = planGistText(text);
   // The plan's first section (its summary or context) says what it is about; the rest is detail.
   const second = nthHeading(text, 2);
-  const ctx = { turn, document: false, investigative: false };
-  const lead = second < 0 ? [] : sentenceUnits(text.slice(0, second), 'plan-body', m, ctx).map((u) => ({ ...u, lead: true }));
-  const body = sentenceUnits(second < 0 ? text : text.slice(second), 'plan-body', m, ctx);
-  return [...(gist === undefined ? [] : [gist]), ...lead, ...body];
+  const lead: Passage[] = second < 0 ? [] : [{ text: text.slice(0, second), source: 'plan-body', marks: { lead: true } }];
+  const body: Passage = { text: second < 0 ? text : text.slice(second), source: 'plan-body' };
+  return [...(gist === undefined ? [] : [{ text: `${built ? 'Built' : 'Approved plan'}: ${gist}`, source: 'plan' as const, whole: true }]), ...lead, body];
 }
 
 /** Offset of the n-th markdown heading of level 2 or 3, or -1. */
@@ -36,11 +35,6 @@ export function planGistText(text: string): string | undefined {
   const gist = after(/summary|overview|goal/i) ?? after(/strategy|approach|solution|decision/i) ?? after(/context/i);
   const parts = [title, gist].filter((x): x is string => x !== undefined && x !== '');
   return parts.length === 0 ? undefined : parts.join(' — ');
-}
-
-function planGist(text: string, m: ExtractMessage, turn: number, built: boolean): Unit | undefined {
-  const gist = planGistText(text);
-  return gist === undefined ? undefined : oneUnit(`${built ? 'Built' : 'Approved plan'}: ${gist}`, 'plan', m, turn);
 }
 
 /** The session went on to change files after message `i`: the plan approved there was carried out. */

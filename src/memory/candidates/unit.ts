@@ -1,6 +1,7 @@
 /**
  * A unit: one statement to classify (a sentence, an answer, a plan's gist, a summary's bullet), with
- * where it came from and the context the classifier needs. Built from a message's prose.
+ * where it came from and the context the classifier needs. The session's reading (collect.ts) finds
+ * passages; `unitsOfPassage` is the one place they become units.
  */
 import { analyze, type Sentence } from '../nlp/index.js';
 import type { MessageOrigin } from '../transcripts/types.js';
@@ -49,35 +50,45 @@ export function originOf(m: ExtractMessage): MessageOrigin {
   return 'typed';
 }
 
-export interface Context {
+/** Where a statement was said: its message, when, and the person's turn; all a unit keeps of the message. */
+export interface Place {
+  messageId: string;
+  at?: string;
   turn: number;
-  document: boolean;
-  investigative: boolean;
+}
+
+export function placeOf(m: ExtractMessage, turn: number): Place {
+  return { messageId: m.id, ...(m.timestamp !== undefined && { at: m.timestamp }), turn };
 }
 
 /** `claude "/skill-name prompt…"` or `/command args`: the prompt is the person's; the command is not. */
 const COMMAND_LEAD = /^(?:claude\s+)?["']?\/[\w:-]+\s+/i;
 
-export function sentenceUnits(text: string, source: UnitSource, m: ExtractMessage, ctx: Context): Unit[] {
-  const out: Unit[] = [];
-  for (const raw of proseBlocks(text)) {
+/** A passage of a message that says something, as the session's reading found it, before it is cut into units. */
+export interface Passage {
+  text: string;
+  source: UnitSource;
+  /** One unit as it stands (an answer, a plan's gist, a link), not cut into sentences. */
+  whole?: boolean;
+  /** Kept as written, not tidied: a short reply joined to its question reads only as a pair. */
+  verbatim?: boolean;
+  /** The first sentence asks something: every restriction after it is about that request. */
+  asking?: boolean;
+  /** Marks every unit cut from it carries. */
+  marks?: Partial<Pick<Unit, 'document' | 'lead' | 'rejects' | 'restated'>>;
+}
+
+/** A message's prose, sentence by sentence, each with the block it stood in. */
+function sentencesOf(text: string): { sentence: Sentence; bullet: boolean; intro?: string }[] {
+  return proseBlocks(text).flatMap((raw) => {
     const block = { ...raw, text: raw.text.replace(COMMAND_LEAD, '') };
-    for (const sentence of analyze(block.text)) {
-      out.push({
-        text: sentence.text,
-        source,
-        sentence,
-        messageId: m.id,
-        ...(m.timestamp !== undefined && { at: m.timestamp }),
-        bullet: block.bullet,
-        ...(block.intro !== undefined && { intro: block.intro }),
-        document: ctx.document,
-        investigative: ctx.investigative,
-        turn: ctx.turn,
-      });
-    }
-  }
-  return out;
+    return analyze(block.text).map((sentence) => ({ sentence, bullet: block.bullet, ...(block.intro !== undefined && { intro: block.intro }) }));
+  });
+}
+
+/** The sentences of a text, as words. */
+export function sentenceTexts(text: string): string[] {
+  return sentencesOf(text).map((s) => s.sentence.text);
 }
 
 export function joinSentences(list: Sentence[]): Sentence | undefined {
@@ -87,18 +98,20 @@ export function joinSentences(list: Sentence[]): Sentence | undefined {
   );
 }
 
-export function oneUnit(text: string, source: UnitSource, m: ExtractMessage, turn: number): Unit | undefined {
-  const sentence = joinSentences(analyze(text.replace(/\s+/g, ' ').trim()));
-  if (sentence === undefined) return undefined;
-  return {
+/** The units a passage says, said at `place`: the one place a unit is made. */
+export function unitsOfPassage(p: Passage, place: Place): Unit[] {
+  const base = { source: p.source, ...place, document: false, investigative: false, ...p.marks };
+  if (p.whole === true) {
+    const sentence = joinSentences(analyze(p.text.replace(/\s+/g, ' ').trim()));
+    return sentence === undefined ? [] : [{ ...base, text: p.verbatim === true ? p.text : sentence.text, sentence, bullet: false }];
+  }
+  const units = sentencesOf(p.text).map(({ sentence, bullet, intro }) => ({
+    ...base,
     text: sentence.text,
-    source,
     sentence,
-    messageId: m.id,
-    ...(m.timestamp !== undefined && { at: m.timestamp }),
-    bullet: false,
-    document: false,
-    investigative: false,
-    turn,
-  };
+    bullet,
+    ...(intro !== undefined && { intro }),
+  }));
+  const asks = p.asking === true && /\?\s*$/.test(units[0]?.text ?? '');
+  return asks ? units.map((u) => ({ ...u, investigative: true })) : units;
 }

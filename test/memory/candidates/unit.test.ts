@@ -1,0 +1,45 @@
+/** The one place a unit is made: a passage of a message cut into units, with its place and marks. */
+import { describe, expect, it } from 'vitest';
+import { sentenceTexts, unitsOfPassage } from '../../../src/memory/candidates/unit.js';
+
+const place = { messageId: 'm1', at: '2026-01-02T03:04:05Z', turn: 3 };
+
+describe('unitsOfPassage', () => {
+  it('cuts prose into sentences, each with the place it was said', () => {
+    const units = unitsOfPassage({ text: 'Use pnpm in this repo. Never commit the build folder.', source: 'typed' }, place);
+    expect(units.map((u) => u.text)).toEqual(['Use pnpm in this repo.', 'Never commit the build folder.']);
+    for (const u of units) expect(u).toMatchObject({ source: 'typed', messageId: 'm1', at: place.at, turn: 3, document: false, investigative: false });
+  });
+
+  it('keeps a whole passage as one unit, tidied unless it is kept verbatim', () => {
+    const text = 'Which cache?   →  ristretto';
+    const [tidied] = unitsOfPassage({ text, source: 'answer', whole: true }, place);
+    const [verbatim] = unitsOfPassage({ text, source: 'answer', whole: true, verbatim: true }, place);
+    expect(tidied?.text).not.toBe(text);
+    expect(verbatim?.text).toBe(text);
+  });
+
+  it('scopes every unit to the request when the passage opens by asking, and only then', () => {
+    const asks = unitsOfPassage({ text: 'Why does the deploy fail? Do not change any code.', source: 'typed', asking: true }, place);
+    expect(asks.map((u) => u.investigative)).toEqual([true, true]);
+    const tells = unitsOfPassage({ text: 'Do not change any code. Why does the deploy fail?', source: 'typed', asking: true }, place);
+    expect(tells.map((u) => u.investigative)).toEqual([false, false]);
+    const unasked = unitsOfPassage({ text: 'Why does the deploy fail? Do not change any code.', source: 'typed' }, place);
+    expect(unasked.map((u) => u.investigative)).toEqual([false, false]);
+  });
+
+  it('gives every unit the passage marks, and a bullet its list intro', () => {
+    const units = unitsOfPassage(
+      { text: 'Workflow:\n- run the tests\n- open a PR', source: 'feedback', marks: { rejects: 'the plan "x"', document: true } },
+      place,
+    );
+    expect(units.length).toBeGreaterThan(0);
+    for (const u of units) expect(u).toMatchObject({ rejects: 'the plan "x"', document: true });
+    expect(units.some((u) => u.bullet && u.intro !== undefined)).toBe(true);
+  });
+
+  it('drops a slash command that leads a prompt, as sentenceTexts does', () => {
+    expect(sentenceTexts('/review check the auth module.')).toEqual(['check the auth module.']);
+    expect(unitsOfPassage({ text: '/review check the auth module.', source: 'typed' }, place).map((u) => u.text)).toEqual(['check the auth module.']);
+  });
+});
