@@ -113,7 +113,7 @@ async function surfaces(): Promise<Record<string, number>> {
     const x = forExtraction(m);
     if (x) extract.push(x);
   }
-  const memories = extractOffline({ sessionId: 'bench', messages: extract, maxMemories: 500, related: () => [] }).proposals.map((p) => redact(p.content).text);
+  const memories = extractOffline({ sessionId: 'bench', messages: extract, maxMemories: 500, related: () => [] }).proposals.map((p) => redact(p.text).text);
   const texts: Record<string, string> = {
     episodes: episodes.join('\n'),
     digest: JSON.stringify(digest.result(new Date().toISOString(), '/srv/app')),

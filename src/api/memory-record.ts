@@ -49,7 +49,11 @@ export type MemoryEvent = z.infer<typeof MemoryEvent>;
 export const RejectionMark = z.object({ project: z.string().nullable(), at: z.string(), live: z.boolean() });
 export type RejectionMark = z.infer<typeof RejectionMark>;
 
-/** The memory record: what the daemon stores, the API answers and the dashboard shows. Stage 6 of 9 of a statement (after `Incoming`, before `RecallItem`). */
+/**
+ * The memory record: what the daemon stores, the API answers and the dashboard shows. Stage 6 of 9
+ * of a statement (after `Incoming`, before `RecallItem`). Its words are `content`, the one shape not
+ * `text`: stored homes and clients read the record by that name.
+ */
 export const Memory = z.object({
   id: MemoryId,
   content: z.string().min(1),

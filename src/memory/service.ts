@@ -140,7 +140,7 @@ export class MemoryService {
     if (r.onlySecret) throw new AppError('bad_request', 'that text is only a secret or personal data; nightshift never stores either');
     const at = new Date(nowMs()).toISOString();
     const out = merge(this.store, {
-      content: r.text,
+      text: r.text,
       type: req.type ?? typeOfStatement(r.text),
       namespace: this.namespace(req),
       stable: req.stable,

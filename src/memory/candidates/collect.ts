@@ -71,9 +71,9 @@ function rejected(messages: readonly ExtractMessage[], i: number): string | unde
 
 /** Causes with their fixes the assistant stated and the session then verified (a check passed, or the person confirmed). */
 function learningPassages(messages: readonly ExtractMessage[], i: number, text: string): Passage[] {
-  const found = findLearnings(sentenceTexts(text)).filter((l) => l.used.length === 2 && !/\b(?:I|I'm|I'll|I need|let me|we need)\b/.test(l.content));
+  const found = findLearnings(sentenceTexts(text)).filter((l) => l.used.length === 2 && !/\b(?:I|I'm|I'll|I need|let me|we need)\b/.test(l.text));
   if (found.length === 0 || !verifiedAfter(messages, i)) return [];
-  return found.map((l) => ({ text: l.content, source: 'learning', whole: true }));
+  return found.map((l) => ({ text: l.text, source: 'learning', whole: true }));
 }
 
 export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {

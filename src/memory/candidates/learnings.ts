@@ -8,7 +8,7 @@ import { isTimeBound, TIME_BOUND_IMPORTANCE } from './time-bound.js';
 import { finish, MAX_CONTENT, tidy, wordCount, type Tidy } from '../nlp/tidy.js';
 
 export interface Learning {
-  content: string;
+  text: string;
   stable: boolean;
   importance: number;
   /** Indexes of the sentences it used, so they are not read again as something else. */
@@ -43,7 +43,7 @@ function asClause(text: string): string {
 
 function learning(text: string, used: number[]): Learning {
   const timeBound = isTimeBound(text);
-  return { content: finish(text), stable: !timeBound, importance: timeBound ? TIME_BOUND_IMPORTANCE : IMPORTANCE, used };
+  return { text: finish(text), stable: !timeBound, importance: timeBound ? TIME_BOUND_IMPORTANCE : IMPORTANCE, used };
 }
 
 export function findLearnings(sentences: readonly string[]): Learning[] {

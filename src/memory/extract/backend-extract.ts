@@ -34,7 +34,7 @@ const MAX_KNOWN = 15;
 
 /** Stored memories of the same slots as these candidates, under short aliases (K1, K2…). */
 function knownFor(input: ExtractInput, candidates: readonly Numbered[]): Map<string, KnownMemory> {
-  const found = input.related?.(candidates.map((c) => c.offline.content)) ?? [];
+  const found = input.related?.(candidates.map((c) => c.offline.text)) ?? [];
   const unique = [...new Map(found.map((m) => [m.id, m])).values()].slice(0, MAX_KNOWN);
   return new Map(unique.map((m, i) => [`K${i + 1}`, m]));
 }

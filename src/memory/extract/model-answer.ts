@@ -37,7 +37,7 @@ function draftOf(item: MemoryItem, cited: Numbered[], known: ReadonlyMap<string,
   // What the ranker's reading found replaced ("switched from X to Y") stands too.
   const replaces = [...new Set([...replaced, ...cited.flatMap((c) => c.offline.replaces ?? [])])].filter((r) => r.length > 0 && r.length <= 200).slice(0, 10);
   const proposal: Proposal = {
-    content: same?.content ?? item.content.replace(/\s+/g, ' ').trim(),
+    text: same?.content ?? item.content.replace(/\s+/g, ' ').trim(),
     type: item.type,
     scope: same?.scope === 'user' ? 'user' : item.scope,
     stable: item.stable,
@@ -73,7 +73,7 @@ export function draftsOf(value: unknown, candidates: readonly Numbered[], known:
 export function mergeDrafts(lists: readonly Draft[][], max: number): Proposal[] {
   const byKey = new Map<string, Draft>();
   for (const d of lists.flat()) {
-    const key = dedupeKey(d.proposal.content);
+    const key = dedupeKey(d.proposal.text);
     const seen = byKey.get(key);
     if (seen === undefined) {
       byKey.set(key, { ...d, proposal: { ...d.proposal } });

@@ -45,7 +45,7 @@ export function outlineOf(d: SessionDigest | undefined): string[] {
 
 export function candidateLine(c: Numbered): string {
   const o = c.offline;
-  return `C${c.n} [${c.ranked.candidate.source} · ${c.ranked.score.toFixed(2)} · ${o.type}, ${o.scope}] ${oneLine(o.content, CANDIDATE_CHARS)}`;
+  return `C${c.n} [${c.ranked.candidate.source} · ${c.ranked.score.toFixed(2)} · ${o.type}, ${o.scope}] ${oneLine(o.text, CANDIDATE_CHARS)}`;
 }
 
 export interface PromptParts {

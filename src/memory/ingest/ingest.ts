@@ -193,7 +193,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   const reinforced: Memory[] = [];
   const superseded: Memory[] = [];
   for (const c of result.proposals) {
-    const r = redact(c.content);
+    const r = redact(c.text);
     secretsMasked += r.found.length;
     // Only a secret or personal data, or a pointer at a screenshot or a download: dropped.
     if (r.onlySecret || r.oneOffPointer) continue;
@@ -201,7 +201,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
     const homeless = project === null && c.scope !== 'user';
     if (retraction && keptOut(retraction, namespace, r.text)) continue;
     const out = merge(deps.store, {
-      content: r.text,
+      text: r.text,
       type: c.type,
       namespace,
       // Said in no project and not as the person's own standing rule: held with less confidence.

@@ -19,7 +19,7 @@ import { sessionContext } from './session-context.js';
 /** Stage 4 of 9 (after `Ranked`, before `Incoming`): what the store is offered for one statement. */
 export interface Proposal {
   /** One statement, self-contained, in the person's words (or the model's rewrite of them). */
-  content: string;
+  text: string;
   type: MemoryType;
   /** user: how the person works, recalled everywhere; project: about this codebase. */
   scope: 'user' | 'project';
@@ -88,7 +88,7 @@ function scopeOf(r: Ranked): 'user' | 'project' {
 }
 
 /** The person's words without the reply particles and fillers around them ("No, we deploy with Nomad only" says Nomad). A rejection carries what it rejected, so the two are recalled together. */
-function contentOf(r: Ranked): string {
+function textOf(r: Ranked): string {
   const c = r.candidate;
   const said = c.source === 'answer' || c.source === 'plan' ? c.text : tidy(c.text).text || c.text;
   if (c.source === 'feedback' && c.rejects !== undefined) return finish(`Rejected ${c.rejects.replace(/[\s.:;,]+$/, '')}: ${said}`);
@@ -131,7 +131,7 @@ export function proposalsOf(ranked: readonly Ranked[], policy: KeepPolicy, max: 
       const stable = r.kind !== 'state' && (TIMELESS.has(c.source) || !isTimeBound(c.text));
       const replaces = c.source === 'typed' || c.source === 'feedback' ? findReplaced(c.text) : undefined;
       return {
-        content: contentOf(r),
+        text: textOf(r),
         type: typeOf(r),
         scope: scopeOf(r),
         stable,

@@ -17,7 +17,7 @@ import { TOOL_CATEGORY } from '../nlp/tool-lexicon.js';
 
 /** Stage 5 of 9 (after `Proposal`, before `Memory` in api/memory.ts): a proposal placed in a namespace, as merge meets it. */
 export interface Incoming {
-  content: string;
+  text: string;
   type: MemoryType;
   namespace: Namespace;
   stable: boolean;
@@ -106,12 +106,12 @@ function supersede(store: MemoryStore, old: Memory, by: Memory, at: string): Mem
 }
 
 export function merge(store: MemoryStore, inc: Incoming): MergeResult {
-  const slot = inc.slot ?? slotOf(inc.content);
-  const dup = findDuplicate(store, inc.namespace, inc.content, slot);
+  const slot = inc.slot ?? slotOf(inc.text);
+  const dup = findDuplicate(store, inc.namespace, inc.text, slot);
   if (dup) return reinforce(store, dup, inc);
   const memory: Memory = {
     id: newMemoryId(),
-    content: inc.content,
+    content: inc.text,
     type: inc.type,
     scope: inc.namespace.scope,
     ...(inc.namespace.scope === 'project' && { project: inc.namespace.project }),
@@ -129,7 +129,7 @@ export function merge(store: MemoryStore, inc: Incoming): MergeResult {
   // Only what was true before the change is retired; two values said in one session both stand.
   const older = (m: Memory) => m.createdAt <= inc.at && !m.pinned && !editedSince(m, inc.at) && !sharesSession(m, inc.source);
   const retire = new Map<string, Memory>();
-  const change = marksChange(inc.content);
+  const change = marksChange(inc.text);
   if (slot !== undefined) {
     // "Switch to Vitest from now on", said of no part in particular, changes the tool of that kind
     // wherever the project named one ("the unit tests run with Jest").

@@ -44,7 +44,7 @@ export function promoteIfShared(store: MemoryStore, m: Memory, at: string): Memo
   if (others.length === 0) return undefined;
   const user: Namespace = { scope: 'user' };
   const out = merge(store, {
-    content: m.content,
+    text: m.content,
     type: m.type,
     namespace: user,
     // A rule bound to the moment stays so when it is promoted: only the said-in-two-projects part changes.

@@ -91,7 +91,7 @@ describe('extractWithBackend (claude -p against the fake Messages API)', () => {
     const score = rankSession(input()).find((r) => r.candidate.messageId === 'u1')?.score ?? Number.NaN;
     expect(result.proposals).toEqual([
       {
-        content: 'Use pnpm, never npm, in this repository.',
+        text: 'Use pnpm, never npm, in this repository.',
         type: 'instruction',
         scope: 'project',
         stable: true,
@@ -117,7 +117,7 @@ describe('extractWithBackend (claude -p against the fake Messages API)', () => {
       related: () => [stored],
     });
     expect(sent()).toContain('K1 (instruction, project): Use pnpm, not npm.');
-    expect(result.proposals.map((c) => c.content)).toEqual(['Use pnpm, not npm.']);
+    expect(result.proposals.map((c) => c.text)).toEqual(['Use pnpm, not npm.']);
   });
 
   it('an answer that never fits the schema falls back to the offline proposals, with the reason', async () => {

@@ -104,7 +104,7 @@ describe('extractWithBackend through the Anthropic API', () => {
     expect(req.body.tools).toEqual([expect.objectContaining({ input_schema: ANSWER_SCHEMA })]);
     expect(String(req.body.system)).toContain('never a number not listed');
     const prompt = promptOf(req);
-    expect([...listed(prompt)]).toEqual(shown.map((c) => [c.n, c.offline.content]));
+    expect([...listed(prompt)]).toEqual(shown.map((c) => [c.n, c.offline.text]));
     expect(shown.map((c) => c.ranked.candidate.messageId)).toEqual(expect.arrayContaining(['u1', 'u2', 'u3']));
     expect(prompt).toContain('] Always run the linter before committing.');
     expect(prompt).toMatch(/^C\d+ \[typed · -?\d\.\d\d · \w+, (project|user)\] Never push directly to main\.$/m);
@@ -125,7 +125,7 @@ describe('extractWithBackend through the Anthropic API', () => {
     const clamp = (x: number) => Math.max(0, Math.min(1, x));
     expect(result.proposals).toEqual([
       {
-        content: 'Run the linter before every commit.',
+        text: 'Run the linter before every commit.',
         type: 'instruction',
         scope: 'project',
         stable: true,
@@ -135,7 +135,7 @@ describe('extractWithBackend through the Anthropic API', () => {
         said: 'typed',
       },
       {
-        content: 'Never push to main directly.',
+        text: 'Never push to main directly.',
         type: 'fact',
         scope: 'project',
         stable: false,
@@ -155,7 +155,7 @@ describe('extractWithBackend through the Anthropic API', () => {
     const { result } = await run([answer([memory('Deploy the api to Fly.io from main, and never push to main directly.', [b.n, a.n])])]);
     expect(result.proposals).toEqual([
       expect.objectContaining({
-        content: 'Deploy the api to Fly.io from main, and never push to main directly.',
+        text: 'Deploy the api to Fly.io from main, and never push to main directly.',
         messageIds: ['u2', 'u3'],
         importance: Math.max(0, Math.min(1, Math.max(a.ranked.score, b.ranked.score))),
         at: '2025-03-01T10:09:00Z',
@@ -167,7 +167,7 @@ describe('extractWithBackend through the Anthropic API', () => {
     const [first] = pool();
     const { result } = await run([answer([memory('Invented from nothing.', [99]), memory('Nothing cited.', []), memory('Run the linter first.', [first!.n])])]);
     expect(result.extractor).toBe('model');
-    expect(result.proposals.map((p) => p.content)).toEqual(['Run the linter first.']);
+    expect(result.proposals.map((p) => p.text)).toEqual(['Run the linter first.']);
     await fake!.close();
     const none = await run([answer([memory('Invented from nothing.', [99])])]);
     expect(none.result).toMatchObject({ extractor: 'heuristic', proposals: extractOffline(input()).proposals });
@@ -230,8 +230,8 @@ describe('extractWithBackend through the Anthropic API', () => {
       '<stored_memories>\nK1 (instruction, user): Lint before each commit.\nK2 (fact, project): The api deploys to Render.\n</stored_memories>',
     );
     expect(result.proposals).toEqual([
-      expect.objectContaining({ content: 'Lint before each commit.', scope: 'user', messageIds: ['u1'] }),
-      expect.objectContaining({ content: 'The api deploys to Fly.io from main.', replaces: ['render'], messageIds: ['u3'] }),
+      expect.objectContaining({ text: 'Lint before each commit.', scope: 'user', messageIds: ['u1'] }),
+      expect.objectContaining({ text: 'The api deploys to Fly.io from main.', replaces: ['render'], messageIds: ['u3'] }),
     ]);
   });
 
@@ -246,7 +246,7 @@ describe('extractWithBackend through the Anthropic API', () => {
     expect(promptOf(fake!.requests[0])).toContain('<candidates (part 1 of 2;');
     const parts = fake!.requests.map((r) => [...listed(promptOf(r)).keys()]);
     expect(parts.flat()).toEqual(shown.map((c) => c.n));
-    expect(result.proposals.map((p) => p.content)).toEqual([`Memory of part with C1.`, `Memory of part with C${parts[1]![0]}.`]);
+    expect(result.proposals.map((p) => p.text)).toEqual([`Memory of part with C1.`, `Memory of part with C${parts[1]![0]}.`]);
     expect(result.tokens).toEqual({ input: 1800, output: 80 });
   });
 });

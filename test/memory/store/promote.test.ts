@@ -19,7 +19,7 @@ async function saidInTwo(said: [string | undefined, string | undefined]): Promis
   for (const [i, project] of ['/home/ana/src/a', '/home/ana/src/b'].entries()) {
     const kind = said[i];
     const out = merge(store, {
-      content: RULE,
+      text: RULE,
       type: 'instruction',
       namespace: { scope: 'project', project },
       stable: true,
