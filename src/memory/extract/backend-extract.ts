@@ -12,7 +12,7 @@ import type { ModelBackend } from '../../llm/backend.js';
 import type { Logger } from '../../log.js';
 import { draftsOf, mergeDrafts, type Draft } from './model-answer.js';
 import { chunksOf, poolOf, type Numbered } from './model-pool.js';
-import { outlineOf, SYSTEM_PROMPT, userPrompt } from './model-prompt.js';
+import { SYSTEM_PROMPT, userPrompt } from './model-prompt.js';
 import { ANSWER_SCHEMA } from './model-schema.js';
 import { offlineOf, rankSession } from './offline.js';
 import type { KnownMemory } from '../store/related.js';
@@ -54,7 +54,6 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
   };
 
   const chunks = chunksOf(pool, opts.perCall);
-  const outline = outlineOf(input.digest);
   const lists: Draft[][] = [];
   let dropped = 0;
   const started = Date.now();
@@ -62,7 +61,7 @@ export async function extractWithBackend(input: ExtractInput, opts: BackendExtra
     const known = knownFor(input, candidates);
     const prompt = userPrompt({
       ...(input.project !== undefined && { project: input.project }),
-      outline: i === 0 ? outline : [],
+      ...(input.digest !== undefined && { digest: input.digest }),
       known: [...known],
       candidates,
       part: i + 1,

@@ -33,7 +33,7 @@ function oneLine(s: string, max: number): string {
 }
 
 /** The session in two lines: what was edited and run (tool calls, not their output). */
-export function outlineOf(d: SessionDigest | undefined): string[] {
+function outlineOf(d: SessionDigest | undefined): string[] {
   if (d === undefined) return [];
   const out: string[] = [];
   const files = d.files.slice(0, 12).map((f) => f.path);
@@ -50,7 +50,8 @@ export function candidateLine(c: Numbered): string {
 
 export interface PromptParts {
   project?: string;
-  outline: string[];
+  /** The session's outline goes with the first part only. */
+  digest?: SessionDigest;
   known: readonly (readonly [string, KnownMemory])[];
   candidates: readonly Numbered[];
   part: number;
@@ -61,7 +62,8 @@ export interface PromptParts {
 export function userPrompt(p: PromptParts): string {
   const part = p.parts > 1 ? ` (part ${p.part} of ${p.parts}; the other parts are asked separately)` : '';
   const lines = [`Project: ${p.project ?? '(none: prefer user scope)'}`];
-  if (p.outline.length > 0) lines.push('<session>', ...p.outline, '</session>');
+  const outline = p.part === 1 ? outlineOf(p.digest) : [];
+  if (outline.length > 0) lines.push('<session>', ...outline, '</session>');
   if (p.known.length > 0)
     lines.push('<stored_memories>', ...p.known.map(([k, m]) => `${k} (${m.type}, ${m.scope}): ${oneLine(m.content, CANDIDATE_CHARS)}`), '</stored_memories>');
   lines.push(`<candidates${part}>`, ...p.candidates.map(candidateLine), '</candidates>');
