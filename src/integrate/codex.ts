@@ -94,21 +94,9 @@ export function installCodex(before: string | undefined, inv: Invocation, file: 
   }
   const current = lines.slice(first[0], first[1]).map(body);
   if (sections.length === 1 && current.join('\n') === block.join('\n')) return { text: text, changes: [] };
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const range = sections.find(([s, e]) => i >= s && i < e);
-    if (!range) {
-      out.push(lines[i]?.text ?? '');
-      continue;
-    }
-    if (range === first && i === first[0]) {
-      const lastEol = /\r?\n$/.exec(lines[first[1] - 1]?.text ?? '')?.[0] ?? '';
-      out.push(block.map((l, k) => l + (k < block.length - 1 || lastEol ? eol : '')).join(''));
-    }
-    if (range !== first) dropBlankBefore(out, lines, range);
-    i = range[1] - 1;
-  }
-  return { text: out.join(''), changes: [`updated ${CODEX_TABLE}`] };
+  const lastEol = /\r?\n$/.exec(lines[first[1] - 1]?.text ?? '')?.[0] ?? '';
+  const written = block.map((l, k) => l + (k < block.length - 1 || lastEol ? eol : '')).join('');
+  return { text: withSections(lines, sections, (range) => (range === first ? written : undefined)), changes: [`updated ${CODEX_TABLE}`] };
 }
 
 /** Removes the `[mcp_servers.nightshift]` table (and sub-tables), and the blank line install put before it. */
@@ -117,6 +105,11 @@ export function uninstallCodex(before: string | undefined, file: string): TextEd
   const lines = scan(before, file);
   const sections = ourSections(lines, file);
   if (sections.length === 0) return { text: before, changes: [] };
+  return { text: withSections(lines, sections, () => undefined), changes: [`removed ${CODEX_TABLE}`] };
+}
+
+/** The file with each of our sections replaced by what `put` gives it; where it gives nothing, removed. */
+function withSections(lines: TomlLine[], sections: [number, number][], put: (range: [number, number]) => string | undefined): string {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const range = sections.find(([s, e]) => i >= s && i < e);
@@ -124,10 +117,12 @@ export function uninstallCodex(before: string | undefined, file: string): TextEd
       out.push(lines[i]?.text ?? '');
       continue;
     }
-    dropBlankBefore(out, lines, range);
+    const text = put(range);
+    if (text === undefined) dropBlankBefore(out, lines, range);
+    else out.push(text);
     i = range[1] - 1;
   }
-  return { text: out.join(''), changes: [`removed ${CODEX_TABLE}`] };
+  return out.join('');
 }
 
 /** After a removed range, one blank line before it goes too when a blank line or the end of the file follows. */
