@@ -1,11 +1,16 @@
 /**
- * Trouble the session fixed is not a current problem: a report of something going wrong ("the
- * /orders endpoint returns 500", "hay un bug en el calendario") is left out when the agent then
- * changed files and a check passed or the person said it works. A lesson said as a rule ("never
- * swallow errors") is not a report and stays.
+ * What the session settled is not how things stand:
+ * - trouble it fixed: a report of something going wrong ("the /orders endpoint returns 500", "hay
+ *   un bug en el calendario") is left out when the agent then changed files and a check passed or
+ *   the person said it works;
+ * - work it took up and committed: "still left: the webhook verification", "il reste la politique
+ *   de retry" is left out when the agent changed files right after it and a commit that names some
+ *   of the same work went through later in the session.
+ * A lesson said as a rule ("never swallow errors") is neither and stays.
  */
-import { DEONTIC, standingIn } from '../nlp/lexicon.js';
-import { hasStandingMarker } from '../nlp/markers-i18n.js';
+import { DEONTIC, OPEN_WORK, standingIn } from '../nlp/lexicon.js';
+import { hasOpenWorkMarker, hasStandingMarker } from '../nlp/markers-i18n.js';
+import { terms } from '../nlp/text.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import type { Unit } from './unit.js';
 import { verifiedAfter } from './verified.js';
@@ -20,10 +25,65 @@ const TROUBLE =
 /** How far after the report the fix and its check may come. */
 const WINDOW = 40;
 
-function reportsTrouble(u: Unit): boolean {
+const GIT_COMMIT = /\bgit\b(?:\s+-\S+(?:\s+\S+)?)*\s+commit\b/;
+
+function saysHowThingsStand(u: Unit): boolean {
   const lower = u.sentence.tokens.map((t) => t.lower);
-  if (standingIn(u.text) || hasStandingMarker(u.text) || lower.some((w) => DEONTIC.has(w))) return false;
-  return TROUBLE.test(u.text);
+  return !standingIn(u.text) && !hasStandingMarker(u.text) && !lower.some((w) => DEONTIC.has(w));
+}
+
+const reportsTrouble = (u: Unit): boolean => saysHowThingsStand(u) && TROUBLE.test(u.text);
+
+const namesOpenWork = (u: Unit): boolean => saysHowThingsStand(u) && (hasOpenWorkMarker(u.text) || u.sentence.tokens.some((t) => OPEN_WORK.has(t.lower)));
+
+/**
+ * The first message after `i` that changed files, when the agent went to work on it: before the
+ * person spoke again, or after they answered a question the agent asked first.
+ */
+function changedNext(messages: readonly ExtractMessage[], i: number): number | undefined {
+  let asked = false;
+  for (let j = i + 1; j < messages.length && j <= i + WINDOW; j++) {
+    const m = messages[j] as ExtractMessage;
+    if (m.kind === 'tool_use' && (m.paths?.length ?? 0) > 0) return j;
+    if (m.role === 'assistant' && m.kind === 'text') asked = /\?\s*$/.test(m.text);
+    else if (m.role === 'user' && m.kind === 'text' && m.meta !== true && (m.origin === 'typed' || m.origin === 'queued')) {
+      if (!asked) return undefined;
+      asked = false;
+    }
+  }
+  return undefined;
+}
+
+/** The git command's own words, which say nothing of the work. */
+const GIT_WORDS = new Set(['git', 'commit', 'add', 'amend', 'message']);
+
+/**
+ * Content words by their first five letters, so that a commit written in English meets the work
+ * named in another language ("pagination", "paginación").
+ */
+function heads(text: string): Set<string> {
+  return new Set(
+    terms(text)
+      .filter((w) => w.length >= 4 && !GIT_WORDS.has(w))
+      .map((w) => w.slice(0, 5)),
+  );
+}
+
+/** A `git commit` after message `i` that did not fail and names some of the same work as `said`. */
+function committedAfter(messages: readonly ExtractMessage[], i: number, said: string): boolean {
+  const named = heads(said);
+  for (let j = i + 1; j < messages.length; j++) {
+    const m = messages[j] as ExtractMessage;
+    if (m.kind !== 'tool_use' || !GIT_COMMIT.test(m.command ?? '')) continue;
+    const result = messages.slice(j + 1).find((r) => r.kind === 'tool_result');
+    if (result?.isError !== true && [...heads(m.command ?? '')].some((w) => named.has(w))) return true;
+  }
+  return false;
+}
+
+function takenUpAndCommitted(messages: readonly ExtractMessage[], i: number, said: string): boolean {
+  const changed = changedNext(messages, i);
+  return changed !== undefined && committedAfter(messages, changed, said);
 }
 
 /** After message `i`, files were changed and the change was then verified. */
@@ -35,14 +95,14 @@ function fixedAfter(messages: readonly ExtractMessage[], i: number): boolean {
   return false;
 }
 
-/** Indexes of the person's reports of trouble that the session then fixed. */
+/** Indexes of the person's reports of trouble the session then fixed, and of open work it then did and committed. */
 export function fixedIndexes(units: readonly Unit[], messages: readonly ExtractMessage[]): Set<number> {
   const at = new Map(messages.map((m, i) => [m.id, i]));
   const out = new Set<number>();
   units.forEach((u, i) => {
-    if (u.source !== 'typed' || !reportsTrouble(u)) return;
     const k = at.get(u.messageId);
-    if (k !== undefined && fixedAfter(messages, k)) out.add(i);
+    if (u.source !== 'typed' || k === undefined) return;
+    if ((reportsTrouble(u) && fixedAfter(messages, k)) || (namesOpenWork(u) && takenUpAndCommitted(messages, k, u.text))) out.add(i);
   });
   return out;
 }

@@ -20,11 +20,13 @@ export function hasStandingMarker(text: string): boolean {
 }
 
 /**
- * Requests of the moment in other languages: to do once more what was just done ("relance",
+ * Requests of the moment in other languages: a task taken up now ("…をやりましょう"), to do once more what was just done ("relance",
  * "nochmal", "otra vez", "もう一回", "再跑一次"), or to explain something ("explique-moi",
  * "erklär mir", "explícame", "説明して", "解释一下").
  */
 const MOMENT: readonly RegExp[] = [
+  // Japanese "let's do it" (やりましょう), a task taken up now; not にしましょう, "let's go with", a choice.
+  /(?:を|は)?(?:やりましょう|やろう)(?:[。！!]|$)/u,
   /もう一回|もう一度|再度|再(?:跑|来|试|做|运行|执行|测|测试|构建|编译)?一次|再跑|再来|再试|説明して|教えて|解释一下|解释下|讲一下|说明一下/u,
   /\b(?:nochmal|noch ?einmal|erneut|encore une fois|à nouveau|de nouveau|relance[rz]?|otra vez|de nuevo|vuelve a|de novo|outra vez|di nuovo|ancora una volta|znovu|jeszcze raz)\b/iu,
   // Czech, Slovak and Polish "do …" / "make …": a task asked for now.
@@ -34,6 +36,22 @@ const MOMENT: readonly RegExp[] = [
 
 export function hasMomentMarker(text: string): boolean {
   return MOMENT.some((re) => re.test(text));
+}
+
+/**
+ * Work still to do, or picked up from an earlier session, in any language: "il reste …", "on
+ * reprend", "falta …", "retomo lo de …", "还剩", "继续上次的", "前回の続き", "noch offen", "last one
+ * from the list", "picking up where we left off". It says where the work stands, which a later
+ * session outdates.
+ */
+const OPEN_WORK: readonly RegExp[] = [
+  /还剩|还没(?:做|完成|弄)|剩下的|继续上次|接着上次|上次没做完|前回の続き|の続きです|残り(?:は|の)|まだ終わって/u,
+  /\b(?:il reste|reste à faire|on reprend|reprenons|je reprends|falta(?:n)?|queda(?:n)? pendiente|lo que queda|retomo|retomamos|fehlt noch|noch offen|es fehlt|machen weiter mit|zbývá|zostało do zrobienia)\b/iu,
+  /\b(?:still left|left to do|last one (?:from|on) the list|next on the list|left on the list|picking up where|pick up where|where we left off|left off last time|continuing from last time)\b/i,
+];
+
+export function hasOpenWorkMarker(text: string): boolean {
+  return OPEN_WORK.some((re) => re.test(text));
 }
 
 /** Thanks and acknowledgements in other languages: "merci, c'est nickel", "好的，谢谢", "了解". */

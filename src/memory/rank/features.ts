@@ -9,7 +9,7 @@ import { looksForeign, type Token } from '../nlp/index.js';
 import { commandAt, firstWord } from '../nlp/mood.js';
 import { countTechTerms } from '../nlp/tech-terms.js';
 import * as L from '../nlp/lexicon.js';
-import { hasMomentMarker, hasStandingMarker, isAcknowledgement } from '../nlp/markers-i18n.js';
+import { hasMomentMarker, hasOpenWorkMarker, hasStandingMarker, isAcknowledgement } from '../nlp/markers-i18n.js';
 import { KINDS, kindOf, type Kind } from './kind.js';
 import { echoes, type SessionContext } from './session-context.js';
 
@@ -287,7 +287,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     goAhead,
     anyPast,
     firstPerson,
-    openWork: has(L.OPEN_WORK),
+    openWork: has(L.OPEN_WORK) || hasOpenWorkMarker(text),
     // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
     moment: hasMomentMarker(text),
     acknowledgement: isAcknowledgement(text),

@@ -137,7 +137,7 @@ export function kindOf(s: KindSignals): Kind {
     if (!s.english) return 'rule';
   } else if (s.acknowledgement) return 'chatter';
   else if (s.moment) return 'one-off';
-  if (!s.english) return 'fact';
+  if (!s.english) return s.openWork ? 'state' : 'fact';
   // "That looks great" is chatter; "that looks great, but always run the linter first" says more.
   const onlyJudged = s.evaluation && !s.standing && !s.deontic && !s.preference && !s.command && !s.asking;
   if (s.contentWords === 0 || onlyJudged || s.chatter >= 0.34 || s.goAhead) return 'chatter';
@@ -154,6 +154,8 @@ export function kindOf(s: KindSignals): Kind {
   // tells what happens, not what to do.
   if (s.trouble > 0 && s.standing && !s.command && !s.deontic && !s.preference && !s.limit) return 'state';
   if (s.preference || s.standing || s.deontic || s.limit) return 'rule';
+  // "Last one from the list: webhook verification": a label naming work left to do, not a command.
+  if (s.openWork && s.labelValue) return 'state';
   // "Add a gitignore file", "check the disk", "go through all the files in src": a task, done once.
   if (s.task) return 'one-off';
   // A bare command is a request of the moment when it points at the moment, at trouble, or names

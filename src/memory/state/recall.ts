@@ -21,7 +21,7 @@ function source(l: StateLine): string {
     case 'plan':
       return 'approved plan';
     case 'todo':
-      return `todo, ${l.kind === 'built' ? 'completed' : l.status === 'in_progress' ? 'in progress' : 'pending'}`;
+      return `tasks, ${l.kind === 'built' ? 'done' : l.status === 'in_progress' ? 'in progress' : 'pending'}`;
     case 'report':
       return "the agent's report";
     case 'summary':

@@ -138,6 +138,30 @@ describe('corrections and slips keep the final version', () => {
     const open = session(cwd).user(report).assistant('I will look into it.');
     expect(texts(await candidatesOf(tmp(), open)).some((t) => /off by one cent/.test(t))).toBe(true);
   });
+
+  it.each([
+    ['Still left from last week: the PDF version of the VAT report.', 'PDF version of the VAT report', 'Add PDF export of the VAT report'],
+    ['On reprend : il reste la politique de retry pour les miniatures.', 'politique de retry', 'feat(media): retry failed thumbnails'],
+    ['Retomo lo de la semana pasada: falta la paginación del listado por zona.', 'paginación del listado', 'feat: keyset pagination for zones'],
+  ])('open work the session took up and committed is not still open: %s', async (said, words, message) => {
+    const cwd = '/home/ana/src/reports';
+    const work = (s: ClaudeSession, commit: string) =>
+      s
+        .toolUse('e1', 'Edit', { file_path: `${cwd}/reports/vat.py`, old_string: 'pass', new_string: 'render()' })
+        .toolResult('e1', 'The file has been updated successfully.')
+        .toolUse('c1', 'Bash', { command: commit })
+        .toolResult('c1', '[main 1a2b3c4] the work');
+    const has = async (s: ClaudeSession) => texts(await candidatesOf(tmp(), s)).some((t) => t.includes(words));
+    // Taken up at once (or once the agent's question was answered), then committed under its name: done.
+    expect(await has(work(session(cwd).user(said), `git commit -m "${message}"`))).toBe(false);
+    expect(await has(work(session(cwd).user(said).assistant('Should I also add the cache?').user('No, just that.'), `git -C . commit -am "${message}"`))).toBe(
+      false,
+    );
+    // Worked on but never committed, a commit of other work, or the person moved on first: still open.
+    expect(await has(work(session(cwd).user(said), 'git status'))).toBe(true);
+    expect(await has(work(session(cwd).user(said), 'git commit -m "Bump the linter"'))).toBe(true);
+    expect(await has(work(session(cwd).user(said).assistant('Noted.').user('First, rename the module.'), `git commit -m "${message}"`))).toBe(true);
+  });
 });
 
 describe('one statement once', () => {

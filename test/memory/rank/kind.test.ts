@@ -83,6 +83,10 @@ describe('kind before rank', () => {
     ['That looks great, but always run the linter first.', 'rule'],
     // Work said to be open is the state the person put it in.
     ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
+    ['Last one from the list: stripe webhook signature verification.', 'state'],
+    ['Still left from last week: the PDF version of the VAT report.', 'state'],
+    // A task named with "remaining" is still a task.
+    ['Fix the remaining lint errors.', 'one-off'],
   ])('"%s" is a %s', (text, kind) => {
     expect(kindOfText(text)).toBe(kind);
   });
@@ -113,6 +117,20 @@ describe('kind before rank', () => {
       expect([kindOfText(text), text]).toEqual(['one-off', text]);
     for (const text of ["merci, c'est nickel", '好的，谢谢～', '了解、いい感じです', 'danke, passt'])
       expect([kindOfText(text), text]).toEqual(['chatter', text]);
+  });
+
+  it('in other languages, work said to be left or picked up from an earlier session is the state of the work', () => {
+    for (const text of [
+      'On reprend : il reste la politique de retry pour les miniatures qui échouent.',
+      'Retomo lo de la semana pasada: falta la paginación del listado por zona.',
+      '继续上次的：先把 SHAP 汇总图做出来。',
+      '前回の続きです。',
+      'Es fehlt noch die Paginierung der Zonenliste.',
+    ])
+      expect([kindOfText(text), text]).toEqual(['state', text]);
+    // "Let's do the CloudKit sync" takes up a task now; "let's go with TypeScript" is no task.
+    expect(kindOfText('CloudKit同期をやりましょう。')).toBe('one-off');
+    expect(kindOfText('TypeScriptにしましょう。')).not.toBe('one-off');
   });
 
   it('acknowledgements and praise are no statement at all', () => {

@@ -65,8 +65,8 @@ describe('current state from the agent record', () => {
 
     let lines = state(await recall(d, cwd));
     expect(lines.some((l) => /^Built: Add retry to the S3 upload \(committed a1b2c3d, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
-    expect(lines.some((l) => /^Open: Write the migration for orders \(todo, in progress, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
-    expect(lines.some((l) => /^Open: Expose an upload_failed metric \(todo, pending/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open: Write the migration for orders \(tasks, in progress, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open: Expose an upload_failed metric \(tasks, pending/.test(l))).toBe(true);
     expect(lines.some((l) => /Benchmark the presigned URL path/.test(l))).toBe(true);
     expect(lines.some((l) => /request body/i.test(l))).toBe(false);
     expect(lines.some((l) => /Kafka/.test(l))).toBe(false);
@@ -203,7 +203,7 @@ describe('current state from the agent record', () => {
     await ingestText(d, join(dir, 'rollout.jsonl'), `${rollout}\n`);
     const lines = state(await recall(d, cwd));
     expect(lines.some((l) => /^Built: Drop the oldest messages when a subscriber lags \(committed 7e6d5c4, /.test(l))).toBe(true);
-    expect(lines.some((l) => /^Open: Add a relay_dropped_messages_total counter \(todo, pending/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open: Add a relay_dropped_messages_total counter \(tasks, pending/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: document the policy in the README \(the agent's report/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Drop the oldest/.test(l))).toBe(false);
   }, 60_000);
