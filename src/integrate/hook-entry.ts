@@ -21,7 +21,7 @@ import { PERL_CLIENT } from './perl-client.js';
 function perlClient(): string {
   return `if command -v perl >/dev/null 2>&1; then
   [ -S "$sock" ] || no_daemon
-  PERL5OPT= perl -C0 -e '${PERL_CLIENT}' "$sock" "$hook" "$t" "$PWD"
+  PERL5OPT= perl -C0 -e '${PERL_CLIENT}' "$sock" "$hook" "$t" "$cwd"
   case $? in
   7) no_daemon ;;
   2) ;;
@@ -70,12 +70,16 @@ elif [ -n "\${XDG_RUNTIME_DIR-}" ]; then
 else
   sock=\${XDG_STATE_HOME:-\${HOME-}/.local/state}/nightshift/run/nightshift.sock
 fi
+# The working directory goes in a header: one named with a control character would split the
+# request (CR LF) or have the daemon refuse it, so it is left out and the input's cwd is read.
+cwd=$PWD
+case $cwd in *[[:cntrl:]]*) cwd= ;; esac
 ${platform === 'linux' ? perlClient() : ''}command -v curl >/dev/null 2>&1 || node_hook
 [ -S "$sock" ] || no_daemon
 ms=$((t % 1000))
 case $ms in ?) ms=00$ms ;; ??) ms=0$ms ;; esac
 out=$(LC_ALL=C curl -q -sf --unix-socket "$sock" --max-time "$((t / 1000)).$ms" -X POST -H 'Expect:' \\
-  -H "x-nightshift-cwd: $PWD" -T - "http://nightshift/v1/hook/$hook?timeout=$t")
+  -H "x-nightshift-cwd: $cwd" -T - "http://nightshift/v1/hook/$hook?timeout=$t")
 case $? in
 0) [ -n "$out" ] && printf '%s\\n' "$out" ;;
 7) no_daemon ;;

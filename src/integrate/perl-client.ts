@@ -17,10 +17,8 @@
  *   from wait to wait); send() is MSG_DONTWAIT (0x40) | MSG_NOSIGNAL (0x4000), so it never blocks
  *   and a closed connection is an error, not SIGPIPE. alarm() at the next whole second after T is
  *   only the backstop for connect(). A timeout, an error answer or a cut one exits 3: nothing.
- * - The working directory goes in `x-nightshift-cwd` as its bytes, as curl sends it; a byte Node's
- *   parser refuses in a header value (a control character but tab) would make the daemon refuse the
- *   request (and CR LF would split it), so such a directory is not sent and the route reads the
- *   input's `cwd` alone.
+ * - The working directory (the entry leaves out one named with a control character) goes in
+ *   `x-nightshift-cwd` as its bytes, as curl sends it; an empty one is not sent.
  */
 export const PERL_CLIENT = String.raw`($sock, $hook, $t, $cwd) = @ARGV;
 alarm(int($t / 1000) + 1);
@@ -38,7 +36,6 @@ for (;;) {
   exit 3 unless defined $k;
   last unless $k;
 }
-$cwd = "" if $cwd =~ /[\x00-\x08\x0a-\x1f\x7f]/;
 $out = "POST /v1/hook/$hook?timeout=$t HTTP/1.0\r\nHost: nightshift\r\nContent-Length: " . length($in) . "\r\n"
   . (length($cwd) ? "x-nightshift-cwd: $cwd\r\n" : "") . "\r\n" . $in;
 vec($s0, fileno(S), 1) = 1;

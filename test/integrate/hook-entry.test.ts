@@ -301,17 +301,15 @@ describe('the hook entry never evaluates its input', () => {
       const start = await ask('session-start', '', odd);
       expect(start.code).toBe(0);
       expect(readdirSync(odd)).toEqual([]);
-      if (client === 'perl') {
-        // One named to split it: perl sends no such header (Node's parser would refuse the request), so
-        // the input's cwd is read, and an input without one gets nothing, as with no working directory.
-        const split = join(project, 'nl\r\nx-nightshift-cwd: elsewhere\nx');
-        mkdirSync(split);
-        const p = await ask('user-prompt-submit', JSON.stringify({ session_id: 'nl', cwd: project, prompt: ASK }), split);
-        expect(p.stdout.toString()).toContain('Use pnpm');
-        const none = await ask('session-start', '', split);
-        expect([none.code, none.stdout.length]).toEqual([0, 0]);
-        expect(readdirSync(split)).toEqual([]);
-      }
+      // One named to split it: no such header is sent (the daemon would refuse the request, or read
+      // a header the name made up), so the input's cwd is read; an input without one gets nothing.
+      const split = join(project, 'nl\r\nx-nightshift-cwd: elsewhere\nx');
+      mkdirSync(split);
+      const p = await ask('user-prompt-submit', JSON.stringify({ session_id: 'nl', cwd: project, prompt: ASK }), split);
+      expect(p.stdout.toString()).toContain('Use pnpm');
+      const none = await ask('session-start', '', split);
+      expect([none.code, none.stdout.length]).toEqual([0, 0]);
+      expect(readdirSync(split)).toEqual([]);
       const nul = Buffer.concat([Buffer.from(`{"session_id":"n","cwd":"${project}","prompt":"${ASK} `), Buffer.from([0]), Buffer.from('"}')]);
       const escapedNul = JSON.stringify({ session_id: 'n2', cwd: project, prompt: `${ASK} \u0000 $(touch ${canary})` });
       const invalid = Buffer.concat([

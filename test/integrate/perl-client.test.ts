@@ -136,19 +136,29 @@ describe('what the perl client sends', () => {
       `x-nightshift-cwd: ${Buffer.from(cwd).toString('latin1')}`,
     ]);
   });
+});
 
-  it.each([
+describe('a working directory named with a control character, through either client', () => {
+  const names = [
     ['CR LF', 'a\r\nx-nightshift-cwd: elsewhere'],
     ['LF', 'a\nx-evil: 1'],
     ['another control character', 'a\x01b'],
-  ])('a working directory with %s in its name: no such header, nothing split', async (_, name) => {
-    const s = await serve(ok('{"x":1}'));
-    const cwd = join(tmp(), name);
-    mkdirSync(cwd);
-    const r = await runEntry(s, 'perl', '{}', cwd);
-    expect(r.stdout.toString()).toBe('{"x":1}\n');
-    expect(s.requests[0]?.head.split('\r\n')).toEqual(['POST /v1/hook/user-prompt-submit?timeout=5000 HTTP/1.0', 'Host: nightshift', 'Content-Length: 2']);
-  });
+  ];
+  it.each((['perl', 'curl'] as const).flatMap((c) => names.map(([what, name]) => [c, what, name] as const)))(
+    '%s, %s in its name: no such header, nothing split, the answer printed',
+    async (client, _, name) => {
+      const s = await serve(ok('{"x":1}'));
+      const cwd = join(tmp(), name ?? '');
+      mkdirSync(cwd);
+      const r = await runEntry(s, client, '{}', cwd);
+      expect([r.stdout.toString(), r.used]).toEqual(['{"x":1}\n', [client]]);
+      expect(s.requests).toHaveLength(1);
+      const lines = s.requests[0]?.head.split('\r\n') ?? [];
+      expect(lines.filter((l) => /^x-|elsewhere/i.test(l))).toEqual([]);
+      expect(lines.every((l) => !/[\r\n]/.test(l))).toBe(true);
+      expect(s.requests[0]?.body.toString()).toBe('{}');
+    },
+  );
 });
 
 describe('the environment does not change the perl client', () => {
