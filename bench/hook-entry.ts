@@ -1,14 +1,16 @@
 /**
  * The hooks through the shell entry `nightshift integrate` installs (`/bin/sh nightshift-hook.sh
- * <hook>`: curl over the daemon's socket) beside the Node hook (`node dist/cli.js hook <hook>`) and
- * `node -e 0`, in the same rounds (order rotated), against one daemon holding 10,000 memories:
- * session start and a prompt that matches, each in a new session, so every call does the real work.
- * Twice: on the machine as it is, then with two busy processes the bench starts and ends by pid.
- * Every round the entry's answer must be the Node hook's, byte for byte. Also the daemon's share
- * (the hook route's round trip from a process already running), and the entry without curl on PATH
- * (its fallback, the Node hook).
+ * <hook>`: perl over the daemon's socket) beside the same entry with perl hidden from PATH (its
+ * curl client), the Node hook (`node dist/cli.js hook <hook>`) and `node -e 0`, in the same rounds
+ * (order rotated), against one daemon holding 10,000 memories: session start and a prompt that
+ * matches, each in a new session, so every call does the real work. Twice: on the machine as it
+ * is, then with two busy processes the bench starts and ends by pid. Every round both clients'
+ * answers must be the Node hook's, byte for byte. Also the daemon's share (the hook route's round
+ * trip from a process already running), and the entry without perl and curl on PATH (its
+ * fallback, the Node hook).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -27,7 +29,30 @@ const DAEMON_P95_MS = 20;
 const FALLBACK_RATIO = 1.25;
 const MEMORIES = 10_000;
 
-type Row = 'node -e 0' | 'entry session-start' | 'entry prompt' | 'node hook session-start' | 'node hook prompt' | 'fallback session-start' | 'fallback prompt';
+type Row =
+  | 'node -e 0'
+  | 'entry session-start'
+  | 'entry prompt'
+  | 'curl session-start'
+  | 'curl prompt'
+  | 'node hook session-start'
+  | 'node hook prompt'
+  | 'fallback session-start'
+  | 'fallback prompt';
+
+/** A PATH with curl (and cat, which the entry's no-daemon path runs) but no perl: the entry's second client. */
+function curlOnlyPath(dir: string): string {
+  const bin = join(dir, 'curl-only');
+  mkdirSync(bin);
+  for (const name of ['curl', 'cat'])
+    symlinkSync(
+      execFileSync('/bin/sh', ['-c', `command -v ${name}`])
+        .toString()
+        .trim(),
+      join(bin, name),
+    );
+  return bin;
+}
 
 /** Two processes that spin until killed by their pid. */
 function burners(): () => void {
@@ -55,7 +80,7 @@ function routeMs(socketPath: string, hook: string, body: string): Promise<number
 
 export const hookEntryBench: Bench = {
   name: 'hook-entry',
-  title: 'Hooks through the shell entry (curl over the socket) beside the Node hook and node -e 0, 10,000 memories, quiet and loaded',
+  title: 'Hooks through the shell entry (perl over the socket; curl with perl hidden) beside the Node hook and node -e 0, 10,000 memories, quiet and loaded',
   budgetSeconds: 900,
   async run(o, say) {
     const rounds = o.quick ? 20 : 200;
@@ -71,7 +96,8 @@ export const hookEntryBench: Bench = {
           if (setup.code !== 0) throw new Error(`integrate failed: ${setup.stderr}`);
           const entry = join(paths.stateDir, 'nightshift-hook.sh');
           const env = { ...cliEnv, NIGHTSHIFT_HOOK_TIMEOUT_MS: '10000', NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_MS: '10000' };
-          const noCurl = { ...env, PATH: '/nonexistent' };
+          const noClient = { ...env, PATH: '/nonexistent' };
+          const curlOnly = { ...env, PATH: curlOnlyPath(work.dir) };
           let session = 0;
           const input = (hook: string) =>
             JSON.stringify({
@@ -84,7 +110,8 @@ export const hookEntryBench: Bench = {
           const runRow = (row: Row, text: string): Promise<Spawned> => {
             if (row === 'node -e 0') return timeNode(['-e', '0'], env);
             if (row.startsWith('node hook')) return timeNode([CLI, 'hook', hookOf(row)], env, 30_000, text);
-            return timeProcess('/bin/sh', [entry, hookOf(row)], { env: row.startsWith('fallback') ? noCurl : env, input: text });
+            const rowEnv = row.startsWith('fallback') ? noClient : row.startsWith('curl') ? curlOnly : env;
+            return timeProcess('/bin/sh', [entry, hookOf(row)], { env: rowEnv, input: text });
           };
 
           const phase = async (label: string, rows: Row[]): Promise<Figure[]> => {
@@ -100,13 +127,19 @@ export const hookEntryBench: Bench = {
                 out[row] = r.stdout;
                 if (round >= 0) ms[row].push(r.ms);
               }
-              if (out['entry session-start'] !== out['node hook session-start'] || out['entry prompt'] !== out['node hook prompt']) differ++;
+              const same = (a: Row, b: Row) => !rows.includes(a) || out[a] === out[b];
+              const agree =
+                same('entry session-start', 'node hook session-start') &&
+                same('entry prompt', 'node hook prompt') &&
+                same('curl session-start', 'node hook session-start') &&
+                same('curl prompt', 'node hook prompt');
+              if (!agree) differ++;
             }
             const floor = percentile(ms['node -e 0'], 95);
             for (const r of rows) say(`${label}: ${r.padEnd(24)} p50 ${fmt(median(ms[r]))} ms, p95 ${fmt(percentile(ms[r], 95))} ms (${ms[r].length} calls)`);
             const figures: Figure[] = [
               info(`${label}: node -e 0, p50`, median(ms['node -e 0']), 'ms', `p95 ${fmt(floor)} ms`),
-              atMost(`${label}: rounds where the entry's answer differs from the Node hook's`, differ, '', 0),
+              atMost(`${label}: rounds where the entry's answer (perl or curl) differs from the Node hook's`, differ, '', 0),
             ];
             for (const [entryRow, nodeRow] of [
               ['entry session-start', 'node hook session-start'],
@@ -116,12 +149,19 @@ export const hookEntryBench: Bench = {
               figures.push(info(`${label}: ${nodeRow}, p50`, median(ms[nodeRow]), 'ms', `p95 ${fmt(percentile(ms[nodeRow], 95))} ms`));
               figures.push(atMost(`${label}: ${entryRow} p95 / node -e 0 p95`, percentile(ms[entryRow], 95) / floor, '×', RATIO_TARGET));
             }
+            for (const curlRow of ['curl session-start', 'curl prompt'] as const) {
+              const p95 = percentile(ms[curlRow], 95);
+              figures.push(info(`${label}: entry through ${curlRow} (perl hidden), p50`, median(ms[curlRow]), 'ms', `p95 ${fmt(p95)} ms`));
+              figures.push(info(`${label}: ${curlRow} p95 / node -e 0 p95`, p95 / floor, '×'));
+            }
             for (const [fb, nodeRow] of [
               ['fallback session-start', 'node hook session-start'],
               ['fallback prompt', 'node hook prompt'],
             ] as const)
               if (rows.includes(fb))
-                figures.push(atMost(`${label}: ${fb} (no curl on PATH) p50 / Node hook p50`, median(ms[fb]) / median(ms[nodeRow]), '×', FALLBACK_RATIO));
+                figures.push(
+                  atMost(`${label}: ${fb} (no perl, no curl on PATH) p50 / Node hook p50`, median(ms[fb]) / median(ms[nodeRow]), '×', FALLBACK_RATIO),
+                );
             return figures;
           };
 
@@ -137,7 +177,15 @@ export const hookEntryBench: Bench = {
           };
 
           say(`${MEMORIES} memories in the store; ${rounds} rounds per phase, order rotated each round`);
-          const base: Row[] = ['node -e 0', 'entry session-start', 'entry prompt', 'node hook session-start', 'node hook prompt'];
+          const base: Row[] = [
+            'node -e 0',
+            'entry session-start',
+            'entry prompt',
+            'curl session-start',
+            'curl prompt',
+            'node hook session-start',
+            'node hook prompt',
+          ];
           const figures = [...(await phase('quiet', [...base, 'fallback session-start', 'fallback prompt'])), ...(await share('quiet', true))];
           const stop = burners();
           try {

@@ -1,8 +1,9 @@
 /**
  * The shell hook entry `nightshift integrate` installs (src/integrate/hook-entry.ts), run as the
  * agents run it: `/bin/sh <entry> <hook>` with the hook's JSON on stdin. Its answers are the Node
- * hook's, byte for byte (two daemons with the same state, one asked each way, in step); it fails
- * open; it never evaluates its input.
+ * hook's, byte for byte, through perl and through curl (daemons with the same state, one asked each
+ * way, in step); it fails open; it never evaluates its input. Each test's PATH holds only the clients
+ * it names, which note that they ran (helpers/hook-clients.ts).
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { InjectionsResponse } from '../../src/api/injections.js';
 import type { SessionRecord } from '../../src/api/memory.js';
 import { CLI, daemonsPerTest, runCli, tempDirsPerTest, until, type TestDaemon } from '../helpers/daemon.js';
+import { clientPath, type HookClient } from '../helpers/hook-clients.js';
 import { writeClaudeTranscript } from '../helpers/transcripts.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -71,20 +73,33 @@ async function seed(d: TestDaemon, project: string): Promise<void> {
   await until(async () => (await d.client.get(failed.id)).status === 'exited');
 }
 
+/** The environment of an entry that may use only these clients, and what it used. */
+function only(clients: HookClient[], env: Record<string, string> = PATIENT) {
+  const path = clientPath(tmp(), clients);
+  return { env: { ...env, PATH: path.PATH }, used: path.used };
+}
+
 describe('the hook entry answers as the Node hook does', () => {
-  it('byte for byte, over every hook event, both agents’ input, odd and malformed input', async () => {
+  it('byte for byte, through perl and through curl, over every hook event, both agents’ input, odd and malformed input', async () => {
     const project = tmp();
     const a = newDaemon();
     await a.start();
     await seed(a, project);
     await a.stop();
-    // A twin with the same state (memories, tasks, ledger), so each question can be asked both ways.
-    const b = newDaemon();
-    cpSync(a.paths.stateDir, b.paths.stateDir, { recursive: true });
-    rmSync(join(b.paths.stateDir, 'daemon.lock'), { force: true });
+    // Twins with the same state (memories, tasks, ledger), so each question can be asked each way.
+    const twin = () => {
+      const t = newDaemon();
+      cpSync(a.paths.stateDir, t.paths.stateDir, { recursive: true });
+      rmSync(join(t.paths.stateDir, 'daemon.lock'), { force: true });
+      return t;
+    };
+    const b = twin();
+    const c = twin();
     await a.start();
     await b.start();
-    const file = await install(b);
+    await c.start();
+    const viaPerl = { d: b, file: await install(b), ...only(['perl']) };
+    const viaCurl = { d: c, file: await install(c), ...only(['curl']) };
     const transcript = join(project, 'session.jsonl');
     writeClaudeTranscript(transcript, [{ role: 'user', text: 'From now on, always write commit messages in the imperative mood.' }], {
       sessionId: 'c1',
@@ -125,36 +140,45 @@ describe('the hook entry answers as the Node hook does', () => {
     ];
     for (const [i, [hook, input, prints]] of cases.entries()) {
       const viaNode = await nodeHook(a, hook, input, project);
-      const viaEntry = await entry(file, b, hook, input, project);
-      const what = `case ${i}: ${hook} ${String(input).slice(0, 80)}`;
-      expect(viaEntry.code, what).toBe(0);
-      expect(viaEntry.stdout.toString('utf8'), what).toBe(viaNode.stdout.toString('utf8'));
-      expect(viaEntry.stdout.equals(viaNode.stdout), what).toBe(true);
-      expect(viaEntry.stdout.length > 0, `${what}: ${viaNode.stderr}`).toBe(prints);
+      for (const [client, via] of [
+        ['perl', viaPerl],
+        ['curl', viaCurl],
+      ] as const) {
+        const viaEntry = await entry(via.file, via.d, hook, input, project, via.env);
+        const what = `${client}, case ${i}: ${hook} ${String(input).slice(0, 80)}`;
+        expect(viaEntry.code, what).toBe(0);
+        expect(viaEntry.stdout.toString('utf8'), what).toBe(viaNode.stdout.toString('utf8'));
+        expect(viaEntry.stdout.equals(viaNode.stdout), what).toBe(true);
+        expect(viaEntry.stdout.length > 0, `${what}: ${viaNode.stderr}`).toBe(prints);
+      }
     }
+    expect(viaPerl.used()).toEqual(cases.map(() => 'perl'));
+    expect(viaCurl.used()).toEqual(cases.map(() => 'curl'));
     const first = (await nodeHook(a, 'session-start', claude('SessionStart', { session_id: 'c9', source: 'startup' }), project)).stdout.toString();
     expect(first).toContain('Use pnpm, never npm');
-    // The hand-over reached the entry's daemon: the transcript is ingested there.
-    await until(async () => (await b.client.sessions()).some((s: SessionRecord) => s.path === transcript && s.state === 'ingested'), 15_000);
-  }, 120_000);
+    // The hand-over reached the entries' daemons: the transcript is ingested there.
+    for (const d of [b, c])
+      await until(async () => (await d.client.sessions()).some((s: SessionRecord) => s.path === transcript && s.state === 'ingested'), 15_000);
+  }, 180_000);
 });
 
-describe('the hook entry fails open', () => {
-  it('no daemon: a prompt prints nothing, starts no daemon and no Node; a session start runs the Node hook', async () => {
+describe.each(['perl', 'curl'] as const)('the hook entry fails open, through %s', (client) => {
+  it('no daemon: a prompt prints nothing, starts no daemon, no client and no Node; a session start runs the Node hook', async () => {
     const d = newDaemon(); // never started
     const file = await install(d);
     const project = tmp();
-    const autostart = { NIGHTSHIFT_NO_AUTOSTART: '' };
-    const p = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: 's', cwd: project, prompt: ASK }), project, { ...PATIENT, ...autostart });
+    const via = only([client], { ...PATIENT, NIGHTSHIFT_NO_AUTOSTART: '' });
+    const p = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: 's', cwd: project, prompt: ASK }), project, via.env);
     expect([p.code, p.stdout.length, p.stderr]).toEqual([0, 0, '']);
     await new Promise((r) => setTimeout(r, 500));
     expect(existsSync(d.paths.socket)).toBe(false);
-    const s = await entry(file, d, 'session-start', JSON.stringify({ session_id: 's', cwd: project }), project);
+    expect(via.used()).toEqual([]);
+    const s = await entry(file, d, 'session-start', JSON.stringify({ session_id: 's', cwd: project }), project, only([client]).env);
     expect([s.code, s.stdout.length]).toEqual([0, 0]);
     expect(s.stderr).toContain('daemon not running (not starting it: NIGHTSHIFT_NO_AUTOSTART=1)');
   });
 
-  it('a socket nobody listens on: the session end reaches the Node hook whole, which spools it', async () => {
+  it('a socket nobody listens on: the prompt prints nothing; the session end reaches the Node hook whole, which spools it', async () => {
     const d = newDaemon();
     await d.start();
     const file = await install(d);
@@ -163,12 +187,21 @@ describe('the hook entry fails open', () => {
     const project = tmp();
     const transcript = join(project, 'gone.jsonl');
     writeClaudeTranscript(transcript, [{ role: 'user', text: 'Always run the linter before committing.' }], { sessionId: 'g1', cwd: project });
-    const p = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: 'g1', cwd: project, prompt: ASK }), project);
+    const via = only([client]);
+    const p = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: 'g1', cwd: project, prompt: ASK }), project, via.env);
     expect([p.code, p.stdout.length, p.stderr]).toEqual([0, 0, '']);
-    const e = await entry(file, d, 'session-end', JSON.stringify({ session_id: 'g1', transcript_path: transcript, cwd: project, reason: 'exit' }), project);
+    const e = await entry(
+      file,
+      d,
+      'session-end',
+      JSON.stringify({ session_id: 'g1', transcript_path: transcript, cwd: project, reason: 'exit' }),
+      project,
+      via.env,
+    );
     expect(e.code, e.stderr).toBe(0);
     expect(e.stderr).toContain('the session will be ingested from');
     expect(readdirSync(d.paths.spoolDir)).toHaveLength(1);
+    expect(via.used()).toEqual([client, client]); // the client met the refusal, not the shell
   });
 
   describe('a daemon that never answers', () => {
@@ -181,30 +214,42 @@ describe('the hook entry fails open', () => {
       server = createServer(() => undefined); // accepts, reads nothing, answers nothing
       await new Promise<void>((r) => server?.listen(d.paths.socket, r));
       const project = tmp();
-      const env = { NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_MS: '200', NIGHTSHIFT_HOOK_TIMEOUT_MS: '300' };
-      const p = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: 's', cwd: project, prompt: ASK }), project, env);
+      const via = only([client], { NIGHTSHIFT_PROMPT_HOOK_TIMEOUT_MS: '200', NIGHTSHIFT_HOOK_TIMEOUT_MS: '300' });
+      const p = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: 's', cwd: project, prompt: ASK }), project, via.env);
       expect([p.code, p.stdout.length]).toEqual([0, 0]);
-      expect(p.ms).toBeLessThan(1500);
-      const s = await entry(file, d, 'session-start', JSON.stringify({ session_id: 's', cwd: project }), project, env);
+      const s = await entry(file, d, 'session-start', JSON.stringify({ session_id: 's', cwd: project }), project, via.env);
       expect([s.code, s.stdout.length]).toEqual([0, 0]);
-      expect(s.ms).toBeLessThan(1500);
+      expect(via.used()).toEqual([client, client]);
+      // It waited its time, and gave up well before perl's whole-second backstop (alarm at 1 s).
+      expect(p.ms).toBeGreaterThanOrEqual(200);
+      expect(s.ms).toBeGreaterThanOrEqual(300);
+      expect(Math.max(p.ms, s.ms)).toBeLessThan(client === 'perl' ? 900 : 1500);
     });
   });
+});
 
-  it('without curl on PATH the Node hook answers', async () => {
+describe('the hook entry falls back client by client', () => {
+  it('without perl, curl answers; without perl and curl, the Node hook does', async () => {
     const d = newDaemon();
     await d.start();
     const project = tmp();
     await seed(d, project);
     const file = await install(d);
-    const r = await entry(file, d, 'session-start', JSON.stringify({ session_id: 'n1', cwd: project, source: 'startup' }), project, {
-      ...PATIENT,
-      PATH: '/nonexistent',
-    });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.toString()).toContain('Use pnpm, never npm');
+    const input = (s: string) => JSON.stringify({ session_id: s, cwd: project, source: 'startup' });
+    const curl = only(['curl']);
+    const viaCurl = await entry(file, d, 'session-start', input('n1'), project, curl.env);
+    expect(viaCurl.code, viaCurl.stderr).toBe(0);
+    expect(viaCurl.stdout.toString()).toContain('Use pnpm, never npm');
+    expect(curl.used()).toEqual(['curl']);
+    const none = only([]);
+    const viaNode = await entry(file, d, 'session-start', input('n2'), project, none.env);
+    expect(viaNode.code, viaNode.stderr).toBe(0);
+    expect(viaNode.stdout.toString()).toContain('Use pnpm, never npm');
+    expect(none.used()).toEqual([]);
   });
+});
 
+describe('the hook entry keeps its delivery rule', () => {
   it('an answer the caller never read is not recorded as given; one it read is', async () => {
     const d = newDaemon();
     await d.start();
@@ -223,55 +268,78 @@ describe('the hook entry fails open', () => {
     const ledger = async (session: string) => JSON.parse((await d.cli(['injections', '--session', session, '--json'])).stdout) as InjectionsResponse;
     expect((await ledger('gone')).injections).toEqual([]);
     const file = await install(d);
-    const r = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: 'read', cwd: project, prompt: ASK }), project);
+    const via = only(['perl']);
+    const r = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: 'read', cwd: project, prompt: ASK }), project, via.env);
     expect(r.stdout.toString()).toContain('Use pnpm');
+    expect(via.used()).toEqual(['perl']);
     expect((await ledger('read')).injections).toHaveLength(1);
   });
 });
 
 describe('the hook entry never evaluates its input', () => {
-  it('quotes, $(…), backticks, NUL, invalid UTF-8, a hostile working directory and 10 MB: exit 0, nothing run, the answer or nothing', async () => {
-    const d = newDaemon();
-    await d.start();
-    const project = tmp();
-    await seed(d, project);
-    const file = await install(d);
-    const canary = join(project, 'pwned');
-    const hostile = [`"; touch ${canary}; echo "`, `$(touch ${canary})`, `\`touch ${canary}\``, `'$(touch ${canary})'`, `\\"; touch ${canary} #`, '%s%n%x'];
-    for (const [i, bad] of hostile.entries()) {
-      const r = await entry(file, d, 'user-prompt-submit', JSON.stringify({ session_id: `h${i}`, cwd: project, prompt: `${ASK} ${bad}` }), project);
-      expect(r.code).toBe(0);
-      expect(r.stdout.toString()).toContain('Use pnpm');
-    }
-    // A working directory named to break out of the header the entry sends.
-    const odd = join(project, `$(touch pwned) \`touch pwned\` "q" 'q'`);
-    mkdirSync(odd);
-    const start = await entry(file, d, 'session-start', '', odd);
-    expect(start.code).toBe(0);
-    expect(readdirSync(odd)).toEqual([]);
-    const nul = Buffer.concat([Buffer.from(`{"session_id":"n","cwd":"${project}","prompt":"${ASK} `), Buffer.from([0]), Buffer.from('"}')]);
-    const escapedNul = JSON.stringify({ session_id: 'n2', cwd: project, prompt: `${ASK} \u0000 $(touch ${canary})` });
-    const invalid = Buffer.concat([Buffer.from(`{"session_id":"u","cwd":"${project}","prompt":"${ASK} `), Buffer.from([0xc0, 0xff, 0x80]), Buffer.from('"}')]);
-    const tenMb = Buffer.alloc(10 * 1024 * 1024, '$(touch x) `y` "');
-    const tenMbPrompt = JSON.stringify({ session_id: 't', cwd: project, prompt: `${ASK} ${'$(touch z) '.repeat(1_000_000)}` });
-    const tenMbStart = JSON.stringify({ session_id: 't', cwd: project, junk: 'x'.repeat(10 * 1024 * 1024) });
-    const expectations: [string, Buffer | string, 'answer' | 'nothing'][] = [
-      ['user-prompt-submit', nul, 'nothing'], // a raw NUL is no JSON
-      ['user-prompt-submit', escapedNul, 'answer'],
-      ['user-prompt-submit', invalid, 'answer'],
-      ['user-prompt-submit', tenMb, 'nothing'],
-      ['session-start', tenMb, 'nothing'],
-      ['user-prompt-submit', tenMbPrompt, 'answer'],
-      ['session-start', tenMbStart, 'nothing'],
-    ];
-    for (const [hook, input, want] of expectations) {
-      const r = await entry(file, d, hook, input, project);
-      expect(r.code).toBe(0);
-      expect(r.ms).toBeLessThan(10_000);
-      if (want === 'nothing') expect(r.stdout.length, `${hook} ${String(input).slice(0, 60)}`).toBe(0);
-      else expect(r.stdout.toString()).toMatch(/^\{"hookSpecificOutput":\{"hookEventName":"UserPromptSubmit".*Use pnpm.*\}\n$/);
-    }
-    expect(existsSync(canary)).toBe(false);
-    expect(readdirSync(project).filter((n) => n !== 'pwned' && !n.startsWith('$('))).toEqual([]);
-  }, 120_000);
+  it.each(['perl', 'curl'] as const)(
+    'through %s: quotes, $(…), backticks, NUL, invalid UTF-8, a hostile working directory and 10 MB: exit 0, nothing run, the answer or nothing',
+    async (client) => {
+      const d = newDaemon();
+      await d.start();
+      const project = tmp();
+      await seed(d, project);
+      const file = await install(d);
+      const via = only([client]);
+      let calls = 0;
+      const ask = (hook: string, input: Buffer | string, cwd = project) => (calls++, entry(file, d, hook, input, cwd, via.env));
+      const canary = join(project, 'pwned');
+      const hostile = [`"; touch ${canary}; echo "`, `$(touch ${canary})`, `\`touch ${canary}\``, `'$(touch ${canary})'`, `\\"; touch ${canary} #`, '%s%n%x'];
+      for (const [i, bad] of hostile.entries()) {
+        const r = await ask('user-prompt-submit', JSON.stringify({ session_id: `h${i}`, cwd: project, prompt: `${ASK} ${bad}` }));
+        expect(r.code).toBe(0);
+        expect(r.stdout.toString()).toContain('Use pnpm');
+      }
+      // A working directory named to break out of the header the entry sends.
+      const odd = join(project, `$(touch pwned) \`touch pwned\` "q" 'q'`);
+      mkdirSync(odd);
+      const start = await ask('session-start', '', odd);
+      expect(start.code).toBe(0);
+      expect(readdirSync(odd)).toEqual([]);
+      // One named to split it: no such header is sent (the daemon would refuse the request, or read
+      // a header the name made up), so the input's cwd is read; an input without one gets nothing.
+      const split = join(project, 'nl\r\nx-nightshift-cwd: elsewhere\nx');
+      mkdirSync(split);
+      const p = await ask('user-prompt-submit', JSON.stringify({ session_id: 'nl', cwd: project, prompt: ASK }), split);
+      expect(p.stdout.toString()).toContain('Use pnpm');
+      const none = await ask('session-start', '', split);
+      expect([none.code, none.stdout.length]).toEqual([0, 0]);
+      expect(readdirSync(split)).toEqual([]);
+      const nul = Buffer.concat([Buffer.from(`{"session_id":"n","cwd":"${project}","prompt":"${ASK} `), Buffer.from([0]), Buffer.from('"}')]);
+      const escapedNul = JSON.stringify({ session_id: 'n2', cwd: project, prompt: `${ASK} \u0000 $(touch ${canary})` });
+      const invalid = Buffer.concat([
+        Buffer.from(`{"session_id":"u","cwd":"${project}","prompt":"${ASK} `),
+        Buffer.from([0xc0, 0xff, 0x80]),
+        Buffer.from('"}'),
+      ]);
+      const tenMb = Buffer.alloc(10 * 1024 * 1024, '$(touch x) `y` "');
+      const tenMbPrompt = JSON.stringify({ session_id: 't', cwd: project, prompt: `${ASK} ${'$(touch z) '.repeat(1_000_000)}` });
+      const tenMbStart = JSON.stringify({ session_id: 't', cwd: project, junk: 'x'.repeat(10 * 1024 * 1024) });
+      const expectations: [string, Buffer | string, 'answer' | 'nothing'][] = [
+        ['user-prompt-submit', nul, 'nothing'], // a raw NUL is no JSON
+        ['user-prompt-submit', escapedNul, 'answer'],
+        ['user-prompt-submit', invalid, 'answer'],
+        ['user-prompt-submit', tenMb, 'nothing'],
+        ['session-start', tenMb, 'nothing'],
+        ['user-prompt-submit', tenMbPrompt, 'answer'],
+        ['session-start', tenMbStart, 'nothing'],
+      ];
+      for (const [hook, input, want] of expectations) {
+        const r = await ask(hook, input);
+        expect(r.code).toBe(0);
+        expect(r.ms).toBeLessThan(10_000);
+        if (want === 'nothing') expect(r.stdout.length, `${hook} ${String(input).slice(0, 60)}`).toBe(0);
+        else expect(r.stdout.toString()).toMatch(/^\{"hookSpecificOutput":\{"hookEventName":"UserPromptSubmit".*Use pnpm.*\}\n$/);
+      }
+      expect(existsSync(canary)).toBe(false);
+      expect(readdirSync(project).filter((n) => n !== 'pwned' && !n.startsWith('$(') && !n.startsWith('nl'))).toEqual([]);
+      expect(via.used()).toEqual(Array.from({ length: calls }, () => client));
+    },
+    120_000,
+  );
 });
