@@ -44,6 +44,7 @@ async function json<T>(d: TestDaemon, args: string[]): Promise<T> {
 
 const FORMAT_RULE = /run the formatter before every commit/;
 const TESTS_RULE = /integration tests against the staging database/;
+const BACKUP_RULE = /backup script in this folder must never delete/;
 
 describe('a session started in the home directory', () => {
   it('puts its rules in the user scope at lower importance, and recall for HOME has no project section', async () => {
@@ -66,7 +67,8 @@ describe('a session started in the home directory', () => {
       .user('The invoice totals are off by a cent, please look.')
       .assistant('The rounding happens per line; I will round once on the total.')
       .user('We always run the integration tests against the staging database before merging.')
-      .assistant('Noted.');
+      .assistant('Noted.')
+      .user('The backup script in this folder must never delete anything older than a week.');
     expect((await ingest(d, inBilling, dir, 'billing-1')).project).toBe(billing);
 
     // Nothing was stored as the home directory's project; the home rule is the user's, held loosely.
@@ -77,12 +79,15 @@ describe('a session started in the home directory', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Memory);
     expect(all.filter((m) => m.project === home)).toEqual([]);
-    const homeRule = all.find((m) => FORMAT_RULE.test(m.content));
-    const billingRule = all.find((m) => TESTS_RULE.test(m.content));
-    expect(homeRule).toMatchObject({ scope: 'user', stable: false });
-    expect(billingRule).toMatchObject({ scope: 'project', project: billing });
+    expect(all.find((m) => FORMAT_RULE.test(m.content))).toMatchObject({ scope: 'user', stable: false });
+    expect(all.find((m) => TESTS_RULE.test(m.content))).toMatchObject({ scope: 'project', project: billing });
+    // The same rule said at home and in a project: at home it is the user's, held more loosely.
+    const backup = all.filter((m) => BACKUP_RULE.test(m.content));
+    const homeRule = backup.find((m) => m.scope === 'user');
+    const billingRule = backup.find((m) => m.scope === 'project' && m.project === billing);
+    expect(homeRule).toMatchObject({ stable: false });
+    expect(billingRule).toBeDefined();
     expect(homeRule?.importance ?? 1).toBeLessThan(billingRule?.importance ?? 0);
-    expect(all.find((m) => /backup script/.test(m.content))?.scope ?? 'user').toBe('user');
 
     // Recall in HOME: the user's memories only, no project section.
     const atHome = await json<RecallResponse>(d, ['recall', '--project', home, '--json']);
