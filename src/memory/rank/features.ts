@@ -81,6 +81,8 @@ const EVERY = new Set(['each', 'every', 'any']);
 const HABIT_TIMES = new Set(['before', 'after', 'when', 'whenever', 'once']);
 /** Prepositions that make "every …" the cases a rule covers ("for every endpoint"), not the objects of one task ("go through every field"). */
 const CASE_PREPOSITIONS = new Set(['for', 'on', 'after', 'before', 'per', 'with']);
+/** "each one", "each of them": the objects just named, counted, not a case that recurs. */
+const EACH_OF = new Set(['one', 'of']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const cap = (n: number, max: number): number => Math.min(n, max);
 
@@ -175,12 +177,15 @@ function endsGoingOn(tokens: readonly Token[]): boolean {
 }
 
 /**
- * "When you touch the migrations, run make check first": a condition clause, then a command. The
- * command is read in the clause after the first comma of a sentence that opens with a condition.
+ * "When you touch the migrations, run make check first", "for each endpoint, add a test": a
+ * condition or the cases it holds in, then a command. The command is read in the clause after the
+ * first comma of a sentence that opens with a condition, or with "for each …" / "on every …".
  */
 function conditionalCommand(tokens: readonly Token[], text: string): boolean {
-  const first = tokens[firstWord(tokens)];
-  if (first === undefined || !L.CONDITIONS.has(first.lower)) return false;
+  const i = firstWord(tokens);
+  const first = tokens[i];
+  const cases = CASE_PREPOSITIONS.has(first?.lower ?? '') && EVERY.has(tokens[i + 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 2]?.lower ?? '');
+  if (first === undefined || (!L.CONDITIONS.has(first.lower) && !cases)) return false;
   const comma = tokens.findIndex((t) => t.text === ',');
   if (comma < 0 || comma >= tokens.length - 2) return false;
   const rest = tokens.slice(comma + 1);
@@ -245,8 +250,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     const [a, b] = [tokens[i + 1], tokens[i + 2]];
     return AGENTS.has(a?.lower ?? '') || (a?.pos === 'VERB' && /ing$/.test(a.lower)) || EVERY.has(b?.lower ?? '');
   });
-  // "for every endpoint", "on each push" make a task a habit; "map each output" only counts its objects.
-  const everyCase = tokens.some((t, i) => EVERY.has(t.lower) && CASE_PREPOSITIONS.has(tokens[i - 1]?.lower ?? ''));
+  // "for every endpoint", "on each push" make a task a habit; "map each output" only counts its
+  // objects, and so does "for each one" or "for each of them", which points back at them.
+  const everyCase = tokens.some((t, i) => EVERY.has(t.lower) && CASE_PREPOSITIONS.has(tokens[i - 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 1]?.lower ?? ''));
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;

@@ -85,6 +85,10 @@ describe('kind before rank', () => {
     ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
     ['Last one from the list: stripe webhook signature verification.', 'state'],
     ['Still left from last week: the PDF version of the VAT report.', 'state'],
+    // "For each X, do Y" holds in every case; "for each one" only counts the task's own objects.
+    ['For each endpoint, add an integration test.', 'rule'],
+    ['On each push, run the linter.', 'rule'],
+    ['Review every file in src and for each one, note what it exports.', 'one-off'],
     // A task named with "remaining" is still a task.
     ['Fix the remaining lint errors.', 'one-off'],
   ])('"%s" is a %s', (text, kind) => {
