@@ -25,6 +25,8 @@ export function hasStandingMarker(text: string): boolean {
  * "erklär mir", "explícame", "説明して", "解释一下").
  */
 const MOMENT: readonly RegExp[] = [
+  // "Today …": the day's goal or request ("aujourd'hui je veux …", "hoy quiero …", "今天要…").
+  /今天|今日は|今日中に|\b(?:aujourd'hui|hoy|heute|oggi|hoje|dzisiaj|dnes)\b/iu,
   // Japanese "let's do it" (やりましょう), a task taken up now; not にしましょう, "let's go with", a choice.
   /(?:を|は)?(?:やりましょう|やろう)(?:[。！!]|$)/u,
   /もう一回|もう一度|再度|再(?:跑|来|试|做|运行|执行|测|测试|构建|编译)?一次|再跑|再来|再试|説明して|教えて|解释一下|解释下|讲一下|说明一下/u,

@@ -81,6 +81,14 @@ const EVERY = new Set(['each', 'every', 'any']);
 const HABIT_TIMES = new Set(['before', 'after', 'when', 'whenever', 'once']);
 /** Prepositions that make "every …" the cases a rule covers ("for every endpoint"), not the objects of one task ("go through every field"). */
 const CASE_PREPOSITIONS = new Set(['for', 'on', 'after', 'before', 'per', 'with']);
+/** Words that bind what is said to the day it is said. */
+const TODAY = new Set(['today', 'tonight']);
+const TODAY_PHRASES = [
+  ['this', 'session'],
+  ['this', 'morning'],
+  ['this', 'afternoon'],
+  ['this', 'evening'],
+];
 /** "each one", "each of them": the objects just named, counted, not a case that recurs. */
 const EACH_OF = new Set(['one', 'of']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
@@ -296,6 +304,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     openWork: has(L.OPEN_WORK) || hasOpenWorkMarker(text),
     // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
     moment: hasMomentMarker(text),
+    today: has(TODAY) || hasPhrase(lower, TODAY_PHRASES),
     acknowledgement: isAcknowledgement(text),
     evaluation: evaluation(tokens),
     fragment,

@@ -56,6 +56,8 @@ export interface KindSignals {
   openWork: boolean;
   /** Another language's request of the moment: "again" ("nochmal", "もう一回") or "explain" ("explique-moi", "説明して"). */
   moment: boolean;
+  /** Bound to the day it was said: "today", "tonight", "this session". */
+  today: boolean;
   /** A short thanks or acknowledgement in another language ("merci, c'est nickel", "好的，谢谢"). */
   acknowledgement: boolean;
   evaluation: boolean;
@@ -148,6 +150,8 @@ export function kindOf(s: KindSignals): Kind {
   if (s.document && !s.labelValue && !s.copula && !lasting(s)) return 'pasted';
   // "Don't edit anything yet, I want to understand the code first": an instruction bound to the moment.
   if (s.command && s.relativeTime > 0 && !s.standing) return 'one-off';
+  // "Today I want thumbnails generated on upload": the day's goal, a request, not a standing wish.
+  if (s.preference && s.today && !s.standing && !s.deontic) return 'one-off';
   // "Let's see if it builds": its "if" asks, and sets no condition.
   if (s.proposal && !s.standing) return s.tryingOut && !s.deontic && !s.preference && !s.limit ? 'one-off' : 'decision';
   // "The export is broken on Safari: the download never starts": a report of trouble, whose "never"

@@ -85,6 +85,10 @@ describe('kind before rank', () => {
     ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
     ['Last one from the list: stripe webhook signature verification.', 'state'],
     ['Still left from last week: the PDF version of the VAT report.', 'state'],
+    // A wish bound to the day is the day's request; the same wish unbound stands.
+    ['Today I want to generate thumbnails when a workshop photo is uploaded.', 'one-off'],
+    ["Aujourd'hui je veux générer des miniatures quand on uploade une photo.", 'one-off'],
+    ['I want thumbnails generated whenever a workshop photo is uploaded.', 'rule'],
     // "For each X, do Y" holds in every case; "for each one" only counts the task's own objects.
     ['For each endpoint, add an integration test.', 'rule'],
     ['On each push, run the linter.', 'rule'],
