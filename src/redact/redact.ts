@@ -63,7 +63,7 @@ function judge(rule: SecretRule, match: RegExpExecArray, text: string, claimed: 
   const { start, end, quoted } = unquote(text, span[0], span[1]);
   if (end <= start || claimed.some((c) => c.start < end && start < c.end)) return undefined;
   const value = text.slice(start, end);
-  if (filler(value)) return undefined;
+  if (rule.anyValue !== true && filler(value)) return undefined;
   const kind = rule.kind({ value, quoted, name: match.groups?.name, next: text.charAt(span[1]) });
   return kind === undefined ? undefined : { kind, start, end };
 }

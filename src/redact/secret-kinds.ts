@@ -36,6 +36,8 @@ export interface SecretRule {
   pattern: RegExp;
   /** The kind of a match, or undefined when it turns out not to be a secret. */
   kind: (c: Candidate) => SecretKind | undefined;
+  /** Where the match alone says it is a secret, however much it looks like a stand-in (`xxxx`). */
+  anyValue?: boolean;
 }
 
 export const rx = (source: string, flags = ''): RegExp => new RegExp(source, `dg${flags}`);

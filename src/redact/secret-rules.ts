@@ -63,6 +63,11 @@ const exported = (c: Candidate): SecretKind | undefined => {
 
 /** A password after `user:` on a command line: anything but a stand-in (`$PASS`, `<password>`). */
 const prosePasswordOrAny = (c: Candidate): SecretKind | undefined => (isPlaceholder(c.value) ? undefined : 'password');
+/**
+ * What is fed to `sudo -S` is the password, however weak it looks ("jjjj"): only a reference to one
+ * ($PW, {{pw}}, <password>) or a mask already applied is not.
+ */
+const fedToSudo = (c: Candidate): SecretKind | undefined => (c.value === '' || /^[$%]|^\{\{|^<.*>$|^\[REDACTED/.test(c.value) ? undefined : 'password');
 
 export const RULES: readonly SecretRule[] = [
   // An unterminated block (a truncated paste) is masked to the end of the text.
@@ -122,9 +127,10 @@ export const RULES: readonly SecretRule[] = [
   // A password fed to sudo on its stdin: `echo "pw" | sudo -S …`, `sudo -S cmd <<< pw`.
   {
     pattern: rx(String.raw`\b(?:echo|printf)(?:[ \t]+-[a-zA-Z]+)*[ \t]+${VALUE}[ \t]*\|[ \t]*sudo\b[^\n|;&]{0,40}?[ \t]-[a-zA-Z]*S\b`),
-    kind: prosePasswordOrAny,
+    kind: fedToSudo,
+    anyValue: true,
   },
-  { pattern: rx(String.raw`\bsudo\b[^\n|;&]{0,40}?[ \t]-[a-zA-Z]*S\b[^\n|;&]{0,120}?<<<[ \t]*${VALUE}`), kind: prosePasswordOrAny },
+  { pattern: rx(String.raw`\bsudo\b[^\n|;&]{0,40}?[ \t]-[a-zA-Z]*S\b[^\n|;&]{0,120}?<<<[ \t]*${VALUE}`), kind: fedToSudo, anyValue: true },
   // name=value anywhere: shell, query strings, --flag=value.
   { pattern: rx(String.raw`(?<![\w.$-])(?:--?)?${NAME}=${QUERY_VALUE}`), kind: assigned(false) },
   // --password value

@@ -29,6 +29,13 @@ const FORMS: [string, string, string, string][] = [
     'Kill the blocking process: echo "[REDACTED:password]" | sudo -S pkill cameracaptured',
   ],
   ['sudo -S with a here-string', `sudo -S apt install jq <<< ${PW}`, PW, 'sudo -S apt install jq <<< [REDACTED:password]'],
+  // Fed to sudo, a weak password that looks like a stand-in is still the password.
+  [
+    'a weak password piped to sudo -S',
+    'Fix: echo "jjjj" | sudo -S pkill cameracaptured',
+    '"jjjj"',
+    'Fix: echo "[REDACTED:password]" | sudo -S pkill cameracaptured',
+  ],
   ['export PGPASSWORD', `cd /srv && export PGPASSWORD=${PW} && psql -h db`, PW, 'cd /srv && export PGPASSWORD=[REDACTED:password] && psql -h db'],
   [
     'export PGPASSWORD, a plain word',
