@@ -8,7 +8,7 @@ import { ordered, resolveState, type StateLine } from './resolve.js';
 import type { ArchivedWork, ProjectState, SessionState } from './schema.js';
 
 /**
- * Session records kept per project. An open item ages out after AGE_SESSIONS (6) of the project's
+ * Session records kept per project. An open item ages out after AGE_SESSIONS (4) of the project's
  * sessions, so a record older than the last 8 holds nothing open any more: only finished work,
  * which the archive keeps with its session.
  */

@@ -10,7 +10,7 @@ import { covers, sameWork } from './match.js';
 import type { ProjectState, SessionState, StateEntry } from './schema.js';
 
 /** An open item ages out after this many of the project's sessions with nothing said of it (decay halves a memory every 10). */
-export const AGE_SESSIONS = 6;
+export const AGE_SESSIONS = 4;
 
 /** A task that looked into something built nothing: "Research the flags", "Check the logs", "Verify the setup". */
 const LOOKED_INTO =

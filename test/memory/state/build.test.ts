@@ -11,6 +11,7 @@ import {
   stateItems,
 } from '../../../src/memory/state/index.js';
 import { undoneBy } from '../../../src/memory/state/build.js';
+import { AGE_SESSIONS } from '../../../src/memory/state/resolve.js';
 import { disputes, reportClaims, reportPending } from '../../../src/memory/state/report.js';
 import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js';
 
@@ -167,6 +168,8 @@ describe('project resolution', () => {
 
   it('ages out an item pending for many of the project sessions', () => {
     expect(resolveState(project(s1), () => 10).filter((l) => l.kind === 'open')).toEqual([]);
+    expect(resolveState(project(s1), () => AGE_SESSIONS).filter((l) => l.kind === 'open')).toEqual([]);
+    expect(resolveState(project(s1), () => AGE_SESSIONS - 1).filter((l) => l.kind === 'open')).not.toEqual([]);
   });
 });
 
