@@ -26,16 +26,20 @@ socket(S, 1, 1, 0) or exit 2;
 connect(S, pack("S a108", 1, $sock)) or exit 7;
 $left = $t / 1000;
 sub ready { my ($r, $w) = @_; my $n; ($n, $left) = select($r, $w, undef, $left); exit 3 if $n < 1 }
+sub slurp {
+  my ($fh, $bits, $size) = @_;
+  my ($all, $k) = ("");
+  for (;;) {
+    ready($bits, undef);
+    $k = sysread($fh, $all, $size, length $all);
+    exit 3 unless defined $k;
+    return $all unless $k;
+  }
+}
 binmode STDIN;
 binmode STDOUT;
 vec($in0, 0, 1) = 1;
-$in = "";
-for (;;) {
-  ready($in0, undef);
-  $k = sysread(STDIN, $in, 1 << 20, length $in);
-  exit 3 unless defined $k;
-  last unless $k;
-}
+$in = slurp(\*STDIN, $in0, 1 << 20);
 $out = "POST /v1/hook/$hook?timeout=$t HTTP/1.0\r\nHost: nightshift\r\nContent-Length: " . length($in) . "\r\n"
   . (length($cwd) ? "x-nightshift-cwd: $cwd\r\n" : "") . "\r\n" . $in;
 vec($s0, fileno(S), 1) = 1;
@@ -44,13 +48,7 @@ for ($off = 0; $off < length $out; ) {
   $k = send(S, substr($out, $off, 1 << 18), 0x4040);
   if (defined $k) { $off += $k } elsif ($! != 11) { exit 3 }
 }
-$ans = "";
-for (;;) {
-  ready($s0, undef);
-  $k = sysread(S, $ans, 1 << 16, length $ans);
-  exit 3 unless defined $k;
-  last unless $k;
-}
+$ans = slurp(\*S, $s0, 1 << 16);
 close S;
 $i = index($ans, "\r\n\r\n");
 exit 3 if $i < 0;
