@@ -41,15 +41,15 @@ export function hasMomentMarker(text: string): boolean {
 }
 
 /**
- * Work still to do, or picked up from an earlier session, in any language: "il reste …", "on
- * reprend", "falta …", "retomo lo de …", "还剩", "继续上次的", "前回の続き", "noch offen", "last one
- * from the list", "picking up where we left off". It says where the work stands, which a later
- * session outdates.
+ * Work still to do, under way, or picked up from an earlier session, in any language: "il reste
+ * …", "on reprend", "falta …", "retomo lo de …", "还剩", "继续上次的", "前回の続き", "noch offen",
+ * "last one from the list", "the fourth is in progress", "picking up where we left off". It says
+ * where the work stands, which a later session outdates.
  */
 const OPEN_WORK: readonly RegExp[] = [
   /还剩|还没(?:做|完成|弄)|剩下的|继续上次|接着上次|上次没做完|前回の続き|の続きです|残り(?:は|の)|まだ終わって/u,
   /\b(?:il reste|reste à faire|on reprend|reprenons|je reprends|falta(?:n)?|queda(?:n)? pendiente|lo que queda|retomo|retomamos|fehlt noch|noch offen|es fehlt|machen weiter mit|zbývá|zostało do zrobienia)\b/iu,
-  /\b(?:still left|left to do|last one (?:from|on) the list|next on the list|left on the list|picking up where|pick up where|where we left off|left off last time|continuing from last time)\b/i,
+  /\b(?:still left|left to do|in progress|not (?:done|finished) yet|half done|last one (?:from|on) the list|next on the list|left on the list|picking up where|pick up where|where we left off|left off last time|continuing from last time)\b/i,
 ];
 
 export function hasOpenWorkMarker(text: string): boolean {

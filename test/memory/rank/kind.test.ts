@@ -85,6 +85,8 @@ describe('kind before rank', () => {
     ['Picking up the pending bit: retry logic for the part uploads.', 'state'],
     ['Last one from the list: stripe webhook signature verification.', 'state'],
     ['Still left from last week: the PDF version of the VAT report.', 'state'],
+    ['Three subtasks are done and pushed; the fourth is in progress.', 'state'],
+    ['Never deploy while a migration is in progress.', 'rule'],
     // A wish bound to the day is the day's request; the same wish unbound stands.
     ['Today I want to generate thumbnails when a workshop photo is uploaded.', 'one-off'],
     ["Aujourd'hui je veux générer des miniatures quand on uploade une photo.", 'one-off'],
