@@ -12,6 +12,23 @@ import * as L from '../nlp/lexicon.js';
 import { hasMomentMarker, hasOpenWorkMarker, hasStandingMarker, isAcknowledgement } from '../nlp/markers-i18n.js';
 import { KINDS, kindOf, type Kind } from './kind.js';
 import { echoes, type SessionContext } from './session-context.js';
+import {
+  ASKS_NEED,
+  BOLD_LABEL,
+  conditionalCommand,
+  dayBound,
+  endsGoingOn,
+  evaluation,
+  coversEveryCase,
+  isHabitual,
+  hasPhrase,
+  INTRO,
+  labelValue,
+  proposal,
+  question,
+  STATUS_LINE,
+  tryingOut,
+} from './clause-forms.js';
 
 /** The feature names, in the order of the vector (weights.json must list the same). */
 export const FEATURES = [
@@ -73,132 +90,13 @@ export const FEATURES = [
 export type FeatureName = (typeof FEATURES)[number];
 
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
-/** Who does the work a condition is about: "before you commit", "once we merge". */
-const AGENTS = new Set(['you', 'we', 'i']);
-/** Quantifiers over every case (not "all the files": a set at hand). */
-const EVERY = new Set(['each', 'every', 'any']);
-/** Conditions that time the work itself: "before you push", "after each change", "when adding a route". */
-const HABIT_TIMES = new Set(['before', 'after', 'when', 'whenever', 'once']);
-/** Prepositions that make "every …" the cases a rule covers ("for every endpoint"), not the objects of one task ("go through every field"). */
-const CASE_PREPOSITIONS = new Set(['for', 'on', 'after', 'before', 'per', 'with']);
-/** Words that bind what is said to the day it is said. */
-const TODAY = new Set(['today', 'tonight']);
-const TODAY_PHRASES = [
-  ['this', 'session'],
-  ['this', 'morning'],
-  ['this', 'afternoon'],
-  ['this', 'evening'],
-];
-/** "each one", "each of them": the objects just named, counted, not a case that recurs. */
-const EACH_OF = new Set(['one', 'of']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const cap = (n: number, max: number): number => Math.min(n, max);
-
-function hasPhrase(lower: readonly string[], list: readonly (readonly string[])[]): boolean {
-  for (const p of list)
-    outer: for (let i = 0; i + p.length <= lower.length; i++) {
-      for (let k = 0; k < p.length; k++) if (lower[i + k] !== p[k]) continue outer;
-      return true;
-    }
-  return false;
-}
-
-function question(tokens: readonly Token[], text: string): boolean {
-  if (/\?\s*["')\]]*\s*$/.test(text)) return true;
-  const i = firstWord(tokens);
-  const t = tokens[i];
-  const next = tokens[i + 1];
-  if (t === undefined) return false;
-  // "How much does X cost", "what if we…": asking, with or without the question mark; "when X, do Y" is a condition.
-  if (L.WH_WORDS.has(t.lower)) return !L.CONDITIONS.has(t.lower) || next?.pos === 'AUX' || next?.pos === 'VERB';
-  return L.AUXILIARIES.has(t.lower) && next?.pos === 'PRON';
-}
-
-/** A short label of nouns (no verb, no pronoun), a colon, then a value. */
-function labelValue(tokens: readonly Token[]): boolean {
-  const colon = tokens.findIndex((t) => t.text === ':');
-  if (colon < 1 || colon > 5 || colon >= tokens.length - 1) return false;
-  const label = tokens.slice(0, colon);
-  return label.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') && !label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON');
-}
-
-/** A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems off". */
-function evaluation(tokens: readonly Token[]): boolean {
-  for (let i = 0; i + 2 < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    if (!L.DEICTIC.has(t.lower) || t.pos === 'DET') continue;
-    const verb = tokens[i + 1] as Token;
-    if (!L.SEEMING.has(verb.lemma)) continue;
-    if (tokens.slice(i + 2, i + 5).some((x) => x.pos === 'ADJ')) return true;
-  }
-  return false;
-}
-
 /** An answer is read as its answer: its question was the agent's. */
 function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
   if (c.source !== 'answer') return { tokens: c.sentence.tokens, text: c.text };
   const arrow = c.sentence.tokens.findIndex((t) => t.text === '→');
   return { tokens: arrow < 0 ? c.sentence.tokens : c.sentence.tokens.slice(arrow + 1), text: c.text.slice(c.text.lastIndexOf('→') + 1).trim() };
-}
-
-/** "let's use Postgres", "we'll go with option B", "we're going to drop it", "we decided on REST". */
-function proposal(tokens: readonly Token[]): boolean {
-  const i = firstWord(tokens);
-  const a = tokens[i]?.lower;
-  const b = tokens[i + 1]?.lower;
-  if (a === "let's" || a === 'lets' || (a === 'let' && (b === "'s" || b === 'us'))) return true;
-  if (a !== 'we') return false;
-  const rest = tokens.slice(i + 1, i + 4).map((t) => t.lemma);
-  return rest[0] === 'decide' || rest[0] === 'agree' || rest[0] === 'will' || (rest[0] === 'be' && rest[1] === 'go');
-}
-
-/** "Let's see if it builds", "let's check the logs": a proposal to look or try, done once. */
-function tryingOut(tokens: readonly Token[]): boolean {
-  const i = firstWord(tokens);
-  const a = tokens[i]?.lower;
-  const verb =
-    a === 'let'
-      ? tokens[i + (tokens[i + 1]?.lower === "'s" || tokens[i + 1]?.lower === 'us' ? 2 : 1)]
-      : a === "let's" || a === 'lets'
-        ? tokens[i + 1]
-        : undefined;
-  return verb !== undefined && L.LOOK_VERBS.has(verb.lemma);
-}
-
-/** "✅ **COMPLETED**: …", "⏳ PENDING: …": a work item's status, as an agent reports it. */
-const STATUS_LINE =
-  /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?(?:\*\*)?(?:COMPLETED|PENDING|IN PROGRESS|DONE|TODO|FAILED|BLOCKED)(?:\*\*)?\s*:|^\s*[✅⏳🔄❌]/u;
-/** "**Solution**: …": a bold label is how an agent writes, not how a person types. */
-const BOLD_LABEL = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?\*\*[^*\n]{1,40}\*\*\s*:/u;
-/** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */
-const INTRO = /^\s*(?:so,?\s+|ok,?\s+)?here(?:'s| is| are)\b/i;
-
-/** "do we need to run daemons?", "should I rebase?": asking what is needed, not telling it. */
-const ASKS_NEED = /\b(?:do|does|should|must|shall|would)\s+(?:we|i)\s+(?:need|have|really|still|also)?\b|\bshould\s+(?:we|i)\b/i;
-
-/** "…, continue.", "sorry about that ... proceed": the sentence ends by letting the agent go on. */
-function endsGoingOn(tokens: readonly Token[]): boolean {
-  const words = tokens.filter((t) => t.kind !== 'punctuation');
-  const last = words[words.length - 1];
-  const before = tokens[tokens.indexOf(last as Token) - 1];
-  return last !== undefined && words.length > 1 && before?.kind === 'punctuation' && L.GO_AHEAD.has(last.lower);
-}
-
-/**
- * "When you touch the migrations, run make check first", "for each endpoint, add a test": a
- * condition or the cases it holds in, then a command. The command is read in the clause after the
- * first comma of a sentence that opens with a condition, or with "for each …" / "on every …".
- */
-function conditionalCommand(tokens: readonly Token[], text: string): boolean {
-  const i = firstWord(tokens);
-  const first = tokens[i];
-  const cases = CASE_PREPOSITIONS.has(first?.lower ?? '') && EVERY.has(tokens[i + 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 2]?.lower ?? '');
-  if (first === undefined || (!L.CONDITIONS.has(first.lower) && !cases)) return false;
-  const comma = tokens.findIndex((t) => t.text === ',');
-  if (comma < 0 || comma >= tokens.length - 2) return false;
-  const rest = tokens.slice(comma + 1);
-  const at = text.indexOf(',');
-  return commandAt(rest, at < 0 ? text : text.slice(at + 1)) >= 0;
 }
 
 /** The kind and the feature vector of one candidate (FEATURES order), from one reading of it. */
@@ -250,17 +148,8 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const contentWords = english ? tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length : words.length;
   const verbsOnly = verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have');
   const bareCommand = command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL);
-  // "before you commit", "after each change", "before touching any code": a condition on the work
-  // itself, which makes a task a habit; "while the payment is processed" or "while showing the
-  // vision" only places the task.
-  const habitual = tokens.some((t, i) => {
-    if (!HABIT_TIMES.has(t.lower)) return false;
-    const [a, b] = [tokens[i + 1], tokens[i + 2]];
-    return AGENTS.has(a?.lower ?? '') || (a?.pos === 'VERB' && /ing$/.test(a.lower)) || EVERY.has(b?.lower ?? '');
-  });
-  // "for every endpoint", "on each push" make a task a habit; "map each output" only counts its
-  // objects, and so does "for each one" or "for each of them", which points back at them.
-  const everyCase = tokens.some((t, i) => EVERY.has(t.lower) && CASE_PREPOSITIONS.has(tokens[i - 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 1]?.lower ?? ''));
+  const habitual = isHabitual(tokens);
+  const everyCase = coversEveryCase(tokens);
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;
@@ -304,7 +193,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     openWork: has(L.OPEN_WORK) || hasOpenWorkMarker(text),
     // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
     moment: hasMomentMarker(text),
-    today: has(TODAY) || hasPhrase(lower, TODAY_PHRASES),
+    today: dayBound(lower),
     acknowledgement: isAcknowledgement(text),
     evaluation: evaluation(tokens),
     fragment,

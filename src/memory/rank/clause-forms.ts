@@ -1,0 +1,152 @@
+/**
+ * The forms of a clause the features and the kind read: a question, a label and its value, a
+ * judgement, a proposal, a command after a condition, a habit, the day it is bound to, and the
+ * formats an agent writes in. Each reads tokens or text, never a word of a transcript.
+ */
+import type { Token } from '../nlp/index.js';
+import { commandAt, firstWord } from '../nlp/mood.js';
+import * as L from '../nlp/lexicon.js';
+
+/** Who does the work a condition is about: "before you commit", "once we merge". */
+const AGENTS = new Set(['you', 'we', 'i']);
+/** Quantifiers over every case (not "all the files": a set at hand). */
+const EVERY = new Set(['each', 'every', 'any']);
+/** Conditions that time the work itself: "before you push", "after each change", "when adding a route". */
+const HABIT_TIMES = new Set(['before', 'after', 'when', 'whenever', 'once']);
+/** Prepositions that make "every …" the cases a rule covers ("for every endpoint"), not the objects of one task ("go through every field"). */
+const CASE_PREPOSITIONS = new Set(['for', 'on', 'after', 'before', 'per', 'with']);
+/** Words that bind what is said to the day it is said. */
+const TODAY = new Set(['today', 'tonight']);
+const TODAY_PHRASES = [
+  ['this', 'session'],
+  ['this', 'morning'],
+  ['this', 'afternoon'],
+  ['this', 'evening'],
+];
+/** "each one", "each of them": the objects just named, counted, not a case that recurs. */
+const EACH_OF = new Set(['one', 'of']);
+
+/** One of the phrases, word for word, somewhere in the lower-cased words. */
+export function hasPhrase(lower: readonly string[], list: readonly (readonly string[])[]): boolean {
+  for (const p of list)
+    outer: for (let i = 0; i + p.length <= lower.length; i++) {
+      for (let k = 0; k < p.length; k++) if (lower[i + k] !== p[k]) continue outer;
+      return true;
+    }
+  return false;
+}
+
+/** Asking, with a question mark or in the form of a question ("how much does it cost"). */
+export function question(tokens: readonly Token[], text: string): boolean {
+  if (/\?\s*["')\]]*\s*$/.test(text)) return true;
+  const i = firstWord(tokens);
+  const t = tokens[i];
+  const next = tokens[i + 1];
+  if (t === undefined) return false;
+  // "How much does X cost", "what if we…": asking, with or without the question mark; "when X, do Y" is a condition.
+  if (L.WH_WORDS.has(t.lower)) return !L.CONDITIONS.has(t.lower) || next?.pos === 'AUX' || next?.pos === 'VERB';
+  return L.AUXILIARIES.has(t.lower) && next?.pos === 'PRON';
+}
+
+/** A short label of nouns (no verb, no pronoun), a colon, then a value. */
+export function labelValue(tokens: readonly Token[]): boolean {
+  const colon = tokens.findIndex((t) => t.text === ':');
+  if (colon < 1 || colon > 5 || colon >= tokens.length - 1) return false;
+  const label = tokens.slice(0, colon);
+  return label.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') && !label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON');
+}
+
+/** A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems off". */
+export function evaluation(tokens: readonly Token[]): boolean {
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (!L.DEICTIC.has(t.lower) || t.pos === 'DET') continue;
+    const verb = tokens[i + 1] as Token;
+    if (!L.SEEMING.has(verb.lemma)) continue;
+    if (tokens.slice(i + 2, i + 5).some((x) => x.pos === 'ADJ')) return true;
+  }
+  return false;
+}
+
+/** "let's use Postgres", "we'll go with option B", "we're going to drop it", "we decided on REST". */
+export function proposal(tokens: readonly Token[]): boolean {
+  const i = firstWord(tokens);
+  const a = tokens[i]?.lower;
+  const b = tokens[i + 1]?.lower;
+  if (a === "let's" || a === 'lets' || (a === 'let' && (b === "'s" || b === 'us'))) return true;
+  if (a !== 'we') return false;
+  const rest = tokens.slice(i + 1, i + 4).map((t) => t.lemma);
+  return rest[0] === 'decide' || rest[0] === 'agree' || rest[0] === 'will' || (rest[0] === 'be' && rest[1] === 'go');
+}
+
+/** "Let's see if it builds", "let's check the logs": a proposal to look or try, done once. */
+export function tryingOut(tokens: readonly Token[]): boolean {
+  const i = firstWord(tokens);
+  const a = tokens[i]?.lower;
+  const verb =
+    a === 'let'
+      ? tokens[i + (tokens[i + 1]?.lower === "'s" || tokens[i + 1]?.lower === 'us' ? 2 : 1)]
+      : a === "let's" || a === 'lets'
+        ? tokens[i + 1]
+        : undefined;
+  return verb !== undefined && L.LOOK_VERBS.has(verb.lemma);
+}
+
+/** "✅ **COMPLETED**: …", "⏳ PENDING: …": a work item's status, as an agent reports it. */
+export const STATUS_LINE =
+  /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?(?:\*\*)?(?:COMPLETED|PENDING|IN PROGRESS|DONE|TODO|FAILED|BLOCKED)(?:\*\*)?\s*:|^\s*[✅⏳🔄❌]/u;
+/** "**Solution**: …": a bold label is how an agent writes, not how a person types. */
+export const BOLD_LABEL = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?\*\*[^*\n]{1,40}\*\*\s*:/u;
+/** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */
+export const INTRO = /^\s*(?:so,?\s+|ok,?\s+)?here(?:'s| is| are)\b/i;
+
+/** "do we need to run daemons?", "should I rebase?": asking what is needed, not telling it. */
+export const ASKS_NEED = /\b(?:do|does|should|must|shall|would)\s+(?:we|i)\s+(?:need|have|really|still|also)?\b|\bshould\s+(?:we|i)\b/i;
+
+/** "…, continue.", "sorry about that ... proceed": the sentence ends by letting the agent go on. */
+export function endsGoingOn(tokens: readonly Token[]): boolean {
+  const words = tokens.filter((t) => t.kind !== 'punctuation');
+  const last = words[words.length - 1];
+  const before = tokens[tokens.indexOf(last as Token) - 1];
+  return last !== undefined && words.length > 1 && before?.kind === 'punctuation' && L.GO_AHEAD.has(last.lower);
+}
+
+/**
+ * "When you touch the migrations, run make check first", "for each endpoint, add a test": a
+ * condition or the cases it holds in, then a command. The command is read in the clause after the
+ * first comma of a sentence that opens with a condition, or with "for each …" / "on every …".
+ */
+export function conditionalCommand(tokens: readonly Token[], text: string): boolean {
+  const i = firstWord(tokens);
+  const first = tokens[i];
+  const cases = CASE_PREPOSITIONS.has(first?.lower ?? '') && EVERY.has(tokens[i + 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 2]?.lower ?? '');
+  if (first === undefined || (!L.CONDITIONS.has(first.lower) && !cases)) return false;
+  const comma = tokens.findIndex((t) => t.text === ',');
+  if (comma < 0 || comma >= tokens.length - 2) return false;
+  const rest = tokens.slice(comma + 1);
+  const at = text.indexOf(',');
+  return commandAt(rest, at < 0 ? text : text.slice(at + 1)) >= 0;
+}
+
+/**
+ * "before you commit", "after each change", "before touching any code": a condition on the work
+ * itself, which makes a task a habit; "while the payment is processed" or "while showing the
+ * vision" only places the task.
+ */
+export function isHabitual(tokens: readonly Token[]): boolean {
+  return tokens.some((t, i) => {
+    if (!HABIT_TIMES.has(t.lower)) return false;
+    const [a, b] = [tokens[i + 1], tokens[i + 2]];
+    return AGENTS.has(a?.lower ?? '') || (a?.pos === 'VERB' && /ing$/.test(a.lower)) || EVERY.has(b?.lower ?? '');
+  });
+}
+
+/**
+ * "for every endpoint", "on each push" make a task a habit; "map each output" only counts its
+ * objects, and so does "for each one" or "for each of them", which points back at them.
+ */
+export const coversEveryCase = (tokens: readonly Token[]): boolean =>
+  tokens.some((t, i) => EVERY.has(t.lower) && CASE_PREPOSITIONS.has(tokens[i - 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 1]?.lower ?? ''));
+
+/** Bound to the day it is said: "today", "tonight", "this session". */
+export const dayBound = (lower: readonly string[]): boolean => lower.some((w) => TODAY.has(w)) || hasPhrase(lower, TODAY_PHRASES);
