@@ -7,14 +7,14 @@
  * and the sentences around them are kept. A session that also holds one 5 MB message with no
  * spaces is ingested, and its ordinary lines are searchable.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
 import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
 import { ago, ingest, project } from '../helpers/memory-cli.js';
 import { ClaudeSession } from '../helpers/session-lines.js';
 import { B64URL, j, Seeded } from '../fixtures/secrets/random.js';
+import { filesUnder } from '../helpers/files-under.js';
 
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-forms-');
@@ -41,15 +41,6 @@ const VALUES = [
   ACROSS.slice(0, 63),
   ACROSS.slice(63),
 ];
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    const st = statSync(path, { throwIfNoEntry: false });
-    if (st === undefined) return [];
-    return st.isDirectory() ? filesUnder(path) : st.isFile() ? [path] : [];
-  });
-}
 
 describe('command-line credentials and split keys, end to end', () => {
   it('are masked on every surface, digests included, and the sentences around them are kept', { timeout: 120_000 }, async () => {

@@ -4,13 +4,13 @@
  * list`, `recall`, `search` or `sessions show`, nor sits in a state file, while what the sessions
  * said around it is kept (masked), and the screenshot pointer is no memory at all.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
 import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
 import { ago, ingest, project } from '../helpers/memory-cli.js';
 import { ClaudeSession } from '../helpers/session-lines.js';
+import { filesUnder } from '../helpers/files-under.js';
 
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-personal-');
@@ -21,15 +21,6 @@ const PHONE = '+44 7911 123456';
 const NATIONAL = '(646) 555-0199';
 const SHOT = `/home/${NAME}/Downloads/Screenshot 2026-11-20 at 14.02.11.png`;
 const VALUES = [EMAIL, PHONE, NATIONAL, `/home/${NAME}`, 'adaeze.okonkwo', '7911 123456', '555-0199'];
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    const st = statSync(path, { throwIfNoEntry: false });
-    if (st === undefined) return [];
-    return st.isDirectory() ? filesUnder(path) : st.isFile() ? [path] : [];
-  });
-}
 
 describe('personal data, end to end', () => {
   it('no email, phone number or account name comes out of any surface, and the screenshot pointer is not kept', async () => {

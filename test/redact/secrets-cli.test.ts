@@ -5,13 +5,14 @@
  * secret value may come out of any surface (ingest summary, memories list and export, recall,
  * search, sessions and their digest, the MCP memory tools) or sit in any file of its state.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonsPerTest, tempDirsPerTest } from '../helpers/daemon.js';
 import { writeClaudeTranscript } from '../helpers/transcripts.js';
 import { startMcp, text } from '../mcp/mcp-client.js';
 import { j, Seeded, UPPER32 } from '../fixtures/secrets/random.js';
+import { filesUnder } from '../helpers/files-under.js';
 
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-secrets-');
@@ -24,15 +25,6 @@ const NEAR_WORD = r.key(32);
 const REMEMBERED = j('_', 'ghp', r.key(35));
 const AKIA_LONG = `AKIA${r.key(17, UPPER32)}`;
 const VALUES = [GH_35, GH_QUALIFIED, AKIA_17, NEAR_WORD, REMEMBERED, AKIA_LONG];
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    const st = statSync(path, { throwIfNoEntry: false });
-    if (st === undefined) return [];
-    return st.isDirectory() ? filesUnder(path) : st.isFile() ? [path] : [];
-  });
-}
 
 const leaks = (out: string): string[] => VALUES.filter((v) => out.includes(v));
 
