@@ -4,7 +4,7 @@
  * `name = value` rules. Publishable keys (Stripe `pk_live_`/`pk_test_`) are left alone: they are
  * meant to ship in web pages.
  */
-import { type Candidate, isCodeReference, isPlaceholder, looksLikePassword, looksRandom, nameFamily } from './secret-values.js';
+import { type Candidate, isCodeReference, isPlaceholder, isReference, looksLikePassword, looksRandom, nameFamily } from './secret-values.js';
 import { PREFIXED_RULES } from './prefixed-rules.js';
 import { rx, type SecretKind, type SecretRule } from './secret-kinds.js';
 
@@ -67,7 +67,7 @@ const prosePasswordOrAny = (c: Candidate): SecretKind | undefined => (isPlacehol
  * What is fed to `sudo -S` is the password, however weak it looks ("jjjj"): only a reference to one
  * ($PW, {{pw}}, <password>) or a mask already applied is not.
  */
-const fedToSudo = (c: Candidate): SecretKind | undefined => (c.value === '' || /^[$%]|^\{\{|^<.*>$|^\[REDACTED/.test(c.value) ? undefined : 'password');
+const fedToSudo = (c: Candidate): SecretKind | undefined => (isReference(c.value) ? undefined : 'password');
 
 export const RULES: readonly SecretRule[] = [
   // An unterminated block (a truncated paste) is masked to the end of the text.

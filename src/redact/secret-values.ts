@@ -42,11 +42,13 @@ export function nameFamily(name: string): NameFamily | undefined {
 }
 
 /** Template variables, type names, masks and "your-key-here" stand-ins: nothing to hide. */
+/** `$PW`, `%PW%`, `{{pw}}`, `<password>`, a mask already applied: a reference to a value, not one. */
+export const isReference = (value: string): boolean => value === '' || /^[$%]|^\{\{|^<.*>$|^\[REDACTED/.test(value);
+
 export function isPlaceholder(value: string): boolean {
   return (
-    value === '' ||
+    isReference(value) ||
     PLACEHOLDER_WORDS.has(value.toLowerCase()) ||
-    /^[$%]|^\{\{|^<.*>$|^\[REDACTED/.test(value) ||
     /^(.)\1*$/.test(value) ||
     /^(?:your|my)[-_]|[-_]here$/i.test(value) ||
     // An upper-case identifier names a variable (`token: GITHUB_TOKEN`), it is not the secret.
