@@ -17,6 +17,7 @@ import type { Candidate } from './types.js';
 import type { Unit } from './unit.js';
 
 export type { Candidate, CandidateSource } from './types.js';
+export { correcting } from './slips.js';
 
 /** A statement longer than this is read as its clauses, when it has some. */
 const LONG_CHARS = 200;

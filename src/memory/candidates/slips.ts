@@ -22,6 +22,9 @@ const RESTATED = 0.7;
 const REACH = 3;
 const RETRACTABLE = new Set<Unit['source']>(['typed', 'feedback', 'answer']);
 
+/** The message opens as a correction of what was just said or done: "actually no, plain sh", "sorry, I meant 5433". */
+export const correcting = (text: string): boolean => STRONG.test(text) || WEAK.test(text);
+
 /** Shared content words an earlier statement needs to be the one taken back (Infinity: not a correction). */
 function needed(text: string, earlier: ReadonlySet<string>, refused: ReadonlySet<string>): number {
   if (STRONG.test(text)) return 1;

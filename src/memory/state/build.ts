@@ -8,7 +8,9 @@ import { commitMessage, notableCommand } from '../digest/commands.js';
 import { simpleCommands } from '../digest/shell.js';
 import { redact } from '../../redact/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
+import { correcting } from '../candidates/index.js';
 import { disputes, reportClaims, reportPending, saysNothingLeft } from './report.js';
+import { askedChange } from './asked.js';
 import { causeAndFix } from './found.js';
 import type { SessionState, StateEntry } from './schema.js';
 
@@ -16,6 +18,7 @@ const TEXT_MAX = 200;
 const CLAIMS_MAX = 30;
 const COMMITS_MAX = 50;
 const FOUND_MAX = 3;
+const REQUESTS_MAX = 30;
 
 /** `[main a1b2c3d] message`, `[main (root-commit) a1b2c3d] message`. */
 const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)]*\))? ([0-9a-f]{7,40})\]/m;
@@ -53,6 +56,12 @@ export class StateBuilder {
   private recentFound = 0;
   /** A cause and fix waiting for a check to pass. */
   private unverified: StateEntry[] = [];
+  /** The person's latest request, until a file written for it (then it is a change made) or the person speaks again. */
+  private asked: StateEntry | undefined;
+  /** Write calls for the request whose results are not read yet: a declined or failed write changed nothing. */
+  private writes = new Set<string>();
+  /** A change recorded since the person last spoke: a reply that disputes it drops it. */
+  private recentRequest = false;
 
   constructor(private readonly s: SessionState) {}
 
@@ -65,6 +74,7 @@ export class StateBuilder {
       plans: s.plans.map(masked),
       todos: s.todos.map(masked),
       summary: s.summary.map(masked),
+      requests: s.requests.map(masked),
       reportPending: s.reportPending.map(masked),
       claims: s.claims.map(masked),
       found: s.found.map(masked),
@@ -90,13 +100,20 @@ export class StateBuilder {
   }
 
   private person(m: TranscriptMessage): void {
-    if (disputes(m.text)) {
+    const disputed = disputes(m.text);
+    if (disputed) {
       if (this.recentClaims > 0) this.s.claims.splice(this.s.claims.length - this.recentClaims);
       if (this.recentFound > 0) this.s.found.splice(this.s.found.length - this.recentFound);
       this.unverified = [];
     }
+    // "Actually no, plain sh": the change just made is not what stands.
+    if (this.recentRequest && (disputed || correcting(m.text))) this.s.requests.pop();
+    this.writes.clear();
     this.recentClaims = 0;
     this.recentFound = 0;
+    this.recentRequest = false;
+    const asked = askedChange(m.text);
+    this.asked = asked === undefined ? undefined : entry(asked, m);
   }
 
   private plan(m: TranscriptMessage): void {
@@ -127,7 +144,19 @@ export class StateBuilder {
       // A task list set after a compaction summary is the newer word on what is left.
       this.s.summary = [];
     }
-    if (m.paths !== undefined) this.carried();
+    if (m.paths === undefined) return;
+    this.carried();
+    if (this.asked !== undefined && m.toolUseId !== undefined) this.writes.add(m.toolUseId);
+  }
+
+  /** A write for the person's request went through: the request is a change made. */
+  private written(m: TranscriptMessage): void {
+    if (m.toolUseId === undefined || !this.writes.delete(m.toolUseId) || m.isError === true || this.asked === undefined) return;
+    // The same request read twice (a resumed transcript holds its conversation again) is one change.
+    if (!this.s.requests.some((r) => r.text === this.asked?.text)) this.s.requests.push(this.asked);
+    if (this.s.requests.length > REQUESTS_MAX) this.s.requests.shift();
+    this.recentRequest = true;
+    this.asked = undefined;
   }
 
   private carried(): void {
@@ -135,6 +164,7 @@ export class StateBuilder {
   }
 
   private toolResult(m: TranscriptMessage): void {
+    if (this.writes.size > 0) this.written(m);
     if (m.command === undefined || m.exitCode !== 0) return;
     // Most commands are neither a check nor git: not worth reading as a command line.
     if (this.unverified.length === 0 && !/\bgit\b/.test(m.command)) return;

@@ -22,6 +22,8 @@ function source(l: StateLine): string {
       return 'approved plan';
     case 'todo':
       return `tasks, ${l.kind === 'built' ? 'done' : l.status === 'in_progress' ? 'in progress' : 'pending'}`;
+    case 'request':
+      return 'as asked';
     case 'report':
       return "the agent's report";
     case 'summary':
@@ -43,8 +45,8 @@ export function stateText(l: StateLine): string {
 /** Within a session: what is in progress, then what is open, then what was built and found. */
 function priority(l: StateLine): number {
   if (l.kind === 'open') return l.status === 'in_progress' ? 0 : 1;
-  if (l.kind === 'built') return l.source === 'todo' ? 3 : 2;
-  return 4;
+  if (l.kind === 'built') return l.source === 'request' ? 4 : l.source === 'todo' ? 3 : 2;
+  return 5;
 }
 
 const latest = (g: readonly StateLine[]): string => g.reduce((m, l) => ((l.sessionAt ?? '') > m ? (l.sessionAt ?? '') : m), '');

@@ -16,8 +16,8 @@ export const AGE_SESSIONS = 4;
 const LOOKED_INTO =
   /^(?:research|investigate|check|look (?:into|at|for)|explore|read|review|verify|test|understand|analy[sz]e|find|search|inspect|examine|debug|diagnose|ask|confirm|compare|evaluate|identify|figure out)\b/i;
 
-/** `archive`: finished work of a session the dream no longer keeps whole. */
-export type StateSource = 'commit' | 'plan' | 'todo' | 'report' | 'summary' | 'found' | 'archive';
+/** `request`: what the person asked for and the agent changed files for; `archive`: finished work of a session the dream no longer keeps whole. */
+export type StateSource = 'commit' | 'plan' | 'todo' | 'request' | 'report' | 'summary' | 'found' | 'archive';
 
 export interface StateLine {
   kind: 'built' | 'open' | 'found';
@@ -47,7 +47,7 @@ export function ordered(state: ProjectState): SessionState[] {
 }
 
 function hasRecord(s: SessionState): boolean {
-  return s.commits.length + s.plans.length + s.todos.length + s.summary.length + s.reportPending.length + s.claims.length > 0;
+  return s.commits.length + s.plans.length + s.todos.length + s.summary.length + s.requests.length + s.reportPending.length + s.claims.length > 0;
 }
 
 /** Commits of one session that name the same piece of work, as one line. */
@@ -100,6 +100,8 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     built.push(
       ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
+      // A change the person asked for that no commit of the session names (a commit says it better).
+      ...s.requests.filter((r) => !LOOKED_INTO.test(r.text) && !commits.some((c) => covers(c.text, r.text))).map((r) => line('built', 'request', r, s)),
     );
     // The latest session's work its commits do not name, as its last task list marks it completed
     // (older sessions' work stands in their commits).

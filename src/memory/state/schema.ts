@@ -27,6 +27,8 @@ export const SessionState = z.object({
   todos: z.array(StateEntry.extend({ status: TodoStatus })),
   /** The "Pending Tasks" of the latest compaction summary, until a newer task list replaces them. */
   summary: z.array(StateEntry),
+  /** What the person asked for and the agent then changed files for, before the person spoke again and did not dispute. */
+  requests: z.array(StateEntry).default([]),
   /** The pending part of the agent's latest report that had one. */
   reportPending: z.array(StateEntry),
   /** What the agent's reports said was done (closes pending items); dropped when the person disputed it. */
@@ -52,5 +54,5 @@ export const ProjectState = z.object({
 export type ProjectState = z.infer<typeof ProjectState>;
 
 export function emptySessionState(key: string, sessionId: string): SessionState {
-  return { key, sessionId, commits: [], plans: [], todos: [], summary: [], reportPending: [], claims: [], found: [] };
+  return { key, sessionId, commits: [], plans: [], todos: [], summary: [], requests: [], reportPending: [], claims: [], found: [] };
 }

@@ -97,6 +97,36 @@ describe('state builder', () => {
     const s = session('s3', [msg({ text: 'Done: the export now streams to S3.' }), typed("no, it still buffers everything, that's not fixed")]);
     expect(s.claims).toEqual([]);
   });
+
+  it('records a change the person asked for once a write for it went through, and not one declined, failed, taken back or never made', () => {
+    const write = (id: string) => msg({ kind: 'tool_use', toolName: 'Edit', toolUseId: id, paths: ['/p/app/chart.js'] });
+    const result = (id: string, isError = false) =>
+      msg({ role: 'user', kind: 'tool_result', origin: 'tool', toolUseId: id, isError, text: isError ? 'The user rejected the edit' : 'ok' });
+    const s = session('s5', [
+      typed('Move the size legend above the chart.'),
+      write('w1'),
+      result('w1'),
+      // A declined write changed nothing.
+      typed('Add a toggle to adjust the grosses for inflation.'),
+      write('w2'),
+      result('w2', true),
+      // Asked, then the person spoke again before any write: the request was not carried out then.
+      typed('Rename the page title to Bollywood by year.'),
+      typed('what does the legend show?'),
+      write('w3'),
+      result('w3'),
+      // Carried out, then taken back.
+      typed('Make the bars orange.'),
+      write('w4'),
+      result('w4'),
+      typed('actually no, keep the bars blue'),
+      // The same request read twice is one change.
+      typed('Move the size legend above the chart.'),
+      write('w5'),
+      result('w5'),
+    ]);
+    expect(s.requests.map((r) => r.text)).toEqual(['Move the size legend above the chart.']);
+  });
 });
 
 describe('report reading', () => {
@@ -164,6 +194,28 @@ describe('project resolution', () => {
     ]);
     const open = resolveState(project(s1, s2), none).filter((l) => l.kind === 'open');
     expect(open).toEqual([]);
+  });
+
+  it('lists a change asked for and made as built, unless a commit of the session names it', () => {
+    const asked = (text: string, id: string) => [
+      typed(text),
+      msg({ kind: 'tool_use', toolName: 'Write', toolUseId: id, paths: ['/p/README.md'] }),
+      msg({ role: 'user', kind: 'tool_result', origin: 'tool', toolUseId: id, text: 'File created' }),
+    ];
+    const s = session('s6', [
+      ...asked('Add a README that explains how the data was sourced.', 'r1'),
+      ...asked('Write the seed script for the demo rooms.', 'r2'),
+      commit('Write the seed script for the demo rooms', 'ccccccc'),
+    ]);
+    const built = resolveState(project(s), none).filter((l) => l.kind === 'built');
+    expect(built.map((l) => [l.source, l.text])).toEqual([
+      ['commit', 'Write the seed script for the demo rooms'],
+      ['request', 'Add a README that explains how the data was sourced.'],
+    ]);
+    expect(stateItems(built, 500).map((i) => i.text)).toEqual([
+      expect.stringMatching(/^Built: Write the seed script for the demo rooms \(committed ccccccc, /),
+      expect.stringMatching(/^Built: Add a README that explains how the data was sourced\. \(as asked, \d{4}-\d\d-\d\d\)$/),
+    ]);
   });
 
   it('ages out an item pending for many of the project sessions', () => {

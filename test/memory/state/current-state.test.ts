@@ -207,4 +207,37 @@ describe('current state from the agent record', () => {
     expect(lines.some((l) => /^Open: document the policy in the README \(the agent's report/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Drop the oldest/.test(l))).toBe(false);
   }, 60_000);
+
+  it('records what the person asked for and the agent changed files for, where no commit says it, and not a declined or taken-back change', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'datastory');
+    const rejectedEdit =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+    const s = new ClaudeSession({ sessionId: 'story-1', cwd, start: ago(1) })
+      .user('Create a single page data story (index.html and script.js) of the top grossing films by year.')
+      .toolUse('w1', 'Write', { file_path: `${cwd}/index.html`, content: '<!doctype html>' })
+      .toolResult('w1', `File created successfully at: ${cwd}/index.html`)
+      .user('Add a toggle to adjust the grosses for inflation.')
+      .toolUse('e1', 'Edit', { file_path: `${cwd}/script.js`, old_string: 'const a = 1', new_string: 'const a = 2' })
+      .toolResult('e1', rejectedEdit, true)
+      .user('Make the bars orange.')
+      .toolUse('e2', 'Edit', { file_path: `${cwd}/script.js`, old_string: 'blue', new_string: 'orange' })
+      .toolResult('e2', 'The file has been updated successfully.')
+      .user('actually no, keep the bars blue')
+      .toolUse('e3', 'Edit', { file_path: `${cwd}/script.js`, old_string: 'orange', new_string: 'blue' })
+      .toolResult('e3', 'The file has been updated successfully.')
+      .assistant('The story is in index.html; the bars stay blue.');
+    await ingest(d, s, dir, 'story-1');
+    const lines = state(await recall(d, cwd));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^Built: Create a single page data story \(index\.html and script\.js\) of the top grossing films by year\. \(as asked, \d{4}-\d\d-\d\d\)$/,
+      ),
+    );
+    expect(lines.some((l) => /inflation|orange/.test(l))).toBe(false);
+    const md = await d.cli(['recall', '--project', cwd, '--format', 'markdown']);
+    expect(md.stdout).toMatch(/## Current state \(the agent's record\)\n- Built: Create a single page data story/);
+  }, 60_000);
 });

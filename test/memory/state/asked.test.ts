@@ -1,0 +1,39 @@
+/** Which typed messages ask for a change, and the words a change made is recorded in. */
+import { describe, expect, it } from 'vitest';
+import { askedChange } from '../../../src/memory/state/asked.js';
+
+describe('askedChange', () => {
+  it('reads the request from its verb on, in the words it was typed in', () => {
+    expect(askedChange('Move the size legend above the chart instead of on top of it.')).toBe('Move the size legend above the chart instead of on top of it.');
+    expect(askedChange('please fix the login bug on safari')).toBe('Fix the login bug on safari');
+    expect(askedChange('Also add a prominent toggle to adjust for inflation. Explain how it works.')).toBe('Add a prominent toggle to adjust for inflation.');
+    expect(askedChange("ok, let's add retry to the S3 upload")).toBe("Let's add retry to the S3 upload");
+  });
+
+  it('finds no change in a go-ahead, a question, a report, a look, a repeat or a rule', () => {
+    for (const text of [
+      'continue',
+      'yes do it',
+      'why is this failing?',
+      'I think the cache is stale',
+      'explain the retry loop in the uploader',
+      'read all the readmes in the project',
+      'run the migration again, I reset my db',
+      'always run the linter before a commit',
+      'Prefer ruby, but use another language if it fits better.',
+      'Note: the tags endpoint returns 404 until the backend ships it',
+      'Create these files:',
+      'fix it',
+      'export a transcript of this chat',
+      '```\nTypeError: x is undefined\n```',
+    ])
+      expect(askedChange(text), text).toBeUndefined();
+  });
+
+  it('gives the same words for the same request alone or at the head of a long message', () => {
+    const alone = askedChange('Add a dark mode toggle to the settings page.');
+    const long = askedChange(`Add a dark mode toggle to the settings page. ${'The rest of this message is a long account of why. '.repeat(30)}`);
+    expect(alone).toBe('Add a dark mode toggle to the settings page.');
+    expect(long).toBe(alone);
+  });
+});
