@@ -36,6 +36,9 @@ export function hasPhrase(lower: readonly string[], list: readonly (readonly str
   return false;
 }
 
+/** Pronouns that can be the subject "do" asks about. */
+const SUBJECTS = new Set(['i', 'you', 'we', 'they']);
+
 /** Asking, with a question mark or in the form of a question ("how much does it cost"). */
 export function question(tokens: readonly Token[], text: string): boolean {
   if (/\?\s*["')\]]*\s*$/.test(text)) return true;
@@ -45,6 +48,8 @@ export function question(tokens: readonly Token[], text: string): boolean {
   if (t === undefined) return false;
   // "How much does X cost", "what if we…": asking, with or without the question mark; "when X, do Y" is a condition.
   if (L.WH_WORDS.has(t.lower)) return !L.CONDITIONS.has(t.lower) || next?.pos === 'AUX' || next?.pos === 'VERB';
+  // "Do you …?" asks; "Do it inside the new folder" is a command ("does it …?" would ask).
+  if (t.lower === 'do') return next !== undefined && SUBJECTS.has(next.lower);
   return L.AUXILIARIES.has(t.lower) && next?.pos === 'PRON';
 }
 
