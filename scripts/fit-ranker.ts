@@ -2,7 +2,8 @@
  * Fits the memory ranker (src/memory/rank/) on labelled sessions, with grouped cross-validation:
  * the folds are the corpora's groups (one person's sessions each), so one person's sessions are
  * never in both the training and the test fold. Prints the out-of-fold figures per corpus and per
- * fold (the recall each project would get, scored as the session scorer scores it), picks the
+ * fold (the recall each project would get, its "Current state" lines included, scored as the
+ * session scorer scores it: what the agent's record already says, memories need not), picks the
  * penalty, the junk weight and the keep policy (rank/keep.ts) by those figures, fits on everything
  * and writes src/memory/rank/weights.json (or --out FILE) with the report.
  *

@@ -18,6 +18,8 @@ import { sessionContext } from '../../src/memory/rank/session-context.js';
 import { slotKey, slotOf } from '../../src/memory/store/slots.js';
 import { dedupeKey } from '../../src/memory/nlp/tidy.js';
 import { parseTranscript } from '../../src/memory/transcripts/index.js';
+import { DEFAULT_BUDGET, STATE_HEADING_TOKENS, STATE_SHARE } from '../../src/memory/recall/budget.js';
+import { emptySessionState, resolveState, StateBuilder, stateItems, type SessionState } from '../../src/memory/state/index.js';
 
 export interface LabelItem {
   id?: string;
@@ -34,6 +36,11 @@ export interface LabelledFile {
   junk: LabelItem[];
   /** The corpus (its folder's name) the file belongs to. */
   corpus: string;
+  /**
+   * The "Current state" lines the daemon shows for the file's project (the agent's record of all
+   * the project's labelled sessions), set by `corpusRows`: what they recall the memories need not.
+   */
+  state?: readonly string[];
 }
 
 export interface Row {
@@ -90,14 +97,32 @@ function lineIndex(path: string): (id: string) => number {
 /** An evidence line cites the transcript line of the message, or the one or two just after (Codex echoes a message). */
 const NEAR = [-1, 0, 1, 2];
 
-async function messagesOf(path: string, format: LabelledFile['format']): Promise<ExtractMessage[]> {
+/** The messages extraction reads, and the session's state record (the daemon builds it from the same stream). */
+async function messagesOf(path: string, format: LabelledFile['format']): Promise<{ messages: ExtractMessage[]; state: SessionState }> {
   const parse = await parseTranscript(path, { format });
-  const out: ExtractMessage[] = [];
+  const messages: ExtractMessage[] = [];
+  const state = emptySessionState(path, path);
+  const builder = new StateBuilder(state);
   for await (const m of parse.messages) {
+    builder.add(m);
     const x = forExtraction(m);
-    if (x !== undefined) out.push(x);
+    if (x !== undefined) messages.push(x);
   }
-  return out;
+  return { messages, state: builder.result() };
+}
+
+/** The room the state section has in the default budget, as recall gives it. */
+const STATE_ROOM = Math.floor(DEFAULT_BUDGET * STATE_SHARE) - STATE_HEADING_TOKENS;
+
+/** Each project's state lines, from the records of its files' sessions, set on every file of it. */
+function setProjectState(files: readonly LabelledFile[], records: ReadonlyMap<LabelledFile, SessionState>): void {
+  const byProject = new Map<string, LabelledFile[]>();
+  for (const f of files) byProject.set(f.project, [...(byProject.get(f.project) ?? []), f]);
+  for (const [project, list] of byProject) {
+    const sessions = list.flatMap((f) => records.get(f) ?? []);
+    const texts = stateItems(resolveState({ version: 1, project, sessions, archive: [] }, () => 0), STATE_ROOM).map((i) => i.text);
+    for (const f of list) f.state = texts;
+  }
 }
 
 /** A corpus's labelled files; groups are prefixed with the corpus's folder name, so two corpora never share a person. */
@@ -109,9 +134,11 @@ export function loadLabels(path: string): LabelledFile[] {
 export async function corpusRows(labelsPath: string, files: readonly LabelledFile[]): Promise<Row[]> {
   const base = dirname(labelsPath);
   const rows: Row[] = [];
+  const records = new Map<LabelledFile, SessionState>();
   for (const f of files) {
     const path = join(base, f.file);
-    const messages = await messagesOf(path, f.format);
+    const { messages, state } = await messagesOf(path, f.format);
+    records.set(f, state);
     const session = sessionContext(messages);
     const lineOf = lineIndex(path);
     const wanted = f.wanted.map((w) => ({ rx: new RegExp(w.regex, 'i'), lines: evidenceLines(w.evidence) }));
@@ -157,5 +184,6 @@ export async function corpusRows(labelsPath: string, files: readonly LabelledFil
       rows.push(r);
     }
   }
+  setProjectState(files, records);
   return rows;
 }

@@ -71,8 +71,9 @@ export function simulate(all: readonly Row[], score: (r: Row) => number, policy:
     let wanted = 0;
     let junk = 0;
     for (const f of files) {
-      const w = new Set<number>();
-      const j = new Set<number>();
+      // What the project's state lines recall counts as recalled whatever the memories pick.
+      const w = new Set<number>(stateMatches(f, 'wanted'));
+      const j = new Set<number>(stateMatches(f, 'junk'));
       for (const r of picked) {
         for (const i of hit(r, f, 'matchesWanted')) w.add(i);
         for (const i of hit(r, f, 'matchesJunk')) j.add(i);
@@ -90,6 +91,19 @@ export function simulate(all: readonly Row[], score: (r: Row) => number, policy:
     });
   }
   return t;
+}
+
+const byState = new Map<string, number[]>();
+/** The file's wanted or junk items a line of its project's current state matches (compiled once, remembered). */
+function stateMatches(f: Row['file'], kind: 'wanted' | 'junk'): number[] {
+  const key = `${kind}\u0000${f.file}`;
+  let out = byState.get(key);
+  if (out === undefined) {
+    const lines = f.state ?? [];
+    out = f[kind].flatMap((x, i) => (lines.some((l) => new RegExp(x.regex, 'i').test(l)) ? [i] : []));
+    byState.set(key, out);
+  }
+  return out;
 }
 
 const cross = new Map<string, number[]>();
