@@ -120,7 +120,10 @@ function setProjectState(files: readonly LabelledFile[], records: ReadonlyMap<La
   for (const f of files) byProject.set(f.project, [...(byProject.get(f.project) ?? []), f]);
   for (const [project, list] of byProject) {
     const sessions = list.flatMap((f) => records.get(f) ?? []);
-    const texts = stateItems(resolveState({ version: 1, project, sessions, archive: [] }, () => 0), STATE_ROOM).map((i) => i.text);
+    const texts = stateItems(
+      resolveState({ version: 1, project, sessions, archive: [] }, () => 0),
+      STATE_ROOM,
+    ).map((i) => i.text);
     for (const f of list) f.state = texts;
   }
 }
