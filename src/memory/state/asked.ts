@@ -14,12 +14,17 @@ const NAMED_MIN = 2;
 /** Only the head of a long message is read: a request comes first, pasted output after it. */
 const READ_MAX = 1200;
 
-/** Verbs that look, ask or explain: what the agent then wrote was a note, not the change asked for. */
-const LOOKING = new Set(
-  'look read research investigate check review explain show tell describe summarize summarise try test verify find search see inspect examine analyze analyse understand compare evaluate list print'.split(
-    ' ',
-  ),
+/**
+ * Verbs that look, ask or explain (what the agent then wrote was a note, not the change asked for),
+ * and verbs that only carry on with work already set ("finish the rest", "get started", "make sure
+ * it is done"): neither names a change of its own.
+ */
+const NOT_A_CHANGE = new Set(
+  `look read research investigate check review explain show tell describe summarize summarise try test verify find search see inspect
+  examine analyze analyse understand compare evaluate list print give ensure finish complete get keep start begin resume wrap ready make`.split(/\s+/),
 );
+/** "make" names a change when it makes something ("make the grid square"), not "make sure". */
+const MAKES = (rest: readonly Token[]): boolean => rest[0]?.lower !== 'sure' && rest[0]?.lower !== 'certain';
 
 /** Words that make a request a standing rule, and a plural subject's verb (the sentence states, it does not ask). */
 const LASTING = new Set(['always', 'never', 'every', 'each', 'whenever', 'are', 'were']);
@@ -47,10 +52,13 @@ export function askedChange(text: string): string | undefined {
   for (const s of analyze(head)) {
     if (s.tokens.some((t) => t.text === '?')) continue;
     const command = commandAt(s.tokens, s.text);
-    const at = command >= 0 && !GO_AHEAD.has(s.tokens[command]?.lower ?? '') ? command : proposedChange(s.tokens);
+    // "Let's add …" is read by the verb after "let's".
+    const commanded = command >= 0 && !GO_AHEAD.has(s.tokens[command]?.lower ?? '') && s.tokens[command]?.lower !== 'let';
+    const at = commanded ? command : proposedChange(s.tokens);
     const verb = s.tokens[at];
-    if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || LOOKING.has(verb.lemma) || PREFERENCE.has(verb.lemma)) continue;
+    if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || PREFERENCE.has(verb.lemma)) continue;
     const rest = s.tokens.slice(at + 1);
+    if (NOT_A_CHANGE.has(verb.lemma) && !(verb.lemma === 'make' && MAKES(rest))) continue;
     // "Note: the endpoint 404s" labels what follows, "Create these files:" leads into a list, "run
     // the migration again" repeats a moment, "commit each fix on its own" is a rule, and "Answer +
     // commits are good" has a subject: none of them is one change asked for.

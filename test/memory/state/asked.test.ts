@@ -7,7 +7,8 @@ describe('askedChange', () => {
     expect(askedChange('Move the size legend above the chart instead of on top of it.')).toBe('Move the size legend above the chart instead of on top of it.');
     expect(askedChange('please fix the login bug on safari')).toBe('Fix the login bug on safari');
     expect(askedChange('Also add a prominent toggle to adjust for inflation. Explain how it works.')).toBe('Add a prominent toggle to adjust for inflation.');
-    expect(askedChange("ok, let's add retry to the S3 upload")).toBe("Let's add retry to the S3 upload");
+    expect(askedChange("ok, let's add retry to the S3 upload")).toBe('Add retry to the S3 upload');
+    expect(askedChange('Make the grid closer to a square aspect ratio.')).toBe('Make the grid closer to a square aspect ratio.');
   });
 
   it('finds no change in a go-ahead, a question, a report, a look, a repeat or a rule', () => {
@@ -24,6 +25,9 @@ describe('askedChange', () => {
       'Note: the tags endpoint returns 404 until the backend ships it',
       'Create these files:',
       'fix it',
+      "Let's get started with the fixes.",
+      'Make sure that phase 4 is completed',
+      'Finish all the remaining migration tasks, then we review them',
       'export a transcript of this chat',
       '```\nTypeError: x is undefined\n```',
     ])
