@@ -7,7 +7,7 @@
 import { analyze } from '../nlp/index.js';
 import { GO_AHEAD, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
 import { commandAt } from '../nlp/mood.js';
-import type { Token } from '../nlp/types.js';
+import type { Sentence, Token } from '../nlp/types.js';
 
 /** Content words a request needs to say what it changes ("fix it" does not). */
 const NAMED_MIN = 2;
@@ -29,6 +29,16 @@ const MAKES = (rest: readonly Token[]): boolean => rest[0]?.lower !== 'sure' && 
 /** Words that make a request a standing rule, and a plural subject's verb (the sentence states, it does not ask). */
 const LASTING = new Set(['always', 'never', 'every', 'each', 'whenever', 'are', 'were']);
 
+/** Words the tagger may take for a sentence's first verb: "everything goes through tracing" states a rule. */
+const NOT_A_VERB = new Set(['everything', 'everyone', 'everybody', 'nothing', 'nobody', 'something', 'anything', 'all', 'each', 'both']);
+/** Where pasted output starts (a traceback, a stack frame, an error line, a prompt, a fence): nothing after it is asked. */
+const OUTPUT_LINE = /^\s*(?:Traceback \(most recent call last\)|File "|at [\w.$<>]+ ?\(|[\w.]*(?:Error|Exception):|\$ |> |```)/;
+const BULLET = /^\s*(?:[-*•]|\d+[.)])\s+/;
+/** A line that introduces a list of rules, not of changes: "House rules, keep to them:". */
+const RULES = /\b(?:rules?|conventions?|guidelines?|principles?|constraints?)\b/i;
+/** A short label before a colon: "Task: …", "Next step: …". */
+const LABEL = /^\s*[\p{L}][\p{L} ]{0,20}:\s+(?=\S)/u;
+
 const ABOUT_THE_CHAT = /\b(?:this|the current) (?:chat|conversation|session|thread)\b/i;
 
 /** Words that name what is changed: not stop words, not "again" or "now" (which say when). */
@@ -44,31 +54,66 @@ function proposedChange(tokens: readonly Token[]): number {
   return verb !== undefined && TASK_VERBS.has(verb.lemma) && !GO_AHEAD.has(verb.lemma) ? at : -1;
 }
 
+/** A "?" inside a URL's query or a path is no sentence's end: read as a full-width one, put back after. */
+const readable = (line: string): string => line.replace(/\?(?=[^\s"')\]])/g, '？');
+
+/** The list items right after line `i` (a request's parts, or the requests after it in its list), as one run ("a; b; c"). */
+function listAfter(lines: readonly string[], i: number): string {
+  const items: string[] = [];
+  for (let j = i + 1; j < lines.length && BULLET.test(lines[j] ?? ''); j++) items.push((lines[j] ?? '').replace(BULLET, '').trim());
+  return items.join('; ');
+}
+
+/** The sentence from its verb on when it asks for a change; `leadsIntoList`: a list follows it. */
+function asked(sentence: Sentence, leadsIntoList: boolean): string | undefined {
+  // "Task: add the tides endpoint" is read after its label.
+  const label = LABEL.exec(sentence.text);
+  const s = label === null ? sentence : analyze(sentence.text.slice(label[0].length))[0];
+  if (s === undefined || /\?\s*$/.test(s.text)) return undefined;
+  const command = commandAt(s.tokens, s.text);
+  // "Let's add …" is read by the verb after "let's".
+  const commanded = command >= 0 && !GO_AHEAD.has(s.tokens[command]?.lemma ?? '') && s.tokens[command]?.lower !== 'let';
+  const at = commanded ? command : proposedChange(s.tokens);
+  const verb = s.tokens[at];
+  if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || NOT_A_VERB.has(verb.lower) || PREFERENCE.has(verb.lemma)) return undefined;
+  const rest = s.tokens.slice(at + 1);
+  if (NOT_A_CHANGE.has(verb.lemma) && !(verb.lemma === 'make' && MAKES(rest))) return undefined;
+  // "Note: the endpoint 404s" labels what follows, a colon with no list after it leads nowhere, "run
+  // the migration again" repeats a moment, "commit each fix on its own" is a rule, and "Answer +
+  // commits are good" has a subject: none of them is one change asked for.
+  if (
+    rest[0]?.text === ':' ||
+    (/:\s*$/.test(s.text) && (!leadsIntoList || RULES.test(s.text))) ||
+    s.tokens.some((t) => t.lower === 'again' || LASTING.has(t.lower))
+  )
+    return undefined;
+  // "Export a transcript of this chat": work on the conversation itself, not on the project.
+  if ((rest.filter(isContent).length < NAMED_MIN && !leadsIntoList) || ABOUT_THE_CHAT.test(s.text)) return undefined;
+  // From its verb on: "Great, let's add a toggle" is recorded as "add a toggle".
+  const from = s.text.search(new RegExp(`\\b${verb.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
+  const said = (from >= 0 ? s.text.slice(from) : s.text).trim();
+  return said.charAt(0).toUpperCase() + said.slice(1);
+}
+
 /** The sentence of `text` that asks for a change, or undefined when it asks for none. */
 export function askedChange(text: string): string | undefined {
   const head = text.slice(0, READ_MAX);
-  // A pasted block or a quoted log is not the person's request.
-  if (/^\s*(?:```|>|\$ |\[|\{)/.test(head)) return undefined;
-  for (const s of analyze(head)) {
-    if (s.tokens.some((t) => t.text === '?')) continue;
-    const command = commandAt(s.tokens, s.text);
-    // "Let's add …" is read by the verb after "let's".
-    const commanded = command >= 0 && !GO_AHEAD.has(s.tokens[command]?.lower ?? '') && s.tokens[command]?.lower !== 'let';
-    const at = commanded ? command : proposedChange(s.tokens);
-    const verb = s.tokens[at];
-    if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || PREFERENCE.has(verb.lemma)) continue;
-    const rest = s.tokens.slice(at + 1);
-    if (NOT_A_CHANGE.has(verb.lemma) && !(verb.lemma === 'make' && MAKES(rest))) continue;
-    // "Note: the endpoint 404s" labels what follows, "Create these files:" leads into a list, "run
-    // the migration again" repeats a moment, "commit each fix on its own" is a rule, and "Answer +
-    // commits are good" has a subject: none of them is one change asked for.
-    if (rest[0]?.text === ':' || /:\s*$/.test(s.text) || s.tokens.some((t) => t.lower === 'again' || LASTING.has(t.lower))) continue;
-    // "Export a transcript of this chat": work on the conversation itself, not on the project.
-    if (rest.filter(isContent).length < NAMED_MIN || ABOUT_THE_CHAT.test(s.text)) continue;
-    // From its verb on: "Great, let's add a toggle" is recorded as "add a toggle".
-    const from = s.text.search(new RegExp(`\\b${verb.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
-    const said = (from >= 0 ? s.text.slice(from) : s.text).trim();
-    return said.charAt(0).toUpperCase() + said.slice(1);
+  // Pasted JSON is not the person's request, nor anything after pasted output.
+  if (/^\s*[[{]/.test(head)) return undefined;
+  const lines = head.split(/\n+/);
+  const pasted = lines.findIndex((l) => OUTPUT_LINE.test(l));
+  const read = pasted < 0 ? lines : lines.slice(0, pasted);
+  // Line by line: a list's items are sentences of their own, whatever their punctuation.
+  for (const [i, line] of read.entries()) {
+    const sentences = analyze(readable(line.replace(BULLET, '')));
+    for (const [k, sentence] of sentences.entries()) {
+      // The list a line's last sentence leads into is part of what it asks ("Create these files:").
+      const list = k === sentences.length - 1 ? listAfter(read, i) : '';
+      const said = asked(sentence, list !== '');
+      if (said === undefined) continue;
+      const whole = list === '' ? said : `${said.replace(/[.;,]$/, '')}${said.endsWith(':') ? ' ' : '; '}${list}`;
+      return whole.replace(/？/g, '?');
+    }
   }
   return undefined;
 }

@@ -30,8 +30,21 @@ describe('askedChange', () => {
       'Finish all the remaining migration tasks, then we review them',
       'export a transcript of this chat',
       '```\nTypeError: x is undefined\n```',
+      'it crashes on start:\nTraceback (most recent call last):\n  File "app/main.py", line 12, in run',
     ])
       expect(askedChange(text), text).toBeUndefined();
+  });
+
+  it('reads a request after its label, past a list of rules, with a query string in a path', () => {
+    const message =
+      'House rules, keep to them:\n- pnpm only\n- everything goes through the logger\n\nTask: add GET /api/orders/{id}/invoice?format=pdf that streams the invoice.';
+    expect(askedChange(message)).toBe('Add GET /api/orders/{id}/invoice?format=pdf that streams the invoice.');
+  });
+
+  it('keeps the list a request leads into or goes on with', () => {
+    expect(askedChange('Create these files:\n- src/invoice.ts\n- src/invoice.test.ts')).toBe('Create these files: src/invoice.ts; src/invoice.test.ts');
+    expect(askedChange('Add the invoice export\n- as CSV\n- one row per line item')).toBe('Add the invoice export; as CSV; one row per line item');
+    expect(askedChange('Things to do:\n- add the invoice export\n- rename the ledger module')).toBe('Add the invoice export; rename the ledger module');
   });
 
   it('gives the same words for the same request alone or at the head of a long message', () => {
