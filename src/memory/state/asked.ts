@@ -78,6 +78,12 @@ function asked(sentence: Sentence, leadsIntoList: boolean): string | undefined {
   if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || NOT_A_VERB.has(verb.lower) || PREFERENCE.has(verb.lemma)) return undefined;
   const rest = s.tokens.slice(at + 1);
   if (NOT_A_CHANGE.has(verb.lemma) && !(verb.lemma === 'make' && MAKES(rest))) return undefined;
+  // What the tagger took for a verb names a thing: "Phase 1 - …", "Vault linked but …" (a noun and
+  // its participle), "Scan_accounts states …" (part of a name).
+  const next = rest[0];
+  if (next !== undefined && (next.pos === 'NUM' || next.kind === 'number' || (next.pos === 'VERB' && /ed$/.test(next.lower)))) return undefined;
+  const from = s.text.search(new RegExp(`(?<![\\w-])${verb.text}(?![\\w-])`));
+  if (from < 0) return undefined;
   // "Note: the endpoint 404s" labels what follows, a colon with no list after it leads nowhere, "run
   // the migration again" repeats a moment, "commit each fix on its own" is a rule, and "Answer +
   // commits are good" has a subject: none of them is one change asked for.
@@ -90,8 +96,7 @@ function asked(sentence: Sentence, leadsIntoList: boolean): string | undefined {
   // "Export a transcript of this chat": work on the conversation itself, not on the project.
   if ((rest.filter(isContent).length < NAMED_MIN && !leadsIntoList) || ABOUT_THE_CHAT.test(s.text)) return undefined;
   // From its verb on: "Great, let's add a toggle" is recorded as "add a toggle".
-  const from = s.text.search(new RegExp(`\\b${verb.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
-  const said = (from >= 0 ? s.text.slice(from) : s.text).trim();
+  const said = s.text.slice(from).trim();
   return said.charAt(0).toUpperCase() + said.slice(1);
 }
 
