@@ -1,7 +1,7 @@
 /**
  * Whether the session verified what the assistant said at message `i`: a later check (tests, a build,
- * a linter, a type check) finished without error, or the person confirmed it. A diagnosis nobody
- * checked stays a guess and is not a learning.
+ * a linter, a type check) finished without error, or the person confirmed it; a person who asks to
+ * run the check again has not ended it. A diagnosis nobody checked stays a guess and is not a learning.
  */
 import type { ExtractMessage } from '../transcripts/types.js';
 
@@ -18,7 +18,11 @@ export function verifiedAfter(messages: readonly ExtractMessage[], i: number): b
     else if (m.kind === 'tool_result') {
       if (pendingCheck && m.isError !== true) return true;
       pendingCheck = false;
-    } else if (m.role === 'user' && m.kind === 'text' && m.meta !== true) return CONFIRM.test(m.text.trim());
+    } else if (m.role === 'user' && m.kind === 'text' && m.meta !== true) {
+      if (CONFIRM.test(m.text.trim())) return true;
+      // "run the tests again": the person asks for the check itself, which is still to come.
+      if (!(CHECK.test(m.text) && /\b(?:again|re-?run)\b/i.test(m.text))) return false;
+    }
   }
   return false;
 }

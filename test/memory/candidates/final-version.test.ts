@@ -139,6 +139,27 @@ describe('corrections and slips keep the final version', () => {
     expect(texts(await candidatesOf(tmp(), open)).some((t) => /off by one cent/.test(t))).toBe(true);
   });
 
+  it('trouble is fixed when the check passes after the person asks to run it again, and not when they move on', async () => {
+    const cwd = '/home/ana/src/thumbs';
+    const report = 'The thumbnail worker OOMs on large TIFF uploads.';
+    const attempt = (s: ClaudeSession) =>
+      s
+        .toolUse('e1', 'Edit', { file_path: `${cwd}/worker/resize.py`, old_string: 'img.load()', new_string: 'img.draft("RGB", (2048, 2048))' })
+        .toolResult('e1', 'The file has been updated successfully.')
+        .toolUse('b1', 'Bash', { command: 'pytest -q' })
+        .toolResult('b1', '1 failed, 30 passed', true);
+    const rerun = attempt(session(cwd).user(report))
+      .user('run the tests again')
+      .toolUse('b2', 'Bash', { command: 'pytest -q' })
+      .toolResult('b2', '31 passed in 2.10s');
+    expect(texts(await candidatesOf(tmp(), rerun)).some((t) => /OOMs on large TIFF/.test(t))).toBe(false);
+    const movedOn = attempt(session(cwd).user(report))
+      .user('leave it, rename the worker module first')
+      .toolUse('b2', 'Bash', { command: 'pytest -q' })
+      .toolResult('b2', '31 passed in 2.10s');
+    expect(texts(await candidatesOf(tmp(), movedOn)).some((t) => /OOMs on large TIFF/.test(t))).toBe(true);
+  });
+
   it.each([
     ['Still left from last week: the PDF version of the VAT report.', 'PDF version of the VAT report', 'Add PDF export of the VAT report'],
     ['On reprend : il reste la politique de retry pour les miniatures.', 'politique de retry', 'feat(media): retry failed thumbnails'],
