@@ -8,7 +8,7 @@
 import type { Memory, RecallItem, RecallResponse } from '../../api/memory.js';
 import { NO_ACTIVITY, type Activity, type ProjectClock } from '../store/activity.js';
 import type { EpisodeStore } from '../episodic/episodes.js';
-import { clocksOf, rankOf, type Namespace } from '../store/model.js';
+import { clocksOf, graceOf, rankOf, type Namespace } from '../store/model.js';
 import type { MemoryStore } from '../store/store.js';
 import { estimateTokens } from '../../llm/tokens.js';
 import { rankFloor } from '../rank/score.js';
@@ -102,7 +102,7 @@ const SLACK = 2;
 
 /**
  * Offers: without a query, the best active memories at their rank (decayed relevance, sessions,
- * freshness) down to the floor; with one, the BM25 score of the match scaled by that, and unmatched
+ * freshness) whose rank, less the grace of the project's next sessions, reaches the floor; with one, the BM25 score of the match scaled by that, and unmatched
  * standing memories after. A plain loop into a bounded heap: items are built only for the few
  * hundred that can reach the block, whatever the size of the store.
  */
@@ -142,8 +142,11 @@ function offers(
       if (m.type === 'state' && (own.after(Date.parse(m.lastSeenAt)) > 0 || opts.done?.(m) === true)) continue;
       const base = rankOf(m, opts.nowMs, own);
       if (base < 0) continue;
+      // The floor is the ranker's, for what a session keeps: tested as if the project's next sessions
+      // had not gone by (one kept at the floor would otherwise leave the block at the very next one).
+      if (query === undefined && base / graceOf(m, own) < floor) continue;
       const score = query === undefined ? base : hit !== undefined ? hit * (0.5 + 0.5 * Math.min(1, base)) : base * UNMATCHED_WEIGHT;
-      if (score < floor || score <= top.floor) continue;
+      if (score <= top.floor) continue;
       top.offer(score, m);
     }
   }
@@ -217,7 +220,8 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
     }
   }
   const keep = opts.within?.keep;
-  const picked = fillBudget(keep ? all.filter((o) => keep(o.item)) : all, room, floor, opts.within?.had).map((o) => o.item);
+  // Offers are past the floor already (memories before freshness; a query has none).
+  const picked = fillBudget(keep ? all.filter((o) => keep(o.item)) : all, room, -Infinity, opts.within?.had).map((o) => o.item);
   // By section (standing rules, the project's facts, decisions, the state of the work), best first
   // within each; then the agent's record of the work, then past sessions.
   const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...state, ...digests.items];

@@ -81,6 +81,21 @@ function timeOf(m: Pick<Memory, 'lastSeenAt'>): number {
   return ms;
 }
 
+const freshness = (since: number): number => (since === 0 ? 1 : Math.max(FRESH_MIN, 0.5 ** (since / FRESH_HALF_LIFE)));
+
+/** Sessions of its project a memory goes through before its freshness counts against recall's floor. */
+export const FLOOR_GRACE_SESSIONS = 1;
+
+/**
+ * The share of its rank a memory has lost to freshness beyond the grace its project's next sessions
+ * give it: recall tests its floor on the rank without that loss, so a statement kept at the floor
+ * is in the block of the sessions that follow, and gives way only as the project moves on.
+ */
+export function graceOf(m: Pick<Memory, 'lastSeenAt'>, clock: ProjectClock): number {
+  const since = clock.after(timeOf(m));
+  return freshness(since) / freshness(Math.max(0, since - FLOOR_GRACE_SESSIONS));
+}
+
 /**
  * A memory's rank without a query, in its project's time (`clock` is its namespace's): its decayed
  * relevance, raised by the sessions that said it and by a pin, lowered by the sessions since it was
@@ -99,7 +114,7 @@ export function rankOf(
     kept = keptOf(seen, since, nowMs, clock);
     if (kept < PRUNE_FACTOR) return -1;
   }
-  const fresh = since === 0 ? 1 : Math.max(FRESH_MIN, 0.5 ** (since / FRESH_HALF_LIFE));
+  const fresh = freshness(since);
   const said = m.sources.length <= 1 ? 0 : SESSION_WEIGHT * Math.log2(sessionsOf(m));
   return m.importance * kept * (1 + said) * (m.pinned ? 1.5 : 1) * fresh * (m.reverify === undefined ? 1 : REVERIFY_FACTOR);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../../src/api/memory.js';
-import { rankBound, rankOf } from '../../../src/memory/store/model.js';
+import { FLOOR_GRACE_SESSIONS, FRESH_HALF_LIFE, graceOf, rankBound, rankOf } from '../../../src/memory/store/model.js';
 
 /** A small deterministic generator: the same cases every run. */
 function lcg(seed: number): () => number {
@@ -33,5 +33,22 @@ describe('rankBound', () => {
       if (m.stable && !m.reverify && since === 0) expect(rank).toBe(rankBound(m));
     }
     expect(ranked).toBeGreaterThan(10_000);
+  });
+});
+
+describe('graceOf', () => {
+  const m = { lastSeenAt: '2026-11-20T00:00:00Z' };
+  const after = (since: number) => ({ last: undefined, after: () => since });
+  const fresh = (since: number) => 0.5 ** (since / FRESH_HALF_LIFE);
+
+  it("gives back the freshness a memory lost to the project's next sessions, and no more", () => {
+    expect(graceOf(m, after(0))).toBe(1);
+    // Within the grace, recall's floor sees the rank as if no session had gone by.
+    expect(graceOf(m, after(FLOOR_GRACE_SESSIONS))).toBeCloseTo(fresh(FLOOR_GRACE_SESSIONS), 12);
+    // Beyond it, only the grace's sessions are given back: the memory still gives way as the project moves on.
+    expect(graceOf(m, after(FLOOR_GRACE_SESSIONS + 5))).toBeCloseTo(fresh(FLOOR_GRACE_SESSIONS + 5) / fresh(5), 12);
+    expect(
+      rankOf({ ...m, stable: true, pinned: false, importance: 0.3, sources: [] }, Date.parse('2026-11-27T00:00:00Z'), after(9)) / graceOf(m, after(9)),
+    ).toBeLessThan(0.3);
   });
 });
