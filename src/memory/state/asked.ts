@@ -1,8 +1,9 @@
 /**
  * What the person asked for, read from a typed message the agent answered by writing files: the
  * first sentence that asks for a change ("Move the size legend above the chart", "let's add a
- * toggle for inflation"). It is the agent's record of a change where no commit names it; a go-ahead
- * ("continue", "do it"), a question or a story asks for nothing of its own.
+ * toggle for inflation"), from its verb on, with the list it leads into. It is the agent's record
+ * of a change where no commit names it; a go-ahead ("continue", "do it"), a question, a look, a
+ * rule or a story asks for nothing of its own.
  */
 import { analyze } from '../nlp/index.js';
 import { GO_AHEAD, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
@@ -113,8 +114,7 @@ export function askedChange(text: string): string | undefined {
       const list = k === sentences.length - 1 ? listAfter(read, i) : '';
       const said = asked(sentence, list !== '');
       if (said === undefined) continue;
-      const whole = list === '' ? said : `${said.replace(/[.;,]$/, '')}${said.endsWith(':') ? ' ' : '; '}${list}`;
-      return whole;
+      return list === '' ? said : `${said.replace(/[.;,]$/, '')}${said.endsWith(':') ? ' ' : '; '}${list}`;
     }
   }
   return undefined;
