@@ -130,9 +130,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // Other languages' standing markers are read in any sentence: "immer" or "siempre" in a sentence
   // read as English is still that language's "always". A standing phrase needs a verb to stand on:
   // "At some point in the future." says nothing that lasts.
-  // "Don't run the prepare step anymore", "we no longer vendor deps": from now on, not for the moment.
-  const fromNowOn = (lower.includes('anymore') && tokens.some((t) => L.NEGATORS.has(t.lower) || t.negated)) || /\bno longer\b/i.test(text);
-  const standing = has(L.STANDING) || (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) || hasStandingMarker(text) || fromNowOn;
+  const standing = has(L.STANDING) || (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) || hasStandingMarker(text);
   // "None of them know what it should produce": a modal inside what is asked about directs no one.
   // "please no pip", "no force pushes": a bare "no" before what it forbids (not a reply's "No, …").
   const lead = firstWord(tokens);

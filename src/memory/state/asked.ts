@@ -55,6 +55,9 @@ function proposedChange(tokens: readonly Token[]): number {
   return verb !== undefined && TASK_VERBS.has(verb.lemma) && !GO_AHEAD.has(verb.lemma) ? at : -1;
 }
 
+/** A "?" inside a URL's query or a path is no sentence's end: read as a full-width one, put back after. */
+const readable = (line: string): string => line.replace(/\?(?=[^\s"')\]])/g, '？');
+
 /** The list items right after line `i` (a request's parts, or the requests after it in its list), as one run ("a; b; c"). */
 function listAfter(lines: readonly string[], i: number): string {
   const items: string[] = [];
@@ -108,13 +111,14 @@ export function askedChange(text: string): string | undefined {
   const read = pasted < 0 ? lines : lines.slice(0, pasted);
   // Line by line: a list's items are sentences of their own, whatever their punctuation.
   for (const [i, line] of read.entries()) {
-    const sentences = analyze(line.replace(BULLET, ''));
+    const sentences = analyze(readable(line.replace(BULLET, '')));
     for (const [k, sentence] of sentences.entries()) {
       // The list a line's last sentence leads into is part of what it asks ("Create these files:").
       const list = k === sentences.length - 1 ? listAfter(read, i) : '';
       const said = asked(sentence, list !== '');
       if (said === undefined) continue;
-      return list === '' ? said : `${said.replace(/[.;,]$/, '')}${said.endsWith(':') ? ' ' : '; '}${list}`;
+      const whole = list === '' ? said : `${said.replace(/[.;,]$/, '')}${said.endsWith(':') ? ' ' : '; '}${list}`;
+      return whole.replace(/？/g, '?');
     }
   }
   return undefined;

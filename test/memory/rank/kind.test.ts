@@ -28,11 +28,6 @@ describe('kind before rank', () => {
     ['If a test is flaky, mark it and open an issue instead of retrying it.', 'rule'],
     ['Before you open a pull request, update the changelog.', 'rule'],
     ['I prefer small commits with imperative subject lines.', 'rule'],
-    // Said to stop from now on, not for the moment.
-    ["Don't regenerate the client stubs by hand anymore, the CI job does it.", 'rule'],
-    ['We no longer vendor the protobuf files.', 'rule'],
-    // A noun before "of" heads a label, not a command.
-    ['Change of plan on the cache: Redis is gone, it is in-process now.', 'state'],
     ['Use pnpm.', 'rule'],
     ['The API runs on port 8080.', 'fact'],
     ['This service is a Go gRPC server.', 'fact'],
