@@ -17,9 +17,8 @@ import { verifiedAfter } from './verified.js';
 
 /**
  * Words that report something going wrong now: errors, failures, crashes, bugs, running out of
- * memory, hanging, timing out (not "issue" or
- * "problem", which also name a tracker's tickets and plans), in the languages people write in,
- * and HTTP server errors.
+ * memory, hanging, timing out (not "issue" or "problem", which also name a tracker's tickets and
+ * plans), in the languages people write in, and HTTP server errors.
  */
 const TROUBLE =
   /\b(?:errors?|fail(?:s|ed|ing|ure)|crash(?:es|ed|ing)?|broken|bugs?|exceptions?|ooms?|out of memory|memory leaks?|hangs|hanging|timed out|times out|timeouts?|(?:doesn't|does not|don't|isn't|is not) work(?:ing)?|not working|(?:returns?|returning|gives?|throws?|status|http|got)\s+(?:an?\s+)?5\d\d|fehler|kaputt|funktioniert nicht|geht nicht|erreur|plante|marche pas|ne fonctionne pas|falla|fallo|roto|no funciona|erro|quebrado|não funciona)\b|バグ|エラー|動かない|报错|错误|崩溃|不工作/i;

@@ -102,9 +102,10 @@ const SLACK = 2;
 
 /**
  * Offers: without a query, the best active memories at their rank (decayed relevance, sessions,
- * freshness) whose rank, less the grace of the project's next sessions, reaches the floor; with one, the BM25 score of the match scaled by that, and unmatched
- * standing memories after. A plain loop into a bounded heap: items are built only for the few
- * hundred that can reach the block, whatever the size of the store.
+ * freshness) that reach the floor once given back the freshness of the project's next session;
+ * with one, the BM25 score of the match scaled by that, and unmatched standing memories after. A
+ * plain loop into a bounded heap: items are built only for the few hundred that can reach the
+ * block, whatever the size of the store.
  */
 function offers(
   store: MemoryStore,

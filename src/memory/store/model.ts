@@ -87,9 +87,9 @@ const freshness = (since: number): number => (since === 0 ? 1 : Math.max(FRESH_M
 export const FLOOR_GRACE_SESSIONS = 1;
 
 /**
- * The share of its rank a memory has lost to freshness beyond the grace its project's next sessions
- * give it: recall tests its floor on the rank without that loss, so a statement kept at the floor
- * is in the block of the sessions that follow, and gives way only as the project moves on.
+ * The share of its freshness a memory lost in the grace its project's next sessions give it: recall
+ * divides its rank by this to test the floor, so a statement kept at the floor is in the block of
+ * the session that follows, and gives way only as the project moves on.
  */
 export function graceOf(m: Pick<Memory, 'lastSeenAt'>, clock: ProjectClock): number {
   const since = clock.after(timeOf(m));
