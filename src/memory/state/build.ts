@@ -56,8 +56,11 @@ export class StateBuilder {
   private recentFound = 0;
   /** A cause and fix waiting for a check to pass. */
   private unverified: StateEntry[] = [];
-  /** The person's latest request, until a file written for it (then it is a change made) or the person speaks again. */
-  private asked: StateEntry | undefined;
+  /**
+   * The person's latest message, until a file is written for it (then what it asked is a change
+   * made) or the person speaks again; what it asks is read only once a write follows it (`null`: nothing).
+   */
+  private said: { m: TranscriptMessage; asked?: StateEntry | null } | undefined;
   /** Write calls for the request whose results are not read yet: a declined or failed write changed nothing. */
   private writes = new Set<string>();
   /** A change recorded since the person last spoke: a reply that disputes it drops it. */
@@ -112,8 +115,7 @@ export class StateBuilder {
     this.recentClaims = 0;
     this.recentFound = 0;
     this.recentRequest = false;
-    const asked = askedChange(m.text);
-    this.asked = asked === undefined ? undefined : entry(asked, m);
+    this.said = { m };
   }
 
   private plan(m: TranscriptMessage): void {
@@ -146,17 +148,29 @@ export class StateBuilder {
     }
     if (m.paths === undefined) return;
     this.carried();
-    if (this.asked !== undefined && m.toolUseId !== undefined) this.writes.add(m.toolUseId);
+    if (m.toolUseId !== undefined && this.asked() !== null) this.writes.add(m.toolUseId);
+  }
+
+  /** What the person's latest message asked for, read once; null when nothing (or nobody spoke). */
+  private asked(): StateEntry | null {
+    const said = this.said;
+    if (said === undefined) return null;
+    if (said.asked === undefined) {
+      const text = askedChange(said.m.text);
+      said.asked = text === undefined ? null : entry(text, said.m);
+    }
+    return said.asked;
   }
 
   /** A write for the person's request went through: the request is a change made. */
   private written(m: TranscriptMessage): void {
-    if (m.toolUseId === undefined || !this.writes.delete(m.toolUseId) || m.isError === true || this.asked === undefined) return;
+    const asked = this.asked();
+    if (m.toolUseId === undefined || !this.writes.delete(m.toolUseId) || m.isError === true || asked === null) return;
     // The same request read twice (a resumed transcript holds its conversation again) is one change.
-    if (!this.s.requests.some((r) => r.text === this.asked?.text)) this.s.requests.push(this.asked);
+    if (!this.s.requests.some((r) => r.text === asked.text)) this.s.requests.push(asked);
     if (this.s.requests.length > REQUESTS_MAX) this.s.requests.shift();
     this.recentRequest = true;
-    this.asked = undefined;
+    this.said = undefined;
   }
 
   private carried(): void {
