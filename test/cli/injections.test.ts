@@ -1,5 +1,5 @@
 /**
- * Issue 24 through the CLI against a real daemon: task outcomes in the session-start block and in
+ * Through the CLI against a real daemon: task outcomes in the session-start block and in
  * one prompt line, the injection ledger (`nightshift injections`), rejecting a memory, and the
  * tokens injected in `nightshift usage`.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 3, with a model: a memory whose evidence changed is put to the model with what
+ * Memories tied to code, with a model: a memory whose evidence changed is put to the model with what
  * changed and what the repository holds now (fake Messages API through the real SDK). "holds"
  * confirms it: no mark, its evidence recorded anew; "outdated" leaves it marked to re-verify.
  */

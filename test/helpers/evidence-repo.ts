@@ -1,5 +1,5 @@
 /**
- * A scripted git repository for memories tied to code (issue 24): files, config keys (TOML, YAML,
+ * A scripted git repository for memories tied to code: files, config keys (TOML, YAML,
  * JSON, .env), scripts and dependencies, thirty statements a person makes about them, and ten
  * changes to the things ten of them name (five changed, five gone). Shared by the CLI test and the
  * bench.

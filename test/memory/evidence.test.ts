@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 3: memories tied to code. A scripted git repository, thirty statements about its
+ * Memories tied to code. A scripted git repository, thirty statements about its
  * files, config keys, scripts and dependencies said in real transcript-format sessions, ten of the
  * things they name changed or deleted; through the CLI against a real daemon: what changed is
  * marked to re-verify (and recalled lower, with the mark), what is gone is archived with the reason

@@ -1,9 +1,8 @@
 /**
- * Issue 20: memory over many sessions. Sequences of small sessions of one project, written for the
+ * Memory over many sessions. Sequences of small sessions of one project, written for the
  * test and ingested in order, then a dream, through the CLI against a real daemon: a tool replaced,
  * a rule restated in other words, a bug fixed, a plan dropped, a project left idle against one that
- * went on without a memory, and the order recall gives things in. A sequence that does not hold yet
- * is `it.fails`, with what happens.
+ * went on without a memory, and the order recall gives things in.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DreamReport } from '../../src/api/dream.js';
@@ -159,7 +158,7 @@ function shopSession(id: string, cwd: string, start: string, task: Task, stateme
 const nth = (i: number, id: string, cwd: string, days: number, statements: string[] = []): ClaudeSession =>
   shopSession(id, cwd, ago(days), TASKS[i % TASKS.length] as Task, statements);
 
-describe('issue 20: sequences of sessions', () => {
+describe('sequences of sessions', () => {
   describe('a replaced tool', () => {
     it('Jest, then "we moved the tests to vitest": recall shows Vitest, Jest is archived and linked to it', async () => {
       const d = newDaemon();

@@ -1,5 +1,5 @@
 /**
- * Secrets that got through (issue 21), end to end: a transcript with a GitHub token one character
+ * Secrets that got through, end to end: a transcript with a GitHub token one character
  * short (`ghp_` + 35), an AWS key id one character long (`AKIA` + 17) and a token behind a
  * qualifier ("My github token for the release script is …") is ingested by a real daemon; no
  * secret value may come out of any surface (ingest summary, memories list and export, recall,
@@ -28,7 +28,7 @@ const VALUES = [GH_35, GH_QUALIFIED, AKIA_17, NEAR_WORD, REMEMBERED, AKIA_LONG];
 
 const leaks = (out: string): string[] => VALUES.filter((v) => out.includes(v));
 
-describe('secrets that got through (issue 21), end to end', () => {
+describe('secrets that got through, end to end', () => {
   it('no surface and no state file holds a near-shape token, a long key id or a qualified one', async () => {
     const d = newDaemon();
     await d.start();

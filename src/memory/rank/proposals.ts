@@ -10,7 +10,7 @@ import { isTimeBound } from '../candidates/time-bound.js';
 import { finish, tidy } from '../nlp/tidy.js';
 import { FEATURES, type FeatureName } from './features.js';
 import { keepOf, type KeepPolicy } from './keep.js';
-import { ownStatement, storable } from './kind.js';
+import { ownStatement, storable, type Kind } from './kind.js';
 import { collectCandidates } from '../candidates/index.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { rank, type Ranked } from './score.js';
@@ -41,7 +41,8 @@ export interface Proposal {
 }
 
 const at = new Map(FEATURES.map((f, i) => [f, i] as const));
-const on = (r: Ranked, f: FeatureName): boolean => (r.features[at.get(f) ?? -1] ?? 0) > 0;
+const value = (r: Ranked, f: FeatureName): number => r.features[at.get(f) ?? -1] ?? 0;
+const on = (r: Ranked, f: FeatureName): boolean => value(r, f) > 0;
 
 /** The memory's type follows its kind: a rule is an instruction or a preference, a fact may be a lesson. */
 function typeOf(r: Ranked): MemoryType {
@@ -109,10 +110,34 @@ function verdict(r: Ranked): boolean {
   return s === 'plan' || (s === 'feedback' && r.candidate.rejects !== undefined);
 }
 
+/** Statements a pasted document leaves for lookup at most. */
+const REFERENCE_LINES = 12;
+/** What a document says that can be looked up: not its questions, asides or the work in hand. */
+const REFERENCE_KINDS: ReadonlySet<Kind> = new Set(['rule', 'fact', 'decision', 'pasted']);
+
+/** The versions, numbers, tools and names a statement gives: what a lookup would ask for. */
+const specifics = (r: Ranked): number => value(r, 'tech.numbers') + value(r, 'tech.terms') + value(r, 'tech.properNouns');
+
+/**
+ * A document the person pasted (a spec, a brief) is the project's reference. Its statements that
+ * name something specific (a version, a port, a tool) are kept for a query to find ("which port
+ * does the API listen on"), stored under the floor so they never fill the block unasked: the ranker
+ * rightly scores a document's lines low for the block, as most of a spec is not what the next
+ * session must be told. The most specific go first; said again in a later session, one rises like
+ * any other memory.
+ */
+function referenceOf(ranked: readonly Ranked[], taken: ReadonlySet<Ranked>, floor: number): { item: Ranked; score: number }[] {
+  return ranked
+    .filter((r) => !taken.has(r) && r.candidate.source === 'typed' && on(r, 'shape.document') && REFERENCE_KINDS.has(r.kind) && specifics(r) > 0)
+    .sort((a, b) => specifics(b) - specifics(a) || b.score - a.score)
+    .slice(0, REFERENCE_LINES)
+    .map((item) => ({ item, score: Math.max(0, Math.min(item.score, floor / 2)) }));
+}
+
 /**
  * The session's memories: what the keep policy (keep.ts) keeps of its statements, never one whose
  * kind is not worth a line of its own (a one-off request, chatter, pasted material, a question),
- * and every verdict whatever its score; at most `max`.
+ * and every verdict whatever its score; then a pasted document's reference lines; at most `max`.
  */
 export function proposalsOf(ranked: readonly Ranked[], policy: KeepPolicy, max: number): Proposal[] {
   const kept = keepOf(
@@ -122,18 +147,22 @@ export function proposalsOf(ranked: readonly Ranked[], policy: KeepPolicy, max: 
     (r) => ownStatement(r.candidate.source),
   );
   const verdicts = ranked.filter(verdict).map((r) => ({ item: r, score: Math.max(r.score, policy.floor) }));
-  const stored = new Map([...verdicts, ...kept].slice(0, max).map((k) => [k.item, k.score] as const));
+  const chosen = [...verdicts, ...kept];
+  const reference = referenceOf(ranked, new Set(chosen.map((k) => k.item)), policy.floor);
+  const stored = new Map([...chosen, ...reference].slice(0, max).map((k) => [k.item, k.score] as const));
+  const lookup = new Set(reference.map((k) => k.item));
   return [...stored.keys()]
     .sort((a, b) => a.candidate.index - b.candidate.index)
     .map((r) => {
       const c = r.candidate;
       // The state of the work goes stale; a rule, a fact or a decision stands unless bound to the moment.
       const stable = r.kind !== 'state' && (TIMELESS.has(c.source) || !isTimeBound(c.text));
-      const replaces = c.source === 'typed' || c.source === 'feedback' ? findReplaced(c.text) : undefined;
+      // A spec's line names no change of the project's: it replaces nothing, and is the project's.
+      const replaces = !lookup.has(r) && (c.source === 'typed' || c.source === 'feedback') ? findReplaced(c.text) : undefined;
       return {
         text: textOf(r),
         type: typeOf(r),
-        scope: scopeOf(r),
+        scope: lookup.has(r) ? 'project' : scopeOf(r),
         stable,
         // A verdict or a session's best kept below the floor is still worth a line in recall.
         importance: Math.max(0, Math.min(1, stored.get(r) ?? r.score)),

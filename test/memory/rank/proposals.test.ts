@@ -1,0 +1,52 @@
+/** What a session offers the store (rank/proposals.ts): a pasted document's reference lines. */
+import { describe, expect, it } from 'vitest';
+import { extractOffline } from '../../../src/memory/extract/offline.js';
+import { keepPolicy } from '../../../src/memory/rank/score.js';
+import type { ExtractMessage } from '../../../src/memory/transcripts/types.js';
+
+const typed = (id: string, text: string): ExtractMessage => ({ id, role: 'user', kind: 'text', origin: 'typed', text });
+const offered = (...texts: string[]) => extractOffline({ sessionId: 's', messages: texts.map((t, i) => typed(`m${i}`, t)), maxMemories: 60 }).proposals;
+const prose = (topic: string): string =>
+  `The ${topic} is described here at some length so that the document reads like a brief and not like a message. ` +
+  'It explains the background, the people who rely on it, and what went wrong with the way it is done today.';
+
+const spec = [
+  '# Billing export: specification',
+  prose('export'),
+  '## Stack',
+  '- Runtime: Node.js 22 with Fastify 5.',
+  '- The public API listens on port 8443 behind the internal proxy.',
+  '- Reports are written to S3 as CSV, one file per day.',
+  '## Background',
+  prose('monthly close'),
+  prose('reconciliation'),
+].join('\n\n');
+
+describe('proposals', () => {
+  it("a pasted document's specific statements, and only those, are kept under the floor for a query to find", () => {
+    const floor = keepPolicy().floor;
+    const port = offered(spec).find((p) => /port 8443/.test(p.text));
+    expect(port).toBeDefined();
+    expect(port?.importance).toBeLessThan(floor);
+    expect(port?.scope).toBe('project');
+    expect(port?.replaces).toBeUndefined();
+    // The background prose names no version, port or tool: nothing there to look up.
+    expect(offered(spec).filter((p) => p.importance < floor && /explains the background|described here/.test(p.text))).toEqual([]);
+  });
+
+  it('a bounded number of them', () => {
+    const floor = keepPolicy().floor;
+    const services = Array.from({ length: 30 }, (_, i) => `- The worker number ${i + 1} listens on port ${9000 + i} inside the cluster.`);
+    const long = [spec, '## Workers', ...services].join('\n\n');
+    const reference = offered(long).filter((p) => p.importance < floor);
+    expect(reference.length).toBeGreaterThan(3);
+    expect(reference.length).toBeLessThanOrEqual(12);
+  });
+
+  it('a statement typed as a message is ranked as one, never kept as a reference line', () => {
+    const floor = keepPolicy().floor;
+    const chat = offered('hi', 'The public API listens on port 8443 behind the internal proxy.', 'thanks');
+    // A short session keeps what the person said, raised to the floor: never a lookup line under it.
+    expect(chat.every((p) => p.importance >= floor)).toBe(true);
+  });
+});
