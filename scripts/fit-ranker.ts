@@ -96,7 +96,7 @@ const junkTotal = new Map(corpusNames.map((name) => [name, files.filter((f) => f
  * everything is unread, one that recalls a line is useless), less the share of junk recalled.
  */
 /** Objectives this close are a tie (see the choice below). */
-const TIE = 0.01;
+const TIE = 0.02;
 function objectiveOf(byCorpus: readonly Tally[]): number {
   return byCorpus.reduce((n, t, c) => {
     const r = t.wantedTotal === 0 ? 0 : t.wanted / t.wantedTotal;

@@ -123,9 +123,10 @@ function findSecrets(text: string, nested = false): SecretHit[] {
   return hits.sort((a, b) => a.start - b.start);
 }
 
-/** Words that only frame a secret ("my OpenAI API key is …"); anything else is real content. */
+/** Words that only frame a secret ("my OpenAI API key is …", "my token if you need it"); anything else is real content. */
 const FRAMING = new Set(
   `a an the is are was were be been am i me my mine we our us you your it its this that these those here there and or but so
+  if in case need needs needed want
   for to of in on at by with as from into use using used set save saved store stored remember keep note please just also now
   new old current following below above value values env export var variable equals same called named
   key keys apikey api token tokens secret secrets password passwords passwd pwd pass passphrase credential credentials cred
@@ -137,8 +138,15 @@ const FRAMING = new Set(
 /** At most this many content words besides the framing: "the staging db password is …" is only a secret. */
 const MAX_CONTENT_WORDS = 2;
 
+/**
+ * "The test-mode signing secret is [REDACTED:…] (it's in 1password too)": a statement that gives a
+ * secret's value says nothing once the value is masked; only what follows the value can.
+ */
+const GIVES_SECRET = /^[^.]*?\b(?:key|token|secret|password|passphrase|passwd|pwd|credentials?)s?\s+(?:is|are|was)\s*:?\s*\[REDACTED:(?!user\])\w+\]/i;
+
 function onlySecret(masked: string): boolean {
-  const words = masked
+  const given = GIVES_SECRET.exec(masked);
+  const words = (given === null ? masked : masked.slice(given[0].length))
     .replace(MARKER, ' ')
     .toLowerCase()
     .split(/[^a-z0-9]+/)

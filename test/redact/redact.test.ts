@@ -341,12 +341,15 @@ describe('redact: onlySecret', () => {
     expect(redact(`OPENAI_API_KEY=${key}`).onlySecret).toBe(true);
     expect(redact(`Remember this: ${key}`).onlySecret).toBe(true);
     expect(redact(`here is the staging db password: Hunt${rand(6)}`).onlySecret).toBe(true);
+    expect(redact(`my gh token if you need it for the chart repo: ${j('_', 'ghp', rand(36))}`).onlySecret).toBe(true);
+    expect(redact(`Test-mode signing secret is ${j('_', 'whsec', rand(32))} (it's in 1password too).`).onlySecret).toBe(true);
     expect(redact(pem('OPENSSH PRIVATE KEY')).onlySecret).toBe(true);
   });
 
   it('is false when the text says something beyond the secret', () => {
     expect(redact(`Use the key ${key} only for the billing service deploys in production`).onlySecret).toBe(false);
     expect(redact(`Deploys need DB_PASSWORD=Zq${rand(8)} set in the CI environment before migrations run`).onlySecret).toBe(false);
+    expect(redact(`The staging API key is ${key} and it rotates every 30 days: ask ops before a rotation.`).onlySecret).toBe(false);
   });
 
   it('is false when nothing was masked, however short the text', () => {

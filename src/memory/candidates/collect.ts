@@ -12,6 +12,7 @@ import { answersQuestion, answerTexts, clipQuestion, inlineAnswers, numberedQues
 import { findLearnings } from './learnings.js';
 import { splitPasted, writtenLines } from './pasted.js';
 import { approvedNext, carriedOut, planGistText, planPassages, PROPOSED } from './plans.js';
+import { mendSlips } from './slips.js';
 import { summaryItems } from './summary.js';
 import { originOf, placeOf, sentenceTexts, unitsOfPassage, type Passage, type Unit, type UnitSource } from './unit.js';
 import { notableUrl } from './urls.js';
@@ -32,7 +33,7 @@ function summaryPassages(text: string): Passage[] {
     if (item.section !== 'user') return { text: item.text.replace(/\*\*/g, ''), source: `summary-${item.section}` };
     // "- "Work on bead X" (asking to …)": the quoted words are the person's.
     const quoted = /^["“](.+?)["”]/.exec(item.text)?.[1] ?? item.text;
-    return { text: quoted, source: 'typed', marks: { restated: true } };
+    return { text: mendSlips(quoted), source: 'typed', marks: { restated: true } };
   });
 }
 
@@ -95,7 +96,8 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
         if (m.kind !== 'text') break;
         turn++;
         const source: UnitSource = origin === 'feedback' ? 'feedback' : 'typed';
-        const { own, kept } = splitPasted(m.text, written);
+        // What the person typed is read as they corrected it within a sentence.
+        const { own, kept } = splitPasted(mendSlips(m.text), written);
         const link = notableUrl(own);
         if (link !== undefined) said.push({ text: link, source: 'url', whole: true });
         for (const line of kept) said.push({ text: line, source });

@@ -34,6 +34,9 @@ export function isChatter(u: Unit): boolean {
 const UNANSWERED =
   /\b(?:unanswered|open question|(?:not|never) (?:yet )?answered|has(?:n't| not) (?:yet )?answered|awaiting (?:an |the user's |their )?answer)\b/i;
 
+/** Whether a line notes a question nobody answered ("Open question: remove the NAT gateways (not yet answered)"). */
+export const notesUnanswered = (text: string): boolean => UNANSWERED.test(text);
+
 export function isUnansweredNote(u: Unit): boolean {
-  return u.source.startsWith('summary-') && UNANSWERED.test(u.text);
+  return u.source.startsWith('summary-') && notesUnanswered(u.text);
 }

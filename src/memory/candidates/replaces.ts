@@ -16,7 +16,7 @@ const CHANGES: readonly RegExp[] = [
     String.raw`\bno longer\s+(?:use[sd]?|using|run[s]?|running|need[s]?|support[s]?|depend[s]? on|deploy[s]? (?:to|on)|on|rel(?:y|ies) on)\s+${PHRASE}`,
     'i',
   ),
-  /\b(?:don't|do not|doesn't|does not|won't|will not)\s+(?:use|need|run on|deploy to|rely on)\s+(?<old>.+?)\s+any ?(?:more|longer)\b/i,
+  /\b(?:don't|do not|doesn't|does not|won't|will not)\s+(?:use|need|run on|run|call|install|deploy to|rely on)\s+(?<old>.+?)\s+any ?(?:more|longer)\b/i,
   /\breplac(?:e|ed|ing)\s+(?<old>.+?)\s+(?:with|by)\b/i,
   /\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|remov(?:ed|ing)|abandon(?:ed|ing)|got rid of)\s+(?<old>.+?)\s+(?:in favou?r of|for)\b/i,
   // "use pnpm, not npm" / "going with vitest, not jest": the old one closes the sentence.

@@ -16,6 +16,64 @@ const WEAK =
   /^(?:\W*\w+\W+){0,3}?\W*(?:actually|wait|no|non|nope|instead|rather|hmm|en fait|finalement|plutôt|eigentlich|doch|warte|nein|lieber|en realidad|mejor|espera|いや|不|还是)\b|\b(?:sorry|oops|perd[oó]n[ae]?|pardon|entschuldigung|desculpa)\b|抱歉|不好意思|すみません|ごめん/i;
 /** What the correction says no to: "staging-2, not staging", "nicht 4xx", "pas 24". */
 const REFUSED = /\b(?:not|nicht|pas|no|non|não|kein|nunca|never)\s+\**([\p{L}\p{N}][\p{L}\p{N}_.-]*)/giu;
+/**
+ * A correction inside the sentence it corrects: "tickets expire 24 h before the event — sorry, I
+ * meant 2 h, not 24". The slip is what comes before the separator, the fix what follows the marker.
+ */
+const IN_SENTENCE =
+  /^(?<slip>.*?[\p{L}\p{N}].*?)\s*(?:[—–,;:，；]+|\s-)\s*(?:(?:sorry|oops|pardon|perd[oó]n|entschuldigung|desculpa|no wait|err)[\s,]+)?(?:i meant(?: to say)?|je voulais dire|quise decir|quer[ií]a decir|ich meinte|quis dizer|不对，?我是说|我是说)\s*[:,]?\s*(?<fix>.+)$/isu;
+/** The fix's own "not X" clause, up to the sentence's end. */
+const REFUSED_CLAUSE = /[\s,;]*\b(?:not|nicht|pas|no|non|não|kein)\s+\S.*$/iu;
+/** A number, also where it stands against a CJK word ("24小时"). */
+const NUMBER = /(?<![A-Za-z\d_.-])\d+(?:[.,]\d+)?(?![A-Za-z\d_-])/gu;
+
+/** Three words, or four CJK characters: more than the apology a correction opens with. */
+const saysSomething = (s: string): boolean => s.trim().split(/\s+/).length >= 3 || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{4}/u.test(s);
+const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The sentence as corrected: the number or the word the fix says no to is replaced in the slip by
+ * the fix's ("tickets expire 2 h before the event"); when neither can be found, the fix alone if it
+ * says enough, else the sentence as it was.
+ */
+function mendSentence(sentence: string): string {
+  const m = IN_SENTENCE.exec(sentence);
+  const slip = m?.groups?.slip;
+  const fix = m?.groups?.fix;
+  // "sorry, I meant port 5433" corrects an earlier message (slipIndexes), not itself.
+  if (slip === undefined || fix === undefined || !saysSomething(slip)) return sentence;
+  const end = /[.!?。！？]\s*$/u.exec(fix)?.[0] ?? '';
+  const core = fix
+    .slice(0, fix.length - end.length)
+    .replace(REFUSED_CLAUSE, '')
+    .trim();
+  const refused = [...fix.matchAll(REFUSED)].map((r) => (r[1] ?? '').replace(/[._-]+$/, ''));
+  const was: string[] = slip.match(NUMBER) ?? [];
+  const now: string[] = core.match(NUMBER) ?? [];
+  const old = refused.find((z) => was.includes(z)) ?? (was.length === 1 ? was[0] : undefined);
+  if (now.length === 1 && old !== undefined && old !== now[0]) {
+    return `${slip.replace(new RegExp(`(?<![A-Za-z\\d_.-])${escaped(old)}(?![A-Za-z\\d_-])`), now[0] ?? old)}${end}`;
+  }
+  const word = refused.find((z) => new RegExp(`\\b${escaped(z)}\\b`, 'iu').test(slip));
+  const first = /^[\p{L}\p{N}][\p{L}\p{N}_.-]*/u.exec(core)?.[0];
+  if (word !== undefined && first !== undefined) return `${slip.replace(new RegExp(`\\b${escaped(word)}\\b`, 'iu'), first)}${end}`;
+  return core.split(/\s+/).length >= 3 ? `${core}${end}` : sentence;
+}
+
+/** A text with each correction inside a sentence made: only the corrected version is read. */
+export function mendSlips(text: string): string {
+  if (!STRONG.test(text)) return text;
+  return text
+    .split('\n')
+    .map((line) =>
+      line
+        .split(/(?<=[.!?。！？])(\s+)/u)
+        .map((part, i) => (i % 2 === 0 ? mendSentence(part) : part))
+        .join(''),
+    )
+    .join('\n');
+}
+
 /** Share of a slip's content words a summary's line must hold to be restating it. */
 const RESTATED = 0.7;
 /** How many of the person's earlier messages a correction can reach back to. */

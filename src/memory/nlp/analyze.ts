@@ -126,7 +126,21 @@ function other(text: string): Sentence[] {
   return out;
 }
 
+/** A "?" inside a URL's query or a path ("/tides?date=…"): no sentence ends there. */
+const INNER_QUESTION = /\?(?=[^\s"')\]])/;
+const INNER_QUESTIONS = new RegExp(INNER_QUESTION.source, 'g');
+const HELD = '\uFF1F';
+
+const putBack = (s: string): string => s.replaceAll(HELD, '?');
+
 /** The sentences of a prose text (one paragraph or line; markup already removed). */
 export function analyze(text: string): Sentence[] {
-  return isEnglish(text) ? english(text) : other(text);
+  if (!INNER_QUESTION.test(text)) return isEnglish(text) ? english(text) : other(text);
+  // Read with the inner "?" held as a full-width one, then given back in every text.
+  const held = text.replace(INNER_QUESTIONS, HELD);
+  return (isEnglish(text) ? english(held) : other(held)).map((s) => ({
+    ...s,
+    text: putBack(s.text),
+    tokens: s.tokens.map((t) => ({ ...t, text: putBack(t.text), lower: putBack(t.lower), lemma: putBack(t.lemma) })),
+  }));
 }

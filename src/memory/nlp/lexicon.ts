@@ -26,7 +26,9 @@ export const PREFERENCE = set(`prefer preference like love hate dislike rather w
 export const NEGATORS = set(`not n't never no none nothing nobody neither nor without cannot`);
 export const HEDGES = set(`maybe perhaps probably possibly might guess suppose wonder unsure presumably`);
 /** Saying one does not know. */
-export const UNSURE = phrases(`not sure | no idea | don't know | do not know | dont know | not certain`);
+export const UNSURE = phrases(
+  `not sure | no idea | no clue | don't know | do not know | dont know | not certain | top of my head | can't think of | cannot think of | can't remember | don't remember`,
+);
 export const HEDGE_PHRASES = phrases(`i think | i guess | not sure | i'm not sure | could be | might be | i wonder | do you think | if possible`);
 export const CONDITIONS = set(`if when whenever before after unless once until while`);
 export const FIRST_SINGULAR = set(`i me my mine myself`);
@@ -44,7 +46,7 @@ export const OPEN_WORK = set(`pending unfinished remaining outstanding todo`);
 /** Time words that point back: what they date is over. */
 export const PAST_TIME = set(`yesterday ago recently earlier`);
 /** Interjections and words of thanks, praise or complaint. */
-export const CHATTER = set(`thanks thank thx lol haha wow oops sorry yay cheers great nice awesome cool perfect wtf ugh hmm damn omg`);
+export const CHATTER = set(`thanks thank thx lol haha wow oops sorry yay cheers great nice awesome cool perfect wtf ugh hmm damn omg agree agreed`);
 /** The words of something going wrong, in any codebase: a report of the moment, or a lesson when fixed. */
 export const TROUBLE = set(`error errors warning warnings failed failing fails failure crash crashed broken bug bugs exception undefined
   unused issue issues problem problems wrong`);

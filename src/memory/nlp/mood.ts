@@ -40,7 +40,8 @@ function headsSubject(tokens: readonly Token[], i: number): boolean {
 /** Index of the command's verb ("please always run …", "don't use …", "Use pnpm"), or -1. */
 export function commandAt(tokens: readonly Token[], text: string): number {
   const at = verbAt(tokens, text);
-  return at >= 0 && headsSubject(tokens, at) ? -1 : at;
+  // "Change of plan: …", "Proof of concept": a noun before "of", never an imperative.
+  return at >= 0 && (headsSubject(tokens, at) || tokens[at + 1]?.lower === 'of') ? -1 : at;
 }
 
 function verbAt(tokens: readonly Token[], text: string): number {

@@ -104,6 +104,10 @@ export const STATUS_LINE =
 export const BOLD_LABEL = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?\*\*[^*\n]{1,40}\*\*\s*:/u;
 /** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */
 export const INTRO = /^\s*(?:so,?\s+|ok,?\s+)?here(?:'s| is| are)\b/i;
+/** "getting this on staging:": it leads into what was pasted or listed after it. */
+export const LEADS_IN = /:\s*$/;
+/** "heads up, we changed the flow": news announced, told in the sentence after it when it names nothing. */
+export const ANNOUNCES = /^\s*(?:heads[- ]up|fyi|just so you know|quick note)\b/i;
 
 /** "do we need to run daemons?", "should I rebase?": asking what is needed, not telling it. */
 export const ASKS_NEED = /\b(?:do|does|should|must|shall|would)\s+(?:we|i)\s+(?:need|have|really|still|also)?\b|\bshould\s+(?:we|i)\b/i;

@@ -22,8 +22,10 @@ import {
   coversEveryCase,
   isHabitual,
   hasPhrase,
+  ANNOUNCES,
   INTRO,
   labelValue,
+  LEADS_IN,
   proposal,
   question,
   STATUS_LINE,
@@ -89,6 +91,10 @@ export const FEATURES = [
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 
+/** "CURRENT: …", "Still failing: …": a line that opens by saying it holds at the moment. */
+const CURRENT = /^\W*(?:current(?:ly)?|still(?: failing| broken| open)?|now)\b\W*:/i;
+/** An announcement with more content words than this says its news itself. */
+const ANNOUNCE_WORDS = 4;
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const cap = (n: number, max: number): number => Math.min(n, max);
@@ -130,7 +136,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // Other languages' standing markers are read in any sentence: "immer" or "siempre" in a sentence
   // read as English is still that language's "always". A standing phrase needs a verb to stand on:
   // "At some point in the future." says nothing that lasts.
-  const standing = has(L.STANDING) || (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) || hasStandingMarker(text);
+  // "Don't run the prepare step anymore", "we no longer vendor deps": from now on, not for the moment.
+  const fromNowOn = (lower.includes('anymore') && tokens.some((t) => L.NEGATORS.has(t.lower) || t.negated)) || /\bno longer\b/i.test(text);
+  const standing = has(L.STANDING) || (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) || hasStandingMarker(text) || fromNowOn;
   // "None of them know what it should produce": a modal inside what is asked about directs no one.
   // "please no pip", "no force pushes": a bare "no" before what it forbids (not a reply's "No, …").
   const lead = firstWord(tokens);
@@ -166,11 +174,15 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
         (tokens[i + 1]?.pos === 'VERB' || (tokens[i + 1]?.pos === 'AUX' && tokens[i + 2]?.pos === 'VERB')) &&
         !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? ''),
     ) || lower.includes('myself');
-  const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || asking);
+  const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || asking);
   const chatter = words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length;
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
   const fragment = english && verbs.length === 0 && !command;
   const isLabelValue = labelValue(tokens);
+  // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing. A
+  // quantity is a setting's value ("indent with two spaces").
+  const named =
+    countTechTerms(text) > 0 || tokens.some((t, i) => (t.pos === 'PROPN' && i !== at) || t.pos === 'NUM' || t.kind === 'number') || sessionWords.size > 0;
   const kind = kindOf({
     source: src,
     english,
@@ -180,7 +192,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     tryingOut: tryingOut(tokens),
     agentFormat: BOLD_LABEL.test(c.text) || STATUS_LINE.test(c.text),
     statusLine: STATUS_LINE.test(c.text),
-    intro: INTRO.test(c.text),
+    intro: INTRO.test(c.text) || LEADS_IN.test(c.text) || (ANNOUNCES.test(c.text) && !named && contentWords <= ANNOUNCE_WORDS),
     observed:
       !command &&
       lower.some((w, i) => (w === 'seem' || w === 'seems' || w === 'appears') && (lower[i + 1] === 'to' || lower[i - 1] === "n't" || lower[i - 1] === 'not')),
@@ -191,6 +203,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     anyPast,
     firstPerson,
     openWork: has(L.OPEN_WORK) || hasOpenWorkMarker(text),
+    current: CURRENT.test(c.text),
     // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
     moment: hasMomentMarker(text),
     today: dayBound(lower),
@@ -216,10 +229,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     contentWords,
     proposal: proposal(tokens),
     aside: /^\([^()]*\)\.?$/.test(c.text.trim()),
-    // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing. A
-    // quantity is a setting's value ("indent with two spaces").
-    named:
-      countTechTerms(text) > 0 || tokens.some((t, i) => (t.pos === 'PROPN' && i !== at) || t.pos === 'NUM' || t.kind === 'number') || sessionWords.size > 0,
+    named,
   });
   const v: Record<FeatureName, number> = {
     'source.typed': src === 'typed' ? 1 : 0,

@@ -26,28 +26,33 @@ export interface KeepPolicy {
   shortSession: number;
 }
 
+type Kept<T> = { item: T; score: number }[];
+
 /**
  * The kept items, best first, each with the score it is stored with (one kept below the floor is
  * raised to it). `own` tells the person's own statements (typed, answers): only those make a session
- * short, and only those are kept whole in one; a summary's or a plan's lines go by the floor.
+ * short, and only those are kept whole in one; a summary's or a plan's lines go by the floor. A
+ * session that would leave nothing keeps its best statement: one whose only words worth a line are
+ * a compaction summary's ("The engine is a Rust workspace") said them all the same.
  */
-export function keepOf<T>(
-  items: readonly T[],
-  scoreOf: (t: T) => number,
-  policy: KeepPolicy,
-  own: (t: T) => boolean = () => true,
-): { item: T; score: number }[] {
+export function keepOf<T>(items: readonly T[], scoreOf: (t: T) => number, policy: KeepPolicy, own: (t: T) => boolean = () => true): Kept<T> {
   const ranked = items.map((item) => ({ item, score: scoreOf(item) })).sort((a, b) => b.score - a.score);
+  const kept = keepRanked(ranked, policy, own);
+  const best = ranked[0];
+  return kept.length === 0 && best !== undefined ? [{ item: best.item, score: raised(best.score, policy.floor) }] : kept;
+}
+
+function keepRanked<T>(ranked: Kept<T>, policy: KeepPolicy, own: (t: T) => boolean): Kept<T> {
   const theirs = ranked.filter((r) => own(r.item));
   if (theirs.length > 0 && theirs.length <= policy.shortSession) {
-    const rest = keepOf(
-      ranked.filter((r) => !own(r.item)).map((r) => r.item),
-      scoreOf,
+    const rest = keepRanked(
+      ranked.filter((r) => !own(r.item)),
       { ...policy, shortSession: 0, sessionBest: 0 },
+      own,
     );
     return [...theirs.map((r) => ({ item: r.item, score: raised(r.score, policy.floor) })), ...rest].sort((a, b) => b.score - a.score);
   }
-  const out: { item: T; score: number }[] = [];
+  const out: Kept<T> = [];
   for (const [i, r] of ranked.entries()) {
     if (out.length >= policy.perSession) break;
     if (r.score >= policy.floor) out.push(r);

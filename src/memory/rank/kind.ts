@@ -54,6 +54,8 @@ export interface KindSignals {
   anyPast: boolean;
   /** Names work not done yet: "pending", "remaining". */
   openWork: boolean;
+  /** Opens by saying it is so now: "CURRENT: …", "Still failing: …". */
+  current: boolean;
   /** Another language's request of the moment: "again" ("nochmal", "もう一回") or "explain" ("explique-moi", "説明して"). */
   moment: boolean;
   /** Bound to the day it was said: "today", "tonight", "this session". */
@@ -119,6 +121,9 @@ export function kindOf(s: KindSignals): Kind {
       return s.aside ? 'pasted' : 'fact';
     case 'summary-errors':
     case 'summary-solving':
+      // "CURRENT: cannot invoke Access.get/2 inside a guard": the error still being worked on.
+      if (s.current) return 'state';
+      return s.aside ? 'pasted' : 'fact';
     case 'summary-user':
     case 'summary-other':
       // "(interrupted the long test run)", "(plan mode approval - implicit)": the summary's note on

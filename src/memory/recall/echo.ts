@@ -29,3 +29,18 @@ export function echoes(excerpt: Said, memory: Said): boolean {
   if (excerpt.message === undefined || memory.message !== undefined) return false;
   return (memory.sources?.includes(excerpt.message) ?? false) || holds(excerpt.wording, memory.wording);
 }
+
+/** Share of a memory's words a line of the agent's record must hold to say the memory already. */
+const RECORD_HOLDS = 0.8;
+/** Fewer words than this are too few to tell a repeat from a shared topic. */
+const RECORD_MIN_WORDS = 4;
+
+/**
+ * Whether a line of the agent's record (its words, normalised) already says what a memory says: a
+ * request the person typed and the "Built: … (as asked)" line it became. The record's line stays,
+ * since it says that the work was done.
+ */
+export function recordSays(record: ReadonlySet<string>, wording: string): boolean {
+  const words = wording.split(' ').filter((w) => w !== '');
+  return words.length >= RECORD_MIN_WORDS && words.filter((w) => record.has(w)).length >= RECORD_HOLDS * words.length;
+}

@@ -18,7 +18,7 @@ import { TopK } from '../../sys/top-k.js';
 import { DIGESTS_MAX } from '../digest/recent.js';
 import { activePool, standingPool, type Pool } from './pools.js';
 import { dedupeKey } from '../nlp/tidy.js';
-import { messageKey, type Said } from './echo.js';
+import { messageKey, recordSays, type Said } from './echo.js';
 import { slotOf, sourcesOf, wordingOf } from './said.js';
 
 /** Sources given with each recalled memory. */
@@ -221,8 +221,11 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
     }
   }
   const keep = opts.within?.keep;
+  // A memory the agent's record already says (a request it carried out) is not said again.
+  const record = state.map((i) => new Set(dedupeKey(i.text).split(' ')));
+  const fresh = record.length === 0 ? all : all.filter((o) => o.message !== undefined || !record.some((r) => recordSays(r, o.wording)));
   // Offers are past the floor already (memories before freshness; a query has none).
-  const picked = fillBudget(keep ? all.filter((o) => keep(o.item)) : all, room, -Infinity, opts.within?.had).map((o) => o.item);
+  const picked = fillBudget(keep ? fresh.filter((o) => keep(o.item)) : fresh, room, -Infinity, opts.within?.had).map((o) => o.item);
   // By section (standing rules, the project's facts, decisions, the state of the work), best first
   // within each; then the agent's record of the work, then past sessions.
   const items = [...picked.sort((a, b) => sectionOf(a) - sectionOf(b) || b.score - a.score), ...state, ...digests.items];

@@ -6,7 +6,7 @@
  * rule or a story asks for nothing of its own.
  */
 import { analyze } from '../nlp/index.js';
-import { GO_AHEAD, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
+import { GO_AHEAD, NEGATORS, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
 import { commandAt } from '../nlp/mood.js';
 import type { Sentence, Token } from '../nlp/types.js';
 
@@ -55,9 +55,6 @@ function proposedChange(tokens: readonly Token[]): number {
   return verb !== undefined && TASK_VERBS.has(verb.lemma) && !GO_AHEAD.has(verb.lemma) ? at : -1;
 }
 
-/** A "?" inside a URL's query or a path is no sentence's end: read as a full-width one, put back after. */
-const readable = (line: string): string => line.replace(/\?(?=[^\s"')\]])/g, '？');
-
 /** The list items right after line `i` (a request's parts, or the requests after it in its list), as one run ("a; b; c"). */
 function listAfter(lines: readonly string[], i: number): string {
   const items: string[] = [];
@@ -78,6 +75,8 @@ function asked(sentence: Sentence, leadsIntoList: boolean): string | undefined {
   const verb = s.tokens[at];
   if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || NOT_A_VERB.has(verb.lower) || PREFERENCE.has(verb.lemma)) return undefined;
   const rest = s.tokens.slice(at + 1);
+  // "Don't use anything that needs 22": a prohibition, never a change carried out.
+  if (s.tokens.slice(0, at).some((t) => NEGATORS.has(t.lower) || t.lower === "don't" || t.lower === 'dont')) return undefined;
   if (NOT_A_CHANGE.has(verb.lemma) && !(verb.lemma === 'make' && MAKES(rest))) return undefined;
   // What the tagger took for a verb names a thing: "Phase 1 - …", "Vault linked but …" (a noun and
   // its participle), "Scan_accounts states …" (part of a name).
@@ -111,14 +110,14 @@ export function askedChange(text: string): string | undefined {
   const read = pasted < 0 ? lines : lines.slice(0, pasted);
   // Line by line: a list's items are sentences of their own, whatever their punctuation.
   for (const [i, line] of read.entries()) {
-    const sentences = analyze(readable(line.replace(BULLET, '')));
+    const sentences = analyze(line.replace(BULLET, ''));
     for (const [k, sentence] of sentences.entries()) {
       // The list a line's last sentence leads into is part of what it asks ("Create these files:").
       const list = k === sentences.length - 1 ? listAfter(read, i) : '';
       const said = asked(sentence, list !== '');
       if (said === undefined) continue;
       const whole = list === '' ? said : `${said.replace(/[.;,]$/, '')}${said.endsWith(':') ? ' ' : '; '}${list}`;
-      return whole.replace(/？/g, '?');
+      return whole;
     }
   }
   return undefined;

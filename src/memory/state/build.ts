@@ -8,7 +8,7 @@ import { commitMessage, notableCommand } from '../digest/commands.js';
 import { simpleCommands } from '../digest/shell.js';
 import { redact } from '../../redact/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
-import { correcting } from '../candidates/index.js';
+import { correcting, notesUnanswered } from '../candidates/index.js';
 import { disputes, reportClaims, reportPending, saysNothingLeft } from './report.js';
 import { askedChange } from './asked.js';
 import { causeAndFix } from './found.js';
@@ -95,7 +95,8 @@ export class StateBuilder {
     else if (m.origin === 'summary' && m.compactSummary === true)
       this.s.summary = pendingTasks(m.text)
         // "No explicitly pending tasks. All 7 tasks completed.": the section says nothing is open.
-        .filter((t) => !saysNothingLeft(t))
+        // "Open question: remove the NAT gateways (not yet answered)": the agent's question, nobody's work.
+        .filter((t) => !saysNothingLeft(t) && !notesUnanswered(t))
         .map((t) => entry(t, m));
     else if (m.origin === 'assistant' && m.kind === 'text') this.report(m);
     else if (m.kind === 'tool_use') this.toolUse(m);

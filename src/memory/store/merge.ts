@@ -80,7 +80,8 @@ function aboutOld(store: MemoryStore, ns: Namespace, old: string, exclude: strin
   const candidates = [...(slot !== undefined ? store.withSlot(ns, slot) : []), ...store.search(old, [ns], 50, true).map((h) => h.memory)];
   return candidates.filter((m) => {
     if (m.id === exclude || !isActive(m) || leftBehind.test(m.content)) return false;
-    const have = new Set(terms(m.slot?.value ?? m.content));
+    // A phrase of two words or more found in a memory is what it is about; one word must be its value.
+    const have = new Set(terms(want.length >= 2 ? m.content : (m.slot?.value ?? m.content)));
     return want.every((t) => have.has(t));
   });
 }

@@ -81,6 +81,25 @@ describe('corrections and slips keep the final version', () => {
     ],
     ['es, otro número', ['Pon el timeout del cliente HTTP en 10 segundos.', 'al final déjalo en 30, que el proveedor es lento.'], /10 segundos/, /en 30/],
     ['zh, 算了', ['日志级别就用 debug 吧。', '算了，日志级别改成 info。'], /debug/, /改成 info/],
+    [
+      'en, in the same sentence',
+      ['Session tokens expire after 24 hours — sorry, I meant 12 hours, not 24.'],
+      /24 hours/,
+      /^Session tokens expire after 12 hours\.$/,
+    ],
+    [
+      'de, im selben Satz',
+      ['Wir deployen zuerst auf staging, Entschuldigung, ich meinte staging-eu, nicht staging.'],
+      /auf staging(?!-eu)/,
+      /zuerst auf staging-eu\.$/,
+    ],
+    ['zh, 同一句', ['缓存过期时间是60秒——不对，我是说90秒。'], /60秒/, /过期时间是90秒/],
+    [
+      'en, the fix said whole',
+      ['The importer reads the CSV files from the inbox folder; I meant to say the importer reads them from S3 under imports/.'],
+      /inbox folder/,
+      /^The importer reads them from S3/i,
+    ],
   ];
   it.each(cases)('%s', async (_, said, gone, stays) => {
     const s = session('/home/ana/src/svc');
@@ -110,6 +129,15 @@ describe('corrections and slips keep the final version', () => {
       all.join('\n'),
     ).toEqual([]);
     expect(all.some((t) => /per host/.test(t))).toBe(true);
+  });
+
+  it("a compaction summary quoting the person's slip corrected in the same sentence quotes it corrected", async () => {
+    const s = session('/home/ana/src/auth').compactSummary(
+      'This session is being continued from a previous conversation.\n\nSummary:\n6. All user messages:\n   - "Session tokens expire after 24 hours — sorry, I meant 12 hours, not 24."',
+    );
+    const all = texts(await candidatesOf(tmp(), s));
+    expect(all.some((t) => /24 hours/.test(t))).toBe(false);
+    expect(all.some((t) => /expire after 12 hours/.test(t))).toBe(true);
   });
 
   it('an apology about something else takes nothing back', async () => {

@@ -24,6 +24,13 @@ describe('keep policy', () => {
     expect(kept([0.5, -0.1, -0.2])).toEqual([[0.5, 0.5]]);
   });
 
+  it('a session that would leave nothing keeps its best statement, raised to the floor', () => {
+    const none = { ...policy, sessionBest: 0, shortSession: 0 };
+    expect(keepOf([-0.2, 0.05, -0.3], (s) => s, none).map((k) => [k.item, round(k.score)])).toEqual([[0.05, 0.15]]);
+    expect(keepOf([0.3, 0.05], (s) => s, none).map((k) => [k.item, round(k.score)])).toEqual([[0.3, 0.3]]);
+    expect(keepOf([], (s: number) => s, none)).toEqual([]);
+  });
+
   it("only the person's own statements make a session short; a summary's lines still go by the floor", () => {
     const items = [
       { s: -0.5, own: true },

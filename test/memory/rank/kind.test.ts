@@ -28,6 +28,11 @@ describe('kind before rank', () => {
     ['If a test is flaky, mark it and open an issue instead of retrying it.', 'rule'],
     ['Before you open a pull request, update the changelog.', 'rule'],
     ['I prefer small commits with imperative subject lines.', 'rule'],
+    // Said to stop from now on, not for the moment.
+    ["Don't regenerate the client stubs by hand anymore, the CI job does it.", 'rule'],
+    ['We no longer vendor the protobuf files.', 'rule'],
+    // A noun before "of" heads a label, not a command.
+    ['Change of plan on the cache: Redis is gone, it is in-process now.', 'state'],
     ['Use pnpm.', 'rule'],
     ['The API runs on port 8080.', 'fact'],
     ['This service is a Go gRPC server.', 'fact'],
@@ -48,6 +53,7 @@ describe('kind before rank', () => {
     ['Write ROADMAP.md with the findings before touching any code.', 'rule'],
     // Going on with what is on the table, a story of the moment, a time phrase with nothing to stand on.
     ['Implement the plan.', 'chatter'],
+    ['Perfect - I agree, Engage.', 'chatter'],
     ['I just got back from a walk and realized we drifted.', 'chatter'],
     ['At some point in the future.', 'chatter'],
     // A modal inside what is asked about directs no one; "rather than" compares.
@@ -61,6 +67,7 @@ describe('kind before rank', () => {
     // Asking what is needed, saying one does not know, trying something out once, going on after an aside.
     ['The worker crashed twice, do we need to raise its memory limit?', 'question'],
     ["I'm not sure what the legacy exporter is for.", 'chatter'],
+    ["hmm, I don't really have any off the top of my head right now", 'chatter'],
     ["Let's see if the staging build passes with the new flag.", 'one-off'],
     ["Let's check the nginx logs first.", 'one-off'],
     ['My mistake ... proceed.', 'chatter'],
@@ -72,6 +79,10 @@ describe('kind before rank', () => {
     ['✅ **COMPLETED**: Check that the scanner is attached', 'pasted'],
     ['**Solution**: restart the capture daemon', 'pasted'],
     ["Here's what I would like the dashboard to do.", 'chatter'],
+    // It leads into what the person pasted or listed after it, or announces news it does not give.
+    ['getting this on the staging cluster:', 'chatter'],
+    ['heads up we changed the flow.', 'chatter'],
+    ['Heads up, the deploy flow changed: Argo syncs prod from the release branch now.', 'state'],
     ["The dev server doesn't seem to start.", 'state'],
     // "each" that only counts a task's objects makes no habit; "for every" does.
     ['Go through the fixtures and map each output to the function that makes it.', 'one-off'],
@@ -108,6 +119,9 @@ describe('kind before rank', () => {
       'Écris toujours les messages de commit en anglais.',
       '今後、コミットメッセージは必ず英語で書いてください。',
       '以后提交信息一律用英文写。',
+      // Written as a house rule, with no "always": "do not hard-code it in components", "amounts are stored in cents without exception".
+      'コンポーネントにハードコードしないこと。',
+      '金额一律用分存储。',
     ])
       expect([kindOfText(text), text]).toEqual(['rule', text]);
   });
@@ -141,6 +155,23 @@ describe('kind before rank', () => {
     // "Let's do the CloudKit sync" takes up a task now; "let's go with TypeScript" is no task.
     expect(kindOfText('CloudKit同期をやりましょう。')).toBe('one-off');
     expect(kindOfText('TypeScriptにしましょう。')).not.toBe('one-off');
+  });
+
+  it("an answer that says the person does not know is no decision: it leaves the agent's question open", () => {
+    const messages: ExtractMessage[] = [
+      {
+        id: 'a0',
+        role: 'assistant',
+        kind: 'text',
+        text: 'Two questions before I write the deck:\n1. Who is the audience: judges, grant reviewers or investors?\n2. Which competitors should I position against?',
+      },
+      { id: 'm1', role: 'user', kind: 'text', origin: 'typed', text: "1. grant reviewers\n2. hmm, I don't really have any off the top of my head right now" },
+    ];
+    const answers = rank(collectCandidates(messages), sessionContext(messages)).filter((r) => r.candidate.source === 'answer');
+    expect(answers.map((r) => [r.kind, r.candidate.text.split('→')[1]?.trim()])).toEqual([
+      ['decision', 'grant reviewers'],
+      ['chatter', "hmm, I don't really have any off the top of my head right now"],
+    ]);
   });
 
   it('acknowledgements and praise are no statement at all', () => {

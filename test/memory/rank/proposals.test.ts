@@ -1,7 +1,9 @@
 /** What a session offers the store (rank/proposals.ts): a pasted document's reference lines. */
 import { describe, expect, it } from 'vitest';
 import { extractOffline } from '../../../src/memory/extract/offline.js';
-import { keepPolicy } from '../../../src/memory/rank/score.js';
+import { collectCandidates } from '../../../src/memory/candidates/index.js';
+import { keepPolicy, rank } from '../../../src/memory/rank/score.js';
+import { sessionContext } from '../../../src/memory/rank/session-context.js';
 import type { ExtractMessage } from '../../../src/memory/transcripts/types.js';
 
 const typed = (id: string, text: string): ExtractMessage => ({ id, role: 'user', kind: 'text', origin: 'typed', text });
@@ -41,6 +43,25 @@ describe('proposals', () => {
     const reference = offered(long).filter((p) => p.importance < floor);
     expect(reference.length).toBeGreaterThan(3);
     expect(reference.length).toBeLessThanOrEqual(12);
+  });
+
+  it("a summary's error still being worked on is the work in hand, never a memory; one fixed is a lesson", () => {
+    const summary = [
+      'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:',
+      '',
+      'Summary:',
+      '1. Primary Request and Intent:',
+      '   - Render the transcript panel with expandable tool results.',
+      '4. Errors and fixes:',
+      '   - CURRENT: Cannot invoke Access.get/2 inside a guard in transcript_components.ex (line 171).',
+      '   - The Ecto sandbox needs the shared mode for LiveView tests: fixed by starting the owner with shared: true.',
+    ].join('\n');
+    const messages: ExtractMessage[] = [{ id: 'm0', role: 'user', kind: 'text', origin: 'summary', text: summary }];
+    const out = extractOffline({ sessionId: 's', messages, maxMemories: 60 }).proposals.map((p) => p.text);
+    expect(out.some((t) => /Access\.get/.test(t))).toBe(false);
+    const kinds = rank(collectCandidates(messages), sessionContext(messages)).map((r) => [r.kind, r.candidate.text.slice(0, 24)]);
+    expect(kinds).toContainEqual(['state', 'CURRENT: Cannot invoke A']);
+    expect(kinds).toContainEqual(['fact', 'The Ecto sandbox needs t']);
   });
 
   it('a statement typed as a message is ranked as one, never kept as a reference line', () => {

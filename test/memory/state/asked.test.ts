@@ -32,6 +32,8 @@ describe('askedChange', () => {
       'Make sure that phase 4 is completed',
       'Finish all the remaining migration tasks, then we review them',
       'export a transcript of this chat',
+      "Don't use anything that needs Node 22.",
+      'never add a dependency for three slices of state',
       '```\nTypeError: x is undefined\n```',
       'it crashes on start:\nTraceback (most recent call last):\n  File "app/main.py", line 12, in run',
     ])

@@ -140,6 +140,11 @@ describe('report reading', () => {
       });
     expect(session('s1', [summary('   - No explicitly pending tasks. All 7 tasks completed.')]).summary).toEqual([]);
     expect(session('s2', [summary('   - Benchmark the presigned URL path')]).summary.map((e) => e.text)).toEqual(['Benchmark the presigned URL path']);
+    // The agent's question nobody answered is no one's work.
+    const open = summary(
+      '   - Benchmark the presigned URL path\n   - Open question: drop the two unused NAT gateways in eu-west-1 (the user has not answered)',
+    );
+    expect(session('s3', [open]).summary.map((e) => e.text)).toEqual(['Benchmark the presigned URL path']);
   });
 
   it('finds the pending part under a heading or after a colon, in several wordings', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecallResponse } from '../../../src/api/memory.js';
 import { daemonsPerTest, tempDirsPerTest } from '../../helpers/daemon.js';
-import { ago, dream, ingest, ingestText, project, recall } from '../../helpers/memory-cli.js';
+import { ago, dream, ingest, ingestText, memories, project, recall } from '../../helpers/memory-cli.js';
 import { ClaudeSession } from '../../helpers/session-lines.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -239,5 +239,24 @@ describe('current state from the agent record', () => {
     expect(lines.some((l) => /inflation|orange/.test(l))).toBe(false);
     const md = await d.cli(['recall', '--project', cwd, '--format', 'markdown']);
     expect(md.stdout).toMatch(/## Current state \(the agent's record\)\n- Built: Create a single page data story/);
+  }, 60_000);
+
+  it('says a request once: as the work done, not again as a memory beside it', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'tides');
+    const s = new ClaudeSession({ sessionId: 'tides-1', cwd, start: ago(1) })
+      .user('The API is Axum 0.7 on tokio, with Postgres through sqlx.')
+      .assistant('Noted.')
+      .user('Task: add GET /stations/{id}/tides?date=YYYY-MM-DD returning the high and low waters for that day.')
+      .toolUse('w1', 'Write', { file_path: `${cwd}/src/routes/tides.rs`, content: 'pub async fn tides() {}' })
+      .toolResult('w1', `File created successfully at: ${cwd}/src/routes/tides.rs`)
+      .assistant('The route is in src/routes/tides.rs.');
+    await ingest(d, s, dir, 'tides-1');
+    expect((await memories(d, cwd)).some((m) => /high and low waters/.test(m.content))).toBe(true);
+    const block = await recall(d, cwd);
+    expect(block.items.filter((i) => /high and low waters/.test(i.text)).map((i) => i.kind)).toEqual(['state']);
+    expect(block.items.some((i) => /Axum 0\.7/.test(i.text))).toBe(true);
   }, 60_000);
 });
