@@ -104,6 +104,11 @@ export const STATUS_LINE =
 export const BOLD_LABEL = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?\*\*[^*\n]{1,40}\*\*\s*:/u;
 /** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */
 export const INTRO = /^\s*(?:so,?\s+|ok,?\s+)?here(?:'s| is| are)\b/i;
+/** The agent offering to do something next ("Want me to …?", "Shall I …?", "Chceš, abych …?"): a bare yes lets it go on. */
+export const OFFER =
+  /^\W*(?:(?:do you )?want me to|would you like me to|shall i|should i|can i|veux-tu que je|voulez-vous que je|tu veux que je|¿?quieres que|soll ich|chce(?:š|te),? abych|要我|要不要我|需要我)\b/iu;
+/** A bare yes, in the languages people answer in. */
+export const YES = new Set(`yes yeah yep yup sure ok okay please ano jo jasně oui si sí ja jawohl sim tak да はい 是 好 对 嗯`.split(/\s+/));
 /** "getting this on staging:": it leads into what was pasted or listed after it. */
 export const LEADS_IN = /:\s*$/;
 /** "heads up, we changed the flow": news announced, told in the sentence after it when it names nothing. */

@@ -26,10 +26,12 @@ import {
   INTRO,
   labelValue,
   LEADS_IN,
+  OFFER,
   proposal,
   question,
   STATUS_LINE,
   tryingOut,
+  YES,
 } from './clause-forms.js';
 
 /** The feature names, in the order of the vector (weights.json must list the same). */
@@ -174,7 +176,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
         (tokens[i + 1]?.pos === 'VERB' || (tokens[i + 1]?.pos === 'AUX' && tokens[i + 2]?.pos === 'VERB')) &&
         !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? ''),
     ) || lower.includes('myself');
-  const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || asking);
+  // "Want me to check the runs? → yes": a go-ahead for the agent's next step, no decision of the person's.
+  const goesAhead = src === 'answer' && OFFER.test(c.text) && words.length > 0 && words.every((t) => YES.has(t.lower));
+  const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || asking || goesAhead);
   const chatter = words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length;
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
   const fragment = english && verbs.length === 0 && !command;

@@ -174,6 +174,21 @@ describe('kind before rank', () => {
     ]);
   });
 
+  it("a bare yes to the agent's offer lets it go on; a yes to a question about the project decides it", () => {
+    const kinds = (question: string, reply: string): string[] => {
+      const messages: ExtractMessage[] = [
+        { id: 'a0', role: 'assistant', kind: 'text', text: `Done with the importer. ${question}` },
+        { id: 'm1', role: 'user', kind: 'text', origin: 'typed', text: reply },
+      ];
+      return rank(collectCandidates(messages), sessionContext(messages))
+        .filter((r) => r.candidate.source === 'answer')
+        .map((r) => r.kind);
+    };
+    expect(kinds('Want me to look at the latest workflow runs?', 'yes')).toEqual(['chatter']);
+    expect(kinds('Chceš, abych se podíval na stav posledních workflow runů?', 'Ano.')).toEqual(['chatter']);
+    expect(kinds('Should the CSV export include the archived customers?', 'yes')).toEqual(['decision']);
+  });
+
   it('acknowledgements and praise are no statement at all', () => {
     expect(ranked(['thanks, that looks great!', 'ok', 'perfect, go on']).filter((r) => r.kind !== 'chatter')).toEqual([]);
   });
