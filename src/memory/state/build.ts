@@ -60,19 +60,34 @@ export class StateBuilder {
    * The person's latest message, until a file is written for it (then what it asked is a change
    * made) or the person speaks again; what it asks is read only once a write follows it (`null`: nothing).
    */
-  private said: { m: TranscriptMessage; asked?: StateEntry | null } | undefined;
+  private said: { m?: TranscriptMessage; asked?: StateEntry | null } | undefined;
   /** Write calls for the request whose results are not read yet: a declined or failed write changed nothing. */
   private writes = new Set<string>();
   /** A change recorded since the person last spoke: a reply that disputes it drops it. */
   private recentRequest = false;
 
-  constructor(private readonly s: SessionState) {}
+  constructor(private readonly s: SessionState) {
+    // Where the ingest before stopped: a request typed before it and written for after it is a change made.
+    const carry = s.carry;
+    if (carry !== undefined) {
+      if (carry.asked !== undefined) this.said = { asked: carry.asked };
+      this.writes = new Set(carry.writes);
+      this.recentRequest = carry.recentRequest;
+    }
+    delete s.carry;
+  }
 
   /** The record as it is stored: every text with its secrets masked. */
   result(): SessionState {
     const s = this.s;
+    const asked = this.said === undefined ? undefined : this.asked();
+    const carry =
+      asked === undefined && this.writes.size === 0 && !this.recentRequest
+        ? undefined
+        : { ...(asked !== undefined && { asked: asked === null ? null : masked(asked) }), writes: [...this.writes], recentRequest: this.recentRequest };
     return {
       ...s,
+      ...(carry !== undefined && { carry }),
       commits: s.commits.map(masked),
       plans: s.plans.map(masked),
       todos: s.todos.map(masked),
@@ -157,8 +172,8 @@ export class StateBuilder {
     const said = this.said;
     if (said === undefined) return null;
     if (said.asked === undefined) {
-      const text = askedChange(said.m.text);
-      said.asked = text === undefined ? null : entry(text, said.m);
+      const text = said.m === undefined ? undefined : askedChange(said.m.text);
+      said.asked = text === undefined || said.m === undefined ? null : entry(text, said.m);
     }
     return said.asked;
   }

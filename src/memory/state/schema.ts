@@ -37,6 +37,12 @@ export const SessionState = z.object({
   cleared: z.boolean().optional(),
   /** Causes and their fixes the agent established, a check passed after, and the person did not dispute. */
   found: z.array(StateEntry),
+  /**
+   * What an incremental ingest hands the next one of the same file: what the person's latest
+   * message asks (null: nothing) while no write has carried it out, the writes whose results are
+   * not read yet, and whether a change was recorded since the person last spoke.
+   */
+  carry: z.object({ asked: StateEntry.nullable().optional(), writes: z.array(z.string()).default([]), recentRequest: z.boolean().default(false) }).optional(),
 });
 export type SessionState = z.infer<typeof SessionState>;
 

@@ -39,6 +39,10 @@ const commit = (message: string, hash: string) =>
 const shell = (command: string, exitCode = 0) => msg({ role: 'user', kind: 'tool_result', origin: 'tool', command, exitCode, text: '' });
 const typed = (text: string) => msg({ role: 'user', origin: 'typed', text });
 
+const write = (id: string) => msg({ kind: 'tool_use', toolName: 'Edit', toolUseId: id, paths: ['/p/app/chart.js'] });
+const result = (id: string, isError = false) =>
+  msg({ role: 'user', kind: 'tool_result', origin: 'tool', toolUseId: id, isError, text: isError ? 'The user rejected the edit' : 'ok' });
+
 function session(id: string, messages: TranscriptMessage[]) {
   const s = emptySessionState(id, id);
   const b = new StateBuilder(s);
@@ -99,9 +103,6 @@ describe('state builder', () => {
   });
 
   it('records a change the person asked for once a write for it went through, and not one declined, failed, taken back or never made', () => {
-    const write = (id: string) => msg({ kind: 'tool_use', toolName: 'Edit', toolUseId: id, paths: ['/p/app/chart.js'] });
-    const result = (id: string, isError = false) =>
-      msg({ role: 'user', kind: 'tool_result', origin: 'tool', toolUseId: id, isError, text: isError ? 'The user rejected the edit' : 'ok' });
     const s = session('s5', [
       typed('Move the size legend above the chart.'),
       write('w1'),
@@ -126,6 +127,27 @@ describe('state builder', () => {
       result('w5'),
     ]);
     expect(s.requests.map((r) => r.text)).toEqual(['Move the size legend above the chart.']);
+  });
+
+  it('records a change whose request, write and result came in different ingests of the file', () => {
+    /** Ingests one part after the other, each from the record the one before stored (as a JSON round trip). */
+    const inParts = (id: string, parts: TranscriptMessage[][]) =>
+      parts.reduce(
+        (s, part) => {
+          const b = new StateBuilder(JSON.parse(JSON.stringify(s)) as ProjectState['sessions'][number]);
+          for (const m of part) b.add(m);
+          return b.result();
+        },
+        emptySessionState(id, id),
+      );
+    const request = () => typed('Move the size legend above the chart.');
+    expect(inParts('p1', [[request()], [write('w1'), result('w1')]]).requests.map((r) => r.text)).toEqual(['Move the size legend above the chart.']);
+    expect(inParts('p2', [[request(), write('w1')], [result('w1')]]).requests.map((r) => r.text)).toEqual(['Move the size legend above the chart.']);
+    // Taken back in the next ingest, and a write that failed after the boundary: neither stands.
+    expect(inParts('p3', [[request(), write('w1'), result('w1')], [typed('actually no, keep it where it was')]]).requests).toEqual([]);
+    expect(inParts('p4', [[request(), write('w1')], [result('w1', true)]]).requests).toEqual([]);
+    // Nothing is carried once nothing is in hand.
+    expect(inParts('p5', [[request(), write('w1'), result('w1'), typed('thanks')]]).carry).toEqual({ asked: null, writes: [], recentRequest: false });
   });
 });
 

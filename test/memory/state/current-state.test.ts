@@ -241,6 +241,23 @@ describe('current state from the agent record', () => {
     expect(md.stdout).toMatch(/## Current state \(the agent's record\)\n- Built: Create a single page data story/);
   }, 60_000);
 
+  it('records a change whose request came in one ingest of the live transcript and its write in the next', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'charts');
+    const file = join(dir, 'live.jsonl');
+    const s = new ClaudeSession({ sessionId: 'live-1', cwd, start: ago(1) }).user('Move the size legend above the chart.');
+    await ingestText(d, file, s.text());
+    s.toolUse('e1', 'Edit', { file_path: `${cwd}/chart.js`, old_string: 'legend.bottom', new_string: 'legend.top' });
+    await ingestText(d, file, s.text());
+    s.toolResult('e1', 'The file has been updated successfully.').assistant('The legend is above the chart now.');
+    const last = await ingestText(d, file, s.text());
+    // Each ingest read only what the file had gained since the one before.
+    expect(last.fromOffset).toBeGreaterThan(0);
+    expect(state(await recall(d, cwd))).toContainEqual(expect.stringMatching(/^Built: Move the size legend above the chart\. \(as asked, /));
+  }, 60_000);
+
   it('says a request once: as the work done, not again as a memory beside it', async () => {
     const d = newDaemon();
     await d.start();
