@@ -15,7 +15,8 @@ const STRONG =
 const WEAK =
   /^(?:\W*\w+\W+){0,3}?\W*(?:actually|wait|no|non|nope|instead|rather|hmm|en fait|finalement|plutôt|eigentlich|doch|warte|nein|lieber|en realidad|mejor|espera|いや|不|还是)\b|\b(?:sorry|oops|perd[oó]n[ae]?|pardon|entschuldigung|desculpa)\b|抱歉|不好意思|すみません|ごめん/i;
 /** What the correction says no to: "staging-2, not staging", "nicht 4xx", "pas 24". */
-const REFUSED = /\b(?:not|nicht|pas|no|non|não|kein|nunca|never)\s+\**([\p{L}\p{N}][\p{L}\p{N}_.-]*)/giu;
+const NOT = String.raw`\b(?:not|nicht|pas|no|non|não|kein|nunca|never)\s+`;
+const REFUSED = new RegExp(String.raw`${NOT}\**([\p{L}\p{N}][\p{L}\p{N}_.-]*)`, 'giu');
 /**
  * A correction inside the sentence it corrects: "tickets expire 24 h before the event — sorry, I
  * meant 2 h, not 24". The slip is what comes before the separator, the fix what follows the marker.
@@ -23,7 +24,7 @@ const REFUSED = /\b(?:not|nicht|pas|no|non|não|kein|nunca|never)\s+\**([\p{L}\p
 const IN_SENTENCE =
   /^(?<slip>.*?[\p{L}\p{N}].*?)\s*(?:[—–,;:，；]+|\s-)\s*(?:(?:sorry|oops|pardon|perd[oó]n|entschuldigung|desculpa|no wait|err)[\s,]+)?(?:i meant(?: to say)?|je voulais dire|quise decir|quer[ií]a decir|ich meinte|quis dizer|不对，?我是说|我是说)\s*[:,]?\s*(?<fix>.+)$/isu;
 /** The fix's own "not X" clause, up to the sentence's end. */
-const REFUSED_CLAUSE = /[\s,;]*\b(?:not|nicht|pas|no|non|não|kein)\s+\S.*$/iu;
+const REFUSED_CLAUSE = new RegExp(String.raw`[\s,;]*${NOT}\S.*$`, 'iu');
 /** A number, also where it stands against a CJK word ("24小时"). */
 const NUMBER = /(?<![A-Za-z\d_.-])\d+(?:[.,]\d+)?(?![A-Za-z\d_-])/gu;
 

@@ -9,7 +9,7 @@ const MARKERS: readonly RegExp[] = [
   // from now on (ja), always (ja), never do (ja)
   /以后|今后|从现在开始|从今以后|每次|总是|始终|永远不要|千万不要|一律|务必|禁止|以後|これから|今後|毎回|いつも|必ず|絶対に/u,
   // Japanese written as a rule: "…しないこと。", "…すること。" (the register of a house rule, not a request).
-  /(?:する|しない|ない)こと[。．！!]?\s*$/u,
+  /(?:する|ない)こと[。．！!]?\s*$/u,
   // Czech, Slovak, Polish
   /\b(?:vždy|nikdy|od teď|od této chvíle|pokaždé|zawsze|nigdy|od teraz)\b/iu,
   // German, Dutch
