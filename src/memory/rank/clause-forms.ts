@@ -73,6 +73,31 @@ export function evaluation(tokens: readonly Token[]): boolean {
   return false;
 }
 
+/** Verbs of what a screen or a program shows or does, as someone watching it reports it. */
+const SHOWS = new Set(
+  `show shows showing showed shown display displays displaying displayed say says saying said
+  hide hides hiding hid render renders rendering rendered`.split(/\s+/),
+);
+/** Words before such a verb that make it what was seen at the moment: "it just shows", "still says", "even hides". */
+const AT_THE_MOMENT = new Set(['just', 'still', 'only', 'even', 'now']);
+/** Past forms: "the message never showed" tells what happened, not a rule about what never shows. */
+const SHOWED = new Set(['showed', 'shown', 'displayed', 'said', 'hid', 'rendered']);
+
+/**
+ * What the person saw the program do, a bug report of the moment: "the pet owner is showing black",
+ * "it just shows a dark blue screen", "it even hides the user's own video", "the message never
+ * showed". Not "the header shows the user's name", which says how it is built.
+ */
+export function seenBehaving(tokens: readonly Token[]): boolean {
+  return tokens.some((t, i) => {
+    if (!SHOWS.has(t.lower)) return false;
+    const before = tokens[i - 1]?.lower ?? '';
+    if (AT_THE_MOMENT.has(before)) return true;
+    if ((before === 'is' || before === 'are' || before === 'keeps') && t.lower.endsWith('ing')) return true;
+    return before === 'never' && SHOWED.has(t.lower);
+  });
+}
+
 /** "let's use Postgres", "we'll go with option B", "we're going to drop it", "we decided on REST". */
 export function proposal(tokens: readonly Token[]): boolean {
   const i = firstWord(tokens);

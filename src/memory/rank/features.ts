@@ -29,6 +29,7 @@ import {
   OFFER,
   proposal,
   question,
+  seenBehaving,
   STATUS_LINE,
   tryingOut,
   YES,
@@ -199,7 +200,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     intro: INTRO.test(c.text) || LEADS_IN.test(c.text) || (ANNOUNCES.test(c.text) && !named && contentWords <= ANNOUNCE_WORDS),
     observed:
       !command &&
-      lower.some((w, i) => (w === 'seem' || w === 'seems' || w === 'appears') && (lower[i + 1] === 'to' || lower[i - 1] === "n't" || lower[i - 1] === 'not')),
+      (lower.some(
+        (w, i) => (w === 'seem' || w === 'seems' || w === 'appears') && (lower[i + 1] === 'to' || lower[i - 1] === "n't" || lower[i - 1] === 'not'),
+      ) ||
+        seenBehaving(tokens)),
     command,
     bareCommand,
     task,

@@ -40,7 +40,7 @@ export interface KindSignals {
   statusLine: boolean;
   /** Announces what follows: "Here's what I would like it to do." */
   intro: boolean;
-  /** What the person sees happen: "it doesn't seem to start", "the cache seems to be stale". */
+  /** What the person sees happen: "it doesn't seem to start", "it just shows a blank screen", "the pet owner is showing black". */
   observed: boolean;
   command: boolean;
   bareCommand: boolean;
@@ -161,7 +161,8 @@ export function kindOf(s: KindSignals): Kind {
   if (s.proposal && !s.standing) return s.tryingOut && !s.deontic && !s.preference && !s.limit ? 'one-off' : 'decision';
   // "The export is broken on Safari: the download never starts": a report of trouble, whose "never"
   // tells what happens, not what to do.
-  if (s.trouble > 0 && s.standing && !s.command && !s.deontic && !s.preference && !s.limit) return 'state';
+  // "The message never showed": what was seen, whose "never" tells what happened.
+  if ((s.trouble > 0 || s.observed) && s.standing && !s.command && !s.deontic && !s.preference && !s.limit) return 'state';
   if (s.preference || s.standing || s.deontic || s.limit) return 'rule';
   // "Last one from the list: webhook verification": a label naming work left to do, not a command.
   if (s.openWork && s.labelValue) return 'state';

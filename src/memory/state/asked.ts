@@ -17,12 +17,14 @@ const READ_MAX = 1200;
 
 /**
  * Verbs that look, ask or explain (what the agent then wrote was a note, not the change asked for),
- * and verbs that only carry on with work already set ("finish the rest", "get started", "make sure
- * it is done"): neither names a change of its own.
+ * verbs that only carry on with work already set ("finish the rest", "get started", "make sure
+ * it is done"), and operations on the repository or the running system ("commit everything",
+ * "push that", "restart the server"; a commit is recorded as itself): none names a change of its own.
  */
 const NOT_A_CHANGE = new Set(
   `look read research investigate check review explain show tell describe summarize summarise try test verify find search see inspect
-  examine analyze analyse understand compare evaluate list print give ensure finish complete get keep start begin resume wrap ready make`.split(/\s+/),
+  examine analyze analyse understand compare evaluate list print give ensure finish complete get keep start begin resume wrap ready make
+  commit push pull rebase deploy restart run`.split(/\s+/),
 );
 /** "make" names a change when it makes something ("make the grid square"), not "make sure". */
 const MAKES = (rest: readonly Token[]): boolean => rest[0]?.lower !== 'sure' && rest[0]?.lower !== 'certain';

@@ -43,6 +43,31 @@ function pendingLead(line: string): { rest: string } | undefined {
   return { rest: bare.slice(at + 1).trim() };
 }
 
+const indent = (line: string): number => line.length - line.trimStart().length;
+
+/**
+ * The list that starts at line `from`, one item per bullet. A bullet with more deeply indented
+ * bullets under it titles a group ("3. **Template & UI Layer**" over its steps): its steps are the
+ * items. The groups of one list may be set apart by blank lines.
+ */
+function bulletsAfter(lines: readonly string[], from: number): string[] {
+  const list: string[] = [];
+  for (let j = from; j < lines.length; j++) {
+    const line = lines[j] ?? '';
+    if (line.trim() === '') {
+      const next = lines.slice(j + 1).find((l) => l.trim() !== '');
+      if (list.length > 0 && (next === undefined || !BULLET.test(next))) break;
+      continue;
+    }
+    if (!BULLET.test(line)) break;
+    list.push(line);
+  }
+  return list.flatMap((line, k) => {
+    const next = list[k + 1];
+    return next !== undefined && indent(next) > indent(line) ? [] : [clean(BULLET.exec(line)?.[1] ?? '')];
+  });
+}
+
 /** The pending items of a report: the bullets under a "pending" lead-in, or what follows its colon. */
 export function reportPending(text: string): string[] {
   // A lead-in may also open a sentence inside a paragraph: "Done (a1b2c3d). Not done yet: the metric."
@@ -53,18 +78,7 @@ export function reportPending(text: string): string[] {
     if (lead === undefined) continue;
     const found: string[] = [];
     if (lead.rest !== '') found.push(...lead.rest.split(/;\s+|,\s+(?:and\s+)?(?=\S+\s+\S+)/).map(clean));
-    else {
-      for (let j = i + 1; j < lines.length; j++) {
-        const line = lines[j] ?? '';
-        if (line.trim() === '') {
-          if (found.length > 0) break;
-          continue;
-        }
-        const b = BULLET.exec(line)?.[1];
-        if (b === undefined) break;
-        found.push(clean(b));
-      }
-    }
+    else found.push(...bulletsAfter(lines, i + 1));
     // The last pending part of a report is its final word on what is left.
     if (found.length > 0) items = found.filter((t) => t.length > 3 && !/^(?:none|nothing|n\/a|rien|nada|nichts)\b/i.test(t));
   }

@@ -12,9 +12,13 @@ import type { ProjectState, SessionState, StateEntry } from './schema.js';
 /** An open item ages out after this many of the project's sessions with nothing said of it (decay halves a memory every 10). */
 export const AGE_SESSIONS = 4;
 
-/** A task that looked into something built nothing: "Research the flags", "Check the logs", "Verify the setup". */
+/**
+ * A task that looked into something, or worked the repository or the running system, built nothing:
+ * "Research the flags", "Verify the setup", "Locate the capture codebase", "Push all documentation
+ * changes", "Restart the server" (a commit is recorded as itself).
+ */
 const LOOKED_INTO =
-  /^(?:research|investigate|check|look (?:into|at|for)|explore|read|review|verify|test|understand|analy[sz]e|find|search|inspect|examine|debug|diagnose|ask|confirm|compare|evaluate|identify|figure out)\b/i;
+  /^(?:research|investigate|check|look (?:into|at|for)|explore|read|review|verify|test|understand|analy[sz]e|find|locate|search|inspect|examine|debug|diagnose|ask|confirm|compare|evaluate|identify|figure out|commit|push|pull|rebase|stage|run|restart)\b/i;
 
 /** `request`: what the person asked for and the agent changed files for; `archive`: finished work of a session the dream no longer keeps whole. */
 export type StateSource = 'commit' | 'plan' | 'todo' | 'request' | 'report' | 'summary' | 'found' | 'archive';

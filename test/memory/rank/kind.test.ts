@@ -84,6 +84,12 @@ describe('kind before rank', () => {
     ['heads up we changed the flow.', 'chatter'],
     ['Heads up, the deploy flow changed: Argo syncs prod from the release branch now.', 'state'],
     ["The dev server doesn't seem to start.", 'state'],
+    // What the person saw the program do is a report of the moment; how it is built is a fact or a rule.
+    ['The pet owner tile is showing black.', 'state'],
+    ['It just shows a dark blue screen when the video is off.', 'state'],
+    ['The "Saving draft" message never showed.', 'state'],
+    ['The header shows the signed-in user.', 'fact'],
+    ['The export never shows raw database IDs.', 'rule'],
     // "each" that only counts a task's objects makes no habit; "for every" does.
     ['Go through the fixtures and map each output to the function that makes it.', 'one-off'],
     ['Wire the React frontend to the deployed API.', 'one-off'],

@@ -177,6 +177,12 @@ describe('report reading', () => {
     expect(reportPending('C’est fait. Reste à faire : la purge des fichiers après 30 jours.')).toEqual(['la purge des fichiers après 30 jours']);
     expect(reportPending('## Next steps\n1. Wire the webhook\n2. Add the e2e test')).toEqual(['Wire the webhook', 'Add the e2e test']);
     expect(reportPending('I fixed the pending migration bug.')).toEqual([]);
+    // A numbered group title over its steps is no item; the groups of one list may be set apart by blank lines.
+    expect(
+      reportPending(
+        '## Still To Do:\n\n3. **Template & UI Layer**\n   - Create the chart templates\n   - Add the filter bar\n\n4. **Volume Tracking**\n   - Add volume by body part\n\nWant me to go on?',
+      ),
+    ).toEqual(['Create the chart templates', 'Add the filter bar', 'Add volume by body part']);
   });
   it('reads done claims outside the pending part', () => {
     expect(reportClaims('Implemented the zone endpoint with keyset pagination.\n\nRemaining:\n- caching')).toEqual([
@@ -221,6 +227,20 @@ describe('project resolution', () => {
     ]);
     const open = resolveState(project(s1, s2), none).filter((l) => l.kind === 'open');
     expect(open).toEqual([]);
+  });
+
+  it('lists a completed task as built only when it changed something, not when it looked, ran or pushed', () => {
+    const s = session('s7', [
+      todo([
+        { content: 'Add the fetch_failed variant to the formatter', status: 'completed' },
+        { content: 'Locate the capture codebase for the integration', status: 'completed' },
+        { content: 'Push all documentation changes', status: 'completed' },
+        { content: 'Commit the camera status notes', status: 'completed' },
+        { content: 'Research the plugin API', status: 'completed' },
+      ]),
+    ]);
+    const built = resolveState(project(s), none).filter((l) => l.kind === 'built');
+    expect(built.map((l) => l.text)).toEqual(['Add the fetch_failed variant to the formatter']);
   });
 
   it('lists a change asked for and made as built, unless a commit of the session names it', () => {
