@@ -12,7 +12,7 @@ import { collectCandidates } from '../../src/memory/candidates/index.js';
 import type { ExtractMessage } from '../../src/memory/extract/types.js';
 import { forExtraction } from '../../src/memory/ingest/ingest-messages.js';
 import { FEATURES, readCandidate } from '../../src/memory/rank/features.js';
-import type { Kind } from '../../src/memory/rank/kind.js';
+import { isVerdict, type Kind } from '../../src/memory/rank/kind.js';
 import type { CandidateSource } from '../../src/memory/candidates/index.js';
 import { sessionContext } from '../../src/memory/rank/session-context.js';
 import { slotKey, slotOf } from '../../src/memory/store/slots.js';
@@ -49,6 +49,8 @@ export interface Row {
   x: number[];
   kind: Kind;
   source: CandidateSource;
+  /** A verdict the person gave (kind.ts `isVerdict`): kept whatever its score, outside the keep policy. */
+  verdict: boolean;
   wanted: 0 | 1 | undefined;
   junk: 0 | 1;
   /** Weight in the fit: a wanted (or junk) item many candidates match counts once in all, not once per candidate. */
@@ -161,6 +163,7 @@ export async function corpusRows(labelsPath: string, files: readonly LabelledFil
         x,
         kind,
         source: c.source,
+        verdict: isVerdict(kind, c),
         wanted: hits.length > 0 ? 1 : elsewhere ? undefined : 0,
         junk: junkHits.length > 0 ? 1 : 0,
         wantedWeight: 1,

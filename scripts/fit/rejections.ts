@@ -79,6 +79,8 @@ export async function rejectionRows(ledger: string): Promise<Row[]> {
         text: c.text,
         ...(({ kind, features }) => ({ kind, x: features }))(readCandidate(c, session)),
         source: c.source,
+        // The person rejected it: a row to learn from, not one kept whatever its score.
+        verdict: false,
         wanted: 0,
         junk: 1,
         wantedWeight: 1,

@@ -45,12 +45,14 @@ function keptBySession(rows: readonly Row[], score: (r: Row) => number, policy: 
 
 /** Recall for every project of `rows`, scored by `score`, counted against the labels of its files. */
 export function simulate(all: readonly Row[], score: (r: Row) => number, policy: KeepPolicy): Tally {
-  // What the kind says is never a memory of its own is never stored, whatever its score.
+  // What the kind says is never a memory of its own is never stored, whatever its score; a verdict
+  // is stored whatever its score (rank/proposals.ts).
   const stored = keptBySession(
-    all.filter((r) => storable(r.kind, r.source)),
+    all.filter((r) => !r.verdict && storable(r.kind, r.source)),
     score,
     policy,
   );
+  for (const r of all) if (r.verdict) stored.set(r, Math.max(score(r), policy.floor));
   // Every project counts its labels, whether or not anything of it was kept.
   const byProject = new Map<string, Row[]>();
   for (const r of all) {

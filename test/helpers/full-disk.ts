@@ -3,7 +3,7 @@
  * otherwise), and a filler that takes what room is left, so the daemon's writes really fail with
  * ENOSPC while the rest of it runs for real.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'vitest';
 import { TestDaemon } from './daemon.js';
@@ -42,13 +42,31 @@ export async function fullDiskDaemon(
   return d;
 }
 
-/** Fills what is left of the state directory's filesystem; returns the filler, to delete for room again. */
-export function fill(d: TestDaemon): string {
-  const filler = join(d.paths.stateDir, 'filler');
+/** How long, and how often, the filler waits to take room a failed write gives back. */
+const SETTLE_MS = 100;
+const SETTLE_ROUNDS = 3;
+
+function takeRoom(filler: string): void {
   try {
-    writeFileSync(filler, Buffer.alloc(8 * 1024 * 1024));
+    appendFileSync(filler, Buffer.alloc(8 * 1024 * 1024));
   } catch {
     // ENOSPC once the disk is full: what was written stays
+  }
+}
+
+/**
+ * Fills what is left of the state directory's filesystem; returns the filler, to delete for room
+ * again. A write the full disk cut short is cleaned up a moment later (an atomic write removes its
+ * temporary file), which gives room back: the filler waits and takes it too, so a small write made
+ * next fails as it would on a disk that stays full.
+ */
+export function fill(d: TestDaemon): string {
+  const filler = join(d.paths.stateDir, 'filler');
+  takeRoom(filler);
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < SETTLE_ROUNDS; i++) {
+    Atomics.wait(tick, 0, 0, SETTLE_MS);
+    takeRoom(filler);
   }
   return filler;
 }

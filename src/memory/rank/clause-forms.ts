@@ -129,11 +129,35 @@ export const STATUS_LINE =
 export const BOLD_LABEL = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?\*\*[^*\n]{1,40}\*\*\s*:/u;
 /** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */
 export const INTRO = /^\s*(?:so,?\s+|ok,?\s+)?here(?:'s| is| are)\b/i;
-/** The agent offering to do something next ("Want me to …?", "Shall I …?", "Chceš, abych …?"): a bare yes lets it go on. */
+/** The agent offering to do something next ("Want me to …?", "Want to test it …?", "Shall I …?", "Chceš, abych …?"): a bare yes lets it go on. */
 export const OFFER =
-  /^\W*(?:(?:do you )?want me to|would you like me to|shall i|should i|can i|veux-tu que je|voulez-vous que je|tu veux que je|¿?quieres que|soll ich|chce(?:š|te),? abych|要我|要不要我|需要我)\b/iu;
+  /^\W*(?:(?:do you )?want me to|want to|would you like me to|shall i|should i|can i|veux-tu que je|voulez-vous que je|tu veux que je|¿?quieres que|soll ich|chce(?:š|te),? abych|要我|要不要我|需要我)\b/iu;
 /** A bare yes, in the languages people answer in. */
 export const YES = new Set(`yes yeah yep yup sure ok okay please ano jo jasně oui si sí ja jawohl sim tak да はい 是 好 对 嗯`.split(/\s+/));
+/** A bare no. */
+export const NO = new Set(`no nope nah ne nie non nein não нет いいえ 不 不要`.split(/\s+/));
+/** Parts of speech that name what a question is about ("Do you want the dark theme?"; not "What do you think?"). */
+const NAMING = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
+
+/** Words of an answer that sends the agent to look for itself ("Check code.", "look at the docs"). */
+const LOOK_ANSWER_WORDS = 4;
+
+/**
+ * An answer that decides nothing: a bare yes or no to a question that names nothing of its own
+ * ("What do you think? → okay", "Chceš to? → Ne"), which agrees with or refuses what the answer does
+ * not carry; a bare yes or no to an either-or question ("… the Profile pattern, or a new approach? →
+ * Yes"); a short "check the code" that sends the agent to find out. Words of another language are
+ * not tagged: a question of one or two of them names nothing.
+ */
+export function answersNothing(asked: readonly Token[], answer: readonly Token[]): boolean {
+  const words = answer.filter((t) => t.kind === 'word');
+  if (words.length === 0) return false;
+  if (words.length <= LOOK_ANSWER_WORDS && L.LOOK_VERBS.has(words[0]?.lower ?? '')) return true;
+  if (!words.every((t) => YES.has(t.lower) || NO.has(t.lower))) return false;
+  const its = asked.filter((t) => t.kind === 'word');
+  if (its.some((t) => t.lower === 'or')) return true;
+  return its.every((t) => t.pos === 'X') ? its.length <= 2 : !its.some((t) => NAMING.has(t.pos));
+}
 /** "getting this on staging:": it leads into what was pasted or listed after it. */
 export const LEADS_IN = /:\s*$/;
 /** "heads up, we changed the flow": news announced, told in the sentence after it when it names nothing. */

@@ -13,6 +13,7 @@ import { hasMomentMarker, hasOpenWorkMarker, hasStandingMarker, isAcknowledgemen
 import { KINDS, kindOf, type Kind } from './kind.js';
 import { echoes, type SessionContext } from './session-context.js';
 import {
+  answersNothing,
   ASKS_NEED,
   BOLD_LABEL,
   conditionalCommand,
@@ -177,8 +178,13 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
         (tokens[i + 1]?.pos === 'VERB' || (tokens[i + 1]?.pos === 'AUX' && tokens[i + 2]?.pos === 'VERB')) &&
         !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? ''),
     ) || lower.includes('myself');
-  // "Want me to check the runs? → yes": a go-ahead for the agent's next step, no decision of the person's.
-  const goesAhead = src === 'answer' && OFFER.test(c.text) && words.length > 0 && words.every((t) => YES.has(t.lower));
+  // "Want me to check the runs? → yes": a go-ahead for the agent's next step, no decision of the
+  // person's; "What do you think? → okay" agrees with what the answer does not carry.
+  const arrow = src === 'answer' ? c.sentence.tokens.findIndex((t) => t.text === '→') : -1;
+  const goesAhead =
+    src === 'answer' &&
+    ((OFFER.test(c.text) && words.length > 0 && words.every((t) => YES.has(t.lower))) ||
+      (arrow >= 0 && answersNothing(c.sentence.tokens.slice(0, arrow), tokens)));
   const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || asking || goesAhead);
   const chatter = words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length;
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);

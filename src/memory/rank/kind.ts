@@ -6,6 +6,7 @@
  * statements within their kind. Every test here reads the statement's form, never its length.
  */
 import type { CandidateSource } from '../candidates/index.js';
+import { OFFER } from './clause-forms.js';
 
 export const KINDS = ['rule', 'fact', 'decision', 'state', 'one-off', 'chatter', 'pasted', 'question'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -22,6 +23,21 @@ export const TRANSIENT: ReadonlySet<Kind> = new Set(['one-off', 'chatter', 'past
  * is open and replaces it when a later session moves on).
  */
 export const storable = (kind: Kind, source: CandidateSource): boolean => !TRANSIENT.has(kind) && !(kind === 'state' && source.startsWith('summary-'));
+
+/**
+ * A verdict the person gave on what the agent put to them is a decision by construction, kept
+ * whatever its score (keep.ts): a plan approved, a reason for rejecting a plan or a call, and a
+ * choice among the options of the agent's question about the work ("How should users set gist
+ * visibility? → unlisted only"). The corpus holds too few plans and rejections for the fit to weigh
+ * them, and a short answer in a long session scores low whatever it decides. A reply to the agent's
+ * offer to do something next ("Want me to clear it out?") and an answer that leaves the choice open
+ * (kind chatter) are ranked like the rest.
+ */
+export function isVerdict(kind: Kind, c: { source: CandidateSource; text: string; rejects?: string | undefined }): boolean {
+  if (c.source === 'plan') return true;
+  if (c.source === 'feedback') return c.rejects !== undefined;
+  return c.source === 'answer' && kind === 'decision' && !OFFER.test(c.text);
+}
 
 /** The clause analysis a kind is read from (the ranker's named features, before kinds are added). */
 export interface KindSignals {

@@ -10,7 +10,7 @@ import { isTimeBound } from '../candidates/time-bound.js';
 import { finish, tidy } from '../nlp/tidy.js';
 import { FEATURES, type FeatureName } from './features.js';
 import { keepOf, type KeepPolicy } from './keep.js';
-import { ownStatement, storable, type Kind } from './kind.js';
+import { isVerdict, ownStatement, storable, type Kind } from './kind.js';
 import { collectCandidates } from '../candidates/index.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { rank, type Ranked } from './score.js';
@@ -99,16 +99,7 @@ function textOf(r: Ranked): string {
 /** Only what the person typed can be bound to the moment; a decision they made, a plan they approved, stands ("tonight's batch" in a plan does not make the plan expire). */
 const TIMELESS = new Set<Ranked['candidate']['source']>(['answer', 'plan', 'plan-body', 'learning', 'url', 'instructions']);
 
-/**
- * A verdict the person gave on the agent's proposal — a plan approved, a reason for rejecting a
- * plan or a call — is a decision by construction, and kept whatever its score: the labelled corpus
- * holds too few of them (six plans and two rejections in 41 sessions) for the fit to weigh them.
- * Answers to questions are ranked like the rest: there are enough of them, and many are chatter.
- */
-function verdict(r: Ranked): boolean {
-  const s = r.candidate.source;
-  return s === 'plan' || (s === 'feedback' && r.candidate.rejects !== undefined);
-}
+const verdict = (r: Ranked): boolean => isVerdict(r.kind, r.candidate);
 
 /** Statements a pasted document leaves for lookup at most. */
 const REFERENCE_LINES = 12;

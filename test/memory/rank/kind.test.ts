@@ -180,7 +180,7 @@ describe('kind before rank', () => {
     ]);
   });
 
-  it("a bare yes to the agent's offer lets it go on; a yes to a question about the project decides it", () => {
+  it("a bare yes to the agent's offer lets it go on; a yes or no to a question about the project decides it", () => {
     const kinds = (question: string, reply: string): string[] => {
       const messages: ExtractMessage[] = [
         { id: 'a0', role: 'assistant', kind: 'text', text: `Done with the importer. ${question}` },
@@ -193,6 +193,16 @@ describe('kind before rank', () => {
     expect(kinds('Want me to look at the latest workflow runs?', 'yes')).toEqual(['chatter']);
     expect(kinds('Chceš, abych se podíval na stav posledních workflow runů?', 'Ano.')).toEqual(['chatter']);
     expect(kinds('Should the CSV export include the archived customers?', 'yes')).toEqual(['decision']);
+    // A suggestion of a next step is an offer too; a yes or no to a question that names nothing
+    // agrees with or refuses what the answer does not carry.
+    expect(kinds('Want to test it by restarting the session?', 'yes')).toEqual(['chatter']);
+    expect(kinds('What do you think?', 'okay')).toEqual(['chatter']);
+    expect(kinds('Chceš to?', 'Ne.')).toEqual(['chatter']);
+    expect(kinds('Do you want the dark theme on by default?', 'no')).toEqual(['decision']);
+    // A yes to an either-or question, or "check the code", decides nothing either.
+    expect(kinds('Should it follow the Profile pattern, or does it need a new configuration approach?', 'Yes.')).toEqual(['chatter']);
+    expect(kinds('Is the CLI assumed to be in PATH, or do we need a configurable path field?', 'Check code.')).toEqual(['chatter']);
+    expect(kinds('Is the CLI assumed to be in PATH, or do we need a configurable path field?', 'A path field in the profile.')).toEqual(['decision']);
   });
 
   it('acknowledgements and praise are no statement at all', () => {

@@ -1,7 +1,8 @@
-/** What a session offers the store (rank/proposals.ts): a pasted document's reference lines. */
+/** What a session offers the store (rank/proposals.ts): verdicts whatever their score, a pasted document's reference lines. */
 import { describe, expect, it } from 'vitest';
 import { extractOffline } from '../../../src/memory/extract/offline.js';
 import { collectCandidates } from '../../../src/memory/candidates/index.js';
+import { isVerdict } from '../../../src/memory/rank/kind.js';
 import { keepPolicy, rank } from '../../../src/memory/rank/score.js';
 import { sessionContext } from '../../../src/memory/rank/session-context.js';
 import type { ExtractMessage } from '../../../src/memory/transcripts/types.js';
@@ -62,6 +63,30 @@ describe('proposals', () => {
     const kinds = rank(collectCandidates(messages), sessionContext(messages)).map((r) => [r.kind, r.candidate.text.slice(0, 24)]);
     expect(kinds).toContainEqual(['state', 'CURRENT: Cannot invoke A']);
     expect(kinds).toContainEqual(['fact', 'The Ecto sandbox needs t']);
+  });
+
+  it("the person's choice among the options of the agent's question is kept in a long session, whatever its score; a reply to an offer is ranked", () => {
+    const busy = Array.from({ length: 40 }, (_, i) => typed(`t${i}`, `run the tests again and show me the output of step ${i}`));
+    const messages: ExtractMessage[] = [
+      ...busy,
+      {
+        id: 'a1',
+        role: 'assistant',
+        kind: 'text',
+        text: 'Two questions:\n1. How should users set the gist visibility?\n2. Which client do we authenticate with?',
+      },
+      typed('m1', '1. unlisted only\n2. the gh CLI'),
+      { id: 'a2', role: 'assistant', kind: 'text', text: 'Want me to clear the old cache directory?' },
+      typed('m2', 'clear it out'),
+    ];
+    const floor = keepPolicy().floor;
+    const ranked = rank(collectCandidates(messages), sessionContext(messages));
+    const answers = ranked.filter((r) => r.candidate.source === 'answer');
+    expect(answers.map((r) => isVerdict(r.kind, r.candidate))).toEqual([true, true, false]);
+    // Ranked alone, a short answer at the end of a long session falls under the floor.
+    expect(answers.some((r) => r.score < floor)).toBe(true);
+    const kept = extractOffline({ sessionId: 's', messages, maxMemories: 60 }).proposals;
+    for (const choice of [/unlisted only/, /gh CLI/]) expect(kept.find((p) => choice.test(p.text))?.importance).toBeGreaterThanOrEqual(floor);
   });
 
   it('a statement typed as a message is ranked as one, never kept as a reference line', () => {
