@@ -24,8 +24,9 @@ export function hasStandingMarker(text: string): boolean {
 
 /**
  * Requests of the moment in other languages: a task taken up now ("…をやりましょう"), to do once more what was just done ("relance",
- * "nochmal", "otra vez", "もう一回", "再跑一次"), or to explain something ("explique-moi",
- * "erklär mir", "explícame", "説明して", "解释一下").
+ * "nochmal", "otra vez", "もう一回", "再跑一次"), to explain something ("explique-moi",
+ * "erklär mir", "explícame", "説明して", "解释一下"), or to hand something over ("dej mi", "gib mir",
+ * "montre-moi", "見せて").
  */
 const MOMENT: readonly RegExp[] = [
   // "Today …": the day's goal or request ("aujourd'hui je veux …", "hoy quiero …", "今天要…").
@@ -36,6 +37,10 @@ const MOMENT: readonly RegExp[] = [
   /\b(?:nochmal|noch ?einmal|erneut|encore une fois|à nouveau|de nouveau|relance[rz]?|otra vez|de nuevo|vuelve a|de novo|outra vez|di nuovo|ancora una volta|znovu|jeszcze raz)\b/iu,
   // Czech, Slovak and Polish "do …" / "make …": a task asked for now.
   /(?:^|\s)(?:udělej|udělejte|urob|zrób|zrob)(?=\s)/iu,
+  // "Give me …", "show me …", "send me …": something handed over now.
+  /(?:^|\s)(?:dej|dejte|daj|dajte|pošli|pošlete|ukaž|ukažte|pokaż|wyślij)\s+mi\b/iu,
+  /\b(?:donne[sz]?[- ]moi|montre[sz]?[- ]moi|envoie[sz]?[- ]moi|gib mir|zeig(?:e)? mir|schick(?:e)? mir|dame|muéstrame|mándame|enséñame|dammi|mostrami|mandami|me (?:dá|mostra|manda))\b/iu,
+  /给我看|发给我|給我看|見せて|送って/u,
   /\b(?:explique[sz]?[- ]moi|expliquez|erklär(?:e|en Sie)? mir|explícame|explicame|explícanos|me explicas|explica(?:-me| me)|spiegami|vysvětli|wyjaśnij)\b/iu,
 ];
 

@@ -132,7 +132,7 @@ describe('kind before rank', () => {
       expect([kindOfText(text), text]).toEqual(['rule', text]);
   });
 
-  it('in other languages, "again" and "explain" ask for something of the moment and a short thanks is chatter, however the sentence was read', () => {
+  it('in other languages, "again", "explain" and "give me" ask for something of the moment and a short thanks is chatter, however the sentence was read', () => {
     for (const text of [
       'relance pytest stp',
       'lauf nochmal deno test',
@@ -143,6 +143,11 @@ describe('kind before rank', () => {
       'erklär mir, was der Retry-Wrapper macht',
       'この関数が何をしているか説明して',
       'Udělej novou branch pro ScrapFly integraci.',
+      'Dej mi aktuální log z deploye, ať ho můžu přenést na desktop.',
+      'montre-moi la config nginx de la préprod',
+      'gib mir die letzten zehn Zeilen vom Worker-Log',
+      'muéstrame el esquema actual de la tabla de pedidos',
+      '今のマイグレーションの一覧を見せて',
     ])
       expect([kindOfText(text), text]).toEqual(['one-off', text]);
     for (const text of ["merci, c'est nickel", '好的，谢谢～', '了解、いい感じです', 'danke, passt'])
