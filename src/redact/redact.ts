@@ -126,7 +126,7 @@ function findSecrets(text: string, nested = false): SecretHit[] {
 /** Words that only frame a secret ("my OpenAI API key is …", "my token if you need it"); anything else is real content. */
 const FRAMING = new Set(
   `a an the is are was were be been am i me my mine we our us you your it its this that these those here there and or but so
-  if in case need needs needed want
+  if case need needs needed want
   for to of in on at by with as from into use using used set save saved store stored remember keep note please just also now
   new old current following below above value values env export var variable equals same called named
   key keys apikey api token tokens secret secrets password passwords passwd pwd pass passphrase credential credentials cred
