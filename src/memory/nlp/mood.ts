@@ -41,7 +41,17 @@ function headsSubject(tokens: readonly Token[], i: number): boolean {
 export function commandAt(tokens: readonly Token[], text: string): number {
   const at = verbAt(tokens, text);
   // "Change of plan: …", "Proof of concept": a noun before "of", never an imperative.
-  return at >= 0 && (headsSubject(tokens, at) || tokens[at + 1]?.lower === 'of') ? -1 : at;
+  if (at >= 0) return headsSubject(tokens, at) || tokens[at + 1]?.lower === 'of' ? -1 : at;
+  return pleaseAfter(tokens);
+}
+
+/** "A lot has changed since then, please take a new overview": a command after the sentence's first clause. */
+function pleaseAfter(tokens: readonly Token[]): number {
+  for (let i = firstWord(tokens) + 1; i < tokens.length - 1; i++) {
+    const verb = tokens[i + 1] as Token;
+    if (tokens[i]?.lower === 'please' && tokens[i - 1]?.kind === 'punctuation' && verb.pos === 'VERB' && verb.lemma === verb.lower) return i + 1;
+  }
+  return -1;
 }
 
 function verbAt(tokens: readonly Token[], text: string): number {

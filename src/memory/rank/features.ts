@@ -160,6 +160,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const contentWords = english ? tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length : words.length;
   const verbsOnly = verbs.length > 0 && verbs.every((t) => t.lemma === 'be' || t.lemma === 'have');
   const bareCommand = command && !standing && !deontic && !negated && !has(L.CONDITIONS) && !has(L.UNIVERSAL);
+  // "DON'T EDIT ANYTHING", "don't touch anything": a stop for now that says neither where nor what;
+  // "don't edit anything in vendor/" says where it holds.
+  const blanketStop = command && negated && lower.includes('anything') && contentWords <= 1 && !standing && !has(L.CONDITIONS);
   const habitual = isHabitual(tokens);
   const everyCase = coversEveryCase(tokens);
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
@@ -219,7 +222,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     openWork: has(L.OPEN_WORK) || hasOpenWorkMarker(text),
     current: CURRENT.test(c.text),
     // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
-    moment: hasMomentMarker(text),
+    moment: hasMomentMarker(text) || blanketStop,
     today: dayBound(lower),
     acknowledgement: isAcknowledgement(text),
     evaluation: evaluation(tokens),

@@ -114,6 +114,15 @@ describe('kind before rank', () => {
     ['Review every file in src and for each one, note what it exports.', 'one-off'],
     // A task named with "remaining" is still a task.
     ['Fix the remaining lint errors.', 'one-off'],
+    // A stop that says neither where nor what holds for now; one that says where stands.
+    ["Don't edit anything.", 'one-off'],
+    ['Please do not touch anything.', 'one-off'],
+    ["Don't edit anything in the generated folder.", 'rule'],
+    ["Don't commit anything without asking me first.", 'rule'],
+    // A command after the first clause, set off by "please", is still a command.
+    ['The project direction changed a lot since then, please take a full new overview now.', 'one-off'],
+    ['The build is broken, please fix it.', 'one-off'],
+    ['The tests are flaky, please always rerun them twice.', 'rule'],
   ])('"%s" is a %s', (text, kind) => {
     expect(kindOfText(text)).toBe(kind);
   });
