@@ -102,6 +102,8 @@ const ANNOUNCE_WORDS = 4;
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const cap = (n: number, max: number): number => Math.min(n, max);
+/** The repository's chores an agent offers to do next. */
+const CHORES = new Set(['commit', 'push', 'merge', 'pull', 'rebase', 'restart']);
 /** An answer is read as its answer: its question was the agent's. */
 function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
   if (c.source !== 'answer') return { tokens: c.sentence.tokens, text: c.text };
@@ -189,6 +191,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     ((OFFER.test(c.text) && words.length > 0 && words.every((t) => YES.has(t.lower))) ||
       (arrow >= 0 && answersNothing(c.sentence.tokens.slice(0, arrow), tokens)));
   const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || asking || goesAhead);
+  // "Should I commit these and push? → yes, but check master first": how to go on with the
+  // repository's chores, said for this time.
+  const choreOffer = arrow >= 0 && OFFER.test(c.text) && c.sentence.tokens.slice(0, arrow).some((t) => CHORES.has(t.lower));
   const chatter = words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length;
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
   const fragment = english && verbs.length === 0 && !command;
@@ -238,6 +243,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     universal: has(L.UNIVERSAL),
     reserves,
     deferral,
+    choreOffer,
     chatter,
     relativeTime: relative,
     past: pastTense || has(L.PAST_TIME),

@@ -92,6 +92,8 @@ export interface KindSignals {
   universal: boolean;
   reserves: boolean;
   deferral: boolean;
+  /** An answer to the agent's offer to do a chore of the repository next: commit, push, merge. */
+  choreOffer: boolean;
   /** Share of the words that are interjections, thanks or praise. */
   chatter: number;
   relativeTime: number;
@@ -115,7 +117,9 @@ const lasting = (s: KindSignals): boolean => s.standing || s.deontic || s.prefer
 export function kindOf(s: KindSignals): Kind {
   switch (s.source) {
     case 'answer':
-      return s.deferral ? 'chatter' : 'decision';
+      if (s.deferral) return 'chatter';
+      // A rule said in the answer stands ("yes, and always rebase before you push").
+      return s.choreOffer && !s.standing && !s.deontic && !s.preference ? 'one-off' : 'decision';
     case 'plan':
     case 'plan-body':
     case 'feedback':

@@ -217,6 +217,14 @@ describe('kind before rank', () => {
     expect(kinds('Should it follow the Profile pattern, or does it need a new configuration approach?', 'Yes.')).toEqual(['chatter']);
     expect(kinds('Is the CLI assumed to be in PATH, or do we need a configurable path field?', 'Check code.')).toEqual(['chatter']);
     expect(kinds('Is the CLI assumed to be in PATH, or do we need a configurable path field?', 'A path field in the profile.')).toEqual(['decision']);
+    // How to go on with a chore the agent offers (commit, push, merge) is for this time; a rule said
+    // in the reply stands.
+    expect(kinds('Should I commit these setup changes and then start on the event generation?', "Let's get cleaned up first, committed and pushed.")).toEqual([
+      'one-off',
+    ]);
+    expect(kinds('Would you like me to merge the branch back and remove the worktree?', 'Yes, but check master again before you do.')).toEqual(['one-off']);
+    expect(kinds('Want me to push the fix?', 'Yes, and always rebase on main before you push.')).toEqual(['decision']);
+    expect(kinds('Want me to switch the importer to streaming?', 'Yes, stream it in 1,000-row pages.')).toEqual(['decision']);
   });
 
   it('acknowledgements and praise are no statement at all', () => {
