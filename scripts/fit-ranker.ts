@@ -197,7 +197,16 @@ const threeFold = outOfFold(foldOf, K, chosen.lambda);
 if (process.env.FIT_DUMP) {
   // Every candidate with its kind, labels and leave-one-group-out scores, for reading what the fit does.
   const oof = outOfFold(byGroup, groups.length, chosen.lambda);
-  const dump = rows.map((r) => ({ file: r.file.file, corpus: r.file.corpus, text: r.text, kind: r.kind, label: r.wanted, isJunk: r.junk, p: oof.get(r) }));
+  const dump = rows.map((r) => ({
+    file: r.file.file,
+    corpus: r.file.corpus,
+    text: r.text,
+    source: r.source,
+    kind: r.kind,
+    label: r.wanted,
+    isJunk: r.junk,
+    p: oof.get(r),
+  }));
   writeFileSync(process.env.FIT_DUMP, JSON.stringify(dump));
 }
 const score3 = (r: Row): number => (threeFold.get(r)?.wanted ?? 0) - chosen.junkWeight * (threeFold.get(r)?.junk ?? 0);

@@ -285,6 +285,27 @@ describe('failure classes', () => {
       const asked = has(await memories(d, app), /Which format/);
       expect(asked.map((m) => /the detailed one/.test(m.content))).toEqual([true]);
     });
+
+    // A reply that opens with its answer and gives the reason after it is the answer, reason and all;
+    // a go-ahead's "yes" does not make the rule said after it an answer to the question.
+    it('keeps "Which format …? → Detailed. <reason>" whole, and a rule after a bare yes as a rule of its own', async () => {
+      const d = newDaemon();
+      await d.start();
+      const dir = tmp();
+      const app = project(dir, 'reports');
+      const reason = 'Detailed. The compact table drops the per-customer rows that finance asks about every single month.';
+      await ingest(d, reportSession('report-3', app, reason), dir, 'report-3');
+      expect(has(await memories(d, app), /Which format/).map((m) => m.content)).toEqual([
+        expect.stringMatching(/Which format.*→ Detailed\. The compact table drops/),
+      ]);
+
+      const other = project(dir, 'reports-2');
+      const goAhead = 'Yes, the detailed one. And one thing for good: every report goes under reports/ with the month in its name.';
+      await ingest(d, reportSession('report-4', other, goAhead), dir, 'report-4');
+      const stored = await memories(d, other);
+      expect(has(stored, /Which format.*every report goes/)).toEqual([]);
+      expect(has(stored, /every report goes under reports/)).toHaveLength(1);
+    });
   });
 
   describe('4. a request reversed later in the session', () => {

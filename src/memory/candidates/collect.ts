@@ -23,6 +23,11 @@ const DOCUMENT_CHARS = 2500;
 const DOCUMENT_LINES = 25;
 /** A reply this short to the agent's closing question is an answer, read with its question. */
 const SHORT_REPLY_WORDS = 12;
+/** A reply that opens with a terse answer of at most TERSE_OPENING words gives its reason in at most this many. */
+const REASONED_REPLY_WORDS = 40;
+const TERSE_OPENING = 3;
+/** A reply's opening that only agrees or refuses, in the languages people answer in. */
+const GO_AHEAD = /^\W*(?:yes|yeah|yep|no|nope|ok|okay|sure|go|s[ií]|oui|non|ja|nein|jo|ano|ne|tak|nie)(?!\p{L})/iu;
 /** How much of each assistant or tool text is remembered to recognise it pasted back. */
 const WRITTEN_CHARS = 20_000;
 
@@ -49,12 +54,27 @@ function isDocument(text: string): boolean {
   );
 }
 
-/** A short reply to the agent's closing question means nothing without it: "the detailed one". */
+/**
+ * A short reply to the agent's closing question means nothing without it: "the detailed one". So
+ * does a reply that opens with a terse answer and gives its reason after it: "MMKV. AsyncStorage was
+ * too slow on older Androids".
+ */
 function joinedAnswer(question: string | undefined, text: string): Passage | undefined {
   if (question === undefined) return undefined;
   const reply = text.trim();
-  if (reply.includes('\n') || reply.endsWith('?') || reply.split(/\s+/).length > SHORT_REPLY_WORDS || !answersQuestion(question, reply)) return undefined;
-  return { text: `${clipQuestion(question)} → ${reply}`, source: 'answer', whole: true, verbatim: true };
+  if (reply.includes('\n') || reply.endsWith('?')) return undefined;
+  const words = reply.split(/\s+/).length;
+  const opening = /^[^.!?]+[.!]\s/.exec(reply)?.[0].trim();
+  const short = words <= SHORT_REPLY_WORDS && answersQuestion(question, reply);
+  // "Yes, go. And one thing for good: …" is a go-ahead, and what follows it stands on its own.
+  const reasoned =
+    !short &&
+    words <= REASONED_REPLY_WORDS &&
+    opening !== undefined &&
+    opening.split(/\s+/).length <= TERSE_OPENING &&
+    !GO_AHEAD.test(opening) &&
+    answersQuestion(question, opening);
+  return short || reasoned ? { text: `${clipQuestion(question)} → ${reply}`, source: 'answer', whole: true, verbatim: true } : undefined;
 }
 
 /** What a rejection turned down: the plan just proposed, or the tool call it answered. */
