@@ -28,17 +28,22 @@ const REASONED_REPLY_WORDS = 40;
 const TERSE_OPENING = 3;
 /** A reply's opening that only agrees or refuses, in the languages people answer in. */
 const GO_AHEAD = /^\W*(?:yes|yeah|yep|no|nope|ok|okay|sure|go|s[ií]|oui|non|ja|nein|jo|ano|ne|tak|nie)(?!\p{L})/iu;
+/** A compaction summary's note that the harness spoke among the person's messages. */
+const HARNESS_NOTE = /^\W*(?:system[- ]reminders?|hook (?:output|feedback|messages?)|tool results?)\b/i;
 /** How much of each assistant or tool text is remembered to recognise it pasted back. */
 const WRITTEN_CHARS = 20_000;
 
 function summaryPassages(text: string): Passage[] {
   const items = summaryItems(text);
   if (!items.some((i) => i.section !== 'other')) return [{ text, source: 'summary-other' }];
-  return items.map((item) => {
-    if (item.section !== 'user') return { text: item.text.replace(/\*\*/g, ''), source: `summary-${item.section}` };
+  return items.flatMap((item): Passage[] => {
+    if (item.section !== 'user') return [{ text: item.text.replace(/\*\*/g, ''), source: `summary-${item.section}` }];
+    // "System reminders about Credo issues": the summary lists what the harness injected among the
+    // person's messages; those are neither the person's words nor anything learned.
+    if (HARNESS_NOTE.test(item.text)) return [];
     // "- "Work on bead X" (asking to …)": the quoted words are the person's.
     const quoted = /^["“](.+?)["”]/.exec(item.text)?.[1] ?? item.text;
-    return { text: mendSlips(quoted), source: 'typed', marks: { restated: true } };
+    return [{ text: mendSlips(quoted), source: 'typed', marks: { restated: true } }];
   });
 }
 

@@ -53,11 +53,11 @@ export function question(tokens: readonly Token[], text: string): boolean {
   return L.AUXILIARIES.has(t.lower) && next?.pos === 'PRON';
 }
 
-/** A short label of nouns (no verb, no pronoun), a colon, then a value. */
+/** A short label of nouns (no verb, no pronoun), a colon, then a value; "**USB detection**:" is a label too. */
 export function labelValue(tokens: readonly Token[]): boolean {
   const colon = tokens.findIndex((t) => t.text === ':');
-  if (colon < 1 || colon > 5 || colon >= tokens.length - 1) return false;
-  const label = tokens.slice(0, colon);
+  const label = tokens.slice(0, Math.max(0, colon)).filter((t) => !/^[*_]+$/.test(t.text));
+  if (label.length < 1 || label.length > 5 || colon >= tokens.length - 1) return false;
   return label.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') && !label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON');
 }
 

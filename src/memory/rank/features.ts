@@ -111,6 +111,15 @@ function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
   return { tokens: arrow < 0 ? c.sentence.tokens : c.sentence.tokens.slice(arrow + 1), text: c.text.slice(c.text.lastIndexOf('→') + 1).trim() };
 }
 
+/** "It should not be this way", "it shouldn't be like that": a complaint about what is seen, no rule. */
+function complains(tokens: readonly Token[], at: number): boolean {
+  const rest = tokens
+    .slice(at + 1, at + 5)
+    .map((t) => t.lower)
+    .filter((w) => w !== 'not' && w !== "n't");
+  return rest[0] === 'be' && ((rest[1] === 'this' && rest[2] === 'way') || (rest[1] === 'like' && (rest[2] === 'this' || rest[2] === 'that')));
+}
+
 /** The kind and the feature vector of one candidate (FEATURES order), from one reading of it. */
 export function readCandidate(c: Candidate, session: SessionContext): { kind: Kind; features: number[] } {
   const { tokens, text } = spoken(c);
@@ -151,7 +160,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const prohibition = tokens[lead]?.lower === 'no' && ['NOUN', 'PROPN', 'X', 'ADJ'].includes(tokens[lead + 1]?.pos ?? '') && !/\?\s*$/.test(text);
   const deontic =
     prohibition ||
-    tokens.some((t, i) => L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower))) ||
+    tokens.some((t, i) => L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower)) && !complains(tokens, i)) ||
     hasPhrase(lower, L.DEONTIC_PHRASES);
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
   const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;
@@ -198,6 +207,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
   const fragment = english && verbs.length === 0 && !command;
   const isLabelValue = labelValue(tokens);
+  // "Tests: run make check before every push": the value after a label may be a command itself.
+  const colon = tokens.findIndex((t) => t.text === ':');
+  const valueCommand = isLabelValue && commandAt(tokens.slice(colon + 1), text.slice(text.indexOf(':') + 1)) >= 0;
   // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing. A
   // quantity is a setting's value ("indent with two spaces").
   const named =
@@ -234,6 +246,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     fragment,
     copula: verbsOnly,
     labelValue: isLabelValue,
+    valueCommand,
     standing,
     deontic,
     preference,

@@ -83,6 +83,8 @@ export interface KindSignals {
   fragment: boolean;
   copula: boolean;
   labelValue: boolean;
+  /** The value after the label is a command: "Tests: run make check before every push". */
+  valueCommand: boolean;
   standing: boolean;
   deontic: boolean;
   preference: boolean;
@@ -125,7 +127,9 @@ export function kindOf(s: KindSignals): Kind {
     case 'feedback':
       return 'decision';
     case 'instructions':
-      return s.statusLine ? 'pasted' : 'rule';
+      if (s.statusLine) return 'pasted';
+      // "USB detection: shows as PTZ Pro Camera": a note the instruction file keeps, not a rule.
+      return s.labelValue && !s.command && !s.valueCommand && !s.deontic && !s.standing && !s.preference && !s.limit ? 'fact' : 'rule';
     case 'learning':
     case 'url':
       return 'fact';

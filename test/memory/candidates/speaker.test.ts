@@ -57,6 +57,14 @@ describe("Claude Code's continuation text", () => {
       expect(all.length).toBeGreaterThan(0);
     }
   });
+
+  it("a summary's note that the harness spoke among the person's messages is neither theirs nor learned", async () => {
+    const s = new ClaudeSession({ sessionId: 'cont-3', cwd: '/home/ana/src/ledger' }).compactSummary(
+      'This session is being continued from a previous conversation that ran out of context.\n\nSummary:\n6. All user messages:\n   - "Keep the ledger rows immutable, append corrections."\n   - System reminders about Credo linting issues (treated as automated feedback)\n   - Hook output about a failed compile',
+    );
+    const all = texts(await candidatesOf(tmp(), s));
+    expect(all, all.join('\n')).toEqual(['Keep the ledger rows immutable, append corrections.']);
+  });
 });
 
 describe('pasted agent output', () => {

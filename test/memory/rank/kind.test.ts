@@ -123,6 +123,9 @@ describe('kind before rank', () => {
     ['The project direction changed a lot since then, please take a full new overview now.', 'one-off'],
     ['The build is broken, please fix it.', 'one-off'],
     ['The tests are flaky, please always rerun them twice.', 'rule'],
+    // "It should not be this way" complains about what is seen; "should be like the settings page" asks.
+    ["When the other participant's video is off it just shows a dark blue screen but it should not be this way.", 'state'],
+    ['The modal should be like the settings page.', 'rule'],
   ])('"%s" is a %s', (text, kind) => {
     expect(kindOfText(text)).toBe(kind);
   });
@@ -225,6 +228,26 @@ describe('kind before rank', () => {
     expect(kinds('Would you like me to merge the branch back and remove the worktree?', 'Yes, but check master again before you do.')).toEqual(['one-off']);
     expect(kinds('Want me to push the fix?', 'Yes, and always rebase on main before you push.')).toEqual(['decision']);
     expect(kinds('Want me to switch the importer to streaming?', 'Yes, stream it in 1,000-row pages.')).toEqual(['decision']);
+  });
+
+  it('a line of an instruction file the agent wrote is a rule, unless it only notes a value under a label', () => {
+    const kindsOf = (lines: readonly string[]): string[] => {
+      const messages: ExtractMessage[] = [{ id: 'w0', role: 'assistant', kind: 'text', origin: 'instructions', text: lines.join('\n') }];
+      return rank(collectCandidates(messages), sessionContext(messages))
+        .map((r) => `${r.kind}: ${r.candidate.text}`)
+        .sort();
+    };
+    expect(
+      kindsOf([
+        'USB detection: shows as "PTZ Pro Camera" (vendor ID 0x046d) in system_profiler.',
+        'Tests: run make check before every push.',
+        'Package manager: pnpm, never npm.',
+      ]),
+    ).toEqual([
+      'fact: USB detection: shows as "PTZ Pro Camera" (vendor ID 0x046d) in system_profiler.',
+      'rule: Package manager: pnpm, never npm.',
+      'rule: Tests: run make check before every push.',
+    ]);
   });
 
   it('acknowledgements and praise are no statement at all', () => {
