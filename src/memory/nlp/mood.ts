@@ -62,9 +62,14 @@ function verbAt(tokens: readonly Token[], text: string): number {
   // "Do some research on …": "do" before what is done is the verb itself, not "do use pnpm"'s emphasis.
   if (tokens[i - 1]?.lower === 'do' && i - 1 >= firstWord(tokens) && (t.pos === 'DET' || t.pos === 'NOUN')) return i - 1;
   if (t.pos === 'VERB') return t.lemma === t.lower ? i : -1;
-  if (i !== firstWord(tokens) || !(t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ') || !/^[A-Za-z]+$/.test(t.text)) return -1;
+  if (i !== firstWord(tokens) || !(t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ') || !/^[A-Za-z]+(?:-[A-Za-z]+)?$/.test(t.text)) return -1;
   const at = text.indexOf(t.text);
-  const probe = analyze(`you ${t.lower}${text.slice(at + t.text.length, at + t.text.length + 40)}`)[0];
-  const again = probe?.tokens[1];
-  return again !== undefined && again.pos === 'VERB' && again.lemma === again.lower ? i : -1;
+  const after = text.slice(at + t.text.length, at + t.text.length + 40);
+  const isVerb = (word: string): boolean => {
+    const again = analyze(`you ${word}${after}`)[0]?.tokens[1];
+    return again !== undefined && again.pos === 'VERB' && again.lemma === again.lower;
+  };
+  // "Re-run the warmup job", "recompute everything": the model knows the verb, not its "re-".
+  const stem = /^re-?([a-z]{3,})$/.exec(t.lower)?.[1];
+  return (/^[a-z]+$/.test(t.lower) && isVerb(t.lower)) || (stem !== undefined && isVerb(stem)) ? i : -1;
 }

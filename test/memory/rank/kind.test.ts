@@ -126,6 +126,11 @@ describe('kind before rank', () => {
     // "It should not be this way" complains about what is seen; "should be like the settings page" asks.
     ["When the other participant's video is off it just shows a dark blue screen but it should not be this way.", 'state'],
     ['The modal should be like the settings page.', 'rule'],
+    // A verb the tagger knows only without its "re-" is still a verb.
+    ['If the cache is cold, re-run the warmup job.', 'rule'],
+    ['When the inflation toggle is on, recompute everything in 2024 terms.', 'rule'],
+    ['Rebase before merging.', 'rule'],
+    ['Retries are capped at 5.', 'fact'],
   ])('"%s" is a %s', (text, kind) => {
     expect(kindOfText(text)).toBe(kind);
   });
