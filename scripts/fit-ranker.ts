@@ -203,6 +203,7 @@ if (process.env.FIT_DUMP) {
     text: r.text,
     source: r.source,
     kind: r.kind,
+    verdict: r.verdict,
     label: r.wanted,
     isJunk: r.junk,
     p: oof.get(r),

@@ -10,7 +10,7 @@ import { closingQuestion } from '../nlp/text.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { answersQuestion, answerTexts, clipQuestion, inlineAnswers, numberedQuestions, parseAnswerText } from './answers.js';
 import { findLearnings } from './learnings.js';
-import { splitPasted, writtenLines } from './pasted.js';
+import { endorsesQuoted, splitPasted, writtenLines } from './pasted.js';
 import { approvedNext, carriedOut, planGistText, planPassages, PROPOSED } from './plans.js';
 import { mendSlips } from './slips.js';
 import { summaryItems } from './summary.js';
@@ -113,6 +113,7 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
     const origin = originOf(m);
     if (origin === 'assistant' || origin === 'tool') for (const line of writtenLines([m.text.slice(0, WRITTEN_CHARS)])) written.add(line);
     const said: Passage[] = [];
+    let replyToQuote: Passage | undefined;
     const place = placeOf(m, turn);
     switch (origin) {
       case 'typed':
@@ -122,10 +123,10 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
         turn++;
         const source: UnitSource = origin === 'feedback' ? 'feedback' : 'typed';
         // What the person typed is read as they corrected it within a sentence.
-        const { own, kept } = splitPasted(mendSlips(m.text), written);
+        const { own, kept, quoted } = splitPasted(mendSlips(m.text), written);
         const link = notableUrl(own);
         if (link !== undefined) said.push({ text: link, source: 'url', whole: true });
-        for (const line of kept) said.push({ text: line, source });
+        for (const line of kept) said.push({ text: line, source, marks: { endorses: true } });
         const answered = inlineAnswers(own, asked).map((text): Passage => ({ text, source: 'answer', whole: true }));
         const joined = answered.length === 0 && source === 'typed' ? joinedAnswer(question, own) : undefined;
         asked = new Map();
@@ -136,7 +137,9 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
         }
         const rejects = source === 'feedback' ? rejected(messages, index) : undefined;
         // A message that opens by asking something scopes its restrictions to that request.
-        said.push({ text: own, source, asking: true, marks: { document: isDocument(own), ...(rejects !== undefined && { rejects }) } });
+        const ownPassage: Passage = { text: own, source, asking: true, marks: { document: isDocument(own), ...(rejects !== undefined && { rejects }) } };
+        said.push(ownPassage);
+        if (quoted) replyToQuote = ownPassage;
         break;
       }
       case 'answer':
@@ -168,7 +171,8 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
       default:
         break;
     }
-    for (const p of said) out.push(...unitsOfPassage(p, place));
+    // What the person says of the agent's words they quoted: the sentences that say which part is right.
+    for (const p of said) out.push(...unitsOfPassage(p, place).map((u) => (p === replyToQuote && endorsesQuoted(u.text) ? { ...u, endorses: true } : u)));
   }
   return out;
 }

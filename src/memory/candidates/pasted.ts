@@ -41,7 +41,21 @@ export interface Split {
   own: string;
   /** Quoted lines the person endorsed: theirs now. */
   kept: string[];
+  /** Whether the message quoted the agent's words at all. */
+  quoted: boolean;
 }
+
+/** "Correct that", "keep it": the verb with the quoted text as its object asks for a change. */
+const CORRECT_IT = /\b(?:correct|keep)\s+(?:that|this|it|them)\b/i;
+/** Quoted lines named by their place: "the first two", "both", "the last one". */
+const BY_PLACE = /\b(?:first|ersten|premi\w*|primer\w*|both|all|beide|alle|tous|todos|todas|last)\b|前|最初の|全部/i;
+
+/**
+ * A sentence of the person's, said after quoting the agent, that says in its own words which part
+ * is right: "keep the MSW handlers, that part's right". One that names the lines by their place
+ * ("the first two are right") says nothing alone: the lines it names are kept instead.
+ */
+export const endorsesQuoted = (sentence: string): boolean => ENDORSE.test(sentence) && !BY_PLACE.test(sentence) && !CORRECT_IT.test(sentence);
 
 const norm = (s: string): string => s.replace(QUOTE, '').replace(BULLET, '').replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
@@ -94,7 +108,7 @@ export function splitPasted(text: string, earlier: ReadonlySet<string>): Split {
       if (handed && CLOSED_QUOTE.test(line)) handed = false;
     } else if (LEAD.test(line) || OUTPUT_LEAD.test(line)) handed = true;
   });
-  if (quoted.size === 0) return { own: text, kept: [] };
+  if (quoted.size === 0) return { own: text, kept: [], quoted: false };
   const ownLines = lines.filter((l, i) => !quoted.has(i) && !(LEAD.test(l) && i < lines.length - 1));
   const own = ownLines.join('\n');
   const content = lines.filter((l, i) => quoted.has(i) && !RULE.test(l) && l.trim() !== '');
@@ -102,7 +116,7 @@ export function splitPasted(text: string, earlier: ReadonlySet<string>): Split {
     const line = content[k];
     return line === undefined ? [] : [line.replace(QUOTE, '').replace(BULLET, '').trim()];
   });
-  return { own, kept };
+  return { own, kept, quoted: true };
 }
 
 /** Lines the assistant and tools wrote, normalised as splitPasted compares them. */

@@ -35,6 +35,11 @@ export interface Unit {
   rejects?: string;
   /** The person's words as a compaction summary quotes them, not as they typed them. */
   restated?: boolean;
+  /**
+   * The person's verdict on the agent's words they pasted back: a quoted line they endorsed ("the
+   * first two are right and stay"), or their own sentence saying which part is right.
+   */
+  endorses?: boolean;
 }
 
 /** Who said it, inferred from the older flags when a message was built without an origin. */
@@ -75,7 +80,7 @@ export interface Passage {
   /** The first sentence asks something: every restriction after it is about that request. */
   asking?: boolean;
   /** Marks every unit cut from it carries. */
-  marks?: Partial<Pick<Unit, 'document' | 'lead' | 'rejects' | 'restated'>>;
+  marks?: Partial<Pick<Unit, 'document' | 'lead' | 'rejects' | 'restated' | 'endorses'>>;
 }
 
 /** A message's prose, sentence by sentence, each with the block it stood in. */

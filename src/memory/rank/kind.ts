@@ -29,13 +29,15 @@ export const storable = (kind: Kind, source: CandidateSource): boolean => !TRANS
  * whatever its score and beside the session's cap (proposals.ts; the extractor's limit still
  * holds): a plan approved, a reason for rejecting a plan or a call, and a choice among the options
  * of the agent's question about the work ("How should users set gist visibility? → unlisted
- * only"). The corpus holds too few plans and rejections for the fit to weigh them, and a short
+ * only"), and what the person said is right of the agent's words they pasted back ("keep the MSW
+ * handlers, that part's right"). The corpus holds too few of them for the fit to weigh, and a short
  * answer in a long session scores low whatever it decides. A reply to the agent's offer to do
  * something next ("Want me to clear it out?") and an answer that leaves the choice open (kind
  * chatter) are ranked like the rest.
  */
-export function isVerdict(kind: Kind, c: { source: CandidateSource; text: string; rejects?: string | undefined }): boolean {
+export function isVerdict(kind: Kind, c: { source: CandidateSource; text: string; rejects?: string | undefined; endorses?: boolean | undefined }): boolean {
   if (c.source === 'plan') return true;
+  if (c.endorses === true) return storable(kind, c.source);
   if (c.source === 'feedback') return c.rejects !== undefined;
   return c.source === 'answer' && kind === 'decision' && !OFFER.test(c.text);
 }

@@ -89,6 +89,30 @@ describe('proposals', () => {
     for (const choice of [/unlisted only/, /gh CLI/]) expect(kept.find((p) => choice.test(p.text))?.importance).toBeGreaterThanOrEqual(floor);
   });
 
+  it("what the person says is right of the agent's words they pasted back is a verdict; a pointer to the lines and a request to correct them are not", () => {
+    const busy = Array.from({ length: 40 }, (_, i) => typed(`t${i}`, `run the tests again and show me the output of step ${i}`));
+    const messages: ExtractMessage[] = [
+      ...busy,
+      typed(
+        'm1',
+        [
+          'you wrote this earlier today:',
+          '',
+          '> Favourites are keyed by `placeId`, not the row id.',
+          '> The tags endpoint returns 404, so I mocked it as an empty list.',
+          '',
+          'The first one is right and stays. keep the MSW handlers, that part is right. but correct that mock, the endpoint exists.',
+        ].join('\n'),
+      ),
+    ];
+    const ranked = rank(collectCandidates(messages), sessionContext(messages));
+    const verdicts = ranked.filter((r) => isVerdict(r.kind, r.candidate)).map((r) => r.candidate.text);
+    expect(verdicts.sort()).toEqual(['Favourites are keyed by `placeId`, not the row id.', 'keep the MSW handlers, that part is right.']);
+    const floor = keepPolicy().floor;
+    const kept = extractOffline({ sessionId: 's', messages, maxMemories: 60 }).proposals;
+    for (const said of [/placeId/, /MSW handlers/]) expect(kept.find((p) => said.test(p.text))?.importance).toBeGreaterThanOrEqual(floor);
+  });
+
   it('a statement typed as a message is ranked as one, never kept as a reference line', () => {
     const floor = keepPolicy().floor;
     const chat = offered('hi', 'The public API listens on port 8443 behind the internal proxy.', 'thanks');
