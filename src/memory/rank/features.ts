@@ -208,9 +208,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const fragment = english && verbs.length === 0 && !command;
   const isLabelValue = labelValue(tokens);
   // "Tests: run make check before every push": the value after a label may be a command itself.
-  const colon = tokens.findIndex((t) => t.text === ':');
   // Read only where it decides the kind (an instruction file's line): it costs a tagging of its own.
-  const valueCommand = src === 'instructions' && isLabelValue && commandAt(tokens.slice(colon + 1), text.slice(text.indexOf(':') + 1)) >= 0;
+  const valueCommand =
+    src === 'instructions' && isLabelValue && commandAt(tokens.slice(tokens.findIndex((t) => t.text === ':') + 1), text.slice(text.indexOf(':') + 1)) >= 0;
   // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing. A
   // quantity is a setting's value ("indent with two spaces").
   const named =
