@@ -102,8 +102,8 @@ const ANNOUNCE_WORDS = 4;
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const cap = (n: number, max: number): number => Math.min(n, max);
-/** The repository's chores an agent offers to do next. */
-const CHORES = new Set(['commit', 'push', 'merge', 'pull', 'rebase', 'restart']);
+/** The agent's offer, anywhere in its question, to do one of the repository's chores next: "Ready to test it - want me to commit this change?". */
+const OFFERS_CHORE = /\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:commit|push|merge|pull|rebase|restart)\b/i;
 /** An answer is read as its answer: its question was the agent's. */
 function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
   if (c.source !== 'answer') return { tokens: c.sentence.tokens, text: c.text };
@@ -202,7 +202,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || asking || goesAhead);
   // "Should I commit these and push? → yes, but check master first": how to go on with the
   // repository's chores, said for this time.
-  const choreOffer = arrow >= 0 && OFFER.test(c.text) && c.sentence.tokens.slice(0, arrow).some((t) => CHORES.has(t.lower));
+  const choreOffer = arrow >= 0 && OFFERS_CHORE.test(c.text.slice(0, c.text.indexOf('→')));
   const chatter = words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length;
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
   const fragment = english && verbs.length === 0 && !command;

@@ -231,6 +231,9 @@ describe('kind before rank', () => {
       'one-off',
     ]);
     expect(kinds('Would you like me to merge the branch back and remove the worktree?', 'Yes, but check master again before you do.')).toEqual(['one-off']);
+    expect(
+      kinds('Ready to test the live data flow - want me to commit this change and start both services?', 'Commit and push! and then yes, kick the tires.'),
+    ).toEqual(['one-off']);
     expect(kinds('Want me to push the fix?', 'Yes, and always rebase on main before you push.')).toEqual(['decision']);
     expect(kinds('Want me to switch the importer to streaming?', 'Yes, stream it in 1,000-row pages.')).toEqual(['decision']);
   });
