@@ -31,6 +31,8 @@ const HEADINGS: readonly [RegExp, SummarySection][] = [
 const HEADING = /^\s{0,3}(?:#{1,4}\s*)?(?:\d{1,2}[.)]\s*)?\**([A-Za-z][A-Za-z /&'-]{2,48}?)\**\s*:?\**\s*$/;
 const BULLET = /^(\s*)(?:[-*•]|\d{1,2}[.)])\s+/;
 const FENCE = /^\s*(?:```|~~~)/;
+/** The summary's note that the person said nothing of an error ("User feedback: None, straightforward fix"): it says nothing. */
+const NO_FEEDBACK = /^\s*\**user (?:feedback|response)\**:\s*(?:none|n\/a|no\b|nothing)/i;
 
 function sectionOf(title: string): SummarySection {
   for (const [re, section] of HEADINGS) if (re.test(title)) return section;
@@ -78,8 +80,9 @@ export function summaryItems(text: string): SummaryItem[] {
     if (bullet !== null) {
       const indent = (bullet[1] ?? '').length;
       // Sub-bullets belong to their bullet: "- Error X" / "  - Fixed by Y" is one learning.
-      if (current !== undefined && indent > current.indent) current.lines.push(line.replace(BULLET, ''));
-      else {
+      if (current !== undefined && indent > current.indent) {
+        if (!NO_FEEDBACK.test(line.replace(BULLET, ''))) current.lines.push(line.replace(BULLET, ''));
+      } else {
         flush();
         current = { indent, lines: [line.replace(BULLET, '')] };
       }

@@ -60,10 +60,14 @@ const CHAT: Record<string, string> = {
 /** A word of prose only: `curl -u`, `ls -im`, `$u` and `a/u` are command text, never rewritten. */
 const CHAT_WORD = new RegExp(`(?<![-\\w./\\\\$@:=])(?:${Object.keys(CHAT).join('|')})\\b(?![-/=:@])`, 'gi');
 
+/** A double quote typed for the apostrophe of a negation: "DON\"T EDIT ANYTHING" is "DON'T …". */
+const QUOTED_NOT = /\b((?:do|does|did|is|are|was|were|has|have|had|ca|could|would|should|wo|must|need)n)"(t)\b/gi;
+
 function english(raw: string): Sentence[] {
   const { nlp, its } = wink();
   // Chat spellings are English ones: German "im", French "u" are words of their own.
-  const { masked, saved } = protect(looksForeign(raw) ? raw : raw.replace(CHAT_WORD, (w) => CHAT[w.toLowerCase()] ?? w));
+  const typed = raw.replace(QUOTED_NOT, "$1'$2");
+  const { masked, saved } = protect(looksForeign(typed) ? typed : typed.replace(CHAT_WORD, (w) => CHAT[w.toLowerCase()] ?? w));
   const doc = nlp.readDoc(masked);
   const out: Sentence[] = [];
   doc.sentences().each((s: ItemSentence) => {

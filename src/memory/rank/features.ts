@@ -14,6 +14,7 @@ import { KINDS, kindOf, type Kind } from './kind.js';
 import { echoes, type SessionContext } from './session-context.js';
 import {
   answersNothing,
+  goAheadReply,
   ASKS_NEED,
   BOLD_LABEL,
   conditionalCommand,
@@ -193,11 +194,13 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
         !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? ''),
     ) || lower.includes('myself');
   // "Want me to check the runs? → yes": a go-ahead for the agent's next step, no decision of the
-  // person's; "What do you think? → okay" agrees with what the answer does not carry.
+  // person's; "What do you think? → okay" agrees with what the answer does not carry, and so does
+  // "→ go for it" whatever was asked.
   const arrow = src === 'answer' ? c.sentence.tokens.findIndex((t) => t.text === '→') : -1;
   const goesAhead =
     src === 'answer' &&
     ((OFFER.test(c.text) && words.length > 0 && words.every((t) => YES.has(t.lower))) ||
+      goAheadReply(tokens) ||
       (arrow >= 0 && answersNothing(c.sentence.tokens.slice(0, arrow), tokens)));
   const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || asking || goesAhead);
   // "Should I commit these and push? → yes, but check master first": how to go on with the

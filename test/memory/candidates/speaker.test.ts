@@ -67,6 +67,24 @@ describe("Claude Code's continuation text", () => {
   });
 });
 
+describe("a compaction summary's errors and fixes", () => {
+  it('leave out the note that the person said nothing of the error', async () => {
+    const s = new ClaudeSession({ sessionId: 'cont-4', cwd: '/home/ana/src/ledger' }).compactSummary(
+      'This session is being continued from a previous conversation that ran out of context.\n\nSummary:\n4. Errors and fixes:\n   - The migration used ALTER COLUMN, which SQLite does not support:\n     - Fixed by rebuilding the table\n     - User feedback: None, straightforward fix\n   - The seed script inserted duplicate rows:\n     - Fixed by adding a unique index\n     - User feedback: asked to keep the seed data small',
+    );
+    const all = texts(await candidatesOf(tmp(), s));
+    expect(
+      all.find((t) => t.includes('ALTER COLUMN')),
+      all.join('\n'),
+    ).not.toMatch(/feedback|None/);
+    // Feedback the person did give is part of what was learned.
+    expect(
+      all.find((t) => t.includes('duplicate rows')),
+      all.join('\n'),
+    ).toMatch(/keep the seed data small/);
+  });
+});
+
 describe('pasted agent output', () => {
   it('quoted after "you suggested…:" is not the person\'s, except the lines they keep', () => {
     const text =

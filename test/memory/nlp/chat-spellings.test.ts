@@ -17,6 +17,13 @@ describe('chat spellings', () => {
     expect(text(s)).toBe(s);
   });
 
+  it('reads a double quote typed for the apostrophe of a negation as the apostrophe', () => {
+    expect(text('DON"T EDIT ANYTHING.')).toBe("DON'T EDIT ANYTHING.");
+    expect(text('we can"t ship it yet')).toBe("we can't ship it yet");
+    // A quoted word is left as it is.
+    expect(text('Name it "tokens" in the config.')).toBe('Name it "tokens" in the config.');
+  });
+
   it('still reads a chat spelling in prose as its word', () => {
     const tokens = analyze('can u run the tests').flatMap((x) => x.tokens.map((t) => t.lower));
     expect(tokens).toContain('you');

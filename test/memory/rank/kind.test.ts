@@ -221,6 +221,9 @@ describe('kind before rank', () => {
     expect(kinds('What do you think?', 'okay')).toEqual(['chatter']);
     expect(kinds('Chceš to?', 'Ne.')).toEqual(['chatter']);
     expect(kinds('Do you want the dark theme on by default?', 'no')).toEqual(['decision']);
+    // A go-ahead said as a phrase accepts what the agent put forward, which it does not carry.
+    expect(kinds("Are there particular commits you'd hate to lose easy access to?", 'Go for it')).toEqual(['chatter']);
+    expect(kinds('Should I switch the importer to streaming?', 'ok, go ahead.')).toEqual(['chatter']);
     // A yes to an either-or question, or "check the code", decides nothing either.
     expect(kinds('Should it follow the Profile pattern, or does it need a new configuration approach?', 'Yes.')).toEqual(['chatter']);
     expect(kinds('Is the CLI assumed to be in PATH, or do we need a configurable path field?', 'Check code.')).toEqual(['chatter']);
