@@ -125,6 +125,8 @@ export function tryingOut(tokens: readonly Token[]): boolean {
 /** "✅ **COMPLETED**: …", "⏳ PENDING: …": a work item's status, as an agent reports it. */
 export const STATUS_LINE =
   /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?(?:\*\*)?(?:COMPLETED|PENDING|IN PROGRESS|DONE|TODO|FAILED|BLOCKED)(?:\*\*)?\s*:|^\s*[✅⏳🔄❌]/u;
+/** "💭 Summary: …", "🚫 Reason: …": a label behind an emoji is how a program formats its output, not how a person types. */
+export const EMOJI_LABEL = /^\s*\p{Extended_Pictographic}\uFE0F?\s*\p{L}[\p{L}\p{M} ]{0,30}:\s/u;
 /** "**Solution**: …": a bold label is how an agent writes, not how a person types. */
 export const BOLD_LABEL = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?\*\*[^*\n]{1,40}\*\*\s*:/u;
 /** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */

@@ -17,6 +17,7 @@ import {
   goAheadReply,
   ASKS_NEED,
   BOLD_LABEL,
+  EMOJI_LABEL,
   conditionalCommand,
   dayBound,
   endsGoingOn,
@@ -206,6 +207,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "Should I commit these and push? → yes, but check master first": how to go on with the
   // repository's chores, said for this time.
   const choreOffer = arrow >= 0 && OFFERS_CHORE.test(c.text.slice(0, c.text.indexOf('→')));
+  // "Ready for the next tweaks? → Remember your training": the reply's command names no option the
+  // question put ("Who is the audience? → grant reviewers" picks one), or takes up the agent's offer.
+  const asked = new Set(arrow >= 0 ? c.sentence.tokens.slice(0, arrow).map((t) => t.lemma) : []);
+  const replyTask = arrow >= 0 && at >= 0 && (OFFER.test(c.text) || !asked.has(verb ?? ''));
   const chatter = words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length;
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
   const fragment = english && verbs.length === 0 && !command;
@@ -214,10 +219,12 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // Read only where it decides the kind (an instruction file's line): it costs a tagging of its own.
   const valueCommand =
     src === 'instructions' && isLabelValue && commandAt(tokens.slice(tokens.findIndex((t) => t.text === ':') + 1), text.slice(text.indexOf(':') + 1)) >= 0;
-  // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing. A
-  // quantity is a setting's value ("indent with two spaces").
+  // The command's own verb, capitalised, is read as a name ("Close enough."): it names nothing, nor
+  // does the praise that opens it ("Great, commit"). A quantity is a setting's value ("indent with two spaces").
   const named =
-    countTechTerms(text) > 0 || tokens.some((t, i) => (t.pos === 'PROPN' && i !== at) || t.pos === 'NUM' || t.kind === 'number') || sessionWords.size > 0;
+    countTechTerms(text) > 0 ||
+    tokens.some((t, i) => (t.pos === 'PROPN' && i !== at && i >= lead) || t.pos === 'NUM' || t.kind === 'number') ||
+    sessionWords.size > 0;
   const kind = kindOf({
     source: src,
     english,
@@ -225,7 +232,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     asksNeed: asking && ASKS_NEED.test(text),
     unsure: firstPerson && (hasPhrase(lower, L.UNSURE) || has(L.HEDGES)),
     tryingOut: tryingOut(tokens),
-    agentFormat: BOLD_LABEL.test(c.text) || STATUS_LINE.test(c.text),
+    agentFormat: BOLD_LABEL.test(c.text) || STATUS_LINE.test(c.text) || EMOJI_LABEL.test(c.text),
     statusLine: STATUS_LINE.test(c.text),
     intro: INTRO.test(c.text) || LEADS_IN.test(c.text) || (ANNOUNCES.test(c.text) && !named && contentWords <= ANNOUNCE_WORDS),
     observed:
@@ -261,6 +268,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     reserves,
     deferral,
     choreOffer,
+    replyTask,
     chatter,
     relativeTime: relative,
     past: pastTense || has(L.PAST_TIME),

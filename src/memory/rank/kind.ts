@@ -98,6 +98,8 @@ export interface KindSignals {
   deferral: boolean;
   /** An answer to the agent's offer to do a chore of the repository next: commit, push, merge. */
   choreOffer: boolean;
+  /** An answer whose reply is a command of its own, not one of the options the question put. */
+  replyTask: boolean;
   /** Share of the words that are interjections, thanks or praise. */
   chatter: number;
   relativeTime: number;
@@ -123,7 +125,10 @@ export function kindOf(s: KindSignals): Kind {
     case 'answer':
       if (s.deferral) return 'chatter';
       // A rule said in the answer stands ("yes, and always rebase before you push").
-      return s.choreOffer && !s.standing && !s.deontic && !s.preference ? 'one-off' : 'decision';
+      if (s.choreOffer && !s.standing && !s.deontic && !s.preference) return 'one-off';
+      // "→ Remember your training", "→ great, commit, save": the reply asks for a task of the moment and chooses nothing.
+      if (!s.replyTask) return 'decision';
+      return ['one-off', 'chatter'].includes(kindOf({ ...s, source: 'typed' })) ? 'one-off' : 'decision';
     case 'plan':
     case 'plan-body':
     case 'feedback':

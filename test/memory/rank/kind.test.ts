@@ -78,6 +78,8 @@ describe('kind before rank', () => {
     // An agent's report format pasted, an announcement of what follows, what the person sees happen.
     ['✅ **COMPLETED**: Check that the scanner is attached', 'pasted'],
     ['**Solution**: restart the capture daemon', 'pasted'],
+    ['💭 Summary: the post announces a new design tool with a canvas and voice commands.', 'pasted'],
+    ['🚫 Důvod: účet bez followerů a neověřený.', 'pasted'],
     ["Here's what I would like the dashboard to do.", 'chatter'],
     // It leads into what the person pasted or listed after it, or announces news it does not give.
     ['getting this on the staging cluster:', 'chatter'],
@@ -224,6 +226,11 @@ describe('kind before rank', () => {
     // A go-ahead said as a phrase accepts what the agent put forward, which it does not carry.
     expect(kinds("Are there particular commits you'd hate to lose easy access to?", 'Go for it')).toEqual(['chatter']);
     expect(kinds('Should I switch the importer to streaming?', 'ok, go ahead.')).toEqual(['chatter']);
+    // A reply that only asks for a task of the moment chooses nothing; one that names its choice does.
+    expect(kinds('Ready for the next UI tweaks - the sidebar dropdown and one-line room cards?', 'Remember your training.')).toEqual(['one-off']);
+    expect(kinds('Want me to remove them too, or keep them in case the client comes back later?', 'remove them')).toEqual(['one-off']);
+    expect(kinds('Should we keep refining this document or move on to the ingestor?', 'Great, commit, save')).toEqual(['one-off']);
+    expect(kinds('Which database should we use for the event store?', 'Use Postgres, it is what the rest of the stack runs on.')).toEqual(['decision']);
     // A yes to an either-or question, or "check the code", decides nothing either.
     expect(kinds('Should it follow the Profile pattern, or does it need a new configuration approach?', 'Yes.')).toEqual(['chatter']);
     expect(kinds('Is the CLI assumed to be in PATH, or do we need a configurable path field?', 'Check code.')).toEqual(['chatter']);
