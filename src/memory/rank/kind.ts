@@ -33,7 +33,7 @@ export const storable = (kind: Kind, source: CandidateSource): boolean => !TRANS
  * handlers, that part's right"). The corpus holds too few of them for the fit to weigh, and a short
  * answer in a long session scores low whatever it decides. A reply to the agent's offer to do
  * something next ("Want me to clear it out?") and an answer that leaves the choice open (kind
- * chatter) are ranked like the rest.
+ * chatter) are ranked like the rest; one that only asks for a task of the moment is a one-off.
  */
 export function isVerdict(kind: Kind, c: { source: CandidateSource; text: string; rejects?: string | undefined; endorses?: boolean | undefined }): boolean {
   if (c.source === 'plan') return true;
@@ -126,8 +126,9 @@ export function kindOf(s: KindSignals): Kind {
       if (s.deferral) return 'chatter';
       // A rule said in the answer stands ("yes, and always rebase before you push").
       if (s.choreOffer && !s.standing && !s.deontic && !s.preference) return 'one-off';
-      // "→ Remember your training", "→ great, commit, save": the reply asks for a task of the moment and chooses nothing.
-      if (!s.replyTask) return 'decision';
+      // "→ Remember your training", "→ great, commit, save": the reply asks for a task of the moment and
+      // chooses nothing; "→ go on with rubocop, I'll commit" keeps a part of the work for the person.
+      if (!s.replyTask || s.reserves) return 'decision';
       return ['one-off', 'chatter'].includes(kindOf({ ...s, source: 'typed' })) ? 'one-off' : 'decision';
     case 'plan':
     case 'plan-body':

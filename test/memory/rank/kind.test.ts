@@ -95,6 +95,11 @@ describe('kind before rank', () => {
     // "each" that only counts a task's objects makes no habit; "for every" does.
     ['Go through the fixtures and map each output to the function that makes it.', 'one-off'],
     ['Wire the React frontend to the deployed API.', 'one-off'],
+    // Going on to a plan's next step is for the moment, whatever the step is called.
+    ['continue to Phase 3: Controller Logic & Routing', 'one-off'],
+    ['ok, proceed with the next step.', 'one-off'],
+    ['ready for phase 5', 'one-off'],
+    ['Always start each phase with a failing test.', 'rule'],
     // "while" only places a task; a question is not a prohibition for opening with "no".
     ['Help me write a short pitch while showing the bigger vision.', 'one-off'],
     ['No to ještě potřebuju dostat na server, ne??', 'question'],
@@ -230,6 +235,7 @@ describe('kind before rank', () => {
     expect(kinds('Ready for the next UI tweaks - the sidebar dropdown and one-line room cards?', 'Remember your training.')).toEqual(['one-off']);
     expect(kinds('Want me to remove them too, or keep them in case the client comes back later?', 'remove them')).toEqual(['one-off']);
     expect(kinds('Should we keep refining this document or move on to the ingestor?', 'Great, commit, save')).toEqual(['one-off']);
+    expect(kinds('Want me to proceed with rubocop next?', "proceed to a clean baseline, then I'll commit")).toEqual(['decision']);
     expect(kinds('Which database should we use for the event store?', 'Use Postgres, it is what the rest of the stack runs on.')).toEqual(['decision']);
     // A yes to an either-or question, or "check the code", decides nothing either.
     expect(kinds('Should it follow the Profile pattern, or does it need a new configuration approach?', 'Yes.')).toEqual(['chatter']);
