@@ -4,7 +4,7 @@
  * never in both the training and the test fold. Prints the out-of-fold figures per corpus and per
  * fold (the recall each project would get, its "Current state" lines included, scored as the
  * session scorer scores it: what the agent's record already says, memories need not), picks the
- * penalty, the junk weight and the keep policy (rank/keep.ts) by those figures, fits on everything
+ * keep policy (rank/keep.ts) by those figures, fits on everything
  * and writes src/memory/rank/weights.json (or --out FILE) with the report.
  *
  *   npm run fit:ranker [-- --labels PATH ...] [--rejections LEDGER] [--folds N] [--hold-out K/N]
@@ -74,8 +74,14 @@ const rows = (await Promise.all(corpora.map((c) => corpusRows(c.path, c.files)))
 const negatives = await rejectionRows(resolve(values.rejections));
 const loaded = Date.now() - started;
 
-const LAMBDAS = [3, 10, 30];
-const JUNK_WEIGHTS = [0, 1, 2, 3, 5];
+/**
+ * The penalty and the junk weight are set, not chosen: chosen with the keep policy among fifteen
+ * pairs, they came out differently each time a third of the people was held out, and the held-out
+ * fold moved by up to six wanted items with them (BENCHMARKS.md, ninth pass). A junk item weighs
+ * twice what a wanted one gains.
+ */
+const LAMBDAS = [10];
+const JUNK_WEIGHTS = [2];
 const FLOORS = Array.from({ length: 21 }, (_, i) => -0.25 + i * 0.03);
 /** How many memories one session may leave behind at most. */
 const PER_SESSION = [4, 6, 8, 12, 20, 60];
