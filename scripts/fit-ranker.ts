@@ -4,8 +4,8 @@
  * never in both the training and the test fold. Prints the out-of-fold figures per corpus and per
  * fold (the recall each project would get, its "Current state" lines included, scored as the
  * session scorer scores it: what the agent's record already says, memories need not), picks the
- * keep policy (rank/keep.ts) by those figures, fits on everything
- * and writes src/memory/rank/weights.json (or --out FILE) with the report.
+ * keep policy (rank/keep.ts) by those figures, fits on everything and writes
+ * src/memory/rank/weights.json (or --out FILE) with the report.
  *
  *   npm run fit:ranker [-- --labels PATH ...] [--rejections LEDGER] [--folds N] [--hold-out K/N]
  *                      [--out FILE] [--dry-run]
