@@ -106,9 +106,9 @@ const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const cap = (n: number, max: number): number => Math.min(n, max);
 /** The agent's offer, anywhere in its question, to do one of the repository's chores next: "Ready to test it - want me to commit this change?". */
 const OFFERS_CHORE = /\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:commit|push|merge|pull|rebase|restart)\b/i;
-/** "continue with phase 4", "proceed to step 2: the models", "ready for phase 5": going on to a plan's next step. */
+/** "continue with phase 4", "proceed to step 2: the models", "ready for phase 5": going on to a plan's next step (read past its openers). */
 const NEXT_STEP =
-  /^\W*(?:(?:ok(?:ay)?|great|good|perfect|nice|yes|yep|sure|now|so|then|please)\W+)*(?:let'?s\s+)?(?:continue|proceed|go|move|start|begin|apply|implement|execute|ready)\s+(?:(?:on|to|with|for|into)\s+)?(?:the\s+)?(?:next\s+)?(?:phase|step|stage|milestone)(?:\s*(?:\d+|[ivx]+|one|two|three|four|five|six)\b)?\s*(?:[:.,;!-]|$)/i;
+  /^(?:let'?s\s+)?(?:continue|proceed|go|move|start|begin|apply|implement|execute|ready)\s+(?:(?:on|to|with|for|into)\s+)?(?:the\s+)?(?:next\s+)?(?:phase|step|stage|milestone)(?:\s*(?:\d+|[ivx]+|one|two|three|four|five|six)\b)?\s*(?:[:.,;!-]|$)/i;
 /** An answer is read as its answer: its question was the agent's. */
 function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
   if (c.source !== 'answer') return { tokens: c.sentence.tokens, text: c.text };
@@ -253,7 +253,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     openWork: has(L.OPEN_WORK) || hasOpenWorkMarker(text),
     current: CURRENT.test(c.text),
     // Read in any sentence: "relance pytest stp" has no letter the English reading would refuse.
-    moment: hasMomentMarker(text) || blanketStop || NEXT_STEP.test(text),
+    moment: hasMomentMarker(text) || blanketStop || NEXT_STEP.test(text.slice(Math.max(0, text.indexOf(tokens[lead]?.text ?? '')))),
     today: dayBound(lower),
     acknowledgement: isAcknowledgement(text),
     evaluation: evaluation(tokens),
