@@ -125,7 +125,7 @@ function setProjectState(files: readonly LabelledFile[], records: ReadonlyMap<La
     const texts = stateItems(
       resolveState({ version: 1, project, sessions, archive: [] }, () => 0),
       STATE_ROOM,
-    ).map((i) => i.text);
+    ).items.map((i) => i.text);
     for (const f of list) f.state = texts;
   }
 }

@@ -19,7 +19,7 @@ import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
 import { recentDigests } from './digest/recent.js';
 import { DigestStore } from './digest/store.js';
-import { archivedLines, closes, compactState, resolveState, stateItems, StateStore, type StateLine } from './state/index.js';
+import { archivedLines, closes, compactState, resolveState, stateItems, StateStore, type StateBlock, type StateLine } from './state/index.js';
 import { STATE_HEADING_TOKENS, STATE_SHARE } from './recall/budget.js';
 
 import { EpisodeStore } from './episodic/episodes.js';
@@ -243,6 +243,8 @@ export class MemoryService {
     // Resolved once, and only when asked for: prompt-time recall shows no state, and most answers hold no state memory.
     let resolved: StateLine[] | undefined;
     const lines = (): StateLine[] => (resolved ??= project === null ? [] : this.stateLines(project));
+    const state: StateBlock =
+      project === null || within ? { items: [], said: [] } : stateItems(lines(), Math.floor(budget * STATE_SHARE) - STATE_HEADING_TOKENS);
     const r = recall(this.store, {
       namespaces,
       project,
@@ -252,7 +254,8 @@ export class MemoryService {
       episodes: this.config.memory.episodesInRecall && req.episodes ? this.episodes : undefined,
       // Prompt-time recall (`within`) gives only memories and excerpts: no digests or state to work out.
       digests: project === null || within ? [] : recentDigests(this.sessions, this.digests, project),
-      state: project === null || within ? [] : stateItems(lines(), Math.floor(budget * STATE_SHARE) - STATE_HEADING_TOKENS),
+      state: state.items,
+      stateSays: state.said,
       // "Next: the PDF version of the report", then the session committed it: the record says it is done.
       done: (m) => lines().some((l) => l.kind === 'built' && (l.at ?? '') >= m.lastSeenAt && closes(l.text, m.content)),
       activity: this.activity(),

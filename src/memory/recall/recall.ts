@@ -40,6 +40,8 @@ export interface RecallOptions {
   digests?: RecallItem[] | undefined;
   /** The project's current state (the agent's record), already cut to its share of the budget. */
   state?: RecallItem[] | undefined;
+  /** What the state's lines say, piece by piece (a line of the record may hold a session's several pieces). */
+  stateSays?: readonly string[] | undefined;
   /** The projects' sessions: what ages a memory (store/model.ts `decay`). */
   activity?: Activity | undefined;
   /** The state of the work as the person put it that the agent's record says was since done (memory/state). */
@@ -222,7 +224,7 @@ export function recall(store: MemoryStore, opts: RecallOptions): RecallResponse 
   }
   const keep = opts.within?.keep;
   // A memory the agent's record already says (a request it carried out) is not said again.
-  const record = state.map((i) => new Set(dedupeKey(i.text).split(' ')));
+  const record = (opts.stateSays ?? state.map((i) => i.text)).map((t) => new Set(dedupeKey(t).split(' ')));
   const fresh = record.length === 0 ? all : all.filter((o) => o.message !== undefined || !record.some((r) => recordSays(r, o.wording)));
   // Offers are past the floor already (memories before freshness; a query has none).
   const picked = fillBudget(keep ? fresh.filter((o) => keep(o.item)) : fresh, room, -Infinity, opts.within?.had).map((o) => o.item);

@@ -18,16 +18,19 @@ const READ_MAX = 1200;
 /**
  * Verbs that look, ask or explain (what the agent then wrote was a note, not the change asked for),
  * verbs that only carry on with work already set ("finish the rest", "get started", "make sure
- * it is done"), and operations on the repository or the running system ("commit everything",
- * "push that", "restart the server"; a commit is recorded as itself): none names a change of its own.
+ * it is done"), a leave to the agent ("feel free to …"), and operations on the repository or the
+ * running system ("commit everything", "push that", "restart the server"; a commit is recorded as
+ * itself): none names a change of its own.
  */
 const NOT_A_CHANGE = new Set(
   `look read research investigate check review explain show tell describe summarize summarise try test verify find search see inspect
   examine analyze analyse understand compare evaluate list print give ensure finish complete get keep start begin resume wrap ready make
-  commit push pull rebase deploy restart run`.split(/\s+/),
+  commit push pull rebase deploy restart run feel`.split(/\s+/),
 );
 /** "make" names a change when it makes something ("make the grid square"), not "make sure". */
 const MAKES = (rest: readonly Token[]): boolean => rest[0]?.lower !== 'sure' && rest[0]?.lower !== 'certain';
+/** "take" names a look or a pause, not a change, when what it takes is one: "take a look at the docs", "take some notes". */
+const TAKEN = /^(?:(?:a|another|some|quick|short|closer|good|few|\s)+)?(?:look|peek|glance|notes?|break|moment|minute|stab|pass)\b/i;
 
 /** Words that make a request a standing rule, and a plural subject's verb (the sentence states, it does not ask). */
 const LASTING = new Set(['always', 'never', 'every', 'each', 'whenever', 'are', 'were']);
@@ -80,6 +83,7 @@ function asked(sentence: Sentence, leadsIntoList: boolean): string | undefined {
   // "Don't use anything that needs 22": a prohibition, never a change carried out.
   if (s.tokens.slice(0, at).some((t) => NEGATORS.has(t.lower) || t.lower === "don't" || t.lower === 'dont')) return undefined;
   if (NOT_A_CHANGE.has(verb.lemma) && !(verb.lemma === 'make' && MAKES(rest))) return undefined;
+  if (verb.lemma === 'take' && TAKEN.test(rest.map((t) => t.text).join(' '))) return undefined;
   // What the tagger took for a verb names a thing: "Phase 1 - …", "Vault linked but …" (a noun and
   // its participle), "Scan_accounts states …" (part of a name).
   const next = rest[0];

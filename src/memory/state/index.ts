@@ -2,7 +2,7 @@
 export { StateBuilder } from './build.js';
 export { archivedLines, compactState, KEEP_SESSIONS } from './compact.js';
 export { closes } from './match.js';
-export { stateItems } from './recall.js';
+export { stateItems, type StateBlock } from './recall.js';
 export { resolveState, type StateLine } from './resolve.js';
 export { emptySessionState, type ProjectState, type SessionState } from './schema.js';
 export { StateStore } from './store.js';

@@ -1,7 +1,9 @@
 /**
  * The "Current state" lines of a recall block: the project's state record, resolved, as recall
- * items marked as the agent's record with their date and session. What is open comes first (in
- * progress, then the newest), then what was built and found, newest first.
+ * items marked as the agent's record with their date and session. What is open is a line each (in
+ * progress, then the newest). What was committed, built otherwise, and found is a line per session
+ * each, its pieces one after another, newest session first: a changelog, which reaches back over
+ * more sessions in the same room than a line (with its own date and source) per piece.
  */
 import type { RecallItem } from '../../api/memory.js';
 import { estimateTokens } from '../../llm/tokens.js';
@@ -10,14 +12,19 @@ import type { StateLine } from './resolve.js';
 import { ITEM_FRAME_TOKENS } from '../recall/budget.js';
 /** A line of merged commits names its latest few. */
 const HASHES_SHOWN = 3;
+/** Between the pieces of a session's line. */
+const JOIN = '; ';
 
+function hashes(l: StateLine): string {
+  const h = l.hashes ?? [];
+  return h.length <= HASHES_SHOWN ? h.join(', ') : `${h.slice(-HASHES_SHOWN).join(', ')} +${h.length - HASHES_SHOWN} more`;
+}
+
+/** Where a piece comes from, as its note says it (a commit's line says it was committed; its pieces give their hashes). */
 function source(l: StateLine): string {
   switch (l.source) {
-    case 'commit': {
-      const hashes = l.hashes ?? [];
-      if (hashes.length === 0) return 'committed';
-      return `committed ${hashes.length <= HASHES_SHOWN ? hashes.join(', ') : `${hashes.slice(-HASHES_SHOWN).join(', ')} +${hashes.length - HASHES_SHOWN} more`}`;
-    }
+    case 'commit':
+      return hashes(l);
     case 'plan':
       return 'approved plan';
     case 'todo':
@@ -35,11 +42,29 @@ function source(l: StateLine): string {
   }
 }
 
-/** "Built: Add retry to the S3 upload (committed a1b2c3d, 2026-11-20)": the session is the item's source. */
-export function stateText(l: StateLine): string {
-  const head = l.kind === 'built' ? 'Built' : l.kind === 'open' ? 'Open' : 'Found';
-  const date = l.at === undefined ? '' : `, ${l.at.slice(0, 10)}`;
-  return `${head}: ${l.text} (${source(l)}${date})`;
+const day = (at: string | undefined): string => (at === undefined ? '' : at.slice(0, 10));
+
+/** "Open: Wire the retry into the uploader (tasks, pending, 2026-11-20)". */
+function openText(l: StateLine): string {
+  return `Open: ${l.text} (${source(l)}${l.at === undefined ? '' : `, ${day(l.at)}`})`;
+}
+
+/** A session's line a piece belongs to: its commits, its other built work, what it found. */
+function head(l: StateLine): 'Committed' | 'Built' | 'Found' {
+  return l.kind === 'found' ? 'Found' : l.source === 'commit' ? 'Committed' : 'Built';
+}
+
+/** One piece within its session's line: "Add retry to the S3 upload (a1b2c3d)". */
+function pieceText(l: StateLine): string {
+  const note = source(l);
+  return `${l.text.replace(/[\s.;]+$/, '')}${note === '' ? '' : ` (${note})`}`;
+}
+
+/** "Committed 2026-11-20: Add retry to the S3 upload (a1b2c3d); Stream the CSV export (e4f5a6b)". */
+function sessionText(pieces: readonly StateLine[]): string {
+  const at = pieces.reduce((m, l) => ((l.at ?? '') > m ? (l.at ?? '') : m), '');
+  const first = pieces[0];
+  return first === undefined ? '' : `${head(first)}${at === '' ? '' : ` ${day(at)}`}: ${pieces.map(pieceText).join(JOIN)}`;
 }
 
 /** Within a session: what is in progress, then what is open, then what was built and found. */
@@ -52,7 +77,7 @@ function priority(l: StateLine): number {
 const latest = (g: readonly StateLine[]): string => g.reduce((m, l) => ((l.sessionAt ?? '') > m ? (l.sessionAt ?? '') : m), '');
 
 /**
- * Finished work a line per session per round, the latest sessions first, and a session's first
+ * Finished work a piece per session per round, the latest sessions first, and a session's first
  * piece of work before its follow-ups: the room reaches back over several sessions' work (what
  * was built stands until replaced) instead of filling with the latest session's commits.
  */
@@ -67,39 +92,68 @@ function spread(lines: readonly StateLine[]): StateLine[] {
   return out;
 }
 
+function item(id: string, text: string, type: string, pieces: readonly StateLine[]): RecallItem {
+  const first = pieces[0] as StateLine;
+  const at = pieces.reduce<string | undefined>((m, l) => ((l.at ?? '') > (m ?? '') ? l.at : m), undefined);
+  return {
+    kind: 'state',
+    id,
+    text,
+    type,
+    scope: 'session',
+    score: 0,
+    tokens: estimateTokens(text) + ITEM_FRAME_TOKENS,
+    sources: [{ sessionId: first.sessionId, messageIds: [...new Set(pieces.flatMap((l) => l.messageIds))].slice(0, 5) }],
+    ...(at !== undefined && { at }),
+  };
+}
+
+/** The state's recall items, and the pieces they say (what a memory repeating one need not say again). */
+export interface StateBlock {
+  items: RecallItem[];
+  said: string[];
+}
+
 /**
  * The state's recall items within `room` tokens: what is open (the latest sessions' first, in
- * progress before pending), then finished work spread over the sessions. Shown open first, then
- * built and found, newest first.
+ * progress before pending), then finished work spread over the sessions, a piece at a time. Shown
+ * open first, then a line per session of what was built and found, newest first.
  */
-export function stateItems(lines: readonly StateLine[], room: number): RecallItem[] {
+export function stateItems(lines: readonly StateLine[], room: number): StateBlock {
   const open = lines
     .filter((l) => l.kind === 'open')
     .sort((a, b) => (b.sessionAt ?? '').localeCompare(a.sessionAt ?? '') || priority(a) - priority(b) || (b.at ?? '').localeCompare(a.at ?? ''));
-  const out: RecallItem[] = [];
-  const said = new Set<string>();
+  // A record read twice (a resumed transcript holds its conversation again) is said once.
+  const seen = new Set<string>();
+  const said: string[] = [];
+  const items: RecallItem[] = [];
   let tokens = 0;
-  for (const l of [...open, ...spread(lines.filter((x) => x.kind !== 'open'))]) {
-    const text = stateText(l);
-    // A record read twice (a resumed transcript holds its conversation again) is one line.
-    if (said.has(text)) continue;
-    said.add(text);
+  for (const l of open) {
+    const text = openText(l);
     const cost = estimateTokens(text) + ITEM_FRAME_TOKENS;
-    if (tokens + cost > room) continue;
+    if (seen.has(text) || tokens + cost > room) continue;
+    seen.add(text);
+    said.push(l.text);
     tokens += cost;
-    out.push({
-      kind: 'state',
-      id: `${l.sessionId}#${l.messageIds[0] ?? ''}`,
-      text,
-      type: l.kind,
-      scope: 'session',
-      score: 0,
-      tokens: cost,
-      sources: [{ sessionId: l.sessionId, messageIds: [...new Set(l.messageIds)].slice(0, 5) }],
-      ...(l.at !== undefined && { at: l.at }),
-    });
+    items.push(item(`${l.sessionId}#${l.messageIds[0] ?? ''}`, text, 'open', [l]));
   }
-  return out.sort((a, b) => priorityOf(a) - priorityOf(b) || (a.type === 'open' ? 0 : (b.at ?? '').localeCompare(a.at ?? '')));
+  // Finished work a piece at a time: a piece goes in while its session's line, grown by it, fits.
+  const lineOf = new Map<string, StateLine[]>();
+  const cost = (pieces: readonly StateLine[]) => (pieces.length === 0 ? 0 : estimateTokens(sessionText(pieces)) + ITEM_FRAME_TOKENS);
+  for (const l of spread(lines.filter((x) => x.kind !== 'open'))) {
+    const key = `${l.kind} ${l.text}`;
+    const id = `${l.sessionId}#${head(l).toLowerCase()}`;
+    const now = lineOf.get(id) ?? [];
+    const grown = [...now, l].sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
+    const extra = cost(grown) - cost(now);
+    if (seen.has(key) || tokens + extra > room) continue;
+    seen.add(key);
+    said.push(l.text);
+    tokens += extra;
+    lineOf.set(id, grown);
+  }
+  const finished = [...lineOf]
+    .flatMap(([id, pieces]) => (pieces[0] === undefined ? [] : [item(id, sessionText(pieces), pieces[0].kind, pieces)]))
+    .sort((a, b) => (a.type === b.type ? 0 : a.type === 'built' ? -1 : 1) || (b.at ?? '').localeCompare(a.at ?? ''));
+  return { items: [...items, ...finished], said };
 }
-
-const priorityOf = (i: RecallItem) => (i.type === 'open' ? 0 : i.type === 'built' ? 1 : 2);

@@ -9,6 +9,7 @@ describe('askedChange', () => {
     expect(askedChange('Also add a prominent toggle to adjust for inflation. Explain how it works.')).toBe('Add a prominent toggle to adjust for inflation.');
     expect(askedChange("ok, let's add retry to the S3 upload")).toBe('Add retry to the S3 upload');
     expect(askedChange('Make the grid closer to a square aspect ratio.')).toBe('Make the grid closer to a square aspect ratio.');
+    expect(askedChange('Take the header out of the print layout.')).toBe('Take the header out of the print layout.');
   });
 
   it('finds no change in a go-ahead, a question, a report, a look, a repeat or a rule', () => {
@@ -37,6 +38,9 @@ describe('askedChange', () => {
       'push the release branch to origin',
       'restart the dev server with the new env',
       'never add a dependency for three slices of state',
+      'Take a look at docs and code',
+      'take a quick look at the failing migration',
+      'Feel free to take some notes on the design, i want to keep them for later',
       '```\nTypeError: x is undefined\n```',
       'it crashes on start:\nTraceback (most recent call last):\n  File "app/main.py", line 12, in run',
     ])

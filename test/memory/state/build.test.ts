@@ -259,9 +259,10 @@ describe('project resolution', () => {
       ['commit', 'Write the seed script for the demo rooms'],
       ['request', 'Add a README that explains how the data was sourced.'],
     ]);
-    expect(stateItems(built, 500).map((i) => i.text)).toEqual([
-      expect.stringMatching(/^Built: Write the seed script for the demo rooms \(committed ccccccc, /),
-      expect.stringMatching(/^Built: Add a README that explains how the data was sourced\. \(as asked, \d{4}-\d\d-\d\d\)$/),
+    // What the session committed is one line, what it built otherwise another, each piece with its source.
+    expect(stateItems(built, 500).items.map((i) => i.text)).toEqual([
+      expect.stringMatching(/^Committed \d{4}-\d\d-\d\d: Write the seed script for the demo rooms \(ccccccc\)$/),
+      expect.stringMatching(/^Built \d{4}-\d\d-\d\d: Add a README that explains how the data was sourced \(as asked\)$/),
     ]);
   });
 
@@ -322,11 +323,31 @@ describe('dream compaction', () => {
       todo([{ content: 'Wire the exporter into the CLI', status: 'pending' }]),
       ...subjects.map((c, i) => commit(c, `${i}`.padStart(7, 'd'))),
     ]);
-    const items = stateItems(resolveState(project(...older, latest), none), 150);
+    const { items, said } = stateItems(resolveState(project(...older, latest), none), 150);
     const texts = items.map((i) => i.text);
     expect(texts[0]).toMatch(/^Open: Wire the exporter/);
     for (const c of ['cron jobs', 'API docs', 'Postgres 16']) expect(texts.some((t) => t.includes(c))).toBe(true);
     expect(texts.some((t) => t.includes('YAML front matter'))).toBe(true);
-    expect(texts.length).toBeLessThan(subjects.length + 4);
+    // The room holds: some of the latest session's commits wait, and what is shown is what is said.
+    expect(items.reduce((n, i) => n + i.tokens, 0)).toBeLessThanOrEqual(150);
+    expect(said.filter((t) => subjects.includes(t)).length).toBeLessThan(subjects.length);
+    expect(subjects.filter((c) => texts.some((t) => t.includes(c)))).toEqual(subjects.filter((c) => said.includes(c)));
+  });
+
+  it("writes a session's finished work as one line, so the same room shows more of it than a line a commit", () => {
+    const subjects = ['Parse YAML front matter in posts', 'Render footnotes as sidenotes', 'Cache thumbnails on disk', 'Export the feed as JSON'];
+    const s = session(
+      'one',
+      subjects.map((c, i) => commit(c, `${i}`.padStart(7, 'e'))),
+    );
+    const { items } = stateItems(resolveState(project(s), none), 500);
+    expect(items).toHaveLength(1);
+    expect(items[0]?.text).toMatch(
+      /^Committed \d{4}-\d\d-\d\d: Parse YAML front matter in posts \(eeeeee0\); Render footnotes as sidenotes \(eeeeee1\); Cache thumbnails on disk \(eeeeee2\); Export the feed as JSON \(eeeeee3\)$/,
+    );
+    // A line a commit, each with its own date and source, would not fit the room this line takes.
+    const cost = items[0]?.tokens ?? 0;
+    const lineEach = subjects.reduce((n, c, i) => n + Math.ceil(`Built: ${c} (committed ${`${i}`.padStart(7, 'e')}, 2026-01-01)`.length / 4) + 4, 0);
+    expect(cost).toBeLessThan(lineEach * 0.7);
   });
 });
