@@ -18,19 +18,27 @@ const READ_MAX = 1200;
 /**
  * Verbs that look, ask or explain (what the agent then wrote was a note, not the change asked for),
  * verbs that only carry on with work already set ("finish the rest", "get started", "make sure
- * it is done"), a leave to the agent ("feel free to …"), and operations on the repository or the
- * running system ("commit everything", "push that", "restart the server"; a commit is recorded as
- * itself): none names a change of its own.
+ * it is done"), a leave to the agent ("feel free to …"), a reminder (a rule: "remember to …"), and
+ * operations on the repository or the running system ("commit everything", "push that", "restart
+ * the server"; a commit is recorded as itself): none names a change of its own.
  */
 const NOT_A_CHANGE = new Set(
   `look read research investigate check review explain show tell describe summarize summarise try test verify find search see inspect
   examine analyze analyse understand compare evaluate list print give ensure finish complete get keep start begin resume wrap ready make
-  commit push pull rebase deploy restart run feel`.split(/\s+/),
+  commit push pull rebase deploy restart run feel remember`.split(/\s+/),
 );
 /** "make" names a change when it makes something ("make the grid square"), not "make sure". */
 const MAKES = (rest: readonly Token[]): boolean => rest[0]?.lower !== 'sure' && rest[0]?.lower !== 'certain';
 /** "take" names a look or a pause, not a change, when what it takes is one: "take a look at the docs", "take some notes". */
-const TAKEN = /^(?:(?:a|another|some|quick|short|closer|good|few|\s)+)?(?:look|peek|glance|notes?|break|moment|minute|stab|pass)\b/i;
+const TAKEN = /^(?:(?:a|another|some|quick|short|closer|good|few|\s)+)?(?:look|peek|glance|notes?|break|beat|moment|minute|stab|pass)\b/i;
+/** What a request points at without naming it: "remove that and commit", "fix it". */
+const POINTED = new Set(['it', 'that', 'this', 'those', 'these', 'them']);
+const pointsOnly = (rest: readonly Token[]): boolean =>
+  POINTED.has(rest[0]?.lower ?? '') && (rest[1] === undefined || rest[1].pos === 'CCONJ' || rest[1].kind === 'punctuation');
+
+/** A step of a plan already set, named by its place in it: "implement phase 2", "do the next step". */
+const PLAN_STEP =
+  /^(?:(?:the|next|remaining|first|second|third|last|final)\s+)*(?:phase|step|stage|part|milestone|plan|item|task)s?(?:\s+(?:\d+|[a-z]))?\s*[.!]*$/i;
 
 /** Words that make a request a standing rule, and a plural subject's verb (the sentence states, it does not ask). */
 const LASTING = new Set(['always', 'never', 'every', 'each', 'whenever', 'are', 'were']);
@@ -51,13 +59,43 @@ const ABOUT_THE_CHAT = /\b(?:this|the current) (?:chat|conversation|session|thre
 const isContent = (t: Token): boolean =>
   t.kind !== 'punctuation' && t.kind !== 'symbol' && !t.stop && t.pos !== 'AUX' && t.pos !== 'INTJ' && !RELATIVE_TIME.has(t.lower);
 
+/**
+ * Verbs that only go on with what is on the table ("continue", "proceed", "go ahead"); "implement"
+ * names a change when what it implements is named ("implement room name generation"), which the
+ * check on named content words then asks of it.
+ */
+const goesOn = (lemma: string): boolean => GO_AHEAD.has(lemma) && lemma !== 'implement';
+
+/** A verb that changes something, at `at`: where it is, or -1. */
+const changeAt = (tokens: readonly Token[], at: number): number => {
+  const verb = tokens[at];
+  return verb !== undefined && verb.pos === 'VERB' && TASK_VERBS.has(verb.lemma) && !goesOn(verb.lemma) ? at : -1;
+};
+
 /** "let's add …": a proposal of the team with a verb that changes something; where its verb is, or -1. */
 function proposedChange(tokens: readonly Token[]): number {
   const i = tokens.findIndex((t, k) => t.lower === "let's" || t.lower === 'lets' || (t.lower === 'let' && /^(?:'s|’s|us)$/.test(tokens[k + 1]?.lower ?? '')));
   if (i < 0) return -1;
-  const at = tokens.findIndex((t, k) => k > i + 1 && t.pos === 'VERB');
-  const verb = tokens[at];
-  return verb !== undefined && TASK_VERBS.has(verb.lemma) && !GO_AHEAD.has(verb.lemma) ? at : -1;
+  // "let 's add" is two words before its verb, "lets add" one.
+  const from = tokens[i]?.lower === 'let' ? i + 2 : i + 1;
+  return changeAt(
+    tokens,
+    tokens.findIndex((t, k) => k >= from && t.pos === 'VERB'),
+  );
+}
+
+/** Words of a wish the person has of the agent: "I'd like you to add …", "I want to add …". */
+const WISH = new Set(['like', 'want', 'need', 'love']);
+const FIRST_PERSON = new Set(['i', 'id', "i'd", 'we']);
+
+/** "I'd like (you) to add …", "I want to add …": where the verb of the change wished for is, or -1. */
+function wishedChange(tokens: readonly Token[]): number {
+  const i = tokens.findIndex((t, k) => WISH.has(t.lower) && tokens.slice(Math.max(0, k - 2), k).some((p) => FIRST_PERSON.has(p.lower)));
+  if (i < 0) return -1;
+  let k = i + 1;
+  if (tokens[k]?.lower === 'for') k++;
+  if (tokens[k]?.lower === 'you') k++;
+  return tokens[k]?.lower === 'to' ? changeAt(tokens, k + 1) : -1;
 }
 
 /** The list items right after line `i` (a request's parts, or the requests after it in its list), as one run ("a; b; c"). */
@@ -75,15 +113,17 @@ function asked(sentence: Sentence, leadsIntoList: boolean): string | undefined {
   if (s === undefined || /\?\s*$/.test(s.text)) return undefined;
   const command = commandAt(s.tokens, s.text);
   // "Let's add …" is read by the verb after "let's".
-  const commanded = command >= 0 && !GO_AHEAD.has(s.tokens[command]?.lemma ?? '') && s.tokens[command]?.lower !== 'let';
-  const at = commanded ? command : proposedChange(s.tokens);
+  const commanded = command >= 0 && !goesOn(s.tokens[command]?.lemma ?? '') && s.tokens[command]?.lower !== 'let';
+  const proposed = commanded ? -1 : proposedChange(s.tokens);
+  const at = commanded ? command : proposed >= 0 ? proposed : wishedChange(s.tokens);
   const verb = s.tokens[at];
   if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || NOT_A_VERB.has(verb.lower) || PREFERENCE.has(verb.lemma)) return undefined;
   const rest = s.tokens.slice(at + 1);
   // "Don't use anything that needs 22": a prohibition, never a change carried out.
   if (s.tokens.slice(0, at).some((t) => NEGATORS.has(t.lower) || t.lower === "don't" || t.lower === 'dont')) return undefined;
   if (NOT_A_CHANGE.has(verb.lemma) && !(verb.lemma === 'make' && MAKES(rest))) return undefined;
-  if (verb.lemma === 'take' && TAKEN.test(rest.map((t) => t.text).join(' '))) return undefined;
+  const object = rest.map((t) => t.text).join(' ');
+  if ((verb.lemma === 'take' && TAKEN.test(object)) || PLAN_STEP.test(object) || pointsOnly(rest)) return undefined;
   // What the tagger took for a verb names a thing: "Phase 1 - …", "Vault linked but …" (a noun and
   // its participle), "Scan_accounts states …" (part of a name).
   const next = rest[0];

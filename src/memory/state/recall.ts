@@ -12,8 +12,8 @@ import type { StateLine } from './resolve.js';
 import { ITEM_FRAME_TOKENS } from '../recall/budget.js';
 /** A line of merged commits names its latest few. */
 const HASHES_SHOWN = 3;
-/** Between the pieces of a session's line. */
-const JOIN = '; ';
+/** Between the pieces of a session's line (a request's own list is joined by "; "). */
+const JOIN = ' · ';
 
 function hashes(l: StateLine): string {
   const h = l.hashes ?? [];
@@ -60,7 +60,7 @@ function pieceText(l: StateLine): string {
   return `${l.text.replace(/[\s.;]+$/, '')}${note === '' ? '' : ` (${note})`}`;
 }
 
-/** "Committed 2026-11-20: Add retry to the S3 upload (a1b2c3d); Stream the CSV export (e4f5a6b)". */
+/** "Committed 2026-11-20: Add retry to the S3 upload (a1b2c3d) · Stream the CSV export (e4f5a6b)". */
 function sessionText(pieces: readonly StateLine[]): string {
   const at = pieces.reduce((m, l) => ((l.at ?? '') > m ? (l.at ?? '') : m), '');
   const first = pieces[0];

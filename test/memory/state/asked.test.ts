@@ -10,6 +10,24 @@ describe('askedChange', () => {
     expect(askedChange("ok, let's add retry to the S3 upload")).toBe('Add retry to the S3 upload');
     expect(askedChange('Make the grid closer to a square aspect ratio.')).toBe('Make the grid closer to a square aspect ratio.');
     expect(askedChange('Take the header out of the print layout.')).toBe('Take the header out of the print layout.');
+    expect(askedChange('Lets set the home page to the event viewer')).toBe('Set the home page to the event viewer');
+    expect(askedChange('Implement room name generation using the fast model.')).toBe('Implement room name generation using the fast model.');
+  });
+
+  it('reads a wish the person has of the agent as the change it asks for', () => {
+    expect(askedChange("And then I'd like you to implement room name generation using the fast model.")).toBe(
+      'Implement room name generation using the fast model.',
+    );
+    expect(askedChange('I want to add a Fast Model and a Smart Model to the settings.')).toBe('Add a Fast Model and a Smart Model to the settings.');
+    expect(askedChange('Id like you to add a dark mode toggle')).toBe('Add a dark mode toggle');
+    expect(askedChange('We need to add retries to the uploader')).toBe('Add retries to the uploader');
+    for (const text of [
+      "I don't want you to add a cache here",
+      'I want to understand the retry loop',
+      "I'd like to keep the old layout",
+      'I would love a dark mode',
+    ])
+      expect(askedChange(text), text).toBeUndefined();
   });
 
   it('finds no change in a go-ahead, a question, a report, a look, a repeat or a rule', () => {
@@ -39,6 +57,12 @@ describe('askedChange', () => {
       'restart the dev server with the new env',
       'never add a dependency for three slices of state',
       'Take a look at docs and code',
+      'implement the plan',
+      "let's implement phase 2",
+      'do the next step',
+      'Remember to use the MCP for all commands',
+      'Remove that and commit and push ASAP, then lets talk about the collector.',
+      'Take a beat to look for any prior art in CLI task managers',
       'take a quick look at the failing migration',
       'Feel free to take some notes on the design, i want to keep them for later',
       '```\nTypeError: x is undefined\n```',

@@ -343,7 +343,7 @@ describe('dream compaction', () => {
     const { items } = stateItems(resolveState(project(s), none), 500);
     expect(items).toHaveLength(1);
     expect(items[0]?.text).toMatch(
-      /^Committed \d{4}-\d\d-\d\d: Parse YAML front matter in posts \(eeeeee0\); Render footnotes as sidenotes \(eeeeee1\); Cache thumbnails on disk \(eeeeee2\); Export the feed as JSON \(eeeeee3\)$/,
+      /^Committed \d{4}-\d\d-\d\d: Parse YAML front matter in posts \(eeeeee0\) · Render footnotes as sidenotes \(eeeeee1\) · Cache thumbnails on disk \(eeeeee2\) · Export the feed as JSON \(eeeeee3\)$/,
     );
     // A line a commit, each with its own date and source, would not fit the room this line takes.
     const cost = items[0]?.tokens ?? 0;

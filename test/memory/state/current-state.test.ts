@@ -64,7 +64,7 @@ describe('current state from the agent record', () => {
     await ingest(d, firstSession(cwd), dir, 'up-1');
 
     let lines = state(await recall(d, cwd));
-    expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+; )?Add retry to the S3 upload \(a1b2c3d\)(?:;|$)/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+ · )?Add retry to the S3 upload \(a1b2c3d\)(?: · |$)/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Write the migration for orders \(tasks, in progress, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Expose an upload_failed metric \(tasks, pending/.test(l))).toBe(true);
     expect(lines.some((l) => /Benchmark the presigned URL path/.test(l))).toBe(true);
@@ -87,7 +87,7 @@ describe('current state from the agent record', () => {
     await ingest(d, next, dir, 'up-2');
     lines = state(await recall(d, cwd));
     expect(lines.filter((l) => l.startsWith('Open:'))).toEqual([]);
-    expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+; )?Expose the upload_failed metric for Grafana \(0a1b2c3\)/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+ · )?Expose the upload_failed metric for Grafana \(0a1b2c3\)/.test(l))).toBe(true);
     expect(lines.some((l) => /Benchmark the presigned/.test(l))).toBe(false);
 
     // The dream keeps it; the record is still recalled after it.
@@ -117,11 +117,11 @@ describe('current state from the agent record', () => {
     const budget = 1200;
     const r = (await d.cli(['recall', '--project', cwd, '--json', '--budget', String(budget)])).stdout;
     const items = (JSON.parse(r) as RecallResponse).items.filter((i) => i.kind === 'state');
-    expect(items.some((i) => /^Built \d{4}-\d\d-\d\d: (?:.+; )?VAT report as a query object with a CSV download \(approved plan\)/.test(i.text))).toBe(true);
+    expect(items.some((i) => /^Built \d{4}-\d\d-\d\d: (?:.+ · )?VAT report as a query object with a CSV download \(approved plan\)/.test(i.text))).toBe(true);
     // The session's 60 commits are one line, as many of them as fit, and more than a few do.
     const committed = items.filter((i) => i.text.startsWith('Committed '));
     expect(committed).toHaveLength(1);
-    expect(committed[0]?.text.split('; ').length).toBeGreaterThan(3);
+    expect(committed[0]?.text.split(' · ').length).toBeGreaterThan(3);
     expect(items.reduce((n, i) => n + i.tokens, 0)).toBeLessThanOrEqual(budget * 0.25);
   }, 60_000);
 
@@ -147,7 +147,7 @@ describe('current state from the agent record', () => {
         .join('\n'),
     ).not.toMatch(/PDF version of the VAT report/);
     expect(r.items.some((i) => i.kind === 'memory' && /locking closed quarters/.test(i.text))).toBe(true);
-    expect(state(r).some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+; )?Add PDF export of the VAT report \(cf6a29c\)/.test(l))).toBe(true);
+    expect(state(r).some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+ · )?Add PDF export of the VAT report \(cf6a29c\)/.test(l))).toBe(true);
   });
 
   it('reads a Codex rollout: plan updates, git commit in a shell call, the final message', async () => {
@@ -205,7 +205,7 @@ describe('current state from the agent record', () => {
     ].join('\n');
     await ingestText(d, join(dir, 'rollout.jsonl'), `${rollout}\n`);
     const lines = state(await recall(d, cwd));
-    expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+; )?Drop the oldest messages when a subscriber lags \(7e6d5c4\)/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+ · )?Drop the oldest messages when a subscriber lags \(7e6d5c4\)/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Add a relay_dropped_messages_total counter \(tasks, pending/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: document the policy in the README \(the agent's report/.test(l))).toBe(true);
     expect(lines.some((l) => /^Open: Drop the oldest/.test(l))).toBe(false);
@@ -295,7 +295,7 @@ describe('current state from the agent record', () => {
     }
     await ingest(d, s, dir, 'tides-2');
     const block = await recall(d, cwd);
-    expect(state(block)).toEqual([expect.stringMatching(/Serve the API on Axum 0\.7 .*; .*through sqlx/)]);
+    expect(state(block)).toEqual([expect.stringMatching(/Serve the API on Axum 0\.7 .* · .*through sqlx/)]);
     expect(block.items.some((i) => i.kind === 'memory' && /Axum 0\.7 on tokio/.test(i.text))).toBe(true);
   }, 60_000);
 });
