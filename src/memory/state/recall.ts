@@ -140,7 +140,12 @@ export function stateItems(lines: readonly StateLine[], room: number): StateBloc
   // Finished work a piece at a time: a piece goes in while its session's line, grown by it, fits.
   const lineOf = new Map<string, StateLine[]>();
   const cost = (pieces: readonly StateLine[]) => (pieces.length === 0 ? 0 : estimateTokens(sessionText(pieces)) + ITEM_FRAME_TOKENS);
-  for (const l of spread(lines.filter((x) => x.kind !== 'open'))) {
+  // An older session's finished tasks its commits do not name fill what room is left: its commits
+  // say its work, and the latest session's task list is the newer word.
+  const finishedLines = lines.filter((x) => x.kind !== 'open');
+  const newest = latest(finishedLines);
+  const filler = (l: StateLine): boolean => l.source === 'todo' && (l.sessionAt ?? '') < newest;
+  for (const l of [...spread(finishedLines.filter((x) => !filler(x))), ...spread(finishedLines.filter(filler))]) {
     const key = `${l.kind} ${l.text}`;
     const id = `${l.sessionId}#${head(l).toLowerCase()}`;
     const now = lineOf.get(id) ?? [];

@@ -78,7 +78,6 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
   const built: StateLine[] = [];
   const found: StateLine[] = [];
   const sessions = ordered(state).filter(hasRecord);
-  const latest = sessions[sessions.length - 1];
   for (const s of sessions) {
     // Any later record makes an older compaction summary's pending steps stale.
     open = open.filter((o) => o.source !== 'summary');
@@ -107,14 +106,12 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
       // A change the person asked for that no commit of the session names (a commit says it better).
       ...s.requests.filter((r) => !LOOKED_INTO.test(r.text) && !commits.some((c) => covers(c.text, r.text))).map((r) => line('built', 'request', r, s)),
     );
-    // The latest session's work its commits do not name, as its last task list marks it completed
-    // (older sessions' work stands in their commits).
-    if (s === latest)
-      built.push(
-        ...s.todos
-          .filter((t) => t.status === 'completed' && !LOOKED_INTO.test(t.text) && !commits.some((c) => covers(c.text, t.text)))
-          .map((t) => line('built', 'todo', t, s)),
-      );
+    // A session's work its commits do not name, as its last task list marks it completed.
+    built.push(
+      ...s.todos
+        .filter((t) => t.status === 'completed' && !LOOKED_INTO.test(t.text) && !commits.some((c) => covers(c.text, t.text)))
+        .map((t) => line('built', 'todo', t, s)),
+    );
     found.push(...s.found.map((f) => line('found', 'found', f, s)));
   }
   const aged = open.filter((o) => o.sessionAt === undefined || sessionsAfter(o.sessionAt) < AGE_SESSIONS);

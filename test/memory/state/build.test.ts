@@ -266,6 +266,33 @@ describe('project resolution', () => {
     ]);
   });
 
+  it("shows an older session's finished tasks its commits do not name, only in the room the rest leaves, and never archives them", () => {
+    const older = session('o1', [
+      todo([
+        { content: 'List view with an add/edit sheet', status: 'completed' },
+        { content: 'Shopping list persistence', status: 'completed' },
+      ]),
+      commit('Add shopping list with SwiftData persistence', '5878d16'),
+    ]);
+    const newer = session('n1', [
+      commit('Sync the list through CloudKit', 'abcdef1'),
+      commit('Add the home screen widget', 'abcdef2'),
+      commit('Share a list with family members', 'abcdef3'),
+    ]);
+    const lines = resolveState(project(older, newer), none);
+    expect(lines.filter((l) => l.source === 'todo').map((l) => l.text)).toEqual(['List view with an add/edit sheet']);
+    const { items, said } = stateItems(lines, 500);
+    expect(items.map((i) => i.text)).toContainEqual(expect.stringMatching(/^Built [\d-]+: List view with an add\/edit sheet \(tasks, done\)$/));
+    // Taken last, after every commit of either session: it waits when the room is short.
+    expect(said.at(-1)).toBe('List view with an add/edit sheet');
+    expect(said).toHaveLength(5);
+    // Once the dream archives the older session, its commit stands there, its task does not.
+    const later = Array.from({ length: KEEP_SESSIONS }, (_, k) => session(`x${k}`, [commit(`Ship part ${k} of the app`, `${k}`.padStart(7, 'f'))]));
+    const archive = compactState(project(older, newer, ...later), none).state.archive.map((a) => a.text);
+    expect(archive).toContainEqual(expect.stringContaining('SwiftData persistence'));
+    expect(archive).not.toContainEqual(expect.stringContaining('add/edit sheet'));
+  });
+
   it('ages out an item pending for many of the project sessions', () => {
     expect(resolveState(project(s1), () => 10).filter((l) => l.kind === 'open')).toEqual([]);
     expect(resolveState(project(s1), () => AGE_SESSIONS).filter((l) => l.kind === 'open')).toEqual([]);
