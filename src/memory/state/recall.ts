@@ -92,14 +92,14 @@ function spread(lines: readonly StateLine[]): StateLine[] {
   return out;
 }
 
-function item(id: string, text: string, type: string, pieces: readonly StateLine[]): RecallItem {
-  const first = pieces[0] as StateLine;
+/** A recall item for a line of the record: one open item, or a session's pieces (`first` among them). */
+function item(id: string, text: string, first: StateLine, pieces: readonly StateLine[]): RecallItem {
   const at = pieces.reduce<string | undefined>((m, l) => ((l.at ?? '') > (m ?? '') ? l.at : m), undefined);
   return {
     kind: 'state',
     id,
     text,
-    type,
+    type: first.kind,
     scope: 'session',
     score: 0,
     tokens: estimateTokens(text) + ITEM_FRAME_TOKENS,
@@ -135,7 +135,7 @@ export function stateItems(lines: readonly StateLine[], room: number): StateBloc
     seen.add(text);
     said.push(l.text);
     tokens += cost;
-    items.push(item(`${l.sessionId}#${l.messageIds[0] ?? ''}`, text, 'open', [l]));
+    items.push(item(`${l.sessionId}#${l.messageIds[0] ?? ''}`, text, l, [l]));
   }
   // Finished work a piece at a time: a piece goes in while its session's line, grown by it, fits.
   const lineOf = new Map<string, StateLine[]>();
@@ -158,7 +158,7 @@ export function stateItems(lines: readonly StateLine[], room: number): StateBloc
     lineOf.set(id, grown);
   }
   const finished = [...lineOf]
-    .flatMap(([id, pieces]) => (pieces[0] === undefined ? [] : [item(id, sessionText(pieces), pieces[0].kind, pieces)]))
+    .flatMap(([id, pieces]) => (pieces[0] === undefined ? [] : [item(id, sessionText(pieces), pieces[0], pieces)]))
     .sort((a, b) => (a.type === b.type ? 0 : a.type === 'built' ? -1 : 1) || (b.at ?? '').localeCompare(a.at ?? ''));
   return { items: [...items, ...finished], said };
 }
