@@ -65,7 +65,7 @@ export const DEFERRALS = phrases(`you decide | up to you | your call | not sure 
  */
 export const TASK_VERBS = set(`add build check clean complete create debug delete deploy do draft explain finish fix generate get give go help
   implement install investigate kill list look make merge move open print pull push read refactor remove rename replace research
-  restart review rewrite run scan send set show start summarize summarise take tell test try update upgrade work
+  restart review rewrite run scan search send set show start summarize summarise take tell test try update upgrade work find
   bump raise lower increase decrease reduce revert undo round wire integrate port convert`);
 /** Verbs of looking into something or trying it: "let's see if …", "let's check the logs". */
 export const LOOK_VERBS = set(`see try check look test investigate explore find figure inspect verify debug examine`);

@@ -216,10 +216,19 @@ export function isHabitual(tokens: readonly Token[]): boolean {
 
 /**
  * "for every endpoint", "on each push" make a task a habit; "map each output" only counts its
- * objects, and so does "for each one" or "for each of them", which points back at them.
+ * objects, and so does "for each one" or "for each of them", which points back at them, and "search
+ * for any …", "check for any …", whose preposition is the command's own (`verbAt`: where the
+ * command's verb is, which the tagger may have read as a name).
  */
-export const coversEveryCase = (tokens: readonly Token[]): boolean =>
-  tokens.some((t, i) => EVERY.has(t.lower) && CASE_PREPOSITIONS.has(tokens[i - 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 1]?.lower ?? ''));
+export function coversEveryCase(tokens: readonly Token[], verbAt = -1): boolean {
+  return tokens.some(
+    (t, i) =>
+      EVERY.has(t.lower) &&
+      CASE_PREPOSITIONS.has(tokens[i - 1]?.lower ?? '') &&
+      !(i - 2 === verbAt || tokens[i - 2]?.pos === 'VERB') &&
+      !EACH_OF.has(tokens[i + 1]?.lower ?? ''),
+  );
+}
 
 /** Bound to the day it is said: "today", "tonight", "this session". */
 export const dayBound = (lower: readonly string[]): boolean => lower.some((w) => TODAY.has(w)) || hasPhrase(lower, TODAY_PHRASES);

@@ -170,7 +170,11 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
   const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;
   const clause = tokens.slice(reply);
-  const negated = clause.some((t) => L.NEGATORS.has(t.lower) || t.negated);
+  // "… whether it is solved or not", "how it does or doesn't relate": the alternative a question
+  // leaves open negates nothing (nor the verb it is read onto).
+  const alternative = (i: number): boolean => clause[i - 1]?.lower === 'or' || (clause[i - 1]?.pos === 'AUX' && clause[i - 2]?.lower === 'or');
+  const leftOpen = new Set(clause.flatMap((t, i) => (L.NEGATORS.has(t.lower) && alternative(i) ? [i, i + 1] : [])));
+  const negated = clause.some((t, i) => (L.NEGATORS.has(t.lower) || t.negated) && !leftOpen.has(i));
   // Other languages have no parts of speech here: every word counts.
   const pastTense = verbs.some((t) => t.lemma !== t.lower && /ed$/.test(t.lower)) && !verbs.some((t) => t.lemma === t.lower && t.pos === 'VERB');
   const contentWords = english ? tokens.filter((t) => CONTENT_POS.has(t.pos) && !t.stop).length : words.length;
@@ -180,7 +184,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "don't edit anything in vendor/" says where it holds.
   const blanketStop = command && negated && lower.includes('anything') && contentWords <= 1 && !standing && !has(L.CONDITIONS);
   const habitual = isHabitual(tokens);
-  const everyCase = coversEveryCase(tokens);
+  const everyCase = coversEveryCase(tokens, at);
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;

@@ -119,6 +119,15 @@ describe('kind before rank', () => {
     ['For each endpoint, add an integration test.', 'rule'],
     ['On each push, run the linter.', 'rule'],
     ['Review every file in src and for each one, note what it exports.', 'one-off'],
+    // "Search for any …", "check for any …": the preposition is the verb's own, and counts no cases.
+    ['Please search for any related projects online.', 'one-off'],
+    ['Check for any leftover debug prints.', 'one-off'],
+    ['Run the linter for every package.', 'rule'],
+    ['Always search the docs before you ask me.', 'rule'],
+    // "… or not", "does or doesn't": the alternative a question leaves open is no prohibition.
+    ['Search for any related projects online please, i wonder if this whole thing is solved somewhere or not.', 'one-off'],
+    ["Take a look at the old service and tell me how it does or doesn't relate.", 'one-off'],
+    ['Do not add a cache here.', 'rule'],
     // A task named with "remaining" is still a task.
     ['Fix the remaining lint errors.', 'one-off'],
     // A stop that says neither where nor what holds for now; one that says where stands.
