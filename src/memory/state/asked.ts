@@ -117,7 +117,9 @@ function asked(sentence: Sentence, leadsIntoList: boolean): string | undefined {
   const proposed = commanded ? -1 : proposedChange(s.tokens);
   const at = commanded ? command : proposed >= 0 ? proposed : wishedChange(s.tokens);
   const verb = s.tokens[at];
-  if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || NOT_A_VERB.has(verb.lower) || PREFERENCE.has(verb.lemma)) return undefined;
+  // "PropertyInitialized, SharesPurchased": a name in code, however the tagger read it.
+  if (verb === undefined || !/^[a-z]+$/i.test(verb.text) || /[a-z][A-Z]/.test(verb.text) || NOT_A_VERB.has(verb.lower) || PREFERENCE.has(verb.lemma))
+    return undefined;
   const rest = s.tokens.slice(at + 1);
   // "Don't use anything that needs 22": a prohibition, never a change carried out.
   if (s.tokens.slice(0, at).some((t) => NEGATORS.has(t.lower) || t.lower === "don't" || t.lower === 'dont')) return undefined;
@@ -146,13 +148,20 @@ function asked(sentence: Sentence, leadsIntoList: boolean): string | undefined {
   return said.charAt(0).toUpperCase() + said.slice(1);
 }
 
+/** A label of a screen: a few capitalised words or figures, no sentence's end ("Current Balance", "0.00 USDC"). */
+const SCREEN_LABEL = /^\s*[\p{Lu}\d][^\s]*(?:\s+[\p{Lu}\d][^\s]*){0,3}\s*$/u;
+/** Labels in a row this long are a screen the person pasted, not lines they wrote. */
+const SCREEN_RUN = 3;
+const screenAt = (lines: readonly string[], i: number): boolean =>
+  lines.length >= i + SCREEN_RUN && lines.slice(i, i + SCREEN_RUN).every((l) => SCREEN_LABEL.test(l) && !/[.!?:;]\s*$/.test(l) && !BULLET.test(l));
+
 /** The sentence of `text` that asks for a change, or undefined when it asks for none. */
 export function askedChange(text: string): string | undefined {
   const head = text.slice(0, READ_MAX);
   // Pasted JSON is not the person's request, nor anything after pasted output.
   if (/^\s*[[{]/.test(head)) return undefined;
   const lines = head.split(/\n+/);
-  const pasted = lines.findIndex((l) => OUTPUT_LINE.test(l));
+  const pasted = lines.findIndex((l, i) => OUTPUT_LINE.test(l) || screenAt(lines, i));
   const read = pasted < 0 ? lines : lines.slice(0, pasted);
   // Line by line: a list's items are sentences of their own, whatever their punctuation.
   for (const [i, line] of read.entries()) {

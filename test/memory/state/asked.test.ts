@@ -11,6 +11,8 @@ describe('askedChange', () => {
     expect(askedChange('Make the grid closer to a square aspect ratio.')).toBe('Make the grid closer to a square aspect ratio.');
     expect(askedChange('Take the header out of the print layout.')).toBe('Take the header out of the print layout.');
     expect(askedChange('Lets set the home page to the event viewer')).toBe('Set the home page to the event viewer');
+    expect(askedChange('ADD A README THAT EXPLAINS THE SETUP')).toBe('ADD A README THAT EXPLAINS THE SETUP');
+    expect(askedChange('Fix the login bug\nthen the signup form\nand the footer\nplease')).toBe('Fix the login bug');
     expect(askedChange('Implement room name generation using the fast model.')).toBe('Implement room name generation using the fast model.');
   });
 
@@ -63,6 +65,10 @@ describe('askedChange', () => {
       'Remember to use the MCP for all commands',
       'Remove that and commit and push ASAP, then lets talk about the collector.',
       'Take a beat to look for any prior art in CLI task managers',
+      // A screen pasted under a report of trouble: its button label is no request.
+      'also the vault initialization failed\n  Treasury Operations\n\n  Solana Vault\n  Current Balance\n  0.00 USDC\n  Initialize Vaultand in the payroll tab Console Error',
+      // Names in code the tagger may read as a command.
+      '3. Events: PropertyInitialized, SharesPurchased, YieldDistributed',
       'take a quick look at the failing migration',
       'Feel free to take some notes on the design, i want to keep them for later',
       '```\nTypeError: x is undefined\n```',
