@@ -19,6 +19,7 @@ import type { Unit } from './unit.js';
 export type { Candidate, CandidateSource } from './types.js';
 export { correcting } from './slips.js';
 export { notesUnanswered } from './junk.js';
+export { planGistText } from './plans.js';
 
 /** A statement longer than this is read as its clauses, when it has some. */
 const LONG_CHARS = 200;

@@ -8,7 +8,7 @@ import { commitMessage, notableCommand } from '../digest/commands.js';
 import { simpleCommands } from '../digest/shell.js';
 import { redact } from '../../redact/redact.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
-import { correcting, notesUnanswered } from '../candidates/index.js';
+import { correcting, notesUnanswered, planGistText } from '../candidates/index.js';
 import { disputes, reportClaims, reportPending, saysNothingLeft } from './report.js';
 import { askedChange } from './asked.js';
 import { causeAndFix } from './found.js';
@@ -136,8 +136,10 @@ export class StateBuilder {
 
   private plan(m: TranscriptMessage): void {
     if (m.plan !== 'approved') return;
-    const gist = m.text.split('\n').find((l) => l.replace(/[#*\s]/g, '') !== '') ?? m.text;
-    this.s.plans.push({ ...entry(gist.replace(/^[#\s]+/, ''), m), carried: false });
+    // Its title and gist, as the decision memory of the plan says them: the record's line then says
+    // that memory, and recall gives the plan once.
+    const first = m.text.split('\n').find((l) => l.replace(/[#*\s]/g, '') !== '') ?? m.text;
+    this.s.plans.push({ ...entry(planGistText(m.text) ?? first.replace(/^[#\s]+/, ''), m), carried: false });
   }
 
   private report(m: TranscriptMessage): void {

@@ -57,7 +57,7 @@ function head(l: StateLine): 'Committed' | 'Built' | 'Found' {
 /** One piece within its session's line: "Add retry to the S3 upload (a1b2c3d)". */
 function pieceText(l: StateLine): string {
   const note = source(l);
-  return `${l.text.replace(/[\s.;]+$/, '')}${note === '' ? '' : ` (${note})`}`;
+  return `${l.text.replace(/[\s.;:]+$/, '')}${note === '' ? '' : ` (${note})`}`;
 }
 
 /** "Committed 2026-11-20: Add retry to the S3 upload (a1b2c3d) · Stream the CSV export (e4f5a6b)". */

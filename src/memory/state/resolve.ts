@@ -2,9 +2,9 @@
  * The project's current state from its sessions' records, oldest first: a later task list
  * replaces an earlier one's items, a commit or a report that says something was done closes the
  * pending item it covers, a later compaction summary replaces an older one (and any later
- * session's record makes an older summary stale), and an item left pending for many of the
- * project's sessions with nothing said of it ages out. Reverted commits and unapproved plans never
- * count as built.
+ * session's record, or a commit after it, makes a summary stale), and an item left pending for
+ * many of the project's sessions with nothing said of it ages out. Reverted commits and
+ * unapproved plans never count as built.
  */
 import { covers, sameWork } from './match.js';
 import type { ProjectState, SessionState, StateEntry } from './schema.js';
@@ -44,6 +44,8 @@ function line(kind: StateLine['kind'], source: StateSource, e: StateEntry, s: Se
 
 /** `a` came no earlier than `b` (unknown times count as later: the record is in session order). */
 const notBefore = (a: string | undefined, b: string | undefined) => a === undefined || b === undefined || a >= b;
+/** `a` is known to come after `b`. */
+const after = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a > b;
 
 /** Sessions in the order they happened. */
 export function ordered(state: ProjectState): SessionState[] {
@@ -100,6 +102,9 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     const done = [...closers, ...s.todos.filter((t) => t.status === 'completed').map((t) => ({ text: t.text, at: t.at }))];
     open = open.filter((o) => !done.some((c) => (o.sessionId !== s.sessionId || notBefore(c.at, o.at)) && covers(c.text, o.text)));
     const commits = s.commits.filter((c) => c.reverted !== true);
+    // A summary's pending steps are the steps of the work in hand: a commit after the summary
+    // carried that work on, and names it as a whole rather than step by step.
+    open = open.filter((o) => o.source !== 'summary' || o.sessionId !== s.sessionId || !commits.some((c) => after(c.at, o.at)));
     built.push(
       ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),

@@ -69,7 +69,7 @@ describe('state builder', () => {
       ['Backfill the totals column', 'pending'],
     ]);
     expect(s.commits).toMatchObject([{ text: 'Add the orders migration', hash: 'a1b2c3d' }]);
-    expect(s.plans).toMatchObject([{ text: 'Plan: split the invoice module', carried: true }]);
+    expect(s.plans).toMatchObject([{ text: 'split the invoice module', carried: true }]);
   });
 
   it('marks commits undone by git revert and git reset --hard', () => {

@@ -125,6 +125,56 @@ describe('current state from the agent record', () => {
     expect(items.reduce((n, i) => n + i.tokens, 0)).toBeLessThanOrEqual(budget * 0.25);
   }, 60_000);
 
+  it('says an approved plan once: its title and gist in the record, no decision memory beside it', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'ledger');
+    const plan =
+      '# VAT report as a query object\n\n## Summary\nOne query object feeds both the report page and its CSV download.\n\n## Steps\n1. VatReport query\n2. /reports/vat.csv';
+    const s = new ClaudeSession({ sessionId: 'led-2', cwd, start: ago(1) })
+      .user('plan the VAT report first')
+      .toolUse('p1', 'ExitPlanMode', { plan })
+      .toolResult('p1', approved)
+      .toolUse('w1', 'Write', { file_path: `${cwd}/app/queries/vat_report.rb`, content: 'class VatReport; end\n' })
+      .toolResult('w1', 'File created successfully.');
+    await ingest(d, s, dir, 'led-2');
+    const block = await recall(d, cwd);
+    const saying = block.items.filter((i) => /VAT report as a query object/.test(i.text));
+    expect(saying.map((i) => i.kind)).toEqual(['state']);
+    expect(saying[0]?.text).toMatch(/VAT report as a query object — One query object feeds both the report page and its CSV download \(approved plan\)/);
+  }, 60_000);
+
+  it("closes a compaction summary's pending steps once a commit after it carried the work on, not before", async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'viewer');
+    const summary = (steps: string) =>
+      `This session is being continued from a previous conversation that ran out of context.\n\n1. Primary Request and Intent:\n   Unify the transcript views.\n\n7. Pending Tasks:\n${steps}\n\n8. Current Work:\n   The shared component.`;
+    const s = new ClaudeSession({ sessionId: 'view-1', cwd, start: ago(2) })
+      .user('Unify the transcript views of the session page and the subagent page.')
+      .compactSummary(summary('   - Fix the compile error in transcript_components.ex\n   - Reduce the nesting in compute_groups'))
+      .toolUse('e1', 'Edit', { file_path: `${cwd}/lib/transcript_components.ex`, old_string: 'a', new_string: 'b' })
+      .toolResult('e1', 'The file has been updated successfully.')
+      .toolUse('b1', 'Bash', { command: 'git commit -am "feat: unified transcript views"' })
+      .toolResult('b1', '[main 64f1b9a] feat: unified transcript views\n 12 files changed');
+    await ingest(d, s, dir, 'view-1');
+    let lines = state(await recall(d, cwd));
+    expect(lines.some((l) => /64f1b9a/.test(l))).toBe(true);
+    expect(lines.filter((l) => l.startsWith('Open:'))).toEqual([]);
+
+    // A summary written after the session's last commit still says what is left.
+    const later = new ClaudeSession({ sessionId: 'view-2', cwd, start: ago(1) })
+      .user('Now the debug sidecar.')
+      .toolUse('b1', 'Bash', { command: 'git commit -am "feat: debug sidecar skeleton"' })
+      .toolResult('b1', '[main 7a8b9c0] feat: debug sidecar skeleton\n 2 files changed')
+      .compactSummary(summary('   - Add the expand control to the sidecar'));
+    await ingest(d, later, dir, 'view-2');
+    lines = state(await recall(d, cwd));
+    expect(lines.some((l) => /^Open: Add the expand control to the sidecar \(compaction summary/.test(l))).toBe(true);
+  }, 60_000);
+
   it("drops the person's account of open work once the agent's record says it was built, and keeps what is still open", async () => {
     const d = newDaemon();
     await d.start();
