@@ -210,7 +210,12 @@ export function isHabitual(tokens: readonly Token[]): boolean {
   return tokens.some((t, i) => {
     if (!HABIT_TIMES.has(t.lower)) return false;
     const [a, b] = [tokens[i + 1], tokens[i + 2]];
-    return AGENTS.has(a?.lower ?? '') || (a?.pos === 'VERB' && /ing$/.test(a.lower)) || EVERY.has(b?.lower ?? '');
+    return (
+      AGENTS.has(a?.lower ?? '') ||
+      (a?.pos === 'VERB' && /ing$/.test(a.lower)) ||
+      (t.lower !== 'once' && EVERY.has(a?.lower ?? '')) ||
+      EVERY.has(b?.lower ?? '')
+    );
   });
 }
 

@@ -103,6 +103,8 @@ const CURRENT = /^\W*(?:current(?:ly)?|still(?: failing| broken| open)?|now)\b\W
 const ANNOUNCE_WORDS = 4;
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
+/** "Keep going", "keep working", "keep trying": going on, not a habit. */
+const KEEP_GOING = new Set(['work', 'try', 'look']);
 const cap = (n: number, max: number): number => Math.min(n, max);
 /** The agent's offer, anywhere in its question, to do one of the repository's chores next: "Ready to test it - want me to commit this change?". */
 const OFFERS_CHORE = /\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:commit|push|merge|pull|rebase|restart)\b/i;
@@ -158,7 +160,18 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "At some point in the future." says nothing that lasts.
   // "Don't run the prepare step anymore", "we no longer vendor deps": from now on, not for the moment.
   const fromNowOn = (lower.includes('anymore') && tokens.some((t) => L.NEGATORS.has(t.lower) || t.negated)) || /\bno longer\b/i.test(text);
-  const standing = has(L.STANDING) || (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) || hasStandingMarker(text) || fromNowOn;
+  // "Commit after each change", "keep committing": a command the work's own course makes a habit
+  // ("keep going" only goes on; "now, before we move on" is this time's).
+  const habitual = isHabitual(tokens);
+  const everyCase = coversEveryCase(tokens, at);
+  const next = tokens[at + 1];
+  const keepsDoing = verb === 'keep' && next?.pos === 'VERB' && /ing$/.test(next.lower) && !L.GO_AHEAD.has(next.lemma) && !KEEP_GOING.has(next.lemma);
+  const standing =
+    has(L.STANDING) ||
+    (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) ||
+    hasStandingMarker(text) ||
+    fromNowOn ||
+    (command && !asking && moment === 0 && !hasPhrase(lower, L.RELATIVE_TIME_PHRASES) && (habitual || everyCase || keepsDoing));
   // "None of them know what it should produce": a modal inside what is asked about directs no one.
   // "please no pip", "no force pushes": a bare "no" before what it forbids (not a reply's "No, …").
   const lead = firstWord(tokens);
@@ -183,8 +196,6 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "DON'T EDIT ANYTHING", "don't touch anything": a stop for now that says neither where nor what;
   // "don't edit anything in vendor/" says where it holds.
   const blanketStop = command && negated && lower.includes('anything') && contentWords <= 1 && !standing && !has(L.CONDITIONS);
-  const habitual = isHabitual(tokens);
-  const everyCase = coversEveryCase(tokens, at);
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;

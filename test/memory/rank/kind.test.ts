@@ -151,6 +151,21 @@ describe('kind before rank', () => {
     expect(kindOfText(text)).toBe(kind);
   });
 
+  it.each([
+    ['Keep committing after each thing we do.', 1],
+    ['Save and commit after each interaction.', 1],
+    ['Run make check before you push.', 1],
+    ['Before every release, bump the version.', 1],
+    // Going on, a single condition met once, this time's order, a question: no habit.
+    ['Keep working on the parser.', 0],
+    ['Once every file is converted, delete the old folder.', 0],
+    ['Now run the migration before we move on to the views.', 0],
+    ['Can you run the migration before moving to phase 4?', 0],
+  ])('"%s" is said to hold beyond the moment: %i', (text, standing) => {
+    const r = ranked([text]).find((x) => x.candidate.text.startsWith(text.slice(0, 12)));
+    expect(r?.features[FEATURES.indexOf('modal.standing')]).toBe(standing);
+  });
+
   it('a rule in Spanish, German, French, Japanese or Chinese with its standing marker is a rule, not chatter', () => {
     for (const text of [
       'Siempre escribe los mensajes de commit en inglés.',
