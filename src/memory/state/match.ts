@@ -42,6 +42,21 @@ export function covers(b: string, a: string, share = 0.6): boolean {
   return n >= Math.min(2, ta.size) && n / ta.size >= share;
 }
 
+/** A number a record states as a value: "max_attempts 5", "port 5433", "30 days"; not a step's ("phase 2", "step 3") or a work id's. */
+const VALUE = /(?<![\w.#-])(?<!\b(?:phase|step|part|stage|task|item|milestone|round|sprint|issue|pr|v)\s?)\d+(?:\.\d+)?(?![\w.-]*\d)/gi;
+const valuesOf = (text: string): string[] => text.replace(WORK_ID, ' ').match(VALUE) ?? [];
+
+/**
+ * `b` says the work `a` names as well as `a` does: it covers it and states every value `a` states. A
+ * commit "retry failed thumbnails with exponential backoff" does not say the task "retry policy
+ * (max_attempts 5, exponential backoff)" as well: the task keeps the value.
+ */
+export function saysAsWell(b: string, a: string): boolean {
+  if (!covers(b, a)) return false;
+  const stated = new Set(valuesOf(b));
+  return valuesOf(a).every((v) => stated.has(v));
+}
+
 /**
  * How much of the person's account of open work a later built record must name to close it: the
  * person says it loosely ("next on the not-yet list: the PDF version of the VAT report"), a commit

@@ -6,7 +6,7 @@
  * many of the project's sessions with nothing said of it ages out. Reverted commits and
  * unapproved plans never count as built.
  */
-import { covers, sameWork } from './match.js';
+import { covers, sameWork, saysAsWell } from './match.js';
 import type { ProjectState, SessionState, StateEntry } from './schema.js';
 
 /** An open item ages out after this many of the project's sessions with nothing said of it (decay halves a memory every 10). */
@@ -109,12 +109,12 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
       ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
       // A change the person asked for that no commit of the session names (a commit says it better).
-      ...s.requests.filter((r) => !LOOKED_INTO.test(r.text) && !commits.some((c) => covers(c.text, r.text))).map((r) => line('built', 'request', r, s)),
+      ...s.requests.filter((r) => !LOOKED_INTO.test(r.text) && !commits.some((c) => saysAsWell(c.text, r.text))).map((r) => line('built', 'request', r, s)),
     );
     // A session's work its commits do not name, as its last task list marks it completed.
     built.push(
       ...s.todos
-        .filter((t) => t.status === 'completed' && !LOOKED_INTO.test(t.text) && !commits.some((c) => covers(c.text, t.text)))
+        .filter((t) => t.status === 'completed' && !LOOKED_INTO.test(t.text) && !commits.some((c) => saysAsWell(c.text, t.text)))
         .map((t) => line('built', 'todo', t, s)),
     );
     found.push(...s.found.map((f) => line('found', 'found', f, s)));

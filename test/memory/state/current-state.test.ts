@@ -175,6 +175,37 @@ describe('current state from the agent record', () => {
     expect(lines.some((l) => /^Open: Add the expand control to the sidecar \(compaction summary/.test(l))).toBe(true);
   }, 60_000);
 
+  it('keeps a finished task beside the commit that covers it when the task states a value the commit does not', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'atelier');
+    const todos = (retry: string, purge: string) => ({
+      todos: [
+        { content: 'Retry policy for failed thumbnails (max_attempts 5, exponential backoff)', status: retry, activeForm: 'Adding the retry policy' },
+        { content: 'Stream the gallery export', status: 'completed', activeForm: 'Streaming the export' },
+        { content: 'Purge originals after 30 days', status: purge, activeForm: 'Purging originals' },
+      ],
+    });
+    const s = new ClaudeSession({ sessionId: 'at-1', cwd, start: ago(1) })
+      .user('Il reste la politique de retry pour les miniatures qui échouent.')
+      .toolUse('t1', 'TodoWrite', todos('in_progress', 'pending'))
+      .toolResult('t1', 'Todos have been modified successfully.')
+      .toolUse('t2', 'TodoWrite', todos('completed', 'pending'))
+      .toolResult('t2', 'Todos have been modified successfully.')
+      .toolUse('b1', 'Bash', { command: 'git add -A && git commit -m "feat(media): retry failed thumbnails with exponential backoff"' })
+      .toolResult('b1', '[main cfdb63e] feat(media): retry failed thumbnails with exponential backoff\n 2 files changed')
+      .toolUse('b2', 'Bash', { command: 'git commit -am "Stream the gallery export"' })
+      .toolResult('b2', '[main 1a2b3c4] Stream the gallery export\n 1 file changed');
+    await ingest(d, s, dir, 'at-1');
+    const lines = state(await recall(d, cwd));
+    expect(lines.some((l) => /max_attempts 5, exponential backoff\) \(tasks, done\)/.test(l))).toBe(true);
+    expect(lines.some((l) => /cfdb63e/.test(l))).toBe(true);
+    // A task its commit says as well is said once, by the commit.
+    expect(lines.filter((l) => /Stream the gallery export/.test(l))).toHaveLength(1);
+    expect(lines.some((l) => /^Open: Purge originals after 30 days \(tasks, pending/.test(l))).toBe(true);
+  }, 60_000);
+
   it("drops the person's account of open work once the agent's record says it was built, and keeps what is still open", async () => {
     const d = newDaemon();
     await d.start();

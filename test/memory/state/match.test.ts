@@ -1,6 +1,6 @@
 /** Whether two records of the agent name the same piece of work (state/match.ts). */
 import { describe, expect, it } from 'vitest';
-import { covers } from '../../../src/memory/state/match.js';
+import { covers, saysAsWell } from '../../../src/memory/state/match.js';
 
 describe('covers', () => {
   it('a commit naming the tracker id of an open item closes it, however differently worded', () => {
@@ -23,5 +23,19 @@ describe('covers', () => {
   it('without an id, most of the item’s words must be in the closing record', () => {
     expect(covers('add retry to the S3 upload', 'retry S3 uploads')).toBe(true);
     expect(covers('add retry to the S3 upload', 'write the migration for orders')).toBe(false);
+  });
+});
+
+describe('saysAsWell', () => {
+  it('a commit that covers a task says it as well only when it states every value the task states', () => {
+    const commit = 'feat(media): retry failed thumbnails with exponential backoff';
+    expect(saysAsWell(commit, 'Retry policy for failed thumbnails (max_attempts 5, exponential backoff)')).toBe(false);
+    expect(saysAsWell(commit, 'Retry failed thumbnails with exponential backoff')).toBe(true);
+    expect(saysAsWell('Bump node to 22 in CI', 'Bump node to 22 in the CI config')).toBe(true);
+  });
+
+  it("a step's or a work id's number is no value", () => {
+    expect(saysAsWell('feat: implement the importer phase', 'Implement phase 2 of the importer')).toBe(true);
+    expect(saysAsWell('feat: add annotations (spotter-gqc.5)', 'spotter-gqc.5: add annotations to the review page')).toBe(true);
   });
 });
