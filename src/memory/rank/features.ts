@@ -160,8 +160,12 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "At some point in the future." says nothing that lasts.
   // "Don't run the prepare step anymore", "we no longer vendor deps": from now on, not for the moment.
   const fromNowOn = (lower.includes('anymore') && tokens.some((t) => L.NEGATORS.has(t.lower) || t.negated)) || /\bno longer\b/i.test(text);
-  // "Commit after each change", "keep committing": a command the work's own course makes a habit
-  // ("keep going" only goes on; "now, before we move on" is this time's).
+  // "rather than" compares; only "I'd rather" is a wish.
+  const preference =
+    (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l) && !(l === 'rather' && lower[lower.indexOf('rather') + 1] === 'than'));
+  // "Commit after each change", "keep committing", "I'd like you to say how sure you are when you
+  // ask me": a command or a wish the work's own course makes a habit ("keep going" only goes on;
+  // "now, before we move on" is this time's).
   const habitual = isHabitual(tokens);
   const everyCase = coversEveryCase(tokens, at);
   const next = tokens[at + 1];
@@ -171,7 +175,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) ||
     hasStandingMarker(text) ||
     fromNowOn ||
-    (command && !asking && moment === 0 && !hasPhrase(lower, L.RELATIVE_TIME_PHRASES) && (habitual || everyCase || keepsDoing));
+    ((command || preference) && !asking && moment === 0 && !hasPhrase(lower, L.RELATIVE_TIME_PHRASES) && (habitual || everyCase || keepsDoing));
   // "None of them know what it should produce": a modal inside what is asked about directs no one.
   // "please no pip", "no force pushes": a bare "no" before what it forbids (not a reply's "No, …").
   const lead = firstWord(tokens);
@@ -199,9 +203,6 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;
-  // "rather than" compares; only "I'd rather" is a wish.
-  const preference =
-    (firstPerson || has(L.FIRST_PLURAL)) && [...lemmas].some((l) => L.PREFERENCE.has(l) && !(l === 'rather' && lower[lower.indexOf('rather') + 1] === 'than'));
   // Any verb in a past form ("said", "made", "got back"), beside pastTense's "told only in the past".
   const anyPast = verbs.some((t) => (t.pos === 'VERB' && t.lemma !== t.lower && !/(?:ing|s)$/.test(t.lower)) || PAST_AUX.has(t.lower));
   const limit = tokens.some((t, i) => L.BOUNDS.has(t.lower) && tokens.slice(i + 1, i + 4).some((x) => x.kind === 'number' || x.pos === 'NUM'));

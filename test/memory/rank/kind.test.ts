@@ -156,6 +156,8 @@ describe('kind before rank', () => {
     ['Save and commit after each interaction.', 1],
     ['Run make check before you push.', 1],
     ['Before every release, bump the version.', 1],
+    ["I'd like you to say how confident you are whenever you ask me a question.", 1],
+    ['I want you to say how sure you are when you ask me something.', 1],
     // Going on, a single condition met once, this time's order, a question: no habit.
     ['Keep working on the parser.', 0],
     ['Once every file is converted, delete the old folder.', 0],
