@@ -71,6 +71,12 @@ export const TASK_VERBS = set(`add build check clean complete create debug delet
 export const LOOK_VERBS = set(`see try check look test investigate explore find figure inspect verify debug examine`);
 /** Verbs that let the agent go on with what is on the table: "continue", "proceed", "engage", "go ahead". */
 export const GO_AHEAD = set(`proceed continue resume engage carry go implement execute do start begin apply`);
+/**
+ * A step of a plan already set, named by its place in it: "phase 2", "the next step", "milestone iv"
+ * (a regular expression's source); with `whole`, the plan itself too ("the plan").
+ */
+export const planStepName = (whole: boolean): string =>
+  String.raw`(?:(?:the|next|remaining|first|second|third|last|final)\s+)*(?:phase|step|stage|part|milestone|item|task${whole ? '|plan' : ''})s?(?:\s*(?:\d+|[ivx]+|[a-z]|one|two|three|four|five|six)\b)?`;
 /** Words that open a clause of what someone asks about, not a directive: "what it should produce". */
 export const RELATIVES = set(`what how which where who whatever`);
 /** Quantifiers that make a statement about every case. */

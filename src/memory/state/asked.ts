@@ -6,7 +6,7 @@
  * rule or a story asks for nothing of its own.
  */
 import { analyze } from '../nlp/index.js';
-import { GO_AHEAD, NEGATORS, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
+import { GO_AHEAD, NEGATORS, planStepName, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
 import { commandAt } from '../nlp/mood.js';
 import type { Sentence, Token } from '../nlp/types.js';
 
@@ -37,8 +37,7 @@ const pointsOnly = (rest: readonly Token[]): boolean =>
   POINTED.has(rest[0]?.lower ?? '') && (rest[1] === undefined || rest[1].pos === 'CCONJ' || rest[1].kind === 'punctuation');
 
 /** A step of a plan already set, named by its place in it: "implement phase 2", "do the next step". */
-const PLAN_STEP =
-  /^(?:(?:the|next|remaining|first|second|third|last|final)\s+)*(?:phase|step|stage|part|milestone|plan|item|task)s?(?:\s+(?:\d+|[a-z]))?\s*[.!]*$/i;
+const PLAN_STEP = new RegExp(String.raw`^${planStepName(true)}\s*[.!]*$`, 'i');
 
 /** Words that make a request a standing rule, and a plural subject's verb (the sentence states, it does not ask). */
 const LASTING = new Set(['always', 'never', 'every', 'each', 'whenever', 'are', 'were']);

@@ -128,6 +128,8 @@ describe('kind before rank', () => {
     ['Search for any related projects online please, i wonder if this whole thing is solved somewhere or not.', 'one-off'],
     ["Take a look at the old service and tell me how it does or doesn't relate.", 'one-off'],
     ['Do not add a cache here.', 'rule'],
+    // Going on to a plan's step, named by its place in the plan, is this time's.
+    ['Proceed to the final task: a top-level index of the solutions at the repo root.', 'one-off'],
     // A task named with "remaining" is still a task.
     ['Fix the remaining lint errors.', 'one-off'],
     // A stop that says neither where nor what holds for now; one that says where stands.
