@@ -4,6 +4,7 @@
  * rules stated inside the plan are units of their own.
  */
 import type { ExtractMessage } from '../transcripts/types.js';
+import { GO_AHEAD_REPLIES } from '../nlp/lexicon.js';
 import { originOf, type Passage } from './unit.js';
 
 /** An approved plan: its title and gist as one decision ("Built: …" when the session then carried it out), and the rules stated inside it. */
@@ -48,8 +49,11 @@ export function carriedOut(messages: readonly ExtractMessage[], i: number): bool
 
 /** Codex and others propose plans in the assistant's text; the person's next words approve them. */
 export const PROPOSED = /<proposed_plan>([\s\S]*?)(?:<\/proposed_plan>|$)/;
-const APPROVAL =
-  /^(?:please\s+)?(?:implement|go ahead|proceed|approved?|lgtm|looks good|sounds good|yes|yep|ok(?:ay)?|do it|let'?s do it|let'?s go|ship it|execute|build it|start)\b/i;
+/** What approves a plan put in the agent's text: a go-ahead, or a word that accepts or starts it. */
+const APPROVAL = new RegExp(
+  String.raw`^(?:please\s+)?(?:${[...GO_AHEAD_REPLIES, 'implement', 'approved?', 'looks good', 'yes', 'yep', 'ok(?:ay)?', "let'?s do it", "let'?s go", 'execute', 'build it', 'start'].join('|')})\b`,
+  'i',
+);
 
 export function approvedNext(messages: readonly ExtractMessage[], i: number): boolean {
   for (let j = i + 1; j < messages.length; j++) {

@@ -71,6 +71,8 @@ export const TASK_VERBS = set(`add build check clean complete create debug delet
 export const LOOK_VERBS = set(`see try check look test investigate explore find figure inspect verify debug examine`);
 /** Verbs that let the agent go on with what is on the table: "continue", "proceed", "engage", "go ahead". */
 export const GO_AHEAD = set(`proceed continue resume engage carry go implement execute do start begin apply`);
+/** A go-ahead said as a phrase, whole: "go for it", "ship it", "lgtm". */
+export const GO_AHEAD_REPLIES: ReadonlySet<string> = new Set(['go for it', 'go ahead', 'do it', 'sounds good', 'ship it', 'lgtm', 'proceed']);
 /**
  * A step of a plan already set, named by its place in it: "phase 2", "the next step", "milestone iv"
  * (a regular expression's source); with `whole`, the plan itself too ("the plan").

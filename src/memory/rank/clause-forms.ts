@@ -138,13 +138,13 @@ export const OFFER =
 export const YES = new Set(`yes yeah yep yup sure ok okay please ano jo jasně oui si sí ja jawohl sim tak да はい 是 好 对 嗯`.split(/\s+/));
 /** A bare no. */
 export const NO = new Set(`no nope nah ne nie non nein não нет いいえ 不 不要`.split(/\s+/));
-/** A go-ahead said as a phrase: it accepts what the agent put forward before its question, which it does not carry. */
-const GO_AHEAD_REPLIES = new Set(['go for it', 'go ahead', 'do it', 'sounds good', 'ship it', 'lgtm', 'proceed']);
-
-/** The reply is a go-ahead and nothing more, past its openers: "Go for it", "ok, go ahead", "great, do it". */
+/**
+ * The reply is a go-ahead and nothing more, past its openers: "Go for it", "ok, go ahead", "great,
+ * do it". It accepts what the agent put forward before its question, which it does not carry.
+ */
 export function goAheadReply(answer: readonly Token[]): boolean {
   const words = answer.slice(firstWord(answer)).filter((t) => t.kind === 'word');
-  return GO_AHEAD_REPLIES.has(words.map((t) => t.lower).join(' '));
+  return L.GO_AHEAD_REPLIES.has(words.map((t) => t.lower).join(' '));
 }
 /** Parts of speech that name what a question is about ("Do you want the dark theme?"; not "What do you think?"). */
 const NAMING = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
