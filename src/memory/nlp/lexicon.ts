@@ -69,6 +69,13 @@ export const TASK_VERBS = set(`add build check clean complete create debug delet
   bump raise lower increase decrease reduce revert undo round wire integrate port convert`);
 /** Verbs of looking into something or trying it: "let's see if …", "let's check the logs". */
 export const LOOK_VERBS = set(`see try check look test investigate explore find figure inspect verify debug examine`);
+/** Verbs that look into something or ask about it, trying it included: "research the flags", "locate the codebase". */
+export const INQUIRY_VERBS: ReadonlySet<string> = new Set([
+  ...LOOK_VERBS,
+  ...set(`read research review understand analyze analyse locate search diagnose ask confirm compare evaluate identify`),
+]);
+/** Operations on the repository or the running system, which change no code of their own: "commit everything", "restart the server". */
+export const CHORE_VERBS = set(`commit push pull rebase restart`);
 /** Verbs that let the agent go on with what is on the table: "continue", "proceed", "engage", "go ahead". */
 export const GO_AHEAD = set(`proceed continue resume engage carry go implement execute do start begin apply`);
 /** A go-ahead said as a phrase, whole: "go for it", "ship it", "lgtm". */

@@ -107,7 +107,10 @@ const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
 const KEEP_GOING = new Set(['work', 'try', 'look']);
 const cap = (n: number, max: number): number => Math.min(n, max);
 /** The agent's offer, anywhere in its question, to do one of the repository's chores next: "Ready to test it - want me to commit this change?". */
-const OFFERS_CHORE = /\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:commit|push|merge|pull|rebase|restart)\b/i;
+const OFFERS_CHORE = new RegExp(
+  String.raw`\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:${[...L.CHORE_VERBS, 'merge'].join('|')})\b`,
+  'i',
+);
 /** "continue with phase 4", "proceed to step 2: the models", "ready for phase 5": going on to a plan's next step (read past its openers); "implement the plan" goes on with all of it. */
 const NEXT_STEP = new RegExp(
   String.raw`^(?:let'?s\s+)?(?:continue|proceed|go|move|start|begin|apply|implement|execute|ready)\s+(?:(?:on|to|with|for|into)\s+)?${L.planStepName(false)}\s*(?:[:.,;!-]|$)`,

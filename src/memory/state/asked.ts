@@ -6,7 +6,7 @@
  * rule or a story asks for nothing of its own.
  */
 import { analyze } from '../nlp/index.js';
-import { GO_AHEAD, NEGATORS, planStepName, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
+import { CHORE_VERBS, GO_AHEAD, INQUIRY_VERBS, NEGATORS, planStepName, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
 import { commandAt } from '../nlp/mood.js';
 import type { Sentence, Token } from '../nlp/types.js';
 
@@ -22,11 +22,12 @@ const READ_MAX = 1200;
  * operations on the repository or the running system ("commit everything", "push that", "restart
  * the server"; a commit is recorded as itself): none names a change of its own.
  */
-const NOT_A_CHANGE = new Set(
-  `look read research investigate check review explain show tell describe summarize summarise try test verify find search see inspect
-  examine analyze analyse understand compare evaluate list print give ensure finish complete get keep start begin resume wrap ready make
-  commit push pull rebase deploy restart run feel remember`.split(/\s+/),
-);
+const NOT_A_CHANGE: ReadonlySet<string> = new Set([
+  ...INQUIRY_VERBS,
+  ...CHORE_VERBS,
+  ...`explain show tell describe summarize summarise list print give ensure finish complete get keep start begin resume wrap ready make
+  deploy run feel remember`.split(/\s+/),
+]);
 /** "make" names a change when it makes something ("make the grid square"), not "make sure". */
 const MAKES = (rest: readonly Token[]): boolean => rest[0]?.lower !== 'sure' && rest[0]?.lower !== 'certain';
 /** "take" names a look or a pause, not a change, when what it takes is one: "take a look at the docs", "take some notes". */

@@ -6,6 +6,7 @@
  * many of the project's sessions with nothing said of it ages out. Reverted commits and
  * unapproved plans never count as built.
  */
+import { CHORE_VERBS, INQUIRY_VERBS } from '../nlp/lexicon.js';
 import { covers, sameWork, saysAsWell } from './match.js';
 import type { ProjectState, SessionState, StateEntry } from './schema.js';
 
@@ -17,8 +18,10 @@ export const AGE_SESSIONS = 4;
  * "Research the flags", "Verify the setup", "Locate the capture codebase", "Push all documentation
  * changes", "Restart the server" (a commit is recorded as itself).
  */
-const LOOKED_INTO =
-  /^(?:research|investigate|check|look (?:into|at|for)|explore|read|review|verify|test|understand|analy[sz]e|find|locate|search|inspect|examine|debug|diagnose|ask|confirm|compare|evaluate|identify|figure out|commit|push|pull|rebase|stage|run|restart)\b/i;
+const lookedInto = (text: string): boolean => {
+  const first = /^\W*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? '';
+  return INQUIRY_VERBS.has(first) || CHORE_VERBS.has(first) || first === 'stage' || first === 'run';
+};
 
 /** `request`: what the person asked for and the agent changed files for; `archive`: finished work of a session the dream no longer keeps whole. */
 export type StateSource = 'commit' | 'plan' | 'todo' | 'request' | 'report' | 'summary' | 'found' | 'archive';
@@ -109,12 +112,12 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
       ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
       // A change the person asked for that no commit of the session names (a commit says it better).
-      ...s.requests.filter((r) => !LOOKED_INTO.test(r.text) && !commits.some((c) => saysAsWell(c.text, r.text))).map((r) => line('built', 'request', r, s)),
+      ...s.requests.filter((r) => !lookedInto(r.text) && !commits.some((c) => saysAsWell(c.text, r.text))).map((r) => line('built', 'request', r, s)),
     );
     // A session's work its commits do not name, as its last task list marks it completed.
     built.push(
       ...s.todos
-        .filter((t) => t.status === 'completed' && !LOOKED_INTO.test(t.text) && !commits.some((c) => saysAsWell(c.text, t.text)))
+        .filter((t) => t.status === 'completed' && !lookedInto(t.text) && !commits.some((c) => saysAsWell(c.text, t.text)))
         .map((t) => line('built', 'todo', t, s)),
     );
     found.push(...s.found.map((f) => line('found', 'found', f, s)));
