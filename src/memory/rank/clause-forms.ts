@@ -204,11 +204,12 @@ export function conditionalCommand(tokens: readonly Token[], text: string): bool
 /**
  * "before you commit", "after each change", "before touching any code": a condition on the work
  * itself, which makes a task a habit; "while the payment is processed" or "while showing the
- * vision" only places the task.
+ * vision" only places the task. Without `once`, a condition met once ("once you're done") is not
+ * read as one.
  */
-export function isHabitual(tokens: readonly Token[]): boolean {
+export function isHabitual(tokens: readonly Token[], once = true): boolean {
   return tokens.some((t, i) => {
-    if (!HABIT_TIMES.has(t.lower)) return false;
+    if (!HABIT_TIMES.has(t.lower) || (!once && t.lower === 'once')) return false;
     const [a, b] = [tokens[i + 1], tokens[i + 2]];
     return (
       AGENTS.has(a?.lower ?? '') ||

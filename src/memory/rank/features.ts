@@ -180,7 +180,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     (verbs.length > 0 && hasPhrase(lower, L.STANDING_PHRASES)) ||
     hasStandingMarker(text) ||
     fromNowOn ||
-    ((command || preference) && !asking && moment === 0 && !hasPhrase(lower, L.RELATIVE_TIME_PHRASES) && (habitual || everyCase || keepsDoing));
+    ((command || preference) && !asking && moment === 0 && !hasPhrase(lower, L.RELATIVE_TIME_PHRASES) && (isHabitual(tokens, false) || keepsDoing));
   // "None of them know what it should produce": a modal inside what is asked about directs no one.
   // "please no pip", "no force pushes": a bare "no" before what it forbids (not a reply's "No, …").
   const lead = firstWord(tokens);

@@ -163,6 +163,8 @@ describe('kind before rank', () => {
     // Going on, a single condition met once, this time's order, a question: no habit.
     ['Keep working on the parser.', 0],
     ['Once every file is converted, delete the old folder.', 0],
+    ["Finish all of them, and once you're done, we can review them together.", 0],
+    ['Show the complete code for every file.', 0],
     ['Now run the migration before we move on to the views.', 0],
     ['Can you run the migration before moving to phase 4?', 0],
   ])('"%s" is said to hold beyond the moment: %i', (text, standing) => {
