@@ -111,7 +111,7 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     built.push(
       ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
-      // A change the person asked for that no commit of the session names (a commit says it better).
+      // A change the person asked for that no commit of the session says as well (a commit says it better).
       ...s.requests.filter((r) => !lookedInto(r.text) && !commits.some((c) => saysAsWell(c.text, r.text))).map((r) => line('built', 'request', r, s)),
     );
     // A session's work its commits do not name, as its last task list marks it completed.
