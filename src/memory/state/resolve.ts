@@ -86,6 +86,9 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
   for (const s of sessions) {
     // Any later record makes an older compaction summary's pending steps stale.
     open = open.filter((o) => o.source !== 'summary');
+    // A later report's pending part is the agent's newer word on what is left, in whatever words
+    // (or language) it said it in before.
+    if (s.reportPending.length > 0) open = open.filter((o) => o.source !== 'report');
     const closers: { text: string; at?: string | undefined }[] = [
       ...s.commits.filter((c) => c.reverted !== true).map((c) => ({ text: c.text, at: c.at })),
       ...s.claims.map((c) => ({ text: c.text, at: c.at })),

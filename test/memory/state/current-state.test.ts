@@ -206,6 +206,27 @@ describe('current state from the agent record', () => {
     expect(lines.some((l) => /^Open: Purge originals after 30 days \(tasks, pending/.test(l))).toBe(true);
   }, 60_000);
 
+  it("takes a later report's pending part as the newer word on what is left, whatever words the earlier one used", async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'atelier');
+    const first = new ClaudeSession({ sessionId: 'at-r1', cwd, start: ago(2) })
+      .user('Génère les miniatures dans un worker Oban.')
+      .assistant("C'est fait.\n\nReste à faire : la politique de retry pour les miniatures qui échouent.");
+    await ingest(d, first, dir, 'at-r1');
+    expect(state(await recall(d, cwd))).toContainEqual(expect.stringMatching(/^Open: la politique de retry/));
+    const second = new ClaudeSession({ sessionId: 'at-r2', cwd, start: ago(1) })
+      .user('On reprend.')
+      .toolUse('b1', 'Bash', { command: 'git commit -am "feat(media): retry failed thumbnails with exponential backoff"' })
+      .toolResult('b1', '[main cfdb63e] feat(media): retry failed thumbnails with exponential backoff\n 1 file changed')
+      .assistant("C'est fait (cfdb63e).\n\nReste à faire : la purge des originaux après 30 jours.");
+    await ingest(d, second, dir, 'at-r2');
+    const lines = state(await recall(d, cwd));
+    expect(lines.some((l) => /politique de retry/.test(l))).toBe(false);
+    expect(lines).toContainEqual(expect.stringMatching(/^Open: la purge des originaux après 30 jours \(the agent's report/));
+  }, 60_000);
+
   it("drops the person's account of open work once the agent's record says it was built, and keeps what is still open", async () => {
     const d = newDaemon();
     await d.start();
