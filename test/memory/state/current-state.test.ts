@@ -13,6 +13,14 @@ import { ClaudeSession } from '../../helpers/session-lines.js';
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-state-');
 
+/** A daemon of its own, started, and a project directory in a temp dir of the test's. */
+async function started(name: string) {
+  const d = newDaemon();
+  await d.start();
+  const dir = tmp();
+  return { d, dir, cwd: project(dir, name) };
+}
+
 const state = (r: RecallResponse) => r.items.filter((i) => i.kind === 'state').map((i) => i.text);
 const approved = 'User has approved your plan. You can now start coding. Start with updating your todo list if applicable';
 const rejectedPlan =
@@ -57,10 +65,7 @@ function firstSession(cwd: string): ClaudeSession {
 
 describe('current state from the agent record', () => {
   it('recalls what was built and what is open, never a reverted commit or a rejected plan, and drops what a later session finished', async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'uploads');
+    const { d, dir, cwd } = await started('uploads');
     await ingest(d, firstSession(cwd), dir, 'up-1');
 
     let lines = state(await recall(d, cwd));
@@ -96,10 +101,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it('counts an approved plan carried out as built, and keeps the section within a quarter of the budget', async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'ledger');
+    const { d, dir, cwd } = await started('ledger');
     const s = new ClaudeSession({ sessionId: 'led-1', cwd, start: ago(2) })
       .user('plan the VAT report first')
       .toolUse('p1', 'ExitPlanMode', { plan: '# VAT report as a query object with a CSV download\n\n1. VatReport query\n2. /reports/vat.csv' })
@@ -126,10 +128,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it('says an approved plan once: its title and gist in the record, no decision memory beside it', async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'ledger');
+    const { d, dir, cwd } = await started('ledger');
     const plan =
       '# VAT report as a query object\n\n## Summary\nOne query object feeds both the report page and its CSV download.\n\n## Steps\n1. VatReport query\n2. /reports/vat.csv';
     const s = new ClaudeSession({ sessionId: 'led-2', cwd, start: ago(1) })
@@ -146,10 +145,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it("closes a compaction summary's pending steps once a commit after it carried the work on, not before", async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'viewer');
+    const { d, dir, cwd } = await started('viewer');
     const summary = (steps: string) =>
       `This session is being continued from a previous conversation that ran out of context.\n\n1. Primary Request and Intent:\n   Unify the transcript views.\n\n7. Pending Tasks:\n${steps}\n\n8. Current Work:\n   The shared component.`;
     const s = new ClaudeSession({ sessionId: 'view-1', cwd, start: ago(2) })
@@ -176,10 +172,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it('keeps a finished task beside the commit that covers it when the task states a value the commit does not', async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'atelier');
+    const { d, dir, cwd } = await started('atelier');
     const todos = (retry: string, purge: string) => ({
       todos: [
         { content: 'Retry policy for failed thumbnails (max_attempts 5, exponential backoff)', status: retry, activeForm: 'Adding the retry policy' },
@@ -207,10 +200,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it("takes a later report's pending part as the newer word on what is left, whatever words the earlier one used", async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'atelier');
+    const { d, dir, cwd } = await started('atelier');
     const first = new ClaudeSession({ sessionId: 'at-r1', cwd, start: ago(2) })
       .user('Génère les miniatures dans un worker Oban.')
       .assistant("C'est fait.\n\nReste à faire : la politique de retry pour les miniatures qui échouent.");
@@ -228,10 +218,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it("drops the person's account of open work once the agent's record says it was built, and keeps what is still open", async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'ledger');
+    const { d, dir, cwd } = await started('ledger');
     const session = new ClaudeSession({ sessionId: 'vat-2', cwd, start: ago(1) })
       .user('Next on the not-yet list: the PDF version of the VAT report.')
       .user('Still pending after that: locking closed quarters against edits.')
@@ -253,10 +240,7 @@ describe('current state from the agent record', () => {
   });
 
   it('reads a Codex rollout: plan updates, git commit in a shell call, the final message', async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'relay');
+    const { d, dir, cwd } = await started('relay');
     const at = (i: number) => new Date(Date.parse(ago(1)) + i * 60_000).toISOString();
     const line = (i: number, type: string, payload: unknown) => JSON.stringify({ timestamp: at(i), type, payload });
     const plan = (steps: [string, string][]) => JSON.stringify({ explanation: 'tracking', plan: steps.map(([step, status]) => ({ step, status })) });
@@ -314,10 +298,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it('records what the person asked for and the agent changed files for, where no commit says it, and not a declined or taken-back change', async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'datastory');
+    const { d, dir, cwd } = await started('datastory');
     const rejectedEdit =
       "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
     const s = new ClaudeSession({ sessionId: 'story-1', cwd, start: ago(1) })
@@ -347,10 +328,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it('records a change whose request came in one ingest of the live transcript and its write in the next', async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'charts');
+    const { d, dir, cwd } = await started('charts');
     const file = join(dir, 'live.jsonl');
     const s = new ClaudeSession({ sessionId: 'live-1', cwd, start: ago(1) }).user('Move the size legend above the chart.');
     await ingestText(d, file, s.text());
@@ -364,10 +342,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it('says a request once: as the work done, not again as a memory beside it', async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'tides');
+    const { d, dir, cwd } = await started('tides');
     const s = new ClaudeSession({ sessionId: 'tides-1', cwd, start: ago(1) })
       .user('The API is Axum 0.7 on tokio, with Postgres through sqlx.')
       .assistant('Noted.')
@@ -383,10 +358,7 @@ describe('current state from the agent record', () => {
   }, 60_000);
 
   it("keeps a memory that no one piece of a session's line says, though the pieces' words together cover it", async () => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const cwd = project(dir, 'tides');
+    const { d, dir, cwd } = await started('tides');
     const s = new ClaudeSession({ sessionId: 'tides-2', cwd, start: ago(1) })
       .user('The API is Axum 0.7 on tokio, with Postgres through sqlx.')
       .assistant('Noted.');
