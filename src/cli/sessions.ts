@@ -2,13 +2,15 @@ import { resolve } from 'node:path';
 import { resolveDir } from '../project.js';
 import type { Command } from 'commander';
 import type { IngestSummary } from '../api/memory.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { withDaemon } from '../client/connect.js';
 import { humanBytes } from '../client/format.js';
 import { ago, loadWidths, table } from './format.js';
 import { escapeControls } from '../api/recall-render.js';
 import { count } from './memory-browse.js';
 import { printJson } from './print-json.js';
+import { inTimeOrder } from './transcript-order.js';
+import { exitCodeOf } from './report.js';
 import { describeSession } from './session-digest.js';
 
 const FORMATS = ['claude-code', 'codex', 'messages'] as const;
@@ -18,6 +20,12 @@ function transcriptFormat(v: string): Format {
   if (!(FORMATS as readonly string[]).includes(v)) throw new AppError('bad_request', `--format must be one of ${FORMATS.join(', ')}; got "${v}"`);
   return v as Format;
 }
+
+/** Errors that are the daemon's, not a file's. */
+const DAEMON_GONE: ReadonlySet<ErrorCode> = new Set(['daemon_unavailable', 'connection_lost']);
+
+/** What one file of a multi-file ingest came to. */
+type IngestOutcome = IngestSummary | { path: string; queued: true } | { path: string; error: { code: ErrorCode; message: string } };
 
 function describeSummary(s: IngestSummary): string {
   if (s.unchanged) return `${s.path}: unchanged since the last ingest (${s.toOffset} bytes), nothing to do\n`;
@@ -42,29 +50,71 @@ function describeSummary(s: IngestSummary): string {
 export function registerSessionCommands(program: Command): void {
   program
     .command('ingest')
-    .description('mine a transcript for memories (only what was appended since the last ingest)')
-    .argument('<file>', 'Claude Code JSONL, Codex rollout JSONL, or plain messages (JSONL or a JSON array)')
+    .description('mine transcripts for memories (only what was appended since the last ingest); several files go one after another, each its own session')
+    .argument('<files...>', 'Claude Code JSONL, Codex rollout JSONL, or plain messages (JSONL or a JSON array)')
     .option('--format <format>', 'claude-code, codex or messages (default: detected)', transcriptFormat)
     .option('--project <dir>', 'the project it belongs to, a directory (relative to the current one; default: the session’s cwd, else the current directory)')
-    .option('--session <id>', 'session id (default: from the transcript, else the file name)')
+    .option('--session <id>', 'session id, with one file only (default: from the transcript, else the file name)')
     .option('--reingest', 'read the whole transcript again with the current extractor, replacing what it gave before')
     .option('--async', 'hand it to the daemon and return at once')
-    .option('--json', 'print the ingest summary as JSON')
-    .action(async (file: string, o: { format?: Format; project?: string; session?: string; reingest?: boolean; async?: boolean; json?: boolean }) => {
-      const r = await withDaemon((c) =>
-        c.ingest({
-          path: resolve(file),
-          cwd: process.cwd(),
-          wait: !o.async,
-          ...(o.format && { format: o.format }),
-          ...(o.project && { project: resolveDir(o.project) }),
-          ...(o.session && { sessionId: o.session }),
-          ...(o.reingest && { reingest: true }),
-        }),
-      );
-      if (o.json) return printJson(r.summary ?? { queued: true });
-      if (!r.summary) process.stdout.write(`queued ${resolve(file)} for ingest (see \`nightshift sessions\`)\n`);
-      else process.stdout.write(describeSummary(r.summary));
+    .option('--json', 'print the ingest summary as JSON (with several files: an array, one entry per file, in the order ingested)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Several files are ingested oldest first, each as its own session: by the first time written in',
+        "each (files that name none go last, in the order given), so a later session's change retires",
+        'what an earlier one said. One that fails does not stop the others: its error is printed (with',
+        '--json: {"path", "error": {code, message}}) and the command exits non-zero once all were tried.',
+        '',
+        'Example: nightshift ingest ~/.claude/projects/-home-me-app/*.jsonl',
+      ].join('\n'),
+    )
+    .action(async (files: string[], o: { format?: Format; project?: string; session?: string; reingest?: boolean; async?: boolean; json?: boolean }) => {
+      if (o.session !== undefined && files.length > 1) throw new AppError('bad_request', `--session names one session; got ${files.length} files`);
+      const request = (file: string) => ({
+        path: resolve(file),
+        cwd: process.cwd(),
+        wait: !o.async,
+        ...(o.format && { format: o.format }),
+        ...(o.project && { project: resolveDir(o.project) }),
+        ...(o.session && { sessionId: o.session }),
+        ...(o.reingest && { reingest: true }),
+      });
+      if (files.length === 1) {
+        const r = await withDaemon((c) => c.ingest(request(files[0] as string)));
+        if (o.json) return printJson(r.summary ?? { queued: true });
+        if (!r.summary) process.stdout.write(`queued ${resolve(files[0] as string)} for ingest (see \`nightshift sessions\`)\n`);
+        else process.stdout.write(describeSummary(r.summary));
+        return;
+      }
+      const results = await withDaemon(async (c) => {
+        const out: IngestOutcome[] = [];
+        for (const file of inTimeOrder(files)) {
+          try {
+            const r = await c.ingest(request(file));
+            out.push(r.summary ?? { path: resolve(file), queued: true });
+          } catch (err) {
+            // The daemon gone is no one file's failure: the rest would fail the same way. Run again,
+            // the files already ingested are unchanged and cost nothing.
+            if (!(err instanceof AppError) || DAEMON_GONE.has(err.code)) throw err;
+            out.push({ path: resolve(file), error: err.toJSON() });
+            if (!o.json) process.stderr.write(`nightshift: ${err.message}\n`);
+          }
+        }
+        return out;
+      });
+      const failed = results.filter((r) => 'error' in r);
+      if (o.json) printJson(results);
+      else
+        for (const r of results) {
+          if ('queued' in r) process.stdout.write(`queued ${r.path} for ingest (see \`nightshift sessions\`)\n`);
+          else if (!('error' in r)) process.stdout.write(describeSummary(r));
+        }
+      if (failed.length > 0) {
+        if (!o.json) process.stderr.write(`nightshift: ${failed.length} of ${files.length} files failed\n`);
+        process.exitCode = Math.max(...failed.map((f) => exitCodeOf(new AppError(f.error.code, f.error.message))));
+      }
     });
 
   const sessions = program.command('sessions').description('known sessions: list them, or show one with its digest');

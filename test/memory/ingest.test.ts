@@ -125,6 +125,38 @@ describe('nightshift ingest', () => {
     expect(archived.stdout).toContain('We use jest');
   });
 
+  it('ingests several files in one call, oldest first, each its own session; one that fails does not stop the rest', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const [a, b, missing] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl'), join(dir, 'gone.jsonl')];
+    writeClaudeTranscript(a, [{ role: 'user', text: 'We use jest for the unit tests in this repo.' }], {
+      sessionId: 'a',
+      cwd: dir,
+      start: '2026-08-01T09:00:00Z',
+    });
+    writeClaudeTranscript(b, [{ role: 'user', text: 'We switched from jest to vitest for the unit tests.' }], {
+      sessionId: 'b',
+      cwd: dir,
+      start: '2026-09-01T09:00:00Z',
+    });
+    // Given newest first, as a glob of random names may list them.
+    const r = await d.cli(['ingest', missing, b, a, '--json']);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as (IngestSummary | { path: string; error: { code: string; message: string } })[];
+    expect(out.map((x) => ('error' in x ? x.error.code : x.sessionId))).toEqual(['a', 'b', 'not_found']);
+    expect(out[2]).toMatchObject({ path: missing, error: { message: expect.stringContaining('not found') } });
+    // The second session's change retired the first's statement, as two calls would have.
+    expect((await d.cli(['recall', '--project', dir])).stdout).not.toContain('We use jest');
+
+    const again = await d.cli(['ingest', a, b]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.match(/unchanged since the last ingest/g)).toHaveLength(2);
+    const one = await d.cli(['ingest', a, b, '--session', 'x']);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('--session names one session');
+  });
+
   it('never stores a secret: masked in memories and in the episodic index', async () => {
     const d = newDaemon();
     await d.start();

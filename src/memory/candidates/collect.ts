@@ -9,7 +9,7 @@
 import { closingQuestion } from '../nlp/text.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { answersQuestion, answerTexts, clipQuestion, inlineAnswers, numberedQuestions, parseAnswerText } from './answers.js';
-import { findLearnings } from './learnings.js';
+import { findLearnings, mayHoldLearning } from './learnings.js';
 import { endorsesQuoted, splitPasted, writtenLines } from './pasted.js';
 import { approvedNext, carriedOut, planGistText, planPassages, PROPOSED } from './plans.js';
 import { mendSlips } from './slips.js';
@@ -97,6 +97,7 @@ function rejected(messages: readonly ExtractMessage[], i: number): string | unde
 
 /** Causes with their fixes the assistant stated and the session then verified (a check passed, or the person confirmed). */
 function learningPassages(messages: readonly ExtractMessage[], i: number, text: string): Passage[] {
+  if (!mayHoldLearning(text)) return [];
   const found = findLearnings(sentenceTexts(text)).filter((l) => l.used.length === 2 && !/\b(?:I|I'm|I'll|I need|let me|we need)\b/.test(l.text));
   if (found.length === 0 || !verifiedAfter(messages, i)) return [];
   return found.map((l) => ({ text: l.text, source: 'learning', whole: true }));

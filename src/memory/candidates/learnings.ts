@@ -75,6 +75,16 @@ export function findLearnings(sentences: readonly string[]): Learning[] {
   return out;
 }
 
+/**
+ * Whether any sentence of `text` could name a cause or a fix: the whole text tidied as each sentence
+ * would be holds every match a sentence does. Most of an agent's messages name neither, and the
+ * sentence split findLearnings needs is the costly part.
+ */
+export function mayHoldLearning(text: string): boolean {
+  const body = tidy(text).body;
+  return CAUSE.test(body) || FIX.test(body);
+}
+
 /** Names a cause or a fix ("the fix was to bump node to 20"): what the person established. */
 export function statesLearning(text: string): boolean {
   const body = text.toLowerCase();
