@@ -184,6 +184,25 @@ export function endsGoingOn(tokens: readonly Token[]): boolean {
   return last !== undefined && words.length > 1 && before?.kind === 'punctuation' && L.GO_AHEAD.has(last.lower);
 }
 
+/** "Before you go too deep, …" at `i`: a condition met once, in the task in hand. */
+const metOnce = (tokens: readonly Token[], i: number): boolean =>
+  HABIT_TIMES.has(tokens[i]?.lower ?? '') && AGENTS.has(tokens[i + 1]?.lower ?? '') && goesFurther(tokens, i + 2);
+
+/**
+ * "Before you go too deep, look for similar projects", "before we continue, save your state": the
+ * command after a condition met once in the task in hand, a task of the moment and no rule; where
+ * its verb is, or -1.
+ */
+export function commandAfterOnce(tokens: readonly Token[], text: string): number {
+  const i = firstWord(tokens);
+  if (!metOnce(tokens, i)) return -1;
+  const comma = tokens.findIndex((t) => t.text === ',');
+  const cut = text.indexOf(',');
+  if (comma < 0 || cut < 0) return -1;
+  const at = commandAt(tokens.slice(comma + 1), text.slice(cut + 1));
+  return at < 0 ? -1 : comma + 1 + at;
+}
+
 /**
  * "When you touch the migrations, run make check first", "for each endpoint, add a test": a
  * condition or the cases it holds in, then a command. The command is read in the clause after the
@@ -194,11 +213,29 @@ export function conditionalCommand(tokens: readonly Token[], text: string): bool
   const first = tokens[i];
   const cases = CASE_PREPOSITIONS.has(first?.lower ?? '') && EVERY.has(tokens[i + 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 2]?.lower ?? '');
   if (first === undefined || (!L.CONDITIONS.has(first.lower) && !cases)) return false;
+  if (metOnce(tokens, i)) return false;
   const comma = tokens.findIndex((t) => t.text === ',');
   if (comma < 0 || comma >= tokens.length - 2) return false;
   const rest = tokens.slice(comma + 1);
   const at = text.indexOf(',');
   return commandAt(rest, at < 0 ? text : text.slice(at + 1)) >= 0;
+}
+
+/** Verbs of getting on with the task in hand: "before you go too deep", "before we continue". */
+const PROGRESS = new Set(['go', 'get', 'dive', 'dig', 'delve', 'proceed', 'continue', 'start', 'begin', 'jump', 'move', 'carry']);
+const OBJECT = new Set(['DET', 'NOUN', 'PROPN', 'NUM', 'PRON']);
+
+/**
+ * "before you go too deep", "before we start,": the condition is how far the task in hand has got,
+ * met once; with what it goes into ("when you start a new feature", "before you go to
+ * production") it is an event of the work, met each time.
+ */
+function goesFurther(tokens: readonly Token[], at: number): boolean {
+  const verb = tokens[at];
+  if (verb === undefined || !PROGRESS.has(verb.lemma)) return false;
+  const [next, after] = [tokens[at + 1], tokens[at + 2]];
+  const object = OBJECT.has(next?.pos ?? '') || (next?.pos === 'ADP' && OBJECT.has(after?.pos ?? ''));
+  return !object;
 }
 
 /**
@@ -212,7 +249,7 @@ export function isHabitual(tokens: readonly Token[], once = true): boolean {
     if (!HABIT_TIMES.has(t.lower) || (!once && t.lower === 'once')) return false;
     const [a, b] = [tokens[i + 1], tokens[i + 2]];
     return (
-      AGENTS.has(a?.lower ?? '') ||
+      (AGENTS.has(a?.lower ?? '') && !goesFurther(tokens, i + 2)) ||
       (a?.pos === 'VERB' && /ing$/.test(a.lower)) ||
       (t.lower !== 'once' && EVERY.has(a?.lower ?? '')) ||
       EVERY.has(b?.lower ?? '')

@@ -15,6 +15,7 @@ import { echoes, type SessionContext } from './session-context.js';
 import {
   answersNothing,
   goAheadReply,
+  commandAfterOnce,
   ASKS_NEED,
   BOLD_LABEL,
   EMOJI_LABEL,
@@ -155,7 +156,8 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const asking = question(tokens, text);
   const echo = echoes(text, c.messageId, session);
   // A single word is an answer or an acknowledgement, not a command ("Render").
-  const at = english && words.length >= 2 ? commandAt(tokens, text) : -1;
+  const opening = english && words.length >= 2 ? commandAt(tokens, text) : -1;
+  const at = opening < 0 && english && words.length >= 2 ? commandAfterOnce(tokens, text) : opening;
   const conditional = english && words.length >= 2 && conditionalCommand(tokens, text);
   const command = at >= 0 || conditional;
   // A first word the model read as a noun ("Check the disk") is its own lemma.

@@ -149,6 +149,10 @@ describe('kind before rank', () => {
     ['When the inflation toggle is on, recompute everything in 2024 terms.', 'rule'],
     ['Rebase before merging.', 'rule'],
     ['Retries are capped at 5.', 'fact'],
+    // A condition met once in the task in hand makes its command this task's, not a rule.
+    ['Before you go too deep, please look for other existing projects that do anything similar.', 'one-off'],
+    ['Before you start, read the AI readme.', 'one-off'],
+    ['When you start a new feature, create a branch first.', 'rule'],
   ])('"%s" is a %s', (text, kind) => {
     expect(kindOfText(text)).toBe(kind);
   });
@@ -167,6 +171,11 @@ describe('kind before rank', () => {
     ['Show the complete code for every file.', 0],
     ['Now run the migration before we move on to the views.', 0],
     ['Can you run the migration before moving to phase 4?', 0],
+    // How far the task in hand has got is met once; an event of the work, with what it goes into, each time.
+    ['Before you go too deep, please look for other existing projects that do anything similar.', 0],
+    ['Before you dive in, check the open issues.', 0],
+    ['When you start a new feature, create a branch first.', 1],
+    ['When you go to production, bump the version.', 1],
   ])('"%s" is said to hold beyond the moment: %i', (text, standing) => {
     const r = ranked([text]).find((x) => x.candidate.text.startsWith(text.slice(0, 12)));
     expect(r?.features[FEATURES.indexOf('modal.standing')]).toBe(standing);
