@@ -133,6 +133,25 @@ function complains(tokens: readonly Token[], at: number): boolean {
   return rest[0] === 'be' && ((rest[1] === 'this' && rest[2] === 'way') || (rest[1] === 'like' && (rest[2] === 'this' || rest[2] === 'that')));
 }
 
+/** What "should" expects to happen, not what it asks: "pass", "work", "fix it". */
+const EXPECTED = new Set(['work', 'fix', 'pass', 'succeed', 'compile', 'help']);
+
+/**
+ * "I removed the repo, so now we should be clean", "now the tests should pass", "that should fix
+ * it": "should" after "now" or "so", or a change pointed at that should fix or help, says what the
+ * speaker expects and asks nothing; "so the modal should be like the settings page" still asks.
+ */
+function expects(tokens: readonly Token[], at: number): boolean {
+  const before = tokens.slice(0, at).map((t) => t.lower);
+  const next = tokens[at + 1];
+  // "That should fix it", "this should help": a change just made, and what it is expected to do
+  // ("this should work offline" may ask it).
+  if (['that', 'this'].includes(before[before.length - 1] ?? '') && (next?.lemma === 'fix' || next?.lemma === 'help')) return true;
+  const cue = before.includes('so') || (before.includes('now') && !hasPhrase(before, [['from', 'now', 'on']]));
+  if (!cue) return false;
+  return next?.lemma === 'be' ? tokens[at + 2]?.pos === 'ADJ' : EXPECTED.has(next?.lemma ?? '');
+}
+
 /** The kind and the feature vector of one candidate (FEATURES order), from one reading of it. */
 export function readCandidate(c: Candidate, session: SessionContext): { kind: Kind; features: number[] } {
   const { tokens, text } = spoken(c);
@@ -189,7 +208,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const prohibition = tokens[lead]?.lower === 'no' && ['NOUN', 'PROPN', 'X', 'ADJ'].includes(tokens[lead + 1]?.pos ?? '') && !/\?\s*$/.test(text);
   const deontic =
     prohibition ||
-    tokens.some((t, i) => L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower)) && !complains(tokens, i)) ||
+    tokens.some(
+      (t, i) =>
+        L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower)) && !complains(tokens, i) && !expects(tokens, i),
+    ) ||
     hasPhrase(lower, L.DEONTIC_PHRASES);
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
   const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;

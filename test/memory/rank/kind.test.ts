@@ -181,6 +181,21 @@ describe('kind before rank', () => {
     expect(r?.features[FEATURES.indexOf('modal.standing')]).toBe(standing);
   });
 
+  it.each([
+    // What the speaker expects of a state or an outcome asks nothing of anyone.
+    ['I removed the git repo from the parent folder, so now we should be clean.', 0],
+    ['Now the tests should pass.', 0],
+    ['That should fix it.', 0],
+    // Still asked: what it should be like, a requirement on the code, from now on.
+    ['So the modal should be like the settings page.', 1],
+    ['This should work with the old API too.', 1],
+    ['The build should be clean.', 1],
+    ['From now on the API should be versioned.', 1],
+  ])('"%s" asks it (modal.deontic): %i', (text, deontic) => {
+    const r = ranked([text]).find((x) => x.candidate.text.startsWith(text.slice(0, 12)));
+    expect(r?.features[FEATURES.indexOf('modal.deontic')]).toBe(deontic);
+  });
+
   it('a rule in Spanish, German, French, Japanese or Chinese with its standing marker is a rule, not chatter', () => {
     for (const text of [
       'Siempre escribe los mensajes de commit en inglés.',
