@@ -1,9 +1,10 @@
 /**
  * The "Current state" lines of a recall block: the project's state record, resolved, as recall
- * items marked as the agent's record with their date and session. What is open is a line each (in
- * progress, then the newest). What was committed, built otherwise, and found is a line per session
- * each, its pieces one after another, newest session first: a changelog, which reaches back over
- * more sessions in the same room than a line (with its own date and source) per piece.
+ * items marked as the agent's record with their date and session. What a session's task list,
+ * report or summary left open is a line (in progress first, the newest session first). What was
+ * committed, built otherwise, and found is a line per session each, its pieces one after another,
+ * newest session first: a changelog, which reaches back over more sessions in the same room than a
+ * line (with its own date and source) per piece.
  */
 import type { RecallItem } from '../../api/memory.js';
 import { estimateTokens } from '../../llm/tokens.js';
@@ -44,9 +45,21 @@ function source(l: StateLine): string {
 
 const day = (at: string | undefined): string => (at === undefined ? '' : at.slice(0, 10));
 
-/** "Open: Wire the retry into the uploader (tasks, pending, 2026-11-20)". */
-function openText(l: StateLine): string {
-  return `Open: ${l.text} (${source(l)}${l.at === undefined ? '' : `, ${day(l.at)}`})`;
+/** Where a session's open items come from, as their line names it: the task list, the agent's report, a summary. */
+function openSource(l: StateLine): string {
+  return l.source === 'todo' ? 'tasks' : source(l);
+}
+
+/**
+ * "Open (tasks, 2026-11-20): Wire the retry into the uploader (in progress) · Expose the metric":
+ * what one session's task list (or report, or summary) left open, one line.
+ */
+function openText(pieces: readonly StateLine[]): string {
+  const first = pieces[0];
+  if (first === undefined) return '';
+  const at = pieces.reduce((m, l) => ((l.at ?? '') > m ? (l.at ?? '') : m), '');
+  const piece = (l: StateLine) => `${l.text.replace(/[\s.;:]+$/, '')}${l.status === 'in_progress' ? ' (in progress)' : ''}`;
+  return `Open (${openSource(first)}${at === '' ? '' : `, ${day(at)}`}): ${pieces.map(piece).join(JOIN)}`;
 }
 
 /** A session's line a piece belongs to: its commits, its other built work, what it found. */
@@ -128,15 +141,21 @@ export function stateItems(lines: readonly StateLine[], room: number): StateBloc
   const said: string[] = [];
   const items: RecallItem[] = [];
   let tokens = 0;
+  // What one session's list (or report, or summary) left open is one line, grown a piece at a time while it fits.
+  const openOf = new Map<string, StateLine[]>();
+  const openCost = (pieces: readonly StateLine[]) => (pieces.length === 0 ? 0 : estimateTokens(openText(pieces)) + ITEM_FRAME_TOKENS);
   for (const l of open) {
-    const text = openText(l);
-    const cost = estimateTokens(text) + ITEM_FRAME_TOKENS;
-    if (seen.has(text) || tokens + cost > room) continue;
-    seen.add(text);
+    const key = `open ${l.text}`;
+    const id = `${l.sessionId}#open:${openSource(l)}`;
+    const now = openOf.get(id) ?? [];
+    const extra = openCost([...now, l]) - openCost(now);
+    if (seen.has(key) || tokens + extra > room) continue;
+    seen.add(key);
     said.push(l.text);
-    tokens += cost;
-    items.push(item(`${l.sessionId}#${l.messageIds[0] ?? ''}`, text, l, [l]));
+    tokens += extra;
+    openOf.set(id, [...now, l]);
   }
+  for (const [id, pieces] of openOf) if (pieces[0] !== undefined) items.push(item(id, openText(pieces), pieces[0], pieces));
   // Finished work a piece at a time: a piece goes in while its session's line, grown by it, fits.
   const lineOf = new Map<string, StateLine[]>();
   const cost = (pieces: readonly StateLine[]) => (pieces.length === 0 ? 0 : estimateTokens(sessionText(pieces)) + ITEM_FRAME_TOKENS);

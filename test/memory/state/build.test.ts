@@ -330,6 +330,24 @@ describe('dream compaction', () => {
     ]);
   });
 
+  it("says what one session's task list, and its report, left open in a line each, in progress first, as far as the room allows", () => {
+    const s = session('s1', [
+      todo([
+        { content: 'Add the CSV export', status: 'pending' },
+        { content: 'Wire the exporter into the CLI', status: 'in_progress' },
+        { content: 'Document the export flags', status: 'pending' },
+      ]),
+      msg({ text: 'Exporter wired.\n\nNext steps:\n- Run npm install\n- Set EXPORT_DIR in your .env' }),
+    ]);
+    const lines = (room: number) => stateItems(resolveState(project(s), none), room).items.map((i) => i.text);
+    expect(lines(400)).toEqual([
+      'Open (tasks, 2026-11-01): Wire the exporter into the CLI (in progress) · Add the CSV export · Document the export flags',
+      "Open (the agent's report, 2026-11-01): Run npm install · Set EXPORT_DIR in your .env",
+    ]);
+    // A line grows a piece at a time while it fits: the rest waits, nothing is cut.
+    expect(lines(24)).toEqual(['Open (tasks, 2026-11-01): Wire the exporter into the CLI (in progress)']);
+  });
+
   it("spreads the room over several sessions: the latest one's many commits do not push out older work", () => {
     const subjects = [
       'Parse YAML front matter in posts',
@@ -352,7 +370,7 @@ describe('dream compaction', () => {
     ]);
     const { items, said } = stateItems(resolveState(project(...older, latest), none), 150);
     const texts = items.map((i) => i.text);
-    expect(texts[0]).toMatch(/^Open: Wire the exporter/);
+    expect(texts[0]).toMatch(/^Open \(tasks, [^)]*\): Wire the exporter/);
     for (const c of ['cron jobs', 'API docs', 'Postgres 16']) expect(texts.some((t) => t.includes(c))).toBe(true);
     expect(texts.some((t) => t.includes('YAML front matter'))).toBe(true);
     // The room holds: some of the latest session's commits wait, and what is shown is what is said.

@@ -70,13 +70,13 @@ describe('current state from the agent record', () => {
 
     let lines = state(await recall(d, cwd));
     expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+ · )?Add retry to the S3 upload \(a1b2c3d\)(?: · |$)/.test(l))).toBe(true);
-    expect(lines.some((l) => /^Open: Write the migration for orders \(tasks, in progress, \d{4}-\d\d-\d\d\)$/.test(l))).toBe(true);
-    expect(lines.some((l) => /^Open: Expose an upload_failed metric \(tasks, pending/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open \(tasks, \d{4}-\d\d-\d\d\): (?:.* · )?Write the migration for orders \(in progress\)(?: · |$)/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open \(tasks, [^)]*\): (?:.* · )?Expose an upload_failed metric(?: · |$)/.test(l))).toBe(true);
     expect(lines.some((l) => /Benchmark the presigned URL path/.test(l))).toBe(true);
     expect(lines.some((l) => /request body/i.test(l))).toBe(false);
     expect(lines.some((l) => /Kafka/.test(l))).toBe(false);
     // The completed item is not open (it is built, by its commit).
-    expect(lines.some((l) => /^Open: Add retry/.test(l))).toBe(false);
+    expect(lines.some((l) => /^Open .*Add retry/.test(l))).toBe(false);
 
     const md = await d.cli(['recall', '--project', cwd, '--format', 'markdown']);
     expect(md.stdout).toContain("## Current state (the agent's record)");
@@ -91,7 +91,7 @@ describe('current state from the agent record', () => {
       .assistant('Both are done: the migration is written and the metric is exported.');
     await ingest(d, next, dir, 'up-2');
     lines = state(await recall(d, cwd));
-    expect(lines.filter((l) => l.startsWith('Open:'))).toEqual([]);
+    expect(lines.filter((l) => l.startsWith('Open '))).toEqual([]);
     expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+ · )?Expose the upload_failed metric for Grafana \(0a1b2c3\)/.test(l))).toBe(true);
     expect(lines.some((l) => /Benchmark the presigned/.test(l))).toBe(false);
 
@@ -158,7 +158,7 @@ describe('current state from the agent record', () => {
     await ingest(d, s, dir, 'view-1');
     let lines = state(await recall(d, cwd));
     expect(lines.some((l) => /64f1b9a/.test(l))).toBe(true);
-    expect(lines.filter((l) => l.startsWith('Open:'))).toEqual([]);
+    expect(lines.filter((l) => l.startsWith('Open '))).toEqual([]);
 
     // A summary written after the session's last commit still says what is left.
     const later = new ClaudeSession({ sessionId: 'view-2', cwd, start: ago(1) })
@@ -168,7 +168,7 @@ describe('current state from the agent record', () => {
       .compactSummary(summary('   - Add the expand control to the sidecar'));
     await ingest(d, later, dir, 'view-2');
     lines = state(await recall(d, cwd));
-    expect(lines.some((l) => /^Open: Add the expand control to the sidecar \(compaction summary/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open \(compaction summary, [^)]*\): (?:.* · )?Add the expand control to the sidecar/.test(l))).toBe(true);
   }, 60_000);
 
   it('keeps a finished task beside the commit that covers it when the task states a value the commit does not', async () => {
@@ -196,7 +196,7 @@ describe('current state from the agent record', () => {
     expect(lines.some((l) => /cfdb63e/.test(l))).toBe(true);
     // A task its commit says as well is said once, by the commit.
     expect(lines.filter((l) => /Stream the gallery export/.test(l))).toHaveLength(1);
-    expect(lines.some((l) => /^Open: Purge originals after 30 days \(tasks, pending/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open \(tasks, [^)]*\): (?:.* · )?Purge originals after 30 days/.test(l))).toBe(true);
   }, 60_000);
 
   it("takes a later report's pending part as the newer word on what is left, whatever words the earlier one used", async () => {
@@ -205,7 +205,7 @@ describe('current state from the agent record', () => {
       .user('Génère les miniatures dans un worker Oban.')
       .assistant("C'est fait.\n\nReste à faire : la politique de retry pour les miniatures qui échouent.");
     await ingest(d, first, dir, 'at-r1');
-    expect(state(await recall(d, cwd))).toContainEqual(expect.stringMatching(/^Open: la politique de retry/));
+    expect(state(await recall(d, cwd))).toContainEqual(expect.stringMatching(/^Open \([^)]*\): (?:.* · )?la politique de retry/));
     const second = new ClaudeSession({ sessionId: 'at-r2', cwd, start: ago(1) })
       .user('On reprend.')
       .toolUse('b1', 'Bash', { command: 'git commit -am "feat(media): retry failed thumbnails with exponential backoff"' })
@@ -214,7 +214,7 @@ describe('current state from the agent record', () => {
     await ingest(d, second, dir, 'at-r2');
     const lines = state(await recall(d, cwd));
     expect(lines.some((l) => /politique de retry/.test(l))).toBe(false);
-    expect(lines).toContainEqual(expect.stringMatching(/^Open: la purge des originaux après 30 jours \(the agent's report/));
+    expect(lines).toContainEqual(expect.stringMatching(/^Open \(the agent's report, [^)]*\): (?:.* · )?la purge des originaux après 30 jours/));
   }, 60_000);
 
   it("drops the person's account of open work once the agent's record says it was built, and keeps what is still open", async () => {
@@ -292,9 +292,9 @@ describe('current state from the agent record', () => {
     await ingestText(d, join(dir, 'rollout.jsonl'), `${rollout}\n`);
     const lines = state(await recall(d, cwd));
     expect(lines.some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+ · )?Drop the oldest messages when a subscriber lags \(7e6d5c4\)/.test(l))).toBe(true);
-    expect(lines.some((l) => /^Open: Add a relay_dropped_messages_total counter \(tasks, pending/.test(l))).toBe(true);
-    expect(lines.some((l) => /^Open: document the policy in the README \(the agent's report/.test(l))).toBe(true);
-    expect(lines.some((l) => /^Open: Drop the oldest/.test(l))).toBe(false);
+    expect(lines.some((l) => /^Open \(tasks, [^)]*\): (?:.* · )?Add a relay_dropped_messages_total counter/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open \(the agent's report, [^)]*\): (?:.* · )?document the policy in the README/.test(l))).toBe(true);
+    expect(lines.some((l) => /^Open .*Drop the oldest/.test(l))).toBe(false);
   }, 60_000);
 
   it('records what the person asked for and the agent changed files for, where no commit says it, and not a declined or taken-back change', async () => {
