@@ -1,13 +1,17 @@
 /**
  * Memory over many real sessions of one person (../shared/benchmarks/longitudinal/, read in place,
  * never copied): its scorer on this build beside its trivial peer (`--peer`: the person's newest
- * sentences per project up to the budget), in the same run. Targets (issue 20): final state recalled
- * ≥ 0.65, stale ≤ 1, junk ≤ 2.
+ * sentences per project up to the budget), in the same run. Targets: final state recalled ≥ 0.65,
+ * stale ≤ 1, junk ≤ 2. Then the set's ingest into a fresh daemon through one `nightshift ingest`
+ * of all its files (median of three, ≤ 2 s), beside the same through one CLI process per file.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { withDaemon } from './lib/daemon.js';
+import { cli } from './lib/spawn.js';
+import { fmt, median } from './lib/stats.js';
 import { atLeast, atMost, info, type Bench, type Figure } from './lib/types.js';
 
 const run = promisify(execFile);
@@ -55,6 +59,33 @@ export const longitudinalBench: Bench = {
       atMost('junk recalled', a.junk, '', 2),
       info('peer: junk recalled', p.junk, ''),
     ];
+    const sessions = (JSON.parse(readFileSync(join(dir, 'athena', 'labels.json'), 'utf8')) as { sessions: { file: string }[] }).sessions;
+    const files = sessions.map((s) => join(dir, 'athena', s.file));
+    const config = { transcripts: { watch: false } };
+    // Each run a fresh daemon: the first ingest also loads the language model, as it would in use.
+    const oneCall: { wall: number; daemon: number }[] = [];
+    for (let round = 0; round < 3; round++)
+      oneCall.push(
+        await withDaemon(config, async (d) => {
+          const r = await cli(['ingest', ...files, '--format', 'claude-code', '--json'], d.cliEnv, 120_000);
+          const inDaemon = (JSON.parse(r.stdout) as { durationMs: number }[]).reduce((n, x) => n + x.durationMs, 0);
+          return { wall: r.ms / 1000, daemon: inDaemon / 1000 };
+        }),
+      );
+    const perFile = await withDaemon(config, async (d) => {
+      let ms = 0;
+      for (const f of files) ms += (await cli(['ingest', f, '--format', 'claude-code', '--json'], d.cliEnv, 60_000)).ms;
+      return ms / 1000;
+    });
+    const wall = median(oneCall.map((r) => r.wall));
+    say(
+      `ingest of the ${files.length} sessions through one CLI call: ${oneCall.map((r) => fmt(r.wall)).join(', ')} s (in the daemon ${oneCall.map((r) => fmt(r.daemon)).join(', ')} s); one CLI process per file: ${fmt(perFile)} s`,
+    );
+    figures.push(
+      atMost('ingest of the set, one CLI call (median of 3)', wall, 's', 2),
+      info('of it in the daemon (median)', median(oneCall.map((r) => r.daemon)), 's'),
+      info('peer: the same through one CLI process per file', perFile, 's'),
+    );
     return figures;
   },
 };
