@@ -88,32 +88,33 @@ export function registerSessionCommands(program: Command): void {
         else process.stdout.write(describeSummary(r.summary));
         return;
       }
+      // Each file's outcome is printed as it comes (a long set shows its progress); --json prints them all at the end.
+      let exit = 0;
       const results = await withDaemon(async (c) => {
         const out: IngestOutcome[] = [];
         for (const file of inTimeOrder(files)) {
+          let outcome: IngestOutcome;
           try {
             const r = await c.ingest(request(file));
-            out.push(r.summary ?? { path: resolve(file), queued: true });
+            outcome = r.summary ?? { path: resolve(file), queued: true };
+            if (!o.json) process.stdout.write(r.summary ? describeSummary(r.summary) : `queued ${resolve(file)} for ingest (see \`nightshift sessions\`)\n`);
           } catch (err) {
             // The daemon gone is no one file's failure: the rest would fail the same way. Run again,
             // the files already ingested are unchanged and cost nothing.
             if (!(err instanceof AppError) || DAEMON_GONE.has(err.code)) throw err;
-            out.push({ path: resolve(file), error: err.toJSON() });
+            outcome = { path: resolve(file), error: err.toJSON() };
+            exit = Math.max(exit, exitCodeOf(err));
             if (!o.json) process.stderr.write(`nightshift: ${err.message}\n`);
           }
+          out.push(outcome);
         }
         return out;
       });
-      const failed = results.filter((r) => 'error' in r);
       if (o.json) printJson(results);
-      else
-        for (const r of results) {
-          if ('queued' in r) process.stdout.write(`queued ${r.path} for ingest (see \`nightshift sessions\`)\n`);
-          else if (!('error' in r)) process.stdout.write(describeSummary(r));
-        }
-      if (failed.length > 0) {
-        if (!o.json) process.stderr.write(`nightshift: ${failed.length} of ${files.length} files failed\n`);
-        process.exitCode = Math.max(...failed.map((f) => exitCodeOf(new AppError(f.error.code, f.error.message))));
+      const failed = results.filter((r) => 'error' in r).length;
+      if (failed > 0) {
+        if (!o.json) process.stderr.write(`nightshift: ${failed} of ${files.length} files failed\n`);
+        process.exitCode = exit;
       }
     });
 

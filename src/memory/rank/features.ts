@@ -135,21 +135,26 @@ function complains(tokens: readonly Token[], at: number): boolean {
 
 /** What "should" expects to happen, not what it asks: "pass", "work", "fix it". */
 const EXPECTED = new Set(['work', 'fix', 'pass', 'succeed', 'compile', 'help']);
+/** A state a change is expected to have brought about: "now we should be clean". */
+const SETTLED = new Set(['fine', 'ok', 'okay', 'good', 'clean', 'ready', 'done', 'fixed', 'set', 'better', 'sorted', 'safe', 'green', 'gone']);
 
 /**
  * "I removed the repo, so now we should be clean", "now the tests should pass", "that should fix
- * it": "should" after "now" or "so", or a change pointed at that should fix or help, says what the
- * speaker expects and asks nothing; "so the modal should be like the settings page" still asks.
+ * it": "should" in a consequence (", so …"), after "now" with a settled state or an outcome, or
+ * after a change pointed at that should fix or help, says what the speaker expects and asks
+ * nothing. "Do it so that the page should be fast", "now the API should be stateless" still ask.
  */
 function expects(tokens: readonly Token[], at: number): boolean {
   const before = tokens.slice(0, at).map((t) => t.lower);
-  const next = tokens[at + 1];
+  const [next, after] = [tokens[at + 1], tokens[at + 2]];
   // "That should fix it", "this should help": a change just made, and what it is expected to do
   // ("this should work offline" may ask it).
   if (['that', 'this'].includes(before[before.length - 1] ?? '') && (next?.lemma === 'fix' || next?.lemma === 'help')) return true;
-  const cue = before.includes('so') || (before.includes('now') && !hasPhrase(before, [['from', 'now', 'on']]));
-  if (!cue) return false;
-  return next?.lemma === 'be' ? tokens[at + 2]?.pos === 'ADJ' : EXPECTED.has(next?.lemma ?? '');
+  const outcome = EXPECTED.has(next?.lemma ?? '');
+  const consequence = before.some((w, i) => w === 'so' && (i === 0 || before[i - 1] === ',') && before[i + 1] !== 'that');
+  if (consequence) return outcome || (next?.lemma === 'be' && after?.pos === 'ADJ');
+  const now = before.slice(-3).includes('now') && !hasPhrase(before, [['from', 'now', 'on']]);
+  return now && (outcome || (next?.lemma === 'be' && SETTLED.has(after?.lower ?? '')));
 }
 
 /** The kind and the feature vector of one candidate (FEATURES order), from one reading of it. */

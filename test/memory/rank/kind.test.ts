@@ -191,6 +191,8 @@ describe('kind before rank', () => {
     ['This should work with the old API too.', 1],
     ['The build should be clean.', 1],
     ['From now on the API should be versioned.', 1],
+    ['Now the API should be stateless.', 1],
+    ['Cache the totals so that the page should be fast.', 1],
   ])('"%s" asks it (modal.deontic): %i', (text, deontic) => {
     const r = ranked([text]).find((x) => x.candidate.text.startsWith(text.slice(0, 12)));
     expect(r?.features[FEATURES.indexOf('modal.deontic')]).toBe(deontic);
