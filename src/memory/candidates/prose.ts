@@ -48,6 +48,29 @@ function stripTagBlocks(text: string): string {
   return pos === 0 ? text : out + text.slice(pos);
 }
 
+/** A list item's number where a line goes on after the last item: "… entries 2. Agents …". */
+const INLINE_ITEM = /(?:^|\s)(\d{1,2})[.)]\s+(?=\S)/g;
+
+/**
+ * A numbered list typed on one line ("1. fire your fund manager 2. humans sleep off … 3. …"), as
+ * its items, each on a line of its own (with what came before the first): without it, a sentence
+ * runs into the next item's number ("… Agents do not 3."). Only a run 1, 2, … in order counts, and
+ * only of items that end a clause: items that end in a comma are one sentence's parts.
+ */
+function inlineItems(line: string): string[] {
+  if (!/(?:^|\s)1[.)]\s/.test(line) || !/\s2[.)]\s/.test(line)) return [line];
+  const cuts: number[] = [];
+  INLINE_ITEM.lastIndex = 0;
+  for (let m = INLINE_ITEM.exec(line); m !== null; m = INLINE_ITEM.exec(line)) {
+    if (Number(m[1]) === cuts.length + 1) cuts.push(m.index + m[0].length - m[0].trimStart().length);
+  }
+  if (cuts.length < 2) return [line];
+  const items = cuts.map((c, i) => line.slice(c, cuts[i + 1]).trim());
+  // "I built: 1) the contract, 2) the frontend, 3) the hooks": one sentence that counts its parts.
+  if (items.slice(0, -1).some((item) => /[,;]$/.test(item))) return [line];
+  return [line.slice(0, cuts[0]).trim(), ...items].filter((p) => p !== '');
+}
+
 /** Lines outside fences, grouped into paragraphs. */
 function paragraphs(text: string): string[][] {
   const out: string[][] = [];
@@ -63,7 +86,7 @@ function paragraphs(text: string): string[][] {
     if (line.trim() === '') {
       if (current.length > 0) out.push(current);
       current = [];
-    } else current.push(line.endsWith('\r') ? line.slice(0, -1) : line);
+    } else current.push(...inlineItems(line.endsWith('\r') ? line.slice(0, -1) : line));
   }
   if (current.length > 0) out.push(current);
   return out;
@@ -103,7 +126,7 @@ export interface Block {
 
 /** Prose paragraphs and bullets, fenced code, tag blocks and pasted output removed. */
 export function proseBlocks(text: string): Block[] {
-  if (!text.includes('\n') && !text.includes('<')) {
+  if (!text.includes('\n') && !text.includes('<') && inlineItems(text).length === 1) {
     const line = text.trim();
     if (line.length === 0 || line.length > MAX_UNIT || looksLikeOutput(line)) return [];
     return [{ text: line.replace(BULLET, ''), bullet: BULLET.test(line) }];

@@ -104,6 +104,8 @@ const CURRENT = /^\W*(?:current(?:ly)?|still(?: failing| broken| open)?|now)\b\W
 const ANNOUNCE_WORDS = 4;
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
 const PAST_AUX = new Set(['was', 'were', 'did', 'had']);
+/** Modals of what has become possible: "can now", "will now". */
+const CAN = new Set(['can', 'could', 'will', 'may']);
 /** "Keep going", "keep working", "keep trying": going on, not a habit. */
 const KEEP_GOING = new Set(['work', 'try', 'look']);
 const cap = (n: number, max: number): number => Math.min(n, max);
@@ -165,8 +167,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const lemmas = new Set(tokens.map((t) => t.lemma));
   const has = (s: ReadonlySet<string>): boolean => lower.some((w) => s.has(w));
   const count = (s: ReadonlySet<string>): number => lower.filter((w) => s.has(w)).length;
-  // "from now on" looks ahead: its "now" is not the moment.
-  const moment = hasPhrase(lower, [['from', 'now', 'on']]) ? count(L.RELATIVE_TIME) - 1 : count(L.RELATIVE_TIME);
+  // "from now on" looks ahead, and "you can now fire your fund manager" tells what has become
+  // possible: neither "now" is the moment.
+  const lasts = (i: number): boolean => (lower[i - 1] === 'from' && lower[i + 1] === 'on') || CAN.has(lower[i - 1] ?? '');
+  const moment = lower.filter((w, i) => L.RELATIVE_TIME.has(w) && !(w === 'now' && lasts(i))).length;
   const verbs = tokens.filter((t) => t.pos === 'VERB' || t.pos === 'AUX');
   const src = c.source;
   const summary = src.startsWith('summary-') ? src.slice('summary-'.length) : undefined;

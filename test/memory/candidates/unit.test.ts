@@ -42,4 +42,16 @@ describe('unitsOfPassage', () => {
     expect(sentenceTexts('/review check the auth module.')).toEqual(['check the auth module.']);
     expect(unitsOfPassage({ text: '/review check the auth module.', source: 'typed' }, place).map((u) => u.text)).toEqual(['check the auth module.']);
   });
+
+  it('reads a numbered list typed on one line as its items, never running a sentence into the next number', () => {
+    expect(sentenceTexts('1. You can now fire your fund manager 2. humans miss entries, agents do not 3. the market breaks')).toEqual([
+      'You can now fire your fund manager',
+      'humans miss entries, agents do not',
+      'the market breaks',
+    ]);
+    expect(sentenceTexts('Steps: 1) add the model 2) wire the API')).toEqual(['Steps:', 'add the model', 'wire the API']);
+    // One sentence counting its parts, and numbers that are no list, stay as written.
+    expect(sentenceTexts('I built: 1) the contract with buy_shares, 2) the frontend, 3) the hooks.')).toHaveLength(1);
+    expect(sentenceTexts('Use Node 18. Then bump it to 20.')).toEqual(['Use Node 18.', 'Then bump it to 20.']);
+  });
 });

@@ -149,6 +149,9 @@ describe('kind before rank', () => {
     ['When the inflation toggle is on, recompute everything in 2024 terms.', 'rule'],
     ['Rebase before merging.', 'rule'],
     ['Retries are capped at 5.', 'fact'],
+    // What has become possible lasts; "now" alone is the moment.
+    ['Users can now export the report as CSV.', 'fact'],
+    ['Now run the migration.', 'one-off'],
     // A condition met once in the task in hand makes its command this task's, not a rule.
     ['Before you go too deep, please look for other existing projects that do anything similar.', 'one-off'],
     ['Before you start, read the AI readme.', 'one-off'],
