@@ -109,10 +109,14 @@ const CAN = new Set(['can', 'could', 'will', 'may']);
 /** "Keep going", "keep working", "keep trying": going on, not a habit. */
 const KEEP_GOING = new Set(['work', 'try', 'look']);
 const cap = (n: number, max: number): number => Math.min(n, max);
-/** The agent's offer, anywhere in its question, to do one of the repository's chores next: "Ready to test it - want me to commit this change?". */
+/**
+ * The agent's offer, anywhere in its question, to do one of the repository's chores next: "Ready
+ * to test it - want me to commit this change?", "… nebo chceš, abych pushnul přímo na main?" (in
+ * other languages git's verbs are borrowed and inflected: pushnul, mergen, pushear).
+ */
 const OFFERS_CHORE = new RegExp(
-  String.raw`\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:${[...L.CHORE_VERBS, 'merge'].join('|')})\b`,
-  'i',
+  String.raw`\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:${[...L.CHORE_VERBS, 'merge'].join('|')})\b|(?:veux-tu que je|voulez-vous que je|tu veux que je|quieres que|soll ich|chce(?:š|te),? abych|要我|需要我)\s*(?:\S+\s+){0,3}?(?:commit|push|pull|rebase|merg)\p{L}*`,
+  'iu',
 );
 /** "continue with phase 4", "proceed to step 2: the models", "ready for phase 5": going on to a plan's next step (read past its openers); "implement the plan" goes on with all of it. */
 const NEXT_STEP = new RegExp(

@@ -309,6 +309,9 @@ describe('kind before rank', () => {
     expect(
       kinds('Ready to test the live data flow - want me to commit this change and start both services?', 'Commit and push! and then yes, kick the tires.'),
     ).toEqual(['one-off']);
+    // In other languages the git verb is borrowed and inflected.
+    expect(kinds('Mergneš to přes PR, nebo chceš, abych pushnul přímo na main?', 'Udělej merge ty.')).toEqual(['one-off']);
+    expect(kinds('Soll ich die Änderungen pushen?', 'Ja, bitte.')).not.toEqual(['decision']);
     expect(kinds('Want me to push the fix?', 'Yes, and always rebase on main before you push.')).toEqual(['decision']);
     expect(kinds('Want me to switch the importer to streaming?', 'Yes, stream it in 1,000-row pages.')).toEqual(['decision']);
   });
