@@ -149,7 +149,11 @@ export function kindOf(s: KindSignals): Kind {
     case 'summary-current':
     case 'summary-next':
       return 'state';
+    // The summary's account of what was asked: a task it restates ("Fix the compilation errors after
+    // the poke feature") was this session's request, as it would be typed.
     case 'summary-request':
+      if (s.aside) return 'pasted';
+      return kindOf({ ...s, source: 'typed' }) === 'one-off' ? 'one-off' : 'fact';
     case 'summary-concepts':
       return s.aside ? 'pasted' : 'fact';
     case 'summary-errors':

@@ -316,6 +316,21 @@ describe('kind before rank', () => {
     expect(kinds('Want me to switch the importer to streaming?', 'Yes, stream it in 1,000-row pages.')).toEqual(['decision']);
   });
 
+  it("a compaction summary's restated request is the session's one-off when it is a task of the moment", () => {
+    const text = [
+      'This session is being continued from a previous conversation that ran out of context.',
+      '',
+      'Summary:',
+      '1. Primary Request and Intent:',
+      '   - Make the repository public',
+      '   - Every resource must carry the tags owner and cost-center',
+    ].join('\n');
+    const messages: ExtractMessage[] = [{ id: 's0', role: 'user', kind: 'summary', origin: 'summary', text }];
+    const kinds = rank(collectCandidates(messages), sessionContext(messages)).map((r) => `${r.kind}: ${r.candidate.text}`);
+    expect(kinds).toContain('one-off: Make the repository public');
+    expect(kinds).toContain('fact: Every resource must carry the tags owner and cost-center');
+  });
+
   it('a line of an instruction file the agent wrote is a rule, unless it only notes a value under a label', () => {
     const kindsOf = (lines: readonly string[]): string[] => {
       const messages: ExtractMessage[] = [{ id: 'w0', role: 'assistant', kind: 'text', origin: 'instructions', text: lines.join('\n') }];
