@@ -329,6 +329,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     reserves,
     deferral,
     choreOffer,
+    skillCall: verb === 'use' && tokens.slice(at + 1, at + 7).some((t) => t.lemma === 'skill'),
     replyTask,
     chatter,
     relativeTime: relative,

@@ -98,6 +98,8 @@ export interface KindSignals {
   deferral: boolean;
   /** An answer to the agent's offer to do a chore of the repository next: commit, push, merge. */
   choreOffer: boolean;
+  /** A command to use one of the agent's skills ("use the apply-grant skill"): picked for the task in hand. */
+  skillCall: boolean;
   /** An answer whose reply is a command of its own, not one of the options the question put. */
   replyTask: boolean;
   /** Share of the words that are interjections, thanks or praise. */
@@ -208,6 +210,8 @@ export function kindOf(s: KindSignals): Kind {
   // A bare command is a request of the moment when it points at the moment, at trouble, or names
   // nothing that lasts ("explain this function", "run the tests again", "fix the login bug"); "Use
   // pnpm" names a tool and stands.
+  // "Use the apply grant skill": the agent's skills are picked for a task, as a request's own tool.
+  if (s.command && s.skillCall && !lasting(s)) return 'one-off';
   if (s.command) return s.bareCommand && (s.relativeTime > 0 || s.trouble > 0 || !s.named) ? 'one-off' : 'rule';
   // "When I deploy, I run the smoke tests myself"; not "when I pressed it, it said …", a story.
   if (s.reserves && s.condition && !s.anyPast) return 'rule';

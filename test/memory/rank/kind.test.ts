@@ -149,6 +149,9 @@ describe('kind before rank', () => {
     ['When the inflation toggle is on, recompute everything in 2024 terms.', 'rule'],
     ['Rebase before merging.', 'rule'],
     ['Retries are capped at 5.', 'fact'],
+    // One of the agent's skills is picked for the task in hand; a rule may still name one.
+    ['Use the security-review skill on the auth module.', 'one-off'],
+    ['Always use the review skill before merging.', 'rule'],
     // What has become possible lasts; "now" alone is the moment.
     ['Users can now export the report as CSV.', 'fact'],
     ['Now run the migration.', 'one-off'],
