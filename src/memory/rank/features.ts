@@ -242,7 +242,22 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   // "DON'T EDIT ANYTHING", "don't touch anything": a stop for now that says neither where nor what;
   // "don't edit anything in vendor/" says where it holds.
   const blanketStop = command && negated && lower.includes('anything') && contentWords <= 1 && !standing && !has(L.CONDITIONS);
-  const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !negated && !habitual && !everyCase;
+  // A command is forbidden by a negator at or before its verb ("never push …") or by a clause of its
+  // own ("fix lints, don't slap //nolint on them"); one inside what it goes on to say ("find the
+  // pair that proves it is NOT a key") forbids nothing. "Make sure the docs don't bloat" asks that
+  // something does not happen, as a prohibition does.
+  const assures = verb === 'make' && (next?.lower === 'sure' || next?.lower === 'certain');
+  const forbids =
+    negated &&
+    (assures ||
+      clause.some(
+        (t, i) =>
+          !leftOpen.has(i) &&
+          (i + reply <= Math.max(at, 0)
+            ? L.NEGATORS.has(t.lower) || t.negated
+            : t.lower === 'never' || t.lower === "don't" || t.lower === 'dont' || ((t.lower === "n't" || t.lower === 'not') && clause[i - 1]?.lower === 'do')),
+      ));
+  const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !forbids && !habitual && !everyCase;
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;
   // Any verb in a past form ("said", "made", "got back"), beside pastTense's "told only in the past".

@@ -149,6 +149,10 @@ describe('kind before rank', () => {
     ['When the inflation toggle is on, recompute everything in 2024 terms.', 'rule'],
     ['Rebase before merging.', 'rule'],
     ['Retries are capped at 5.', 'fact'],
+    // A negation inside what a task goes on to say forbids nothing; one of a clause of its own does.
+    ['Go through every field in the fixture and find a row pair that proves it is NOT a reliable key.', 'one-off'],
+    ["Fix the lints, don't slap //nolint on them.", 'rule'],
+    ["Make sure the README doesn't become bloated.", 'rule'],
     // One of the agent's skills is picked for the task in hand; a rule may still name one.
     ['Use the security-review skill on the auth module.', 'one-off'],
     ['Always use the review skill before merging.', 'rule'],
