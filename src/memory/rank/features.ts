@@ -250,6 +250,8 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const forbids =
     negated &&
     (assures ||
+      // A reply's "no" may answer the agent ("→ take a look at the docs; there's no API key"): read as before.
+      src === 'answer' ||
       clause.some(
         (t, i) =>
           !leftOpen.has(i) &&

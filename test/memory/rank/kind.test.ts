@@ -316,6 +316,10 @@ describe('kind before rank', () => {
     expect(
       kinds('Ready to test the live data flow - want me to commit this change and start both services?', 'Commit and push! and then yes, kick the tires.'),
     ).toEqual(['one-off']);
+    // A reply that says what holds beside the look it asks for decides.
+    expect(
+      kinds('Does the system spawn a new CLI process per request, or keep one running?', 'Take a look at the docs; one-shot process needs no API key.'),
+    ).toEqual(['decision']);
     // In other languages the git verb is borrowed and inflected.
     expect(kinds('Mergneš to přes PR, nebo chceš, abych pushnul přímo na main?', 'Udělej merge ty.')).toEqual(['one-off']);
     expect(kinds('Soll ich die Änderungen pushen?', 'Ja, bitte.')).not.toEqual(['decision']);
