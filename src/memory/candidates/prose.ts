@@ -48,7 +48,7 @@ function stripTagBlocks(text: string): string {
   return pos === 0 ? text : out + text.slice(pos);
 }
 
-/** A list item's number where a line goes on after the last item: "… entries 2. Agents …". */
+/** A list item's number inside a line: "… miss out on entries 2. Agents …". */
 const INLINE_ITEM = /(?:^|\s)(\d{1,2})[.)]\s+(?=\S)/g;
 
 /**

@@ -207,11 +207,11 @@ export function kindOf(s: KindSignals): Kind {
   if (s.openWork && s.labelValue) return 'state';
   // "Add a gitignore file", "check the disk", "go through all the files in src": a task, done once.
   if (s.task) return 'one-off';
+  // "Use the apply grant skill": the agent's skills are picked for a task, as a request's own tool.
+  if (s.command && s.skillCall && !lasting(s)) return 'one-off';
   // A bare command is a request of the moment when it points at the moment, at trouble, or names
   // nothing that lasts ("explain this function", "run the tests again", "fix the login bug"); "Use
   // pnpm" names a tool and stands.
-  // "Use the apply grant skill": the agent's skills are picked for a task, as a request's own tool.
-  if (s.command && s.skillCall && !lasting(s)) return 'one-off';
   if (s.command) return s.bareCommand && (s.relativeTime > 0 || s.trouble > 0 || !s.named) ? 'one-off' : 'rule';
   // "When I deploy, I run the smoke tests myself"; not "when I pressed it, it said …", a story.
   if (s.reserves && s.condition && !s.anyPast) return 'rule';
