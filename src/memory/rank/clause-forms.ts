@@ -275,3 +275,48 @@ export function coversEveryCase(tokens: readonly Token[], verbAt = -1): boolean 
 
 /** Bound to the day it is said: "today", "tonight", "this session". */
 export const dayBound = (lower: readonly string[]): boolean => lower.some((w) => TODAY.has(w)) || hasPhrase(lower, TODAY_PHRASES);
+
+/** "It should not be this way", "it shouldn't be like that": a complaint about what is seen, no rule. */
+function complains(tokens: readonly Token[], at: number): boolean {
+  const rest = tokens
+    .slice(at + 1, at + 5)
+    .map((t) => t.lower)
+    .filter((w) => w !== 'not' && w !== "n't");
+  return rest[0] === 'be' && ((rest[1] === 'this' && rest[2] === 'way') || (rest[1] === 'like' && (rest[2] === 'this' || rest[2] === 'that')));
+}
+
+/** What "should" expects to happen, not what it asks: "pass", "work", "fix it". */
+const EXPECTED = new Set(['work', 'fix', 'pass', 'succeed', 'compile', 'help']);
+/** A state a change is expected to have brought about: "now we should be clean". */
+const SETTLED = new Set(['fine', 'ok', 'okay', 'good', 'clean', 'ready', 'done', 'fixed', 'set', 'better', 'sorted', 'safe', 'green', 'gone']);
+
+/**
+ * "I removed the repo, so now we should be clean", "now the tests should pass", "that should fix
+ * it": "should" in a consequence (", so …"), after "now" with a settled state or an outcome, or
+ * after a change pointed at that should fix or help, says what the speaker expects and asks
+ * nothing. "Do it so that the page should be fast", "now the API should be stateless" still ask.
+ */
+function expects(tokens: readonly Token[], at: number): boolean {
+  const before = tokens.slice(0, at).map((t) => t.lower);
+  const [next, after] = [tokens[at + 1], tokens[at + 2]];
+  // "That should fix it", "this should help": a change just made, and what it is expected to do
+  // ("this should work offline" may ask it).
+  if (['that', 'this'].includes(before[before.length - 1] ?? '') && (next?.lemma === 'fix' || next?.lemma === 'help')) return true;
+  const outcome = EXPECTED.has(next?.lemma ?? '');
+  const consequence = before.some((w, i) => w === 'so' && (i === 0 || before[i - 1] === ',') && before[i + 1] !== 'that');
+  if (consequence) return outcome || (next?.lemma === 'be' && after?.pos === 'ADJ');
+  const now = before.slice(-3).includes('now') && !hasPhrase(before, [['from', 'now', 'on']]);
+  return now && (outcome || (next?.lemma === 'be' && SETTLED.has(after?.lower ?? '')));
+}
+
+/**
+ * A modal of duty ("must", "should") that directs someone: not one inside what a question or a
+ * relative clause is about ("none of them know what it should produce"), a complaint about what
+ * is seen, or an expectation.
+ */
+export function asksDuty(tokens: readonly Token[]): boolean {
+  return tokens.some(
+    (t, i) =>
+      L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower)) && !complains(tokens, i) && !expects(tokens, i),
+  );
+}

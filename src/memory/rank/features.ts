@@ -16,6 +16,7 @@ import {
   answersNothing,
   goAheadReply,
   commandAfterOnce,
+  asksDuty,
   ASKS_NEED,
   BOLD_LABEL,
   EMOJI_LABEL,
@@ -130,39 +131,6 @@ function spoken(c: Candidate): { tokens: readonly Token[]; text: string } {
   return { tokens: arrow < 0 ? c.sentence.tokens : c.sentence.tokens.slice(arrow + 1), text: c.text.slice(c.text.lastIndexOf('→') + 1).trim() };
 }
 
-/** "It should not be this way", "it shouldn't be like that": a complaint about what is seen, no rule. */
-function complains(tokens: readonly Token[], at: number): boolean {
-  const rest = tokens
-    .slice(at + 1, at + 5)
-    .map((t) => t.lower)
-    .filter((w) => w !== 'not' && w !== "n't");
-  return rest[0] === 'be' && ((rest[1] === 'this' && rest[2] === 'way') || (rest[1] === 'like' && (rest[2] === 'this' || rest[2] === 'that')));
-}
-
-/** What "should" expects to happen, not what it asks: "pass", "work", "fix it". */
-const EXPECTED = new Set(['work', 'fix', 'pass', 'succeed', 'compile', 'help']);
-/** A state a change is expected to have brought about: "now we should be clean". */
-const SETTLED = new Set(['fine', 'ok', 'okay', 'good', 'clean', 'ready', 'done', 'fixed', 'set', 'better', 'sorted', 'safe', 'green', 'gone']);
-
-/**
- * "I removed the repo, so now we should be clean", "now the tests should pass", "that should fix
- * it": "should" in a consequence (", so …"), after "now" with a settled state or an outcome, or
- * after a change pointed at that should fix or help, says what the speaker expects and asks
- * nothing. "Do it so that the page should be fast", "now the API should be stateless" still ask.
- */
-function expects(tokens: readonly Token[], at: number): boolean {
-  const before = tokens.slice(0, at).map((t) => t.lower);
-  const [next, after] = [tokens[at + 1], tokens[at + 2]];
-  // "That should fix it", "this should help": a change just made, and what it is expected to do
-  // ("this should work offline" may ask it).
-  if (['that', 'this'].includes(before[before.length - 1] ?? '') && (next?.lemma === 'fix' || next?.lemma === 'help')) return true;
-  const outcome = EXPECTED.has(next?.lemma ?? '');
-  const consequence = before.some((w, i) => w === 'so' && (i === 0 || before[i - 1] === ',') && before[i + 1] !== 'that');
-  if (consequence) return outcome || (next?.lemma === 'be' && after?.pos === 'ADJ');
-  const now = before.slice(-3).includes('now') && !hasPhrase(before, [['from', 'now', 'on']]);
-  return now && (outcome || (next?.lemma === 'be' && SETTLED.has(after?.lower ?? '')));
-}
-
 /** The kind and the feature vector of one candidate (FEATURES order), from one reading of it. */
 export function readCandidate(c: Candidate, session: SessionContext): { kind: Kind; features: number[] } {
   const { tokens, text } = spoken(c);
@@ -215,17 +183,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     hasStandingMarker(text) ||
     fromNowOn ||
     ((command || preference) && !asking && moment === 0 && !hasPhrase(lower, L.RELATIVE_TIME_PHRASES) && (isHabitual(tokens, false) || keepsDoing));
-  // "None of them know what it should produce": a modal inside what is asked about directs no one.
   // "please no pip", "no force pushes": a bare "no" before what it forbids (not a reply's "No, …").
   const lead = firstWord(tokens);
   const prohibition = tokens[lead]?.lower === 'no' && ['NOUN', 'PROPN', 'X', 'ADJ'].includes(tokens[lead + 1]?.pos ?? '') && !/\?\s*$/.test(text);
-  const deontic =
-    prohibition ||
-    tokens.some(
-      (t, i) =>
-        L.DEONTIC.has(t.lower) && !tokens.slice(Math.max(0, i - 3), i).some((x) => L.RELATIVES.has(x.lower)) && !complains(tokens, i) && !expects(tokens, i),
-    ) ||
-    hasPhrase(lower, L.DEONTIC_PHRASES);
+  const deontic = prohibition || asksDuty(tokens) || hasPhrase(lower, L.DEONTIC_PHRASES);
   // "No, we deploy with Nomad only": a reply's "no" answers the agent; the clause after it is affirmed.
   const reply = /^(?:no|nope)$/i.test(tokens[0]?.text ?? '') && tokens[1]?.kind === 'punctuation' ? 2 : 0;
   const clause = tokens.slice(reply);
