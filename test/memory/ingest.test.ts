@@ -8,6 +8,22 @@ import { appendClaudeTranscript, writeClaudeTranscript } from '../helpers/transc
 const newDaemon = daemonsPerTest(afterEach);
 const tmp = tempDirsPerTest(afterEach, 'ns-ingest-');
 
+/** Two sessions of `dir`, a month apart: the first uses jest, the second switched to vitest. */
+function jestThenVitest(dir: string): [string, string] {
+  const [a, b] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+  writeClaudeTranscript(a, [{ role: 'user', text: 'We use jest for the unit tests in this repo.' }], {
+    sessionId: 'a',
+    cwd: dir,
+    start: '2026-08-01T09:00:00Z',
+  });
+  writeClaudeTranscript(b, [{ role: 'user', text: 'We switched from jest to vitest for the unit tests.' }], {
+    sessionId: 'b',
+    cwd: dir,
+    start: '2026-09-01T09:00:00Z',
+  });
+  return [a, b];
+}
+
 describe('nightshift ingest', () => {
   it('a transcript replaced since its last ingest (the cursor mid-line) fails saying so, with the --reingest to use', async () => {
     const d = newDaemon();
@@ -101,18 +117,7 @@ describe('nightshift ingest', () => {
     const d = newDaemon();
     await d.start();
     const dir = tmp();
-    const a = join(dir, 'a.jsonl');
-    const b = join(dir, 'b.jsonl');
-    writeClaudeTranscript(a, [{ role: 'user', text: 'We use jest for the unit tests in this repo.' }], {
-      sessionId: 'a',
-      cwd: dir,
-      start: '2026-08-01T09:00:00Z',
-    });
-    writeClaudeTranscript(b, [{ role: 'user', text: 'We switched from jest to vitest for the unit tests.' }], {
-      sessionId: 'b',
-      cwd: dir,
-      start: '2026-09-01T09:00:00Z',
-    });
+    const [a, b] = jestThenVitest(dir);
     const first = JSON.parse((await d.cli(['ingest', a, '--json'])).stdout) as IngestSummary;
     expect(first.added).toHaveLength(1);
     const second = JSON.parse((await d.cli(['ingest', b, '--json'])).stdout) as IngestSummary;
@@ -129,17 +134,8 @@ describe('nightshift ingest', () => {
     const d = newDaemon();
     await d.start();
     const dir = tmp();
-    const [a, b, missing] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl'), join(dir, 'gone.jsonl')];
-    writeClaudeTranscript(a, [{ role: 'user', text: 'We use jest for the unit tests in this repo.' }], {
-      sessionId: 'a',
-      cwd: dir,
-      start: '2026-08-01T09:00:00Z',
-    });
-    writeClaudeTranscript(b, [{ role: 'user', text: 'We switched from jest to vitest for the unit tests.' }], {
-      sessionId: 'b',
-      cwd: dir,
-      start: '2026-09-01T09:00:00Z',
-    });
+    const [a, b] = jestThenVitest(dir);
+    const missing = join(dir, 'gone.jsonl');
     // Given newest first, as a glob of random names may list them.
     const r = await d.cli(['ingest', missing, b, a, '--json']);
     expect(r.code).toBe(1);
