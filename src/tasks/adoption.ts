@@ -4,7 +4,7 @@
  * ended meanwhile, else re-adopted: their reports went to a pipe that is gone). Polled once a second:
  * a live wrapper costs one read of /proc; a dead one is judged from its files.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nowMs } from '../clock.js';
@@ -20,6 +20,8 @@ const POLL_MS = 1000;
 const CLAIM_AFTER_MS = 30_000;
 /** A started task's wrapper is looked at every this many polls (see `poll`). */
 const OWN_EVERY = 10;
+/** A `wrapper` file still without a wrapper's line after this long was never going to be written (see claimStart). */
+const EMPTY_CLAIM_MS = 5000;
 
 /** What records a task's end (the task runner). */
 export interface Settler {
@@ -168,7 +170,8 @@ export type Claim = { kind: 'wrapper'; pid: number; start: number } | { kind: 'c
  * A task whose wrapper never reported: the `wrapper` file says which wrapper took it. With none
  * there, the daemon creates it (exclusively, as a wrapper would), so a start still on its way (a
  * spawner's backlog from before a crash) finds the task taken and never runs it: the task is lost,
- * never started, and never runs unseen. A file still empty is a wrapper writing it right now.
+ * never started, and never runs unseen. A file still empty is a wrapper writing it right now,
+ * unless it has been empty for seconds.
  */
 export function claimStart(dir: string): Claim {
   const file = join(dir, 'wrapper');
@@ -179,12 +182,16 @@ export function claimStart(dir: string): Claim {
     if (!isErrno(err, 'EEXIST')) return { kind: 'claimed' };
   }
   let text = '';
+  let age = 0;
   try {
     text = readFileSync(file, 'utf8');
+    age = Date.now() - statSync(file).mtimeMs;
   } catch {
     return { kind: 'starting' };
   }
   const w = parseWrapper(text);
   if (w) return { kind: 'wrapper', pid: w.wrapperPid, start: w.wrapperStart };
-  return text === 'lost\n' ? { kind: 'claimed' } : { kind: 'starting' };
+  // A wrapper writes its line in the same breath as it creates the file: one left without it this
+  // long is a write that failed or a wrapper killed in between, and that task never starts.
+  return text === 'lost\n' || age > EMPTY_CLAIM_MS ? { kind: 'claimed' } : { kind: 'starting' };
 }

@@ -8,7 +8,7 @@
  * finish → schedule → run a pass → start: every step is a method here, so the cycle reads top to
  * bottom. Passes run one at a time, so two never hand out the same free slot.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { statusOf, type Outcome, type Task } from '../api/tasks.js';
@@ -24,7 +24,7 @@ import { outputSize } from './output.js';
 import { applyChild, awaitPid, signalRunning } from './process-group.js';
 import { decide } from './queue.js';
 import { queueRetry } from './retry.js';
-import type { Report } from './spawner/report.js';
+import type { FailedSetup, Report } from './spawner/report.js';
 import { startFile, writeStart } from './spawner/request.js';
 import { Spawner, type ReportSink } from './spawner/spawner.js';
 import { StallMonitor } from './stall.js';
@@ -32,8 +32,9 @@ import { StallMonitor } from './stall.js';
 /** A timed-out task gets this long after SIGTERM before SIGKILL. */
 export const TIMEOUT_GRACE_MS = 2000;
 
-const SETUP_FAILURES: Record<Extract<Report, { kind: 'failed' }>['what'], string> = {
+const SETUP_FAILURES: Record<FailedSetup, string> = {
   start: 'the task wrapper could not read its start request',
+  claim: 'the task wrapper could not write its wrapper file, which claims the task (is the disk full?)',
   output: 'the task wrapper could not open output.log for writing (is the disk full?)',
   fifo: 'the task wrapper could not create the stdin FIFO (is the disk full?)',
 };
@@ -152,7 +153,7 @@ export class TaskRunner implements ReportSink, Settler, TimesOut {
         const e = this.c.registry.get(id);
         // A start sent again after the spawner died, to a task its first wrapper has already taken:
         // that wrapper's report (or the poll) settles it, never this one.
-        if (e?.task.state !== 'running' || (e.run?.wrapperPid ?? 0) !== 0 || existsSync(join(r.dir, 'wrapper'))) return;
+        if (e?.task.state !== 'running' || (e.run?.wrapperPid ?? 0) !== 0 || takenByAnother(r.dir, r.what)) return;
         this.failToStart(e.task, SETUP_FAILURES[r.what]);
         this.waiting.get(id)?.(undefined);
         this.c.background(this.persistAndSchedule(), id, 'saving a failed start failed');
@@ -317,5 +318,21 @@ function safeJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether a wrapper's failed setup may be another wrapper's task: one that finds no start request
+ * (the first wrapper's report had it removed), or one whose claim failed on a file that holds a
+ * claim. A failed output.log or FIFO comes only from the wrapper that claimed the task.
+ */
+function takenByAnother(dir: string, what: FailedSetup): boolean {
+  const file = join(dir, 'wrapper');
+  if (what === 'start') return existsSync(file);
+  if (what !== 'claim') return false;
+  try {
+    return statSync(file).size > 0;
+  } catch {
+    return false;
   }
 }

@@ -249,8 +249,10 @@ describe('every other command that writes state, on a full disk', () => {
       const started = await d.cli(['agent', '--cwd', work, '--', 'Wait for the gate.']);
       expect(started.code, started.stderr).toBe(0);
       const id = started.stdout.trim();
-      // Its bash tool runs as a task of its own: the agent writes nothing until that ends.
-      await until(async () => (await d.client.list(false)).some((t) => t.id !== id && t.state === 'running'), 15_000);
+      // Its bash tool runs as a task of its own: the agent writes nothing until that ends. Its
+      // wrapper has claimed it once it names the command's pid (tasks/spawner covers a claim the
+      // full disk refuses).
+      await until(async () => (await d.client.list(false)).some((t) => t.id !== id && t.state === 'running' && t.pid !== undefined), 15_000);
       const filler = fill(d);
       const file = join(d.paths.tasksDir, id, 'compact-request');
       refused(await d.cli(['compact', id]), file);

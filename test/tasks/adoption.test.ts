@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readExitCode } from '../../src/tasks/adoption.js';
+import { claimStart, readExitCode } from '../../src/tasks/adoption.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -23,5 +23,22 @@ describe('the exit file', () => {
       writeFileSync(join(dir, 'exit'), text);
       expect(await readExitCode(dir), JSON.stringify(text)).toBe(code);
     }
+  });
+});
+
+describe('claiming a start that never reported', () => {
+  it('takes a task no wrapper holds, leaves one a wrapper holds or is writing, and takes one whose wrapper file stayed empty', () => {
+    const dir = mkdtempSync('/tmp/ns-claim-');
+    dirs.push(dir);
+    const file = join(dir, 'wrapper');
+    expect(claimStart(dir)).toEqual({ kind: 'claimed' });
+    expect(claimStart(dir)).toEqual({ kind: 'claimed' }); // its own "lost" line
+    writeFileSync(file, '41 900 boot 2048\n');
+    expect(claimStart(dir)).toEqual({ kind: 'wrapper', pid: 41, start: 900 });
+    writeFileSync(file, '');
+    expect(claimStart(dir)).toEqual({ kind: 'starting' });
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(file, past, past);
+    expect(claimStart(dir)).toEqual({ kind: 'claimed' });
   });
 });

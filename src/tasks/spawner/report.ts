@@ -4,10 +4,11 @@ export type Report =
   | { kind: 'exited'; dir: string; code: number }
   /** Another wrapper (or a daemon that declared it lost) had already claimed the task. */
   | { kind: 'duplicate'; dir: string }
-  /** What could not be set up: the start file, output.log, the stdin FIFO. */
-  | { kind: 'failed'; dir: string; what: 'start' | 'output' | 'fifo' };
+  /** What could not be set up: the start file, the claim (the `wrapper` file), output.log, the stdin FIFO. */
+  | { kind: 'failed'; dir: string; what: FailedSetup };
 
-const FAILS = new Set(['start', 'output', 'fifo']);
+export type FailedSetup = 'start' | 'claim' | 'output' | 'fifo';
+const FAILS = new Set<string>(['start', 'claim', 'output', 'fifo'] satisfies FailedSetup[]);
 
 /** One line (without its newline) as a report; null for anything else. */
 export function parseReport(line: string): Report | null {
@@ -25,7 +26,7 @@ export function parseReport(line: string): Report | null {
       return f.length < 2 ? null : { kind: 'duplicate', dir: rest(1) };
     case 'e':
       if (f.length < 3 || !FAILS.has(f[1] ?? '')) return null;
-      return { kind: 'failed', what: f[1] as 'start' | 'output' | 'fifo', dir: rest(2) };
+      return { kind: 'failed', what: f[1] as FailedSetup, dir: rest(2) };
     default:
       return null;
   }

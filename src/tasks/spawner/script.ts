@@ -10,7 +10,9 @@
  *   its own: one inode less per task). A start sent twice (the spawner died and the daemon sent it
  *   again), or a task a restarted daemon already declared lost (it creates the file itself), is
  *   never started a second time: the wrapper says `d` and leaves (at once when the file is there
- *   already: the first wrapper may have had its start request removed);
+ *   already: the first wrapper may have had its start request removed). A claim it could not write
+ *   (a full disk leaves the file empty) is a failed start, `e claim`, never a duplicate: no other
+ *   wrapper holds the task, and a duplicate would leave it waiting for a report that never comes;
  * - opens output.log for append (one fd for stdout and stderr, as before), makes the stdin FIFO when
  *   asked (keeping a writer open so the task never sees EOF between two `send`s; SIGUSR1 closes it:
  *   `send --eof`), forks the command in its own session with RLIMIT_FSIZE as the output cap;
@@ -37,7 +39,10 @@ w() {
   read -r wp _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ ws _ </proc/self/stat
   read -r boot </proc/sys/kernel/random/boot_id
   set -C
-  { echo "$wp $ws $boot $cap" >"$d/wrapper"; } 2>/dev/null || { echo "d $d" >&3; exit 0; }
+  if ! { echo "$wp $ws $boot $cap" >"$d/wrapper"; } 2>/dev/null; then
+    [ -s "$d/wrapper" ] && { echo "d $d" >&3; exit 0; }
+    echo "e claim $d" >&3; exit 0
+  fi
   set +C
   true >>"$d/output.log" || { echo "e output $d" >&3; exit 0; }
   exec >>"$d/output.log" 2>&1

@@ -7,6 +7,7 @@ describe("the wrappers' report lines", () => {
     expect(parseReport('x 143 /my state/tasks/7')).toEqual({ kind: 'exited', code: 143, dir: '/my state/tasks/7' });
     expect(parseReport('d /s/tasks/7')).toEqual({ kind: 'duplicate', dir: '/s/tasks/7' });
     expect(parseReport('e fifo /s/tasks/7')).toEqual({ kind: 'failed', what: 'fifo', dir: '/s/tasks/7' });
+    expect(parseReport('e claim /s/tasks/7')).toEqual({ kind: 'failed', what: 'claim', dir: '/s/tasks/7' });
   });
 
   it('refuses a short line, an unknown kind and an unknown setup failure', () => {
