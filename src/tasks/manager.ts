@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import type { RunRequest, ScheduleLink, SignalName, Task } from '../api/tasks.js';
 import { isFinished, statusOf, type TaskStatus } from '../api/tasks.js';
 import type { Config } from '../config.js';
@@ -14,6 +13,7 @@ import { outputSize } from './output.js';
 import type { TaskRegistry } from './registry.js';
 import { TaskRunner } from './runner.js';
 import { checkBatch, restartRequest, submitBatch, submitTask, type BatchItem, type PrepareTask } from './submit.js';
+import { deleteHiddenTaskDir, hideTaskDir, unhideTaskDir } from './removed-dirs.js';
 import { waitLastAttempt } from './wait.js';
 
 export interface ManagerDeps {
@@ -150,15 +150,18 @@ export class TaskManager {
     const { registry, events } = this.c;
     const { task, run } = this.c.entry(id);
     if (!isFinished(task)) throw new AppError('conflict', `task ${id} is ${statusOf(task)}; kill it first (\`nightshift kill ${id}\`)`);
+    const { tasksDir } = this.c;
+    const hidden = await hideTaskDir(tasksDir, id);
     registry.delete(id);
     try {
       await registry.commit();
     } catch (err) {
       // Still listed on disk: keep it listed here too (and its files), as if never asked.
       registry.set(task, run);
+      if (hidden) await unhideTaskDir(tasksDir, id);
       throw err;
     }
-    await rm(this.dir(id), { recursive: true, force: true });
+    if (hidden) await deleteHiddenTaskDir(tasksDir, id);
     events.emit('removed', task);
   }
 

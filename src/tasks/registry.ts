@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { GroupCommit } from '../sys/state-file.js';
 import type { Entry, RunInfo, StateData } from './model.js';
 import { rebuildEntries } from './rebuild-from-dirs.js';
+import { settleHiddenTaskDirs } from './removed-dirs.js';
 import { StateJournal, type Change } from './state-journal.js';
 
 /** A failed save is tried again after this long, doubling up to the maximum. */
@@ -99,6 +100,7 @@ export class TaskRegistry {
    * listed again, as `--recover` would, instead of running unseen. One that never started is lost.
    */
   adoptUnlisted(tasksDir: string): string[] {
+    settleHiddenTaskDirs(tasksDir, (id) => this.byId.has(id));
     const found = rebuildEntries(tasksDir, (id) => this.byId.has(id));
     for (const e of found) {
       const entry: Entry =
