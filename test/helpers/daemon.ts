@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiClient } from '../../src/client/api-client.js';
 import { resolvePaths, type Paths } from '../../src/paths.js';
+import { readStat } from '../../src/sys/proc.js';
 
 export const CLI = resolve(import.meta.dirname, '../../dist/cli.js');
 
@@ -155,4 +156,19 @@ export function tempDirsPerTest(afterEach: (fn: () => void) => void, prefix = 'n
     dirs.push(d);
     return d;
   };
+}
+
+/** The daemon's spawner: its child whose argv names it. */
+export function spawnerOf(daemonPid: number): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    if (readStat(pid)?.ppid !== daemonPid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('nightshift-spawner')) return pid;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }

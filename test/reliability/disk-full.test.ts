@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/api/memory.js';
 import type { TaskJson as Task } from '../../src/api/tasks.js';
 import { readTaskState } from '../../src/tasks/state-journal.js';
-import { TestDaemon, until } from '../helpers/daemon.js';
+import { spawnerOf, TestDaemon, until } from '../helpers/daemon.js';
 import { cleanupFullDisk, EXIT_DISK_FULL, fill, fullDiskDaemon } from '../helpers/full-disk.js';
 
 const daemons: TestDaemon[] = [];
@@ -106,5 +106,36 @@ describe('a full disk', () => {
     const reloaded = JSON.parse((await d.cli(['memories', 'list', '--json'])).stdout) as Memory[];
     expect(reloaded.map((m) => m.content).sort()).toEqual(['I prefer tabs over spaces', 'Use pnpm, not npm']);
     expect(existsSync(d.paths.stateFile)).toBe(true);
+  }, 60_000);
+
+  it('a start whose wrapper finds the disk full cannot claim its task: failed to start, saying why, never left running', async (ctx) => {
+    const d = await fullDiskDaemon(ctx, daemons);
+    expect((await d.cli(['run', '--', 'true'])).code).toBe(0); // the spawner is up
+    const spawner = await until(() => spawnerOf(d.proc?.pid ?? -1), 10_000);
+    // The spawner held still: the start request is written, then the disk fills before a wrapper
+    // claims the task.
+    process.kill(spawner, 'SIGSTOP');
+    const marker = join(d.home, 'ran');
+    let filler = '';
+    let ran: Promise<{ code: number; stderr: string }>;
+    try {
+      ran = d.cli(['run', '--', 'touch', marker]);
+      await until(() => existsSync(join(d.paths.tasksDir, '2', 'start')), 10_000);
+      filler = fill(d);
+    } finally {
+      process.kill(spawner, 'SIGCONT');
+    }
+    const r = await ran;
+    const task = await until(async () => {
+      const t = (await d.client.list(true)).find((x) => x.id === '2');
+      return t?.state === 'finished' && t;
+    }, 15_000);
+    expect(task).toMatchObject({ status: 'failed_to_start' });
+    expect(JSON.stringify(task)).toContain('could not write its wrapper file');
+    expect(existsSync(marker)).toBe(false);
+    // The run says so too, in words that point at the disk.
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('task 2 failed to start: the task wrapper could not write its wrapper file');
+    rmSync(filler);
   }, 60_000);
 });

@@ -3,32 +3,17 @@
  * batch, it loses no task and starts none twice; a wrapper killed outright still gets its task
  * settled; an environment a shell cannot export still reaches the command.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskJson as Task } from '../../src/api/tasks.js';
 import { readStat } from '../../src/sys/proc.js';
-import { daemonsPerTest, tempDirsPerTest, until } from '../helpers/daemon.js';
+import { daemonsPerTest, spawnerOf, tempDirsPerTest, until } from '../helpers/daemon.js';
 
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
 const daemon = daemonsPerTest(afterEach);
 const tempDir = tempDirsPerTest(afterEach, 'ns-spawner-');
-
-/** The daemon's spawner: its child whose argv names it. */
-function spawnerOf(daemonPid: number): number | undefined {
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    if (readStat(pid)?.ppid !== daemonPid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('nightshift-spawner')) return pid;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
 
 const ended = (t: Task) => !['queued', 'running'].includes(t.status);
 
