@@ -1,19 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rebuildEntries } from '../../src/tasks/rebuild-from-dirs.js';
 import { deleteHiddenTaskDir, hideTaskDir, settleHiddenTaskDirs, unhideTaskDir } from '../../src/tasks/removed-dirs.js';
+import { tempDirsPerTest } from '../helpers/daemon.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tasksDir(): string {
-  const d = mkdtempSync('/tmp/ns-taskdirs-');
-  dirs.push(d);
-  return d;
-}
+const tasksDir = tempDirsPerTest(afterEach, 'ns-taskdirs-');
 
 /** A finished task's directory: its meta and its output. */
 function taskDir(root: string, id: string): void {
