@@ -52,7 +52,8 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { main: resolve(root, 'src/cli/main.ts') },
+    // The ranking thread's entry (memory/extract/rank-thread.ts), beside the chunks it shares.
+    entryPoints: { main: resolve(root, 'src/cli/main.ts'), 'rank-worker': resolve(root, 'src/memory/extract/rank-worker.ts') },
     outdir,
     format: 'esm',
     splitting: true,

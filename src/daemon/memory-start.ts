@@ -13,6 +13,7 @@ import {
   drainSpool,
   MemoryService,
   PromptRecall,
+  RankThread,
   sessionKey,
   startTranscriptWatcher,
 } from '../memory/index.js';
@@ -39,10 +40,12 @@ const BACKGROUND_AFTER_MS = 100;
 
 export async function startMemory(paths: Paths, config: Config, log: Logger): Promise<MemoryRuntime> {
   const started = Date.now();
-  const extractor = await chooseExtractor(config, process.env, log);
+  // Ranking runs beside the daemon's thread, which stays free for hooks and tasks during an ingest.
+  const ranking = new RankThread(log);
+  const extractor = await chooseExtractor(config, process.env, log, ranking.rank);
   const ledger = await UsageLedger.open(join(paths.stateDir, 'model-usage.json'), config.memory.dailyTokenBudget, log);
-  const extract = extractor.backend ? budgetedExtractor(extractor.extract, extractor.backend, ledger) : extractor.extract;
-  const service = await MemoryService.open(paths, config, log, extract);
+  const extract = extractor.backend ? budgetedExtractor(extractor.extract, extractor.backend, ledger, ranking.rank) : extractor.extract;
+  const service = await MemoryService.open(paths, config, log, extract, () => ranking.warm());
   if (service.sessions.setAside)
     log.error(
       { movedTo: service.sessions.setAside },
@@ -127,6 +130,7 @@ export async function startMemory(paths: Paths, config: Config, log: Logger): Pr
       await stopTeams();
       await stopWatcher();
       await prompts.flush();
+      await ranking.close();
     },
   };
 }

@@ -8,6 +8,7 @@
 export { MemoryService } from './service.js';
 export { budgetedExtractor } from './extract/budgeted.js';
 export { chooseExtractor } from './extract/choose.js';
+export { RankThread } from './extract/rank-thread.js';
 export { PromptRecall } from './recall/prompt-recall.js';
 export { sessionKey } from './sessions.js';
 export { drainSpool } from './ingest/spool.js';

@@ -62,9 +62,10 @@ export class MemoryService {
     private config: Config,
     private readonly log: Logger,
     extract: Extractor,
+    prepare?: () => void,
   ) {
     this.browse = new MemoryViews(store, sessions, episodes);
-    const deps = { store, episodes, sessions, digests, states, extract, maxPerSession: config.memory.maxPerSession, log };
+    const deps = { store, episodes, sessions, digests, states, extract, ...(prepare && { prepare }), maxPerSession: config.memory.maxPerSession, log };
     this.reconfigureIngest = (c) => {
       deps.maxPerSession = c.memory.maxPerSession;
     };
@@ -88,10 +89,11 @@ export class MemoryService {
     });
   }
 
-  static async open(paths: Paths, config: Config, log: Logger, extract: Extractor): Promise<MemoryService> {
+  /** `prepare`: readies the extractor as an ingest starts reading (the daemon's ranking thread). */
+  static async open(paths: Paths, config: Config, log: Logger, extract: Extractor, prepare?: () => void): Promise<MemoryService> {
     const [store, sessions] = await Promise.all([MemoryStore.open(paths.memoryDir), SessionRegistry.open(paths.sessionsFile)]);
     const episodes = EpisodeStore.open(paths.episodesDir);
-    return new MemoryService(store, episodes, sessions, new DigestStore(paths.digestsDir), new StateStore(paths.workStateDir), config, log, extract);
+    return new MemoryService(store, episodes, sessions, new DigestStore(paths.digestsDir), new StateStore(paths.workStateDir), config, log, extract, prepare);
   }
 
   /** A reloaded config: recall's budget and episodes, and memories per session, apply from now on. */

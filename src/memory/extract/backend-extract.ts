@@ -14,7 +14,7 @@ import { draftsOf, mergeDrafts, type Draft } from './model-answer.js';
 import { chunksOf, poolOf, type Numbered } from './model-pool.js';
 import { SYSTEM_PROMPT, userPrompt } from './model-prompt.js';
 import { ANSWER_SCHEMA } from './model-schema.js';
-import { offlineOf, rankSession } from './offline.js';
+import { rankHere, type RankMessages } from './rank-thread.js';
 import type { KnownMemory } from '../store/related.js';
 import type { ExtractInput, ExtractResult } from './types.js';
 
@@ -28,6 +28,8 @@ export interface BackendExtractOptions {
   /** Output tokens per question (default 3,000: 40 memories of a sentence each). */
   maxOutputTokens?: number;
   signal?: AbortSignal;
+  /** Where the session's statements are ranked (default: on this thread). */
+  rank?: RankMessages;
 }
 
 const MAX_KNOWN = 15;
@@ -40,8 +42,7 @@ function knownFor(input: ExtractInput, candidates: readonly Numbered[]): Map<str
 }
 
 export async function extractWithBackend(input: ExtractInput, opts: BackendExtractOptions): Promise<ExtractResult> {
-  const ranked = rankSession(input);
-  const offline = offlineOf(ranked, input.maxMemories);
+  const { offline, ranked = [] } = await (opts.rank ?? rankHere)(input.messages, input.maxMemories, true);
   const pool = input.maxMemories > 0 ? poolOf(ranked, opts.maxCandidates) : [];
   if (pool.length === 0) return offline; // nothing the person said: nothing to ask
   const { backend, log } = opts;

@@ -8,14 +8,14 @@ import type { BackendName } from '../../llm/backend.js';
 import { budgetSpentMessage, DAILY_BUDGET } from '../../llm/metered.js';
 import type { UsageLedger } from '../../llm/usage-ledger.js';
 import type { Extractor } from './types.js';
-import { extractOffline as extractHeuristic } from './offline.js';
+import { rankHere, type RankMessages } from './rank-thread.js';
 
-export function budgetedExtractor(extract: Extractor, backend: BackendName, ledger: UsageLedger): Extractor {
+export function budgetedExtractor(extract: Extractor, backend: BackendName, ledger: UsageLedger, rank: RankMessages = rankHere): Extractor {
   return async (input) => {
     if (!ledger.hasBudget()) {
       const fallback = `${DAILY_BUDGET}: ${budgetSpentMessage(ledger)}`;
       await ledger.record({ backend, purpose: 'extract', call: false, fallback });
-      return { ...extractHeuristic(input), fallback };
+      return { ...(await rank(input.messages, input.maxMemories)).offline, fallback };
     }
     const r = await extract(input);
     // A model answer without tokens: nothing was asked (an empty transcript).

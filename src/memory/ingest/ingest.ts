@@ -30,6 +30,7 @@ import { tieAfterIngest } from '../evidence/tie.js';
 import { sessionKey, type SessionRegistry } from '../sessions.js';
 import type { MemoryStore } from '../store/store.js';
 import { detectTranscriptFormat, parseTranscript, resumePoint } from '../transcripts/index.js';
+import { TimeSlices } from '../../sys/time-slices.js';
 
 /** What a statement made in the home directory keeps of its importance: it may be about any project. */
 const HOME_IMPORTANCE = 0.5;
@@ -47,6 +48,8 @@ export interface IngestDeps {
   digests: DigestStore;
   states: StateStore;
   extract: Extractor;
+  /** Readies the extractor while a transcript is read (the ranking thread loads its model). */
+  prepare?: () => void;
   maxPerSession: number;
   log: Logger;
 }
@@ -118,6 +121,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       `${req.path} changed since it was last ingested: byte ${offset}, where ingest would go on, no longer starts a line (the file was replaced or rewritten); to read it whole again: nightshift ingest --reingest ${req.path}`,
     );
   }
+  deps.prepare?.();
   const format = req.format ?? known?.format;
   const parse = await parseTranscript(real, { offset, ...(format !== undefined && { format }) });
   const earlier = offset > 0 ? deps.digests.get(key) : undefined;
@@ -134,7 +138,10 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   let last: string | undefined;
   // Masked as they are read: nothing below sees a secret of the transcript (masked-messages.ts).
   const masked = { secrets: 0 };
+  // A megabyte of lines is read at once; handled in one go, it would hold the daemon up ~100 ms.
+  const slices = new TimeSlices();
   for await (const m of maskedMessages(parse.messages, masked)) {
+    await slices.pass();
     parsed++;
     if (reingest) ids.add(m.id);
     if (m.timestamp !== undefined) {
