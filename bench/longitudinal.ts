@@ -3,15 +3,18 @@
  * never copied): its scorer on this build beside its trivial peer (`--peer`: the person's newest
  * sentences per project up to the budget), in the same run. Targets: final state recalled ≥ 0.65,
  * stale ≤ 1, junk ≤ 2. Then the set's ingest into a fresh daemon through one `nightshift ingest`
- * of all its files (median of three, ≤ 2 s), beside the same through one CLI process per file.
+ * of all its files (median of three, ≤ 2 s), beside the same through one CLI process per file;
+ * and how long the daemon keeps a status request waiting while it ingests (p95 ≤ 50 ms, the prompt
+ * hook's budget on the daemon side), beside the same request when it is idle.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { ApiClient } from '../src/client/api-client.js';
 import { withDaemon } from './lib/daemon.js';
 import { cli } from './lib/spawn.js';
-import { fmt, median } from './lib/stats.js';
+import { fmt, median, percentile } from './lib/stats.js';
 import { atLeast, atMost, info, type Bench, type Figure } from './lib/types.js';
 
 const run = promisify(execFile);
@@ -26,6 +29,18 @@ function setDir(): string | undefined {
     if (existsSync(join(candidate, 'score.mjs'))) return candidate;
   }
   return undefined;
+}
+
+/** Latencies of status requests, one after another with a 10 ms pause, while `busy()` says so, at most `n`. */
+async function statusLatencies(client: ApiClient, busy: () => boolean, n = Infinity): Promise<number[]> {
+  const out: number[] = [];
+  while (busy() && out.length < n) {
+    const t0 = performance.now();
+    await client.status();
+    out.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return out;
 }
 
 const figuresOf = (line: string) => ({
@@ -72,6 +87,17 @@ export const longitudinalBench: Bench = {
           return { wall: r.ms / 1000, daemon: inDaemon / 1000 };
         }),
       );
+    // Apart from the timed rounds: the requests take the daemon's time too.
+    const idle: number[] = [];
+    const ingesting: number[] = [];
+    for (let round = 0; round < 2; round++)
+      await withDaemon(config, async (d) => {
+        idle.push(...(await statusLatencies(d.client, () => true, 50)));
+        let running = true;
+        const asked = statusLatencies(d.client, () => running);
+        await cli(['ingest', ...files, '--format', 'claude-code', '--json'], d.cliEnv, 120_000).finally(() => (running = false));
+        ingesting.push(...(await asked));
+      });
     const perFile = await withDaemon(config, async (d) => {
       let ms = 0;
       for (const f of files) ms += (await cli(['ingest', f, '--format', 'claude-code', '--json'], d.cliEnv, 60_000)).ms;
@@ -81,10 +107,16 @@ export const longitudinalBench: Bench = {
     say(
       `ingest of the ${files.length} sessions through one CLI call: ${oneCall.map((r) => fmt(r.wall)).join(', ')} s (in the daemon ${oneCall.map((r) => fmt(r.daemon)).join(', ')} s); one CLI process per file: ${fmt(perFile)} s`,
     );
+    say(
+      `status requests while it ingests: ${ingesting.length}, p50 ${fmt(percentile(ingesting, 50))} ms, p95 ${fmt(percentile(ingesting, 95))} ms, longest ${fmt(Math.max(...ingesting))} ms; idle p95 ${fmt(percentile(idle, 95))} ms`,
+    );
     figures.push(
       atMost('ingest of the set, one CLI call (median of 3)', wall, 's', 2),
       info('of it in the daemon (median)', median(oneCall.map((r) => r.daemon)), 's'),
       info('peer: the same through one CLI process per file', perFile, 's'),
+      atMost('a status request while the daemon ingests, p95', percentile(ingesting, 95), 'ms', 50),
+      info('the same request when the daemon is idle, p95', percentile(idle, 95), 'ms'),
+      info('a status request while the daemon ingests, the longest', Math.max(...ingesting), 'ms'),
     );
     return figures;
   },
