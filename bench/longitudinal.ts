@@ -5,15 +5,18 @@
  * stale ≤ 1, junk ≤ 2. Then the set's ingest into a fresh daemon through one `nightshift ingest`
  * of all its files (median of three, ≤ 2 s), beside the same through one CLI process per file;
  * and how long the daemon keeps a status request waiting while it ingests (p95 ≤ 50 ms, the prompt
- * hook's budget on the daemon side), beside the same request when it is idle.
+ * hook's budget on the daemon side), beside the same request when it is idle and, given a baseline
+ * build (lib/restart-home.ts `optionalBaseline`), beside the baseline's daemon in the same rounds.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { ApiClient } from '../src/client/api-client.js';
+import { tempDir } from './lib/cleanup.js';
 import { withDaemon } from './lib/daemon.js';
-import { cli } from './lib/spawn.js';
+import { homePaths, optionalBaseline, startDaemon, writeConfig } from './lib/restart-home.js';
+import { cli, timeNode } from './lib/spawn.js';
 import { fmt, median, percentile } from './lib/stats.js';
 import { atLeast, atMost, info, type Bench, type Figure } from './lib/types.js';
 
@@ -88,16 +91,40 @@ export const longitudinalBench: Bench = {
         }),
       );
     // Apart from the timed rounds: the requests take the daemon's time too.
+    const base = optionalBaseline(say);
     const idle: number[] = [];
     const ingesting: number[] = [];
-    for (let round = 0; round < 2; round++)
-      await withDaemon(config, async (d) => {
-        idle.push(...(await statusLatencies(d.client, () => true, 50)));
-        let running = true;
-        const asked = statusLatencies(d.client, () => running);
-        await cli(['ingest', ...files, '--format', 'claude-code', '--json'], d.cliEnv, 120_000).finally(() => (running = false));
-        ingesting.push(...(await asked));
-      });
+    const baseIngesting: number[] = [];
+    try {
+      for (let round = 0; round < 2; round++) {
+        await withDaemon(config, async (d) => {
+          idle.push(...(await statusLatencies(d.client, () => true, 50)));
+          let running = true;
+          const asked = statusLatencies(d.client, () => running);
+          await cli(['ingest', ...files, '--format', 'claude-code', '--json'], d.cliEnv, 120_000).finally(() => (running = false));
+          ingesting.push(...(await asked));
+        });
+        if (base === undefined) continue;
+        const home = tempDir('ns-bench-longi-base-');
+        try {
+          writeConfig(homePaths(home.dir));
+          const b = await startDaemon(base.cli, home.dir);
+          try {
+            let running = true;
+            const asked = statusLatencies(b.client, () => running);
+            const env = { ...(process.env as Record<string, string>), NIGHTSHIFT_HOME: home.dir, NIGHTSHIFT_NO_AUTOSTART: '1' };
+            await timeNode([base.cli, 'ingest', ...files, '--format', 'claude-code', '--json'], env, 120_000).finally(() => (running = false));
+            baseIngesting.push(...(await asked));
+          } finally {
+            await b.stop();
+          }
+        } finally {
+          home.remove();
+        }
+      }
+    } finally {
+      base?.remove();
+    }
     const perFile = await withDaemon(config, async (d) => {
       let ms = 0;
       for (const f of files) ms += (await cli(['ingest', f, '--format', 'claude-code', '--json'], d.cliEnv, 60_000)).ms;
@@ -118,6 +145,15 @@ export const longitudinalBench: Bench = {
       info('the same request when the daemon is idle, p95', percentile(idle, 95), 'ms'),
       info('a status request while the daemon ingests, the longest', Math.max(...ingesting), 'ms'),
     );
+    if (baseIngesting.length > 0) {
+      say(
+        `baseline ${base?.ref}: status requests while it ingests: ${baseIngesting.length}, p50 ${fmt(percentile(baseIngesting, 50))} ms, p95 ${fmt(percentile(baseIngesting, 95))} ms, longest ${fmt(Math.max(...baseIngesting))} ms`,
+      );
+      figures.push(
+        info(`baseline ${base?.ref}: a status request while its daemon ingests, p95`, percentile(baseIngesting, 95), 'ms'),
+        info(`baseline ${base?.ref}: the longest`, Math.max(...baseIngesting), 'ms'),
+      );
+    }
     return figures;
   },
 };
