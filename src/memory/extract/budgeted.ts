@@ -8,9 +8,9 @@ import type { BackendName } from '../../llm/backend.js';
 import { budgetSpentMessage, DAILY_BUDGET } from '../../llm/metered.js';
 import type { UsageLedger } from '../../llm/usage-ledger.js';
 import type { Extractor } from './types.js';
-import { rankHere, type RankMessages } from './rank-thread.js';
+import type { RankMessages } from './rank-thread.js';
 
-export function budgetedExtractor(extract: Extractor, backend: BackendName, ledger: UsageLedger, rank: RankMessages = rankHere): Extractor {
+export function budgetedExtractor(extract: Extractor, backend: BackendName, ledger: UsageLedger, rank: RankMessages): Extractor {
   return async (input) => {
     if (!ledger.hasBudget()) {
       const fallback = `${DAILY_BUDGET}: ${budgetSpentMessage(ledger)}`;

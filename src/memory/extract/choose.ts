@@ -11,7 +11,7 @@ import type { BackendName } from '../../llm/backend.js';
 import { extractorBackend } from '../../llm/backends/resolve.js';
 import type { Logger } from '../../log.js';
 import type { Extractor } from './types.js';
-import { rankHere, type RankMessages } from './rank-thread.js';
+import type { RankMessages } from './rank-thread.js';
 
 type Chosen = { extract: Extractor; describe: string; backend?: BackendName };
 
@@ -38,7 +38,7 @@ async function withBackend(name: BackendName, config: Config, env: NodeJS.Proces
 }
 
 /** `rank`: where a session's statements are ranked (the daemon's ranking thread, rank-thread.ts). */
-export async function chooseExtractor(config: Config, env: NodeJS.ProcessEnv, log: Logger, rank: RankMessages = rankHere): Promise<Chosen> {
+export async function chooseExtractor(config: Config, env: NodeJS.ProcessEnv, log: Logger, rank: RankMessages): Promise<Chosen> {
   const which = config.memory.extractor;
   if (which === 'heuristic') return heuristic(rank);
   if (which === 'claude-cli' || which === 'codex-cli') return withBackend(which, config, env, log, false, rank);
