@@ -63,10 +63,12 @@ export const DEFERRALS = phrases(`you decide | up to you | your call | not sure 
  * condition on the agent's own work, every case). Verbs of manner and choice ("use", "keep",
  * "prefer", "write … in", "name") are not here: their bare command is how the work is done.
  */
-export const TASK_VERBS = set(`add build check clean complete create debug delete deploy do draft explain finish fix generate get give go help
+export const TASK_VERBS = set(`add build change check clean complete create debug delete deploy do draft explain finish fix generate get give go help
   implement install investigate kill list look make merge move open print pull push read refactor remove rename replace research
   restart review rewrite run scan search send set show start summarize summarise take tell test try update upgrade work find
   bump raise lower increase decrease reduce revert undo round wire integrate port convert`);
+/** Words that set a course rather than ask for a task now: "eventually I'd like to add tags". */
+export const HORIZON = set(`eventually someday ultimately long-term`);
 /** Verbs of looking into something or trying it: "let's see if …", "let's check the logs". */
 export const LOOK_VERBS = set(`see try check look test investigate explore find figure inspect verify debug examine`);
 /** Verbs that look into something or ask about it, trying it included: "research the flags", "locate the codebase". */

@@ -73,3 +73,20 @@ function verbAt(tokens: readonly Token[], text: string): number {
   const stem = /^re-?([a-z]{3,})$/.exec(t.lower)?.[1];
   return (/^[a-z]+$/.test(t.lower) && isVerb(t.lower)) || (stem !== undefined && isVerb(stem)) ? i : -1;
 }
+
+/** Words of a wish the person has of the agent: "I'd like you to add …", "I want to add …". */
+const WISH = set(`like want need love`);
+const WISHER = set(`i id i'd we`);
+
+/**
+ * "I'd like (you) to add …", "I want to add …", "we'd love for you to build …": where the verb of
+ * what is wished for is, or -1. What is wished for this way is asked of the agent, as a command is.
+ */
+export function wishedVerbAt(tokens: readonly Token[]): number {
+  const i = tokens.findIndex((t, k) => WISH.has(t.lower) && tokens.slice(Math.max(0, k - 2), k).some((p) => WISHER.has(p.lower)));
+  if (i < 0) return -1;
+  let k = i + 1;
+  if (tokens[k]?.lower === 'for') k++;
+  if (tokens[k]?.lower === 'you') k++;
+  return tokens[k]?.lower === 'to' && tokens[k + 1] !== undefined ? k + 1 : -1;
+}

@@ -6,7 +6,7 @@
  */
 import type { Candidate } from '../candidates/index.js';
 import { looksForeign, type Token } from '../nlp/index.js';
-import { commandAt, firstWord } from '../nlp/mood.js';
+import { commandAt, firstWord, wishedVerbAt } from '../nlp/mood.js';
 import { countTechTerms } from '../nlp/tech-terms.js';
 import * as L from '../nlp/lexicon.js';
 import { hasMomentMarker, hasOpenWorkMarker, hasStandingMarker, isAcknowledgement } from '../nlp/markers-i18n.js';
@@ -37,6 +37,7 @@ import {
   seenBehaving,
   STATUS_LINE,
   tryingOut,
+  WISHED_FOR,
   YES,
 } from './clause-forms.js';
 
@@ -221,6 +222,21 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
             : t.lower === 'never' || t.lower === "don't" || t.lower === 'dont' || ((t.lower === "n't" || t.lower === 'not') && clause[i - 1]?.lower === 'do')),
       ));
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !forbids && !habitual && !everyCase;
+  // "I'd like you to implement room names with the fast model", "I want to add a Fast Model
+  // setting": a task asked as a wish, as a command asks it. "I'd like you to say how sure you are
+  // when you ask me" makes it a habit; "eventually I'd like to add tags" sets a course. "I wish we
+  // had a CLI for it" asks for what is not there.
+  const wished = english && !command ? wishedVerbAt(tokens) : -1;
+  const wishedVerb = tokens[wished];
+  const wishedTask =
+    ((wishedVerb?.pos === 'VERB' && L.TASK_VERBS.has(wishedVerb.lemma)) || WISHED_FOR.test(text)) &&
+    !standing &&
+    !deontic &&
+    !negated &&
+    !habitual &&
+    !everyCase &&
+    !has(L.CONDITIONS) &&
+    !has(L.HORIZON);
   // "Perfect, engage", "sorry about that, continue", "implement the plan": going on, nothing said.
   const goAhead = ((at >= 0 && L.GO_AHEAD.has(verb ?? '')) || endsGoingOn(tokens)) && !standing && !negated && contentWords <= 2;
   // Any verb in a past form ("said", "made", "got back"), beside pastTense's "told only in the past".
@@ -283,6 +299,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     command,
     bareCommand,
     task,
+    wishedTask,
     goAhead,
     anyPast,
     firstPerson,

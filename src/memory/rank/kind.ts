@@ -65,6 +65,8 @@ export interface KindSignals {
   bareCommand: boolean;
   /** A command whose verb is a task done once, with nothing that makes it last (lexicon TASK_VERBS). */
   task: boolean;
+  /** A task asked as a wish ("I'd like you to add …", "I want to rename …"), with nothing that makes it last. */
+  wishedTask: boolean;
   /** A command that only lets the agent go on: "continue", "engage", "implement the plan". */
   goAhead: boolean;
   /** Says "I", "me" or "my". */
@@ -202,6 +204,8 @@ export function kindOf(s: KindSignals): Kind {
   // tells what happens, not what to do.
   // "The message never showed": what was seen, whose "never" tells what happened.
   if ((s.trouble > 0 || s.observed) && s.standing && !s.command && !s.deontic && !s.preference && !s.limit) return 'state';
+  // "I'd like you to implement room names with the fast model": a request, as its command would be.
+  if (s.wishedTask) return 'one-off';
   if (s.preference || s.standing || s.deontic || s.limit) return 'rule';
   // "Last one from the list: webhook verification": a label naming work left to do, not a command.
   if (s.openWork && s.labelValue) return 'state';

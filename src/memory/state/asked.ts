@@ -7,7 +7,7 @@
  */
 import { analyze } from '../nlp/index.js';
 import { CHORE_VERBS, GO_AHEAD, INQUIRY_VERBS, NEGATORS, planStepName, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
-import { commandAt } from '../nlp/mood.js';
+import { commandAt, wishedVerbAt } from '../nlp/mood.js';
 import type { Sentence, Token } from '../nlp/types.js';
 
 /** Content words a request needs to say what it changes ("fix it" does not). */
@@ -84,18 +84,10 @@ function proposedChange(tokens: readonly Token[]): number {
   );
 }
 
-/** Words of a wish the person has of the agent: "I'd like you to add …", "I want to add …". */
-const WISH = new Set(['like', 'want', 'need', 'love']);
-const FIRST_PERSON = new Set(['i', 'id', "i'd", 'we']);
-
 /** "I'd like (you) to add …", "I want to add …": where the verb of the change wished for is, or -1. */
 function wishedChange(tokens: readonly Token[]): number {
-  const i = tokens.findIndex((t, k) => WISH.has(t.lower) && tokens.slice(Math.max(0, k - 2), k).some((p) => FIRST_PERSON.has(p.lower)));
-  if (i < 0) return -1;
-  let k = i + 1;
-  if (tokens[k]?.lower === 'for') k++;
-  if (tokens[k]?.lower === 'you') k++;
-  return tokens[k]?.lower === 'to' ? changeAt(tokens, k + 1) : -1;
+  const at = wishedVerbAt(tokens);
+  return at < 0 ? -1 : changeAt(tokens, at);
 }
 
 /** The list items right after line `i` (a request's parts, or the requests after it in its list), as one run ("a; b; c"). */

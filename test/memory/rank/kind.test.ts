@@ -113,6 +113,18 @@ describe('kind before rank', () => {
     ['Never deploy while a migration is in progress.', 'rule'],
     // A wish bound to the day is the day's request; the same wish unbound stands.
     ['Today I want to generate thumbnails when a workshop photo is uploaded.', 'one-off'],
+    // A task asked as a wish is asked as its command would be; what makes it last still does.
+    ["I'd like you to implement room name generation using the fast model.", 'one-off'],
+    ['I want to add a CSV export to the reports page.', 'one-off'],
+    ["We'd love for you to rename the settings tab to Preferences.", 'one-off'],
+    ["I'd like you to add a test for every new endpoint.", 'rule'],
+    ["I'd like you to say how sure you are when you ask me.", 'rule'],
+    ["I don't want to add another dependency for three slices of state.", 'rule'],
+    ["Eventually I'd like to add tags to conversations so they are indexed.", 'rule'],
+    ['Change the default port to 8080 in the compose file.', 'one-off'],
+    ["I almost wish we had a CLI for the chat backend, that'd be sick.", 'one-off'],
+    ['I wish the report could export PDFs.', 'one-off'],
+    ['Never change the public API without a deprecation notice.', 'rule'],
     ["Aujourd'hui je veux générer des miniatures quand on uploade une photo.", 'one-off'],
     ['I want thumbnails generated whenever a workshop photo is uploaded.', 'rule'],
     // "For each X, do Y" holds in every case; "for each one" only counts the task's own objects.
