@@ -143,8 +143,28 @@ export const NO = new Set(`no nope nah ne nie non nein não нет いいえ 不
  * do it". It accepts what the agent put forward before its question, which it does not carry.
  */
 export function goAheadReply(answer: readonly Token[]): boolean {
-  const words = answer.slice(firstWord(answer)).filter((t) => t.kind === 'word');
+  const from = firstWord(answer);
+  const words = answer.slice(from + praiseBefore(answer.slice(from))).filter((t) => t.kind === 'word');
   return L.GO_AHEAD_REPLIES.has(words.map((t) => t.lower).join(' '));
+}
+
+/** Words of praise for what the agent put forward: "good plan", "looks great", "nice work". */
+const PRAISED = new Set(
+  `great nice awesome cool perfect good excellent lovely sweet fine solid brilliant plan idea call job work looks sounds very really a that this`.split(/\s+/),
+);
+/** Praise clauses at most this long ("good plan", "that looks really good"). */
+const PRAISE_WORDS = 4;
+
+/** Tokens of the clauses of praise a reply opens with ("good plan, go for it"), up to and with their punctuation. */
+function praiseBefore(tokens: readonly Token[]): number {
+  let at = 0;
+  for (;;) {
+    const end = tokens.findIndex((t, i) => i >= at && t.kind === 'punctuation');
+    if (end < 0) return at;
+    const clause = tokens.slice(at, end);
+    if (clause.length === 0 || clause.length > PRAISE_WORDS || !clause.every((t) => PRAISED.has(t.lower))) return at;
+    at = end + 1;
+  }
 }
 /** Parts of speech that name what a question is about ("Do you want the dark theme?"; not "What do you think?"). */
 const NAMING = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);

@@ -309,6 +309,10 @@ describe('kind before rank', () => {
     // A go-ahead said as a phrase accepts what the agent put forward, which it does not carry.
     expect(kinds("Are there particular commits you'd hate to lose easy access to?", 'Go for it')).toEqual(['chatter']);
     expect(kinds('Should I switch the importer to streaming?', 'ok, go ahead.')).toEqual(['chatter']);
+    // Praise for what was put forward before the go-ahead says no more: the plan is the agent's.
+    expect(kinds('Would you like me to proceed with this plan?', 'Great, good plan, go for it.')).toEqual(['chatter']);
+    expect(kinds('Shall I start on the migration?', 'Looks good, go ahead.')).not.toContain('decision');
+    expect(kinds('Should I start on the migration?', 'Good plan, but keep the old migration script as a fallback.')).toEqual(['decision']);
     // A reply that only asks for a task of the moment chooses nothing; one that names its choice does.
     expect(kinds('Ready for the next UI tweaks - the sidebar dropdown and one-line room cards?', 'Remember your training.')).toEqual(['one-off']);
     expect(kinds('Want me to remove them too, or keep them in case the client comes back later?', 'remove them')).toEqual(['one-off']);
