@@ -19,7 +19,7 @@ import type { Logger } from '../log.js';
 import type { Paths } from '../paths.js';
 import { recentDigests } from './digest/recent.js';
 import { DigestStore } from './digest/store.js';
-import { archivedLines, closes, compactState, resolveState, stateItems, StateStore, type StateBlock, type StateLine } from './state/index.js';
+import { archivedLines, compactState, resolveState, settles, stateItems, StateStore, type StateBlock, type StateLine } from './state/index.js';
 import { STATE_HEADING_TOKENS, STATE_SHARE } from './recall/budget.js';
 
 import { EpisodeStore } from './episodic/episodes.js';
@@ -245,6 +245,14 @@ export class MemoryService {
     // Resolved once, and only when asked for: prompt-time recall shows no state, and most answers hold no state memory.
     let resolved: StateLine[] | undefined;
     const lines = (): StateLine[] => (resolved ??= project === null ? [] : this.stateLines(project));
+    let settled: ReturnType<typeof settles> | undefined;
+    const done = (m: Memory): boolean =>
+      project !== null &&
+      (settled ??= settles(this.states.get(project), lines()))(
+        m.content,
+        m.lastSeenAt,
+        m.sources.map((s) => s.sessionId),
+      );
     const state: StateBlock =
       project === null || within ? { items: [], said: [] } : stateItems(lines(), Math.floor(budget * STATE_SHARE) - STATE_HEADING_TOKENS);
     const r = recall(this.store, {
@@ -258,8 +266,9 @@ export class MemoryService {
       digests: project === null || within ? [] : recentDigests(this.sessions, this.digests, project),
       state: state.items,
       stateSays: state.said,
-      // "Next: the PDF version of the report", then the session committed it: the record says it is done.
-      done: (m) => lines().some((l) => l.kind === 'built' && (l.at ?? '') >= m.lastSeenAt && closes(l.text, m.content)),
+      // "Next: the PDF version of the report", then the session committed it, or "it even hides the
+      // user's own video", then the agent's undisputed report of the fix: the record says it is done.
+      done,
       activity: this.activity(),
       exclude: (id, n) => this.rejected(project, id, n),
       within,

@@ -7,7 +7,7 @@
  * unapproved plans never count as built.
  */
 import { CHORE_VERBS, INQUIRY_VERBS } from '../nlp/lexicon.js';
-import { covers, sameWork, saysAsWell } from './match.js';
+import { closes, covers, sameWork, saysAsWell } from './match.js';
 import type { ProjectState, SessionState, StateEntry } from './schema.js';
 
 /** An open item ages out after this many of the project's sessions with nothing said of it (decay halves a memory every 10). */
@@ -127,4 +127,18 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
   }
   const aged = open.filter((o) => o.sessionAt === undefined || sessionsAfter(o.sessionAt) < AGE_SESSIONS);
   return [...aged, ...built, ...found];
+}
+
+/**
+ * Whether the record says that what the person put as the state of things (`said`, at `since`, in
+ * `sessions`) was since done: something built after it names it, or a report of the agent's that
+ * the person did not dispute names it, or came after it in the same session (the trouble they
+ * reported, then the agent's report of the fix as the session ended: "it even hides the user's own
+ * video", then "the pip now slides aside when the chat opens").
+ */
+export function settles(state: ProjectState, lines: readonly StateLine[]): (said: string, since: string, sessions: readonly string[]) => boolean {
+  const built = lines.filter((l) => l.kind === 'built');
+  return (said, since, sessions) =>
+    built.some((l) => (l.at ?? '') >= since && closes(l.text, said)) ||
+    state.sessions.some((s) => s.claims.some((c) => (c.at ?? '') > since && (sessions.includes(s.sessionId) || closes(c.text, said))));
 }

@@ -239,6 +239,33 @@ describe('current state from the agent record', () => {
     expect(state(r).some((l) => /^Committed \d{4}-\d\d-\d\d: (?:.+ · )?Add PDF export of the VAT report \(cf6a29c\)/.test(l))).toBe(true);
   });
 
+  it('drops the trouble the person reported once the agent reported its fix and they did not dispute it, and keeps it when they did', async () => {
+    const { d, dir, cwd } = await started('consult');
+    const fixed = new ClaudeSession({ sessionId: 'consult-1', cwd, start: ago(2) })
+      .user("The remote tile is showing black when the vet mutes. It even hides the caller's own preview.")
+      .toolUse('e1', 'Edit', { file_path: `${cwd}/apps/web/call.tsx`, old_string: 'bg-gray-900', new_string: 'bg-white' })
+      .toolResult('e1', 'The file has been updated.')
+      .assistant(
+        'Two things fixed:\n- Muted tracks now show the light placeholder instead of a dark frame.\n- The pip slides aside when the chat opens.',
+      );
+    await ingest(d, fixed, dir, 'consult-1');
+    const memoryText = (r: RecallResponse) =>
+      r.items
+        .filter((i) => i.kind === 'memory')
+        .map((i) => i.text)
+        .join('\n');
+    expect(memoryText(await recall(d, cwd))).not.toMatch(/showing black|hides the caller/);
+
+    const disputed = new ClaudeSession({ sessionId: 'consult-2', cwd, start: ago(1) })
+      .user('The waiting room shows a blank screen for the vet.')
+      .toolUse('e2', 'Edit', { file_path: `${cwd}/apps/vet/waiting.tsx`, old_string: 'null', new_string: '<Lobby />' })
+      .toolResult('e2', 'The file has been updated.')
+      .assistant('Fixed: the waiting room now renders the lobby.')
+      .user("No, it doesn't work, the waiting room still shows a blank screen.");
+    await ingest(d, disputed, dir, 'consult-2');
+    expect(memoryText(await recall(d, cwd))).toMatch(/blank screen/);
+  });
+
   it('reads a Codex rollout: plan updates, git commit in a shell call, the final message', async () => {
     const { d, dir, cwd } = await started('relay');
     const at = (i: number) => new Date(Date.parse(ago(1)) + i * 60_000).toISOString();
