@@ -78,7 +78,7 @@ for (let k = 1; k <= folds; k++) {
       for (const it of items.slice(0, shown)) {
         const w = files.some((f) => f.wanted.some((x) => new RegExp(x.regex, 'i').test(it.text)));
         const j = files.some((f) => f.junk.some((x) => new RegExp(x.regex, 'i').test(it.text)));
-        console.log(`${w ? 'W' : '-'}${j ? 'J' : '-'} [${it.kind === 'memory' ? it.type : it.kind}] ${it.text.replace(/\s+/g, ' ').slice(0, 220)}`);
+        console.log(`${w ? 'W' : '-'}${j ? 'J' : '-'} [${it.kind === 'memory' ? it.type : it.kind}] ${it.text.replace(/\s+/g, ' ')}`);
       }
     }
   } finally {
