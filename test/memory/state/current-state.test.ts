@@ -245,9 +245,7 @@ describe('current state from the agent record', () => {
       .user("The remote tile is showing black when the vet mutes. It even hides the caller's own preview.")
       .toolUse('e1', 'Edit', { file_path: `${cwd}/apps/web/call.tsx`, old_string: 'bg-gray-900', new_string: 'bg-white' })
       .toolResult('e1', 'The file has been updated.')
-      .assistant(
-        'Two things fixed:\n- Muted tracks now show the light placeholder instead of a dark frame.\n- The pip slides aside when the chat opens.',
-      );
+      .assistant('Two things fixed:\n- Muted tracks now show the light placeholder instead of a dark frame.\n- The pip slides aside when the chat opens.');
     await ingest(d, fixed, dir, 'consult-1');
     const memoryText = (r: RecallResponse) =>
       r.items
