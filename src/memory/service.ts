@@ -266,8 +266,8 @@ export class MemoryService {
       digests: project === null || within ? [] : recentDigests(this.sessions, this.digests, project),
       state: state.items,
       stateSays: state.said,
-      // "Next: the PDF version of the report", then the session committed it, or "it even hides the
-      // user's own video", then the agent's undisputed report of the fix: the record says it is done.
+      // "Next: the PDF version of the report", then the session committed it, or "the export button
+      // does nothing on Safari", then the agent's undisputed report of the fix: the record says it is done.
       done,
       activity: this.activity(),
       exclude: (id, n) => this.rejected(project, id, n),

@@ -188,7 +188,7 @@ export function answersNothing(asked: readonly Token[], answer: readonly Token[]
   if (its.some((t) => t.lower === 'or')) return true;
   return its.every((t) => t.pos === 'X') ? its.length <= 2 : !its.some((t) => NAMING.has(t.pos));
 }
-/** "I almost wish we had a CLI for it", "I wish it could export PDFs": a wish for what is not there yet, asked of the agent. */
+/** "I wish we had a dry-run flag", "I wish it could export PDFs": a wish for what is not there yet, asked of the agent. */
 export const WISHED_FOR = /\bwish(?:ed)?\s+(?:that\s+)?(?:we|i|you|it|there|this|the \w+)\s+(?:had|could|were|was|would|did)\b/i;
 /** "getting this on staging:": it leads into what was pasted or listed after it. */
 export const LEADS_IN = /:\s*$/;

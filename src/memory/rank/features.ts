@@ -222,10 +222,10 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
             : t.lower === 'never' || t.lower === "don't" || t.lower === 'dont' || ((t.lower === "n't" || t.lower === 'not') && clause[i - 1]?.lower === 'do')),
       ));
   const task = command && !conditional && L.TASK_VERBS.has(verb ?? '') && !standing && !deontic && !forbids && !habitual && !everyCase;
-  // "I'd like you to implement room names with the fast model", "I want to add a Fast Model
-  // setting": a task asked as a wish, as a command asks it. "I'd like you to say how sure you are
-  // when you ask me" makes it a habit; "eventually I'd like to add tags" sets a course. "I wish we
-  // had a CLI for it" asks for what is not there.
+  // "I'd like you to add retries to the uploader", "I want to rename the settings tab": a task
+  // asked as a wish, as a command asks it. "I'd like you to say how sure you are when you ask me"
+  // makes it a habit; "eventually I'd like to add tags" sets a course. "I wish we had a dry-run
+  // flag" asks for what is not there.
   const wished = english && !command ? wishedVerbAt(tokens) : -1;
   const wishedVerb = tokens[wished];
   const wishedTask =

@@ -204,7 +204,7 @@ export function kindOf(s: KindSignals): Kind {
   // tells what happens, not what to do.
   // "The message never showed": what was seen, whose "never" tells what happened.
   if ((s.trouble > 0 || s.observed) && s.standing && !s.command && !s.deontic && !s.preference && !s.limit) return 'state';
-  // "I'd like you to implement room names with the fast model": a request, as its command would be.
+  // "I'd like you to add retries to the uploader": a request, as its command would be.
   if (s.wishedTask) return 'one-off';
   if (s.preference || s.standing || s.deontic || s.limit) return 'rule';
   // "Last one from the list: webhook verification": a label naming work left to do, not a command.

@@ -133,8 +133,8 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
  * Whether the record says that what the person put as the state of things (`said`, at `since`, in
  * `sessions`) was since done: something built after it names it, or a report of the agent's that
  * the person did not dispute names it, or came after it in the same session (the trouble they
- * reported, then the agent's report of the fix as the session ended: "it even hides the user's own
- * video", then "the pip now slides aside when the chat opens").
+ * reported, then the agent's report of the fix as the session ended: "the export button does
+ * nothing on Safari", then "Fixed: the download now starts from a user gesture").
  */
 export function settles(state: ProjectState, lines: readonly StateLine[]): (said: string, since: string, sessions: readonly string[]) => boolean {
   const built = lines.filter((l) => l.kind === 'built');

@@ -114,7 +114,7 @@ describe('kind before rank', () => {
     // A wish bound to the day is the day's request; the same wish unbound stands.
     ['Today I want to generate thumbnails when a workshop photo is uploaded.', 'one-off'],
     // A task asked as a wish is asked as its command would be; what makes it last still does.
-    ["I'd like you to implement room name generation using the fast model.", 'one-off'],
+    ["I'd like you to add exponential backoff to the thumbnail uploader.", 'one-off'],
     ['I want to add a CSV export to the reports page.', 'one-off'],
     ["We'd love for you to rename the settings tab to Preferences.", 'one-off'],
     ["I'd like you to add a test for every new endpoint.", 'rule'],
@@ -122,7 +122,7 @@ describe('kind before rank', () => {
     ["I don't want to add another dependency for three slices of state.", 'rule'],
     ["Eventually I'd like to add tags to conversations so they are indexed.", 'rule'],
     ['Change the default port to 8080 in the compose file.', 'one-off'],
-    ["I almost wish we had a CLI for the chat backend, that'd be sick.", 'one-off'],
+    ['Honestly I wish we had a dry-run flag for the importer, that would be great.', 'one-off'],
     ['I wish the report could export PDFs.', 'one-off'],
     ['Never change the public API without a deprecation notice.', 'rule'],
     ["Aujourd'hui je veux générer des miniatures quand on uploade une photo.", 'one-off'],
@@ -310,7 +310,7 @@ describe('kind before rank', () => {
     expect(kinds("Are there particular commits you'd hate to lose easy access to?", 'Go for it')).toEqual(['chatter']);
     expect(kinds('Should I switch the importer to streaming?', 'ok, go ahead.')).toEqual(['chatter']);
     // Praise for what was put forward before the go-ahead says no more: the plan is the agent's.
-    expect(kinds('Would you like me to proceed with this plan?', 'Great, good plan, go for it.')).toEqual(['chatter']);
+    expect(kinds('Would you like me to proceed with this plan?', 'Nice, solid plan, go ahead.')).toEqual(['chatter']);
     expect(kinds('Shall I start on the migration?', 'Looks good, go ahead.')).not.toContain('decision');
     expect(kinds('Should I start on the migration?', 'Good plan, but keep the old migration script as a fallback.')).toEqual(['decision']);
     // A reply that only asks for a task of the moment chooses nothing; one that names its choice does.
