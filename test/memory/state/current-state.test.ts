@@ -259,9 +259,9 @@ describe('current state from the agent record', () => {
       .toolUse('e2', 'Edit', { file_path: `${cwd}/apps/vet/waiting.tsx`, old_string: 'null', new_string: '<Lobby />' })
       .toolResult('e2', 'The file has been updated.')
       .assistant('Fixed: the waiting room now renders the lobby.')
-      .user("No, it doesn't work, the waiting room still shows a blank screen.");
+      .user("No, that didn't change anything.");
     await ingest(d, disputed, dir, 'consult-2');
-    expect(memoryText(await recall(d, cwd))).toMatch(/blank screen/);
+    expect(memoryText(await recall(d, cwd))).toMatch(/waiting room shows a blank screen for the vet/);
   });
 
   it('reads a Codex rollout: plan updates, git commit in a shell call, the final message', async () => {
