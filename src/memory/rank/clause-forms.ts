@@ -61,6 +61,21 @@ export function labelValue(tokens: readonly Token[]): boolean {
   return label.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') && !label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON');
 }
 
+/**
+ * Opens with a label that names trouble, then a colon or a dash: "More UI issues - the corner says
+ * Bob", "Another bug: the sidebar overlaps the chat, it should scroll". What follows is a report;
+ * its "should" is what was expected to happen, not a rule.
+ */
+export function troubleLabel(tokens: readonly Token[], text: string): boolean {
+  const end = tokens.findIndex((t) => t.text === ':' || /^[-–—]$/.test(t.text));
+  if (end < 1 || end > 5 || end >= tokens.length - 1) return false;
+  const label = tokens.slice(0, end);
+  if (!label.some((t) => L.TROUBLE.has(t.lower)) || label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON')) return false;
+  // "Warnings: treat them as errors in CI": the value is a command, a rule about that trouble.
+  const value = tokens.slice(end + 1);
+  return commandAt(value, text.slice(text.indexOf(value[0]?.text ?? ''))) < 0;
+}
+
 /** A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems off". */
 export function evaluation(tokens: readonly Token[]): boolean {
   for (let i = 0; i + 2 < tokens.length; i++) {

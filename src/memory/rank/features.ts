@@ -36,6 +36,7 @@ import {
   question,
   seenBehaving,
   STATUS_LINE,
+  troubleLabel,
   tryingOut,
   WISHED_FOR,
   YES,
@@ -289,6 +290,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     tryingOut: tryingOut(tokens),
     agentFormat: BOLD_LABEL.test(c.text) || STATUS_LINE.test(c.text) || EMOJI_LABEL.test(c.text),
     statusLine: STATUS_LINE.test(c.text),
+    troubleLabel: troubleLabel(tokens, text),
     intro: INTRO.test(c.text) || LEADS_IN.test(c.text) || (ANNOUNCES.test(c.text) && !named && contentWords <= ANNOUNCE_WORDS),
     observed:
       !command &&

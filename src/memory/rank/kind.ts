@@ -59,6 +59,8 @@ export interface KindSignals {
   statusLine: boolean;
   /** Announces what follows: "Here's what I would like it to do." */
   intro: boolean;
+  /** Opens with a label naming trouble: "More UI issues - …", "Bug: …" (a report). */
+  troubleLabel: boolean;
   /** What the person sees happen: "it doesn't seem to start", "it just shows a blank screen", "the pet owner is showing black". */
   observed: boolean;
   command: boolean;
@@ -204,6 +206,8 @@ export function kindOf(s: KindSignals): Kind {
   // tells what happens, not what to do.
   // "The message never showed": what was seen, whose "never" tells what happened.
   if ((s.trouble > 0 || s.observed) && s.standing && !s.command && !s.deontic && !s.preference && !s.limit) return 'state';
+  // "Bug: the sidebar overlaps the chat, it should scroll": a report, whose "should" is what was expected.
+  if (s.troubleLabel && !s.standing) return 'state';
   // "I'd like you to add retries to the uploader": a request, as its command would be.
   if (s.wishedTask) return 'one-off';
   if (s.preference || s.standing || s.deontic || s.limit) return 'rule';

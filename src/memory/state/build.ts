@@ -161,8 +161,9 @@ export class StateBuilder {
   private toolUse(m: TranscriptMessage): void {
     if (m.todos !== undefined) {
       this.s.todos = m.todos.map((t) => ({ ...entry(t.content, m), status: t.status }));
-      // A task list set after a compaction summary is the newer word on what is left.
+      // A task list set after a compaction summary or a report is the newer word on what is left.
       this.s.summary = [];
+      this.s.reportPending = [];
     }
     if (m.paths === undefined) return;
     this.carried();

@@ -125,6 +125,13 @@ describe('kind before rank', () => {
     ['Honestly I wish we had a dry-run flag for the importer, that would be great.', 'one-off'],
     ['I wish the report could export PDFs.', 'one-off'],
     ['Never change the public API without a deprecation notice.', 'rule'],
+    // A report opened by a label naming the trouble: its "should" is what was expected to happen.
+    ['More UI issues - the header says "Guest (You)", I am not a guest, it should show my name.', 'state'],
+    ['Another bug: the sidebar overlaps the chat on narrow screens, it should scroll.', 'state'],
+    ['Problem: the export is empty, it should have forty rows.', 'state'],
+    // The same label before a command is a rule about that trouble.
+    ['Bug reports: always attach the failing command.', 'rule'],
+    ['Test failures: rerun them once before you report them.', 'rule'],
     ["Aujourd'hui je veux générer des miniatures quand on uploade une photo.", 'one-off'],
     ['I want thumbnails generated whenever a workshop photo is uploaded.', 'rule'],
     // "For each X, do Y" holds in every case; "for each one" only counts the task's own objects.

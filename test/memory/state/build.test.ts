@@ -72,6 +72,24 @@ describe('state builder', () => {
     expect(s.plans).toMatchObject([{ text: 'split the invoice module', carried: true }]);
   });
 
+  it("drops a report's pending part once a task list is set after it; a report after the list keeps its own", () => {
+    const report = (text: string) => msg({ text });
+    const before = session('s1', [
+      report('Models are in place.\n\nStill to do:\n- Research the chart library for the progress page\n- Add the volume view'),
+      todo([
+        { content: 'Pick a chart library and draw the progress page', status: 'completed' },
+        { content: 'Add the volume view', status: 'pending' },
+      ]),
+    ]);
+    expect(before.reportPending).toEqual([]);
+    expect(before.todos.map((t) => t.status)).toEqual(['completed', 'pending']);
+    const after = session('s2', [
+      todo([{ content: 'Add the volume view', status: 'completed' }]),
+      report('The volume view is done.\n\nStill to do:\n- Upload PR videos to S3'),
+    ]);
+    expect(after.reportPending.map((e) => e.text)).toEqual(['Upload PR videos to S3']);
+  });
+
   it('marks commits undone by git revert and git reset --hard', () => {
     const s = session('s2', [
       commit('Cache the price lookups', '1111111'),
