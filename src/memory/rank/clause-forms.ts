@@ -146,63 +146,6 @@ export const EMOJI_LABEL = /^\s*\p{Extended_Pictographic}\uFE0F?\s*\p{L}[\p{L}\p
 export const BOLD_LABEL = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?\*\*[^*\n]{1,40}\*\*\s*:/u;
 /** "Here's what I would like the application to do.": it announces what follows and says nothing itself. */
 export const INTRO = /^\s*(?:so,?\s+|ok,?\s+)?here(?:'s| is| are)\b/i;
-/** The agent offering to do something next ("Want me to …?", "Want to test it …?", "Shall I …?", "Chceš, abych …?"): a bare yes lets it go on. */
-export const OFFER =
-  /^\W*(?:(?:do you )?want me to|want to|would you like me to|shall i|should i|can i|veux-tu que je|voulez-vous que je|tu veux que je|¿?quieres que|soll ich|chce(?:š|te),? abych|要我|要不要我|需要我)\b/iu;
-/** A bare yes, in the languages people answer in. */
-export const YES = new Set(`yes yeah yep yup sure ok okay please ano jo jasně oui si sí ja jawohl sim tak да はい 是 好 对 嗯`.split(/\s+/));
-/** A bare no. */
-export const NO = new Set(`no nope nah ne nie non nein não нет いいえ 不 不要`.split(/\s+/));
-/**
- * The reply is a go-ahead and nothing more, past its openers: "Go for it", "ok, go ahead", "great,
- * do it". It accepts what the agent put forward before its question, which it does not carry.
- */
-export function goAheadReply(answer: readonly Token[]): boolean {
-  const from = firstWord(answer);
-  const words = answer.slice(from + praiseBefore(answer.slice(from))).filter((t) => t.kind === 'word');
-  return L.GO_AHEAD_REPLIES.has(words.map((t) => t.lower).join(' '));
-}
-
-/** Words of praise for what the agent put forward: "good plan", "looks great", "nice work". */
-const PRAISED = new Set(
-  `great nice awesome cool perfect good excellent lovely sweet fine solid brilliant plan idea call job work looks sounds very really a that this`.split(/\s+/),
-);
-/** Praise clauses at most this long ("good plan", "that looks really good"). */
-const PRAISE_WORDS = 4;
-
-/** Tokens of the clauses of praise a reply opens with ("good plan, go for it"), up to and with their punctuation. */
-function praiseBefore(tokens: readonly Token[]): number {
-  let at = 0;
-  for (;;) {
-    const end = tokens.findIndex((t, i) => i >= at && t.kind === 'punctuation');
-    if (end < 0) return at;
-    const clause = tokens.slice(at, end);
-    if (clause.length === 0 || clause.length > PRAISE_WORDS || !clause.every((t) => PRAISED.has(t.lower))) return at;
-    at = end + 1;
-  }
-}
-/** Parts of speech that name what a question is about ("Do you want the dark theme?"; not "What do you think?"). */
-const NAMING = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
-
-/** Words of an answer that sends the agent to look for itself ("Check code.", "look at the docs"). */
-const LOOK_ANSWER_WORDS = 4;
-
-/**
- * An answer that decides nothing: a bare yes or no to a question that names nothing of its own
- * ("What do you think? → okay", "Chceš to? → Ne"), which agrees with or refuses what the answer does
- * not carry; a bare yes or no to an either-or question ("… the Profile pattern, or a new approach? →
- * Yes"); a short "check the code" that sends the agent to find out. Words of another language are
- * not tagged: a question of one or two of them names nothing.
- */
-export function answersNothing(asked: readonly Token[], answer: readonly Token[]): boolean {
-  const words = answer.filter((t) => t.kind === 'word');
-  if (words.length === 0) return false;
-  if (words.length <= LOOK_ANSWER_WORDS && L.LOOK_VERBS.has(words[0]?.lower ?? '')) return true;
-  if (!words.every((t) => YES.has(t.lower) || NO.has(t.lower))) return false;
-  const its = asked.filter((t) => t.kind === 'word');
-  if (its.some((t) => t.lower === 'or')) return true;
-  return its.every((t) => t.pos === 'X') ? its.length <= 2 : !its.some((t) => NAMING.has(t.pos));
-}
 /** "I wish we had a dry-run flag", "I wish it could export PDFs": a wish for what is not there yet, asked of the agent. */
 export const WISHED_FOR = /\bwish(?:ed)?\s+(?:that\s+)?(?:we|i|you|it|there|this|the \w+)\s+(?:had|could|were|was|would|did)\b/i;
 /** "getting this on staging:": it leads into what was pasted or listed after it. */

@@ -13,8 +13,6 @@ import { hasMomentMarker, hasOpenWorkMarker, hasStandingMarker, isAcknowledgemen
 import { KINDS, kindOf, type Kind } from './kind.js';
 import { echoes, type SessionContext } from './session-context.js';
 import {
-  answersNothing,
-  goAheadReply,
   commandAfterOnce,
   asksDuty,
   ASKS_NEED,
@@ -31,7 +29,6 @@ import {
   INTRO,
   labelValue,
   LEADS_IN,
-  OFFER,
   proposal,
   question,
   seenBehaving,
@@ -39,8 +36,8 @@ import {
   troubleLabel,
   tryingOut,
   WISHED_FOR,
-  YES,
 } from './clause-forms.js';
+import { readAnswer } from './answer-forms.js';
 
 /** The feature names, in the order of the vector (weights.json must list the same). */
 export const FEATURES = [
@@ -112,15 +109,6 @@ const CAN = new Set(['can', 'could', 'will', 'may']);
 /** "Keep going", "keep working", "keep trying": going on, not a habit. */
 const KEEP_GOING = new Set(['work', 'try', 'look']);
 const cap = (n: number, max: number): number => Math.min(n, max);
-/**
- * The agent's offer, anywhere in its question, to do one of the repository's chores next: "Ready
- * to test it - want me to commit this change?", "… nebo chceš, abych pushnul přímo na main?" (in
- * other languages git's verbs are borrowed and inflected: pushnul, mergen, pushear).
- */
-const OFFERS_CHORE = new RegExp(
-  String.raw`\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:${[...L.CHORE_VERBS, 'merge'].join('|')})\b|(?:veux-tu que je|voulez-vous que je|tu veux que je|quieres que|soll ich|chce(?:š|te),? abych|要我|需要我)\s*(?:\S+\s+){0,3}?(?:commit|push|pull|rebase|merg)\p{L}*`,
-  'iu',
-);
 /** "continue with phase 4", "proceed to step 2: the models", "ready for phase 5": going on to a plan's next step (read past its openers); "implement the plan" goes on with all of it. */
 const NEXT_STEP = new RegExp(
   String.raw`^(?:let'?s\s+)?(?:continue|proceed|go|move|start|begin|apply|implement|execute|ready)\s+(?:(?:on|to|with|for|into)\s+)?${L.planStepName(false)}\s*(?:[:.,;!-]|$)`,
@@ -250,23 +238,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
         (tokens[i + 1]?.pos === 'VERB' || (tokens[i + 1]?.pos === 'AUX' && tokens[i + 2]?.pos === 'VERB')) &&
         !L.PREFERENCE.has(tokens[i + 1]?.lemma ?? ''),
     ) || lower.includes('myself');
-  // "Want me to check the runs? → yes": a go-ahead for the agent's next step, no decision of the
-  // person's; "What do you think? → okay" agrees with what the answer does not carry, and so does
-  // "→ go for it" whatever was asked.
-  const arrow = src === 'answer' ? c.sentence.tokens.findIndex((t) => t.text === '→') : -1;
-  const goesAhead =
-    src === 'answer' &&
-    ((OFFER.test(c.text) && words.length > 0 && words.every((t) => YES.has(t.lower))) ||
-      goAheadReply(tokens) ||
-      (arrow >= 0 && answersNothing(c.sentence.tokens.slice(0, arrow), tokens)));
-  const deferral = src === 'answer' && (hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || asking || goesAhead);
-  // "Should I commit these and push? → yes, but check master first": how to go on with the
-  // repository's chores, said for this time.
-  const choreOffer = arrow >= 0 && OFFERS_CHORE.test(c.text.slice(0, c.text.indexOf('→')));
-  // "Ready for the next tweaks? → Remember your training": the reply's command names no option the
-  // question put ("Who is the audience? → grant reviewers" picks one), or takes up the agent's offer.
-  const asked = new Set(arrow >= 0 ? c.sentence.tokens.slice(0, arrow).map((t) => t.lemma) : []);
-  const replyTask = arrow >= 0 && at >= 0 && (OFFER.test(c.text) || !asked.has(verb ?? ''));
+  const { deferral, choreOffer, replyTask } = readAnswer(c, tokens, { asking, at, verb });
   const chatter = words.length === 0 ? 0 : (count(L.CHATTER) + tokens.filter((t) => t.pos === 'INTJ').length) / words.length;
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
   const fragment = english && verbs.length === 0 && !command;
