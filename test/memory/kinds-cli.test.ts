@@ -70,6 +70,8 @@ describe('kinds through the CLI', () => {
         'When you touch the migrations, run make check first.',
         'If a test is flaky, mark it as skipped and open an issue instead of retrying it.',
         'Before you open a pull request, update the changelog.',
+        // No comma: "please" ends the condition.
+        'When you change the billing module please run the contract tests before you push.',
       ]),
       dir,
       'cond',
@@ -78,6 +80,7 @@ describe('kinds through the CLI', () => {
     expect(rules.some((l) => /make check/.test(l))).toBe(true);
     expect(rules.some((l) => /flaky/.test(l))).toBe(true);
     expect(rules.some((l) => /changelog/.test(l))).toBe(true);
+    expect(rules.some((l) => /contract tests/.test(l))).toBe(true);
   });
 
   it('one-off requests and chatter are never stored; a decision is under "Decisions", never "Standing rules"', async () => {

@@ -186,7 +186,8 @@ export function commandAfterOnce(tokens: readonly Token[], text: string): number
 /**
  * "When you touch the migrations, run make check first", "for each endpoint, add a test": a
  * condition or the cases it holds in, then a command. The command is read in the clause after the
- * first comma of a sentence that opens with a condition, or with "for each …" / "on every …".
+ * first comma of a sentence that opens with a condition, or with "for each …" / "on every …", or
+ * after a "please" that ends the condition.
  */
 export function conditionalCommand(tokens: readonly Token[], text: string): boolean {
   const i = firstWord(tokens);
@@ -194,12 +195,22 @@ export function conditionalCommand(tokens: readonly Token[], text: string): bool
   const cases = CASE_PREPOSITIONS.has(first?.lower ?? '') && EVERY.has(tokens[i + 1]?.lower ?? '') && !EACH_OF.has(tokens[i + 2]?.lower ?? '');
   if (first === undefined || (!L.CONDITIONS.has(first.lower) && !cases)) return false;
   if (metOnce(tokens, i)) return false;
+  // "When you touch the billing module please run the contract tests": "please" ends the
+  // condition where no comma does; "if you could please …", "if you have a minute please …" only
+  // ask politely.
+  const please = tokens.findIndex((t, k) => k > i + 1 && t.lower === 'please');
+  const asked = /\bplease\b/i.exec(text);
+  const polite = please >= 0 && tokens.slice(i + 1, please).some((x) => x.pos === 'AUX' || POLITE.has(x.lemma));
+  if (please >= 0 && asked !== null && !polite && commandAt(tokens.slice(please + 1), text.slice(asked.index + asked[0].length)) >= 0) return true;
   const comma = tokens.findIndex((t) => t.text === ',');
   if (comma < 0 || comma >= tokens.length - 2) return false;
   const rest = tokens.slice(comma + 1);
   const at = text.indexOf(',');
   return commandAt(rest, at < 0 ? text : text.slice(at + 1)) >= 0;
 }
+
+/** Words of a condition that only asks politely: "if you have a minute", "if it's no trouble". */
+const POLITE = new Set(['mind', 'trouble', 'minute', 'moment', 'second', 'time', 'chance', 'possible', 'able', 'want', 'like']);
 
 /** Verbs of getting on with the task in hand: "before you go too deep", "before we continue". */
 const PROGRESS = new Set(['go', 'get', 'dive', 'dig', 'delve', 'proceed', 'continue', 'start', 'begin', 'jump', 'move', 'carry']);

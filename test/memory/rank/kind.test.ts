@@ -131,6 +131,9 @@ describe('kind before rank', () => {
     ['Problem: the export is empty, it should have forty rows.', 'state'],
     // The same label before a command is a rule about that trouble.
     ['Bug reports: always attach the failing command.', 'rule'],
+    // A condition that "please" ends, with no comma, before its command.
+    ['When you touch the billing module please run the contract tests before you push.', 'rule'],
+    ['If the nightly build fails please open an issue with the log.', 'rule'],
     ['Test failures: rerun them once before you report them.', 'rule'],
     ["Aujourd'hui je veux générer des miniatures quand on uploade une photo.", 'one-off'],
     ['I want thumbnails generated whenever a workshop photo is uploaded.', 'rule'],
@@ -383,6 +386,11 @@ describe('kind before rank', () => {
       'rule: Package manager: pnpm, never npm.',
       'rule: Tests: run make check before every push.',
     ]);
+  });
+
+  it('a polite "if" before "please" sets no condition: the request is no rule', () => {
+    for (const text of ['If you could please take a look at the logs.', 'If you have a minute please update the readme.'])
+      expect(kindOfText(text), text).not.toBe('rule');
   });
 
   it('acknowledgements and praise are no statement at all', () => {
