@@ -23,14 +23,14 @@ const OFFERS_CHORE = new RegExp(
 export const OFFER =
   /^\W*(?:(?:do you )?want me to|want to|would you like me to|shall i|should i|can i|veux-tu que je|voulez-vous que je|tu veux que je|¿?quieres que|soll ich|chce(?:š|te),? abych|要我|要不要我|需要我)\b/iu;
 /** A bare yes, in the languages people answer in. */
-export const YES = new Set(`yes yeah yep yup sure ok okay please ano jo jasně oui si sí ja jawohl sim tak да はい 是 好 对 嗯`.split(/\s+/));
+const YES = new Set(`yes yeah yep yup sure ok okay please ano jo jasně oui si sí ja jawohl sim tak да はい 是 好 对 嗯`.split(/\s+/));
 /** A bare no. */
-export const NO = new Set(`no nope nah ne nie non nein não нет いいえ 不 不要`.split(/\s+/));
+const NO = new Set(`no nope nah ne nie non nein não нет いいえ 不 不要`.split(/\s+/));
 /**
  * The reply is a go-ahead and nothing more, past its openers: "Go for it", "ok, go ahead", "great,
  * do it". It accepts what the agent put forward before its question, which it does not carry.
  */
-export function goAheadReply(answer: readonly Token[]): boolean {
+function goAheadReply(answer: readonly Token[]): boolean {
   const from = firstWord(answer);
   const words = answer.slice(from + praiseBefore(answer.slice(from))).filter((t) => t.kind === 'word');
   return L.GO_AHEAD_REPLIES.has(words.map((t) => t.lower).join(' '));
@@ -67,7 +67,7 @@ const LOOK_ANSWER_WORDS = 4;
  * Yes"); a short "check the code" that sends the agent to find out. Words of another language are
  * not tagged: a question of one or two of them names nothing.
  */
-export function answersNothing(asked: readonly Token[], answer: readonly Token[]): boolean {
+function answersNothing(asked: readonly Token[], answer: readonly Token[]): boolean {
   const words = answer.filter((t) => t.kind === 'word');
   if (words.length === 0) return false;
   if (words.length <= LOOK_ANSWER_WORDS && L.LOOK_VERBS.has(words[0]?.lower ?? '')) return true;

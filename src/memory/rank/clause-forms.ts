@@ -199,9 +199,10 @@ export function conditionalCommand(tokens: readonly Token[], text: string): bool
   // condition where no comma does; "if you could please …", "if you have a minute please …" only
   // ask politely.
   const please = tokens.findIndex((t, k) => k > i + 1 && t.lower === 'please');
-  const asked = /\bplease\b/i.exec(text);
+  // The same "please" in the text: as many come before it there as among the tokens.
+  const asked = [...text.matchAll(/\bplease\b/gi)][tokens.slice(0, please).filter((t) => t.lower === 'please').length];
   const polite = please >= 0 && tokens.slice(i + 1, please).some((x) => x.pos === 'AUX' || POLITE.has(x.lemma));
-  if (please >= 0 && asked !== null && !polite && commandAt(tokens.slice(please + 1), text.slice(asked.index + asked[0].length)) >= 0) return true;
+  if (please >= 0 && asked !== undefined && !polite && commandAt(tokens.slice(please + 1), text.slice(asked.index + asked[0].length)) >= 0) return true;
   const comma = tokens.findIndex((t) => t.text === ',');
   if (comma < 0 || comma >= tokens.length - 2) return false;
   const rest = tokens.slice(comma + 1);
