@@ -71,9 +71,10 @@ export function troubleLabel(tokens: readonly Token[], text: string): boolean {
   if (end < 1 || end > 5 || end >= tokens.length - 1) return false;
   const label = tokens.slice(0, end);
   if (!label.some((t) => L.TROUBLE.has(t.lower)) || label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON')) return false;
-  // "Warnings: treat them as errors in CI": the value is a command, a rule about that trouble.
-  const value = tokens.slice(end + 1);
-  return commandAt(value, text.slice(text.indexOf(value[0]?.text ?? ''))) < 0;
+  // "Warnings: treat them as errors in CI": the value is a command, a rule about that trouble. Its
+  // text starts after the separator (a hyphen inside a label's word is none).
+  const sep = tokens[end]?.text === ':' ? text.indexOf(':') : text.search(/\s[-–—]\s/) + 1;
+  return commandAt(tokens.slice(end + 1), text.slice(sep + 1)) < 0;
 }
 
 /** A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems off". */
