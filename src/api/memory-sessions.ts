@@ -23,6 +23,12 @@ export const IngestRequest = z
      * gave (and the person never touched) are archived, its episodes and digest rewritten.
      */
     reingest: z.boolean().optional(),
+    /**
+     * The transcript the caller will ingest next, the same way (a caller of several files): it is
+     * read while this one is extracted. A hint: a path that cannot be read is reported by its own
+     * request.
+     */
+    next: z.string().min(1).optional(),
   })
   .strict();
 export type IngestRequest = z.infer<typeof IngestRequest>;

@@ -92,10 +92,13 @@ export function registerSessionCommands(program: Command): void {
       let exit = 0;
       const results = await withDaemon(async (c) => {
         const out: IngestOutcome[] = [];
-        for (const file of inTimeOrder(files)) {
+        const ordered = inTimeOrder(files);
+        for (const [i, file] of ordered.entries()) {
           let outcome: IngestOutcome;
+          // The next file is named so the daemon reads it while it extracts this one.
+          const next = ordered[i + 1];
           try {
-            const r = await c.ingest(request(file));
+            const r = await c.ingest({ ...request(file), ...(next !== undefined && { next: resolve(next) }) });
             outcome = r.summary ?? { path: resolve(file), queued: true };
             if (!o.json) process.stdout.write(r.summary ? describeSummary(r.summary) : `queued ${resolve(file)} for ingest (see \`nightshift sessions\`)\n`);
           } catch (err) {

@@ -27,6 +27,7 @@ import { redact } from '../redact/redact.js';
 import type { Extractor } from './extract/types.js';
 import { ingestTranscript } from './ingest/ingest.js';
 import { IngestQueue } from './ingest/ingest-queue.js';
+import { ReadAhead } from './ingest/read-ahead.js';
 import { findDuplicate, merge } from './store/merge.js';
 import type { Namespace } from './store/model.js';
 import { isHomeDir, projectKey } from '../project.js';
@@ -65,7 +66,8 @@ export class MemoryService {
     prepare?: () => void,
   ) {
     this.browse = new MemoryViews(store, sessions, episodes);
-    const deps = { store, episodes, sessions, digests, states, extract, ...(prepare && { prepare }), maxPerSession: config.memory.maxPerSession, log };
+    const readDeps = { sessions, digests, states, ...(prepare && { prepare }), log };
+    const deps = { ...readDeps, store, episodes, extract, ahead: new ReadAhead(readDeps), maxPerSession: config.memory.maxPerSession };
     this.reconfigureIngest = (c) => {
       deps.maxPerSession = c.memory.maxPerSession;
     };

@@ -86,7 +86,7 @@ export const MEMORY_ENDPOINTS = {
     reply: json(SearchResponse),
   },
   ingest: {
-    doc: 'mine a transcript for memories (`wait: false`: 202 at once, ingested in the background)',
+    doc: 'mine a transcript for memories (`wait: false`: 202 at once, ingested in the background; `next`: the file the caller sends next, read while this one is extracted)',
     body: IngestRequest.describe('ingest request'),
     reply: json(IngestResponse),
   },

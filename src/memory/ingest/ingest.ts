@@ -1,25 +1,19 @@
 /**
- * Session end: read a transcript from where the last ingest stopped, index its episodes, build its
- * digest, extract memories, redact secrets, merge them into the store, then move the cursor.
+ * Session end: read a transcript from where the last ingest stopped (read-session.ts), index its
+ * episodes, keep its digest, extract memories, redact secrets, merge them into the store, then move
+ * the cursor.
  * Re-ingesting an unchanged file is a stat and nothing more; `reingest` reads it all again with the
  * current extractor, taking back what the earlier extraction of this file left first.
  */
-import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute } from 'node:path';
 import type { SessionDigest } from '../../api/digest.js';
 import type { IngestRequest, IngestSummary, Memory } from '../../api/memory.js';
 import { nowMs } from '../../clock.js';
-import { AppError, isErrno } from '../../errors.js';
-import type { Logger } from '../../log.js';
-import { DigestBuilder, emptyDigest } from '../digest/build.js';
-import type { DigestStore } from '../digest/store.js';
-import { emptySessionState, StateBuilder, type StateStore } from '../state/index.js';
-import type { Episode, EpisodeStore } from '../episodic/episodes.js';
-import { maskedMessages } from './masked-messages.js';
+import { AppError } from '../../errors.js';
+import type { EpisodeStore } from '../episodic/episodes.js';
 import { lowered } from '../rank/score.js';
 import { redact } from '../../redact/redact.js';
-import type { ExtractInput, ExtractMessage, ExtractResult, Extractor } from '../extract/types.js';
-import { episodeOf, forExtraction, markRejected } from './ingest-messages.js';
+import type { ExtractInput, ExtractResult, Extractor } from '../extract/types.js';
 import { merge } from '../store/merge.js';
 import { promoteIfShared } from '../store/promote.js';
 import { relatedMemories } from '../store/related.js';
@@ -27,10 +21,9 @@ import type { Namespace } from '../store/model.js';
 import { isHomeDir, projectKey } from '../../project.js';
 import { keptOut, retractFile, type Retraction } from './reextract.js';
 import { tieAfterIngest } from '../evidence/tie.js';
-import { sessionKey, type SessionRegistry } from '../sessions.js';
 import type { MemoryStore } from '../store/store.js';
-import { detectTranscriptFormat, parseTranscript, resumePoint } from '../transcripts/index.js';
-import { TimeSlices } from '../../sys/time-slices.js';
+import type { ReadAhead } from './read-ahead.js';
+import { readSession, type ReadDeps } from './read-session.js';
 
 /** What a statement made in the home directory keeps of its importance: it may be about any project. */
 const HOME_IMPORTANCE = 0.5;
@@ -41,17 +34,13 @@ const HOME_IMPORTANCE = 0.5;
  */
 const homeImportance = (importance: number): number => lowered(importance, HOME_IMPORTANCE);
 
-export interface IngestDeps {
+export interface IngestDeps extends ReadDeps {
   store: MemoryStore;
   episodes: EpisodeStore;
-  sessions: SessionRegistry;
-  digests: DigestStore;
-  states: StateStore;
   extract: Extractor;
-  /** Readies the extractor while a transcript is read (the ranking thread loads its model). */
-  prepare?: () => void;
+  /** The caller's next file, read while this one is extracted. */
+  ahead?: ReadAhead;
   maxPerSession: number;
-  log: Logger;
 }
 
 function unchangedSummary(
@@ -78,86 +67,15 @@ function unchangedSummary(
   };
 }
 
-/** `--format` that reads nothing from a transcript is a mistake to name, not an empty session. */
-async function formatMismatch(path: string, format: string): Promise<AppError> {
-  const detected = await detectTranscriptFormat(path).catch(() => undefined);
-  const hint =
-    detected === undefined
-      ? 'its format could not be detected either'
-      : detected === format
-        ? 'check that it is a complete transcript'
-        : `it looks like ${detected}: pass --format ${detected} or leave --format out`;
-  return new AppError('bad_request', `--format ${format} read no messages from ${path}; ${hint}`);
-}
-
 export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Promise<IngestSummary> {
   const started = Date.now();
   if (!isAbsolute(req.path)) throw new AppError('bad_request', `transcript path must be absolute, got ${req.path}`);
-  let real: string;
-  try {
-    real = await realpath(req.path);
-  } catch (err) {
-    if (isErrno(err, 'ENOENT')) throw new AppError('not_found', `transcript not found: ${req.path}`);
-    throw err;
-  }
-  const st = await stat(real);
-  if (!st.isFile()) throw new AppError('bad_request', `not a file: ${req.path}`);
-  const key = sessionKey(real);
-  const known = deps.sessions.get(key);
+  const read = (await deps.ahead?.take(req)) ?? (await readSession(deps, req));
+  // Read; the rest is extraction on the ranking thread, while this thread reads the caller's next file.
+  if (req.next !== undefined) void deps.ahead?.start({ path: req.next, format: req.format, reingest: req.reingest });
+  if (read.unchanged) return unchangedSummary({ path: read.real }, read.known, started);
+  const { real, key, known, stats, digest, episodes, messages } = read;
   const reingest = req.reingest === true;
-  if (!reingest && known && known.state === 'ingested' && known.offset === st.size) {
-    return unchangedSummary({ path: real }, known, started);
-  }
-  let offset = reingest ? 0 : (known?.offset ?? 0);
-  if (offset > st.size) {
-    deps.log.warn({ path: real, offset, size: st.size }, 'transcript shrank since the last ingest; reading it again from the start');
-    offset = 0;
-  }
-
-  // Rewritten or replaced since (the cursor no longer starts a line): said as what happened and what to do.
-  if (offset > 0 && !(await resumePoint(real, offset)).atLineStart) {
-    throw new AppError(
-      'conflict',
-      `${req.path} changed since it was last ingested: byte ${offset}, where ingest would go on, no longer starts a line (the file was replaced or rewritten); to read it whole again: nightshift ingest --reingest ${req.path}`,
-    );
-  }
-  deps.prepare?.();
-  const format = req.format ?? known?.format;
-  const parse = await parseTranscript(real, { offset, ...(format !== undefined && { format }) });
-  const earlier = offset > 0 ? deps.digests.get(key) : undefined;
-  const digest = new DigestBuilder(earlier ? structuredClone(earlier) : emptyDigest({ key, sessionId: '', project: null }));
-  // The state record is continued the same way; it is known under the project the session was filed in.
-  const earlierState = offset > 0 && known?.project != null ? deps.states.session(known.project, key) : undefined;
-  const stateBuilder = new StateBuilder(earlierState ? structuredClone(earlierState) : emptySessionState(key, ''));
-  // Converted as they stream by, so a 50 MB transcript never sits in memory whole.
-  const messages: ExtractMessage[] = [];
-  const episodes: Episode[] = [];
-  const ids = new Set<string>();
-  let parsed = 0;
-  let first: string | undefined;
-  let last: string | undefined;
-  // Masked as they are read: nothing below sees a secret of the transcript (masked-messages.ts).
-  const masked = { secrets: 0 };
-  // A megabyte of lines is read at once; handled in one go, it would hold the daemon up ~100 ms.
-  const slices = new TimeSlices();
-  for await (const m of maskedMessages(parse.messages, masked)) {
-    await slices.pass();
-    parsed++;
-    if (reingest) ids.add(m.id);
-    if (m.timestamp !== undefined) {
-      if (first === undefined || m.timestamp < first) first = m.timestamp;
-      if (last === undefined || m.timestamp > last) last = m.timestamp;
-    }
-    digest.add(m);
-    stateBuilder.add(m);
-    const x = forExtraction(m);
-    if (x) messages.push(x);
-    markRejected(episodes, m);
-    const e = episodeOf(m);
-    if (e) episodes.push(e);
-  }
-  const stats = parse.stats();
-  if (req.format !== undefined && offset === 0 && parsed === 0 && stats.linesRead > 0) throw await formatMismatch(real, req.format);
 
   const sessionId = req.sessionId ?? stats.sessionId ?? known?.sessionId ?? basename(real, extname(real));
   const agentId = stats.agentId ?? known?.agentId;
@@ -170,8 +88,8 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   const before = known === undefined ? undefined : structuredClone(known);
   const session = deps.sessions.ensure(key, { sessionId, path: real, project, agentId });
   session.state = 'ingesting';
-  const fromOffset = offset;
-  const at = (t: string | undefined) => t ?? last ?? session.lastMessageAt ?? new Date(nowMs()).toISOString();
+  const fromOffset = read.offset;
+  const at = (t: string | undefined) => t ?? read.last ?? session.lastMessageAt ?? new Date(nowMs()).toISOString();
 
   for (const e of episodes) {
     e.sessionId = sessionId;
@@ -193,9 +111,9 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   }
 
   const nowIso = new Date(nowMs()).toISOString();
-  const retraction: Retraction | undefined = reingest ? retractFile(deps.store, { sessionId, ids }, nowIso) : undefined;
+  const retraction: Retraction | undefined = reingest ? retractFile(deps.store, { sessionId, ids: read.ids }, nowIso) : undefined;
   // Secrets masked in the messages read; a model's proposal is masked again in case it wrote one out.
-  let secretsMasked = masked.secrets;
+  let secretsMasked = read.secretsMasked;
   const added: Memory[] = [];
   const reinforced: Memory[] = [];
   const superseded: Memory[] = [];
@@ -234,7 +152,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       deps.store.save(),
       deps.digests.put(finished),
       // Sidechains are part of their parent's work; the parent's own transcript holds its record.
-      project !== null && agentId === undefined ? deps.states.putSession(project, { ...stateBuilder.result(), sessionId }) : Promise.resolve(),
+      project !== null && agentId === undefined ? deps.states.putSession(project, { ...read.state.result(), sessionId }) : Promise.resolve(),
     ]);
   } catch (err) {
     // Refused (a full disk): the session is not shown as ingesting, nor written so by a later save.
@@ -245,9 +163,9 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   Object.assign(session, {
     sessionId,
     project,
-    format: parse.format,
+    format: read.format,
     offset: stats.endOffset,
-    size: st.size,
+    size: read.size,
     state: 'ingested',
     ingestedAt: nowIso,
     messages: (restart ? 0 : session.messages) + input.messages.length,
@@ -257,8 +175,8 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
       input: (restart ? 0 : session.tokens.input) + (result.tokens?.input ?? 0),
       output: (restart ? 0 : session.tokens.output) + (result.tokens?.output ?? 0),
     },
-    ...(first !== undefined && (restart || session.firstMessageAt === undefined || first < session.firstMessageAt) && { firstMessageAt: first }),
-    ...(last !== undefined && { lastMessageAt: last }),
+    ...(read.first !== undefined && (restart || session.firstMessageAt === undefined || read.first < session.firstMessageAt) && { firstMessageAt: read.first }),
+    ...(read.last !== undefined && { lastMessageAt: read.last }),
     ...(req.reason !== undefined && { reason: req.reason }),
   });
   delete session.error;
@@ -272,7 +190,7 @@ export async function ingestTranscript(deps: IngestDeps, req: IngestRequest): Pr
   return {
     sessionId,
     path: real,
-    format: parse.format,
+    format: read.format,
     project,
     unchanged: false,
     fromOffset,
