@@ -29,3 +29,32 @@ describe('time slices', () => {
     expect(ran).toBe(false);
   });
 });
+
+describe('time slices of jobs side by side', () => {
+  /** A job of `steps` steps of `stepMs` each, passing its slices between steps. */
+  async function job(slices: TimeSlices, steps: number, stepMs: number): Promise<void> {
+    for (let i = 0; i < steps; i++) {
+      busy(stepMs);
+      await slices.pass();
+    }
+  }
+
+  it('share one slice: a waiting timer is held up by one slice, not one of each job', async () => {
+    const SLICE = 40;
+    const gaps: number[] = [];
+    let last = performance.now();
+    let running = true;
+    const tick = () => {
+      const now = performance.now();
+      gaps.push(now - last);
+      last = now;
+      if (running) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    await Promise.all([job(new TimeSlices(SLICE), 40, 5), job(new TimeSlices(SLICE), 40, 5)]);
+    running = false;
+    // A slice of each job in turn would hold it up for two slices (80 ms and more).
+    expect(gaps.length).toBeGreaterThan(5);
+    expect(Math.max(...gaps)).toBeLessThan(SLICE * 1.6);
+  });
+});
