@@ -113,4 +113,34 @@ describe('the episodic index on disk', () => {
     expect((await search(d, 'datenbankverbindung schlägt', dir))[0]?.messageId).toBe('e5');
     expect((await d.client.status()).pid).toBeGreaterThan(0);
   });
+
+  it('indexes a run of ingests as one segment once the appends pause, and a search needs no wait', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const files = ['billing workers retry twice', 'the invoice renderer drops the currency', 'staging runs postgres on port 5544'].map((said, i) => {
+      const file = join(dir, `s${i}.jsonl`);
+      writeFileSync(file, line(`m${i}`, 'user', said) + line(`r${i}`, 'assistant', 'noted'));
+      return file;
+    });
+    const segments = () => {
+      const index = join(d.paths.episodesDir, 'index');
+      const project = readdirSync(index).find((f) => f.startsWith('p-'));
+      return project === undefined ? [] : readdirSync(join(index, project)).filter((f) => f.endsWith('.idx'));
+    };
+    expect((await d.cli(['ingest', ...files, '--project', dir])).code).toBe(0);
+    // Searchable at once: a search indexes what was appended first. The run is one segment (or a
+    // few, were the machine so slow that the appends paused between files), not one per session.
+    expect((await search(d, 'currency renderer', dir))[0]?.messageId).toBe('m1');
+    const afterRun = segments().length;
+    expect(afterRun).toBeGreaterThan(0);
+    expect(afterRun).toBeLessThan(files.length);
+
+    writeFileSync(files[0] as string, line('m3', 'user', 'the nightly export skips archived rooms') + line('r3', 'assistant', 'noted'), { flag: 'a' });
+    expect((await d.cli(['ingest', files[0] as string, '--project', dir])).code).toBe(0);
+    // Once the appends pause, indexed without a search.
+    await expect.poll(() => segments().length, { timeout: 5000 }).toBe(afterRun + 1);
+    expect((await search(d, 'nightly export archived', dir))[0]?.messageId).toBe('m3');
+    expect((await d.client.status()).memory?.episodes).toBe(8);
+  });
 });

@@ -4,6 +4,10 @@
  * session and message. One JSONL file per session holds the episodes; per project, an on-disk index
  * (episodic/project-index.ts) is opened on the first search of that project. Start-up reads only
  * the catalog; session files it does not know (older homes) are indexed in the background.
+ * An append is durable in its session file and the catalog at once; its indexing waits until the
+ * appends pause (a run of ingests is indexed as one segment per project, after the last of them)
+ * or a search needs it. A stop before then loses nothing: a project's index catches up with its
+ * session files when it is opened.
  */
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -25,6 +29,10 @@ export const EPISODE_TEXT_MAX = 2000;
 const OPEN_PROJECTS = 8;
 /** Background indexing of unknown session files works in slices of about this long. */
 const SLICE_MS = 20;
+/** Appended sessions are indexed once no append came for this long (an ingest of many files is one run). */
+const QUIET_MS = 250;
+/** Appended episodes indexed in one slice (about 20 ms of indexing). */
+const SLICE_EPISODES = 400;
 
 /** A session file's complete lines, where they end, and whose they are. */
 interface SessionLines {
@@ -45,6 +53,10 @@ export class EpisodeStore {
   /** Session files the catalog does not know yet, indexed in the background (or at once, by a search). */
   private readonly unknown: string[];
   private timer: NodeJS.Immediate | undefined;
+  /** Sessions appended and not indexed yet, by key: their lines as last appended. */
+  private readonly appended = new Map<string, SessionLines>();
+  private quiet: NodeJS.Timeout | undefined;
+  private draining: NodeJS.Immediate | undefined;
 
   private constructor(private readonly dir: string) {
     mkdirSync(join(dir, 'index'), { recursive: true, mode: 0o700 });
@@ -74,15 +86,52 @@ export class EpisodeStore {
   private pause(): void {
     if (this.timer) clearImmediate(this.timer);
     this.timer = undefined;
+    if (this.quiet) clearTimeout(this.quiet);
+    this.quiet = undefined;
+    if (this.draining) clearImmediate(this.draining);
+    this.draining = undefined;
   }
 
-  /** Appends a session's new episodes durably (none twice), then indexes them. */
+  /** Appends a session's new episodes durably (none twice); they are indexed once appends pause. */
   async append(sessionKey: string, episodes: Episode[]): Promise<void> {
     if (episodes.length === 0) return;
     const cleaned = episodes.map(cleanEpisode);
     const { before, added, size } = appendEpisodes(this.fileOf(sessionKey), cleaned);
     const first = cleaned[0] as Episode;
-    this.index(first.project, [{ key: sessionKey, sessionId: first.sessionId, project: first.project, lines: [...before, ...added], end: size }]);
+    const lines = [...before, ...added];
+    this.catalog.set(sessionKey, { sessionId: first.sessionId, project: first.project, episodes: unique(lines).length });
+    this.catalog.save();
+    this.appended.set(sessionKey, { key: sessionKey, sessionId: first.sessionId, project: first.project, lines, end: size });
+    if (this.quiet) clearTimeout(this.quiet);
+    if (this.draining) clearImmediate(this.draining);
+    this.draining = undefined;
+    this.quiet = setTimeout(() => {
+      this.quiet = undefined;
+      this.drain();
+    }, QUIET_MS).unref();
+  }
+
+  /** Indexes appended sessions a slice at a time, between requests. */
+  private drain(): void {
+    if (this.appended.size === 0) return;
+    this.indexAppended(SLICE_EPISODES);
+    this.draining = setImmediate(() => {
+      this.draining = undefined;
+      this.drain();
+    });
+  }
+
+  /** Indexes appended sessions, oldest append first, until about `episodes` were taken (one segment per project). */
+  private indexAppended(episodes: number): void {
+    const byProject = new Map<string | null, SessionLines[]>();
+    let taken = 0;
+    for (const [key, s] of this.appended) {
+      if (taken >= episodes) break;
+      this.appended.delete(key);
+      taken += s.lines.length;
+      byProject.set(s.project, [...(byProject.get(s.project) ?? []), s]);
+    }
+    for (const [project, sessions] of byProject) this.index(project, sessions);
     this.catalog.save();
   }
 
@@ -191,10 +240,11 @@ export class EpisodeStore {
     }
     this.open.set(name, idx);
     if (this.open.size > OPEN_PROJECTS) this.open.delete(this.open.keys().next().value as string);
-    // An append cut off by a crash after its lines were written but before they were indexed.
+    // Appended and not indexed when the daemon stopped (what this one appended is indexed from memory).
     const behind: SessionLines[] = [];
     for (const [key, entry] of this.catalog.entries()) {
-      if (entry.project === project && fileSize(this.fileOf(key)) > idx.covered(key)) behind.push({ key, ...entry, ...readSessionFile(this.fileOf(key)) });
+      if (entry.project === project && !this.appended.has(key) && fileSize(this.fileOf(key)) > idx.covered(key))
+        behind.push({ key, ...entry, ...readSessionFile(this.fileOf(key)) });
     }
     if (behind.length > 0) {
       this.index(project, behind);
@@ -231,10 +281,11 @@ export class EpisodeStore {
     idx.add(keys, covers, docs);
   }
 
-  /** Indexes every session file the catalog did not know: at once (a search needs them all). */
+  /** Indexes every session appended or unknown to the catalog: at once (a search needs them all). */
   private settle(): void {
-    if (this.unknown.length === 0) return;
+    if (this.unknown.length === 0 && this.appended.size === 0) return;
     this.pause();
+    this.indexAppended(Infinity);
     this.adopt(Infinity);
   }
 

@@ -1,6 +1,6 @@
 /**
- * One project's episode index: a few immutable segments listed by a manifest. An ingest adds a
- * small segment; segments of about the same size are merged once eight of them pile up (up to
+ * One project's episode index: a few immutable segments listed by a manifest. A run of ingests
+ * adds a small segment; segments of about the same size are merged once eight of them pile up (up to
  * ~32k episodes), so a project has a few dozen at most and each episode is rewritten a few times.
  * A crash leaves either the old manifest or the new one; files it does not list are removed.
  */
