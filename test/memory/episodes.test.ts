@@ -143,4 +143,17 @@ describe('the episodic index on disk', () => {
     expect((await search(d, 'nightly export archived', dir))[0]?.messageId).toBe('m3');
     expect((await d.client.status()).memory?.episodes).toBe(8);
   });
+
+  it('finds what was ingested right before a stop, however far its indexing had come', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, line('k1', 'user', 'the kiosk printer jams on duplex jobs') + line('k2', 'assistant', 'noted'));
+    expect((await d.cli(['ingest', file, '--project', dir])).code).toBe(0);
+    await d.stop();
+    await d.start();
+    expect((await search(d, 'kiosk printer duplex', dir))[0]?.messageId).toBe('k1');
+    expect((await d.client.status()).memory?.episodes).toBe(2);
+  });
 });
