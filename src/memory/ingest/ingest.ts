@@ -1,7 +1,7 @@
 /**
- * Session end: read a transcript from where the last ingest stopped (read-session.ts), index its
- * episodes, keep its digest, extract memories, redact secrets, merge them into the store, then move
- * the cursor.
+ * Session end: read a transcript from where the last ingest stopped (read-session.ts), keep its
+ * episodes and digest, extract memories, redact secrets, merge them into the store, then move the
+ * cursor.
  * Re-ingesting an unchanged file is a stat and nothing more; `reingest` reads it all again with the
  * current extractor, taking back what the earlier extraction of this file left first.
  */
