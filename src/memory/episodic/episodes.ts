@@ -33,6 +33,8 @@ const SLICE_MS = 20;
 const QUIET_MS = 250;
 /** Appended episodes indexed in one slice (about 20 ms of indexing). */
 const SLICE_EPISODES = 400;
+/** Appended episodes held at most: past this, indexing starts without waiting for a pause. */
+const HELD_MAX = 20_000;
 
 /** A session file's complete lines, where they end, and whose they are. */
 interface SessionLines {
@@ -55,6 +57,8 @@ export class EpisodeStore {
   private timer: NodeJS.Immediate | undefined;
   /** Sessions appended and not indexed yet, by key: their lines as last appended. */
   private readonly appended = new Map<string, SessionLines>();
+  /** Lines the appended sessions hold. */
+  private held = 0;
   private quiet: NodeJS.Timeout | undefined;
   private draining: NodeJS.Immediate | undefined;
 
@@ -101,8 +105,18 @@ export class EpisodeStore {
     const lines = [...before, ...added];
     this.catalog.set(sessionKey, { sessionId: first.sessionId, project: first.project, episodes: unique(lines).length });
     this.catalog.save();
+    this.held += lines.length - (this.appended.get(sessionKey)?.lines.length ?? 0);
     this.appended.set(sessionKey, { key: sessionKey, sessionId: first.sessionId, project: first.project, lines, end: size });
     if (this.quiet) clearTimeout(this.quiet);
+    this.quiet = undefined;
+    // Ingests that never pause (a watcher catching up on a big home) are indexed as they go.
+    if (this.held > HELD_MAX) {
+      this.draining ??= setImmediate(() => {
+        this.draining = undefined;
+        this.drain();
+      });
+      return;
+    }
     if (this.draining) clearImmediate(this.draining);
     this.draining = undefined;
     this.quiet = setTimeout(() => {
@@ -128,6 +142,7 @@ export class EpisodeStore {
     for (const [key, s] of this.appended) {
       if (taken >= episodes) break;
       this.appended.delete(key);
+      this.held -= s.lines.length;
       taken += s.lines.length;
       byProject.set(s.project, [...(byProject.get(s.project) ?? []), s]);
     }
