@@ -144,7 +144,9 @@ export class EpisodeStore {
       this.appended.delete(key);
       this.held -= s.lines.length;
       taken += s.lines.length;
-      byProject.set(s.project, [...(byProject.get(s.project) ?? []), s]);
+      const list = byProject.get(s.project) ?? [];
+      list.push(s);
+      byProject.set(s.project, list);
     }
     for (const [project, sessions] of byProject) this.index(project, sessions);
     this.catalog.save();
