@@ -4,9 +4,9 @@
  * languages people write to their agents in; the items are the agent's own words.
  */
 
-/** A line or sentence that introduces what is left: "Still pending:", "Next steps", "Il reste :", "待办". */
+/** A line or sentence that introduces what is left: "Still pending:", "Next steps", "Currently working on:", "Il reste :", "待办". */
 const PENDING =
-  /\b(?:still (?:pending|open|to do|todo|missing|left)|pending|remaining|remains?|left to do|not (?:yet )?(?:done|implemented|started)(?: yet)?|next steps?|follow[- ]?ups?|open items?|outstanding|to ?do|what'?s left|il reste|reste à faire|à faire|en attente|pendiente|pendientes|queda por hacer|falta|faltan|noch offen|offen|ausstehend|noch zu tun|fehlt noch|pendente|da fare|rimane|rimangono)\b|残り|未完了|保留|待办|剩下|未完成|待处理|残タスク/i;
+  /\b(?:still (?:pending|open|to do|todo|missing|left)|pending|remaining|remains?|left to do|not (?:yet )?(?:done|implemented|started)(?: yet)?|next steps?|next (?:priority )?(?:items?|tasks?)|up next|(?:currently )?(?:working on|in progress)|follow[- ]?ups?|open items?|outstanding|to ?do|what'?s left|il reste|reste à faire|à faire|en attente|pendiente|pendientes|queda por hacer|falta|faltan|noch offen|offen|ausstehend|noch zu tun|fehlt noch|pendente|da fare|rimane|rimangono)\b|残り|未完了|保留|待办|剩下|未完成|待处理|残タスク/i;
 /** A sentence that says something was done. */
 const DONE =
   /\b(?:done|completed?|implemented|fixed|added|finished|built|committed|shipped|merged|resolved|works now|pass(?:es|ed)?|c'est fait|terminé|ajouté|corrigé|implémenté|hecho|listo|terminado|implementado|erledigt|fertig|implementiert|behoben|feito|concluído|fatto|completato)\b|完成|済み|実装しました|已实现|已完成/i;

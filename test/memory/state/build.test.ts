@@ -195,6 +195,13 @@ describe('report reading', () => {
     expect(reportPending('C’est fait. Reste à faire : la purge des fichiers après 30 jours.')).toEqual(['la purge des fichiers après 30 jours']);
     expect(reportPending('## Next steps\n1. Wire the webhook\n2. Add the e2e test')).toEqual(['Wire the webhook', 'Add the e2e test']);
     expect(reportPending('I fixed the pending migration bug.')).toEqual([]);
+    expect(reportPending('Models are in.\n\n## 🔄 **Currently Working On:**\n- Researching the volume view')).toEqual(['Researching the volume view']);
+    expect(reportPending("Here's what is left.\n\n## **Next Priority Items:**\n1. **Chart views** - wire Chart.js\n2. The PR dashboard")).toEqual([
+      'Chart views - wire Chart.js',
+      'The PR dashboard',
+    ]);
+    // Said in a sentence, not leading a list: the work of the moment, not a part of the report.
+    expect(reportPending("I'm working on the parser now, then the tests.")).toEqual([]);
     // A numbered group title over its steps is no item; the groups of one list may be set apart by blank lines.
     expect(
       reportPending(
