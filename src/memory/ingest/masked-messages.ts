@@ -11,7 +11,7 @@
  * passed, an error), never as a candidate. Thinking is read by nothing.
  */
 import type { TranscriptMessage } from '../transcripts/types.js';
-import { applyMasks, type MaskHit, redact } from '../../redact/redact.js';
+import { applyMasks, type MaskHit, redact, type Redaction } from '../../redact/redact.js';
 import { joinedSecret } from '../../redact/split.js';
 
 /** Messages held back, so a message can still be masked when the speaker's next one completes a secret. */
@@ -40,11 +40,26 @@ function commandValues(command: string, masks: readonly MaskHit[], text: string)
   return hits;
 }
 
+/** Redactions of the commands lately seen: a call's result repeats its command, which is masked once. */
+class CommandMasks {
+  private readonly seen = new Map<string, Redaction>();
+  of(command: string): Redaction {
+    let r = this.seen.get(command);
+    if (r === undefined) {
+      // A result comes right after its call, or a few calls later when they ran side by side.
+      if (this.seen.size >= HOLD * 4) this.seen.clear();
+      r = redact(command);
+      this.seen.set(command, r);
+    }
+    return r;
+  }
+}
+
 /** Everything of a message but its text and paths, masked; `hits` gains the command's values in the text. */
-function maskFields(m: TranscriptMessage, hits: MaskHit[]): TranscriptMessage {
+function maskFields(m: TranscriptMessage, hits: MaskHit[], commands: CommandMasks): TranscriptMessage {
   const out: TranscriptMessage = { ...m };
   if (m.command !== undefined) {
-    const c = redact(m.command);
+    const c = commands.of(m.command);
     out.command = c.text;
     hits.push(...commandValues(m.command, [...c.found, ...c.personal], m.text));
   }
@@ -69,11 +84,12 @@ function release(h: Held): TranscriptMessage {
 /** The messages of `source`, in order, each masked; `tally.secrets` counts the secrets masked in their text. */
 export async function* maskedMessages(source: AsyncIterable<TranscriptMessage>, tally = { secrets: 0 }): AsyncGenerator<TranscriptMessage> {
   const held: Held[] = [];
+  const commands = new CommandMasks();
   for await (const m of source) {
     const r = m.kind === 'tool_result' || m.kind === 'thinking' ? undefined : redact(m.text);
     tally.secrets += r?.found.length ?? 0;
     const hits: MaskHit[] = r === undefined ? [] : [...r.found, ...r.personal];
-    const next: Held = { m: maskFields(m, hits), raw: m.text, hits };
+    const next: Held = { m: maskFields(m, hits, commands), raw: m.text, hits };
     if (joinable(m)) {
       const prev = held.findLast((h) => h.m.role === m.role && h.m.kind !== 'tool_result');
       if (prev !== undefined && joinable(prev.m)) {
