@@ -83,7 +83,7 @@ function sessionText(pieces: readonly StateLine[]): string {
 /** Within a session: what is in progress, then what is open, then what was built and found. */
 function priority(l: StateLine): number {
   if (l.kind === 'open') return l.status === 'in_progress' ? 0 : 1;
-  if (l.kind === 'built') return l.source === 'request' ? 4 : l.source === 'todo' ? 3 : 2;
+  if (l.kind === 'built') return l.source === 'request' || l.source === 'report' ? 4 : l.source === 'todo' ? 3 : 2;
   return 5;
 }
 

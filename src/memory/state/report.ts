@@ -114,3 +114,24 @@ export function saysNothingLeft(text: string): boolean {
 export function disputes(reply: string): boolean {
   return DISPUTE.test(reply.trim());
 }
+
+/** A claim that opens with the work done: "Added the deposit route", "Fixed the cache key". */
+const DONE_LEAD =
+  /^(?:added|fixed|implemented|created|built|wrote|removed|deleted|renamed|moved|replaced|updated|upgraded|migrated|merged|refactored|switched|installed|configured|deployed|wired|enabled|disabled|extracted|converted|introduced|documented|rewrote|reworked)\b(?!-)/i;
+/** "The backend is implemented and running", "Both fixes are merged.": what it names is done, and no more is said of it. */
+const DONE_STATE =
+  /^[^,;:]{3,100}?\b(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:done|implemented|fixed|merged|deployed|complete|completed|added|in place|live)(?:\s*$|\s*[.!(]|\s+(?:and|in|into|to|on|at|for|with)\b)/i;
+/** Words a claim needs to name what was done as well as say that it was. */
+const CLAIM_WORDS_MIN = 3;
+/** Not done after all: "not implemented yet", "isn't merged". */
+const UNDONE = /\b(?:not|n't|never|yet)\b/i;
+
+/**
+ * A claim that says in itself what was done ("Fixed the tide cache key", "The export is merged"):
+ * it opens with the work done or says that what it names is done. Only these are shown as the
+ * work a report says was done; any claim closes an item it covers.
+ */
+export function saysWhatWasDone(claim: string): boolean {
+  // "Implemented:" alone heads a list and names nothing.
+  return (DONE_LEAD.test(claim) || DONE_STATE.test(claim)) && !UNDONE.test(claim) && claim.split(/\s+/).length >= CLAIM_WORDS_MIN;
+}

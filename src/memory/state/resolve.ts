@@ -8,7 +8,11 @@
  */
 import { CHORE_VERBS, INQUIRY_VERBS } from '../nlp/lexicon.js';
 import { closes, covers, sameWork, saysAsWell } from './match.js';
+import { saysWhatWasDone } from './report.js';
 import type { ProjectState, SessionState, StateEntry } from './schema.js';
+
+/** Of what a session's last report says was done, at most this many pieces. */
+const REPORT_CLAIMS_SHOWN = 3;
 
 /** An open item ages out after this many of the project's sessions with nothing said of it (decay halves a memory every 10). */
 export const AGE_SESSIONS = 4;
@@ -122,6 +126,16 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
       ...s.todos
         .filter((t) => t.status === 'completed' && !lookedInto(t.text) && !commits.some((c) => saysAsWell(c.text, t.text)))
         .map((t) => line('built', 'todo', t, s)),
+    );
+    // What the session's last report says it did, where nothing else of the session says it as well;
+    // a session that committed says its work in its commits.
+    const lastReport = commits.length > 0 ? undefined : s.claims.at(-1)?.messageId;
+    const saidElsewhere = [...commits, ...s.requests, ...s.todos.filter((t) => t.status === 'completed')];
+    built.push(
+      ...s.claims
+        .filter((c) => c.messageId === lastReport && saysWhatWasDone(c.text) && !saidElsewhere.some((x) => saysAsWell(x.text, c.text)))
+        .slice(0, REPORT_CLAIMS_SHOWN)
+        .map((c) => line('built', 'report', c, s)),
     );
     found.push(...s.found.map((f) => line('found', 'found', f, s)));
   }

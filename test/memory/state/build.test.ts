@@ -12,7 +12,7 @@ import {
 } from '../../../src/memory/state/index.js';
 import { undoneBy } from '../../../src/memory/state/build.js';
 import { AGE_SESSIONS } from '../../../src/memory/state/resolve.js';
-import { disputes, reportClaims, reportPending } from '../../../src/memory/state/report.js';
+import { disputes, reportClaims, reportPending, saysWhatWasDone } from '../../../src/memory/state/report.js';
 import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js';
 
 let n = 0;
@@ -208,6 +208,16 @@ describe('report reading', () => {
         '## Still To Do:\n\n3. **Template & UI Layer**\n   - Create the chart templates\n   - Add the filter bar\n\n4. **Volume Tracking**\n   - Add volume by body part\n\nWant me to go on?',
       ),
     ).toEqual(['Create the chart templates', 'Add the filter bar', 'Add volume by body part']);
+  });
+  it('shows only claims that say in themselves what was done', () => {
+    expect(saysWhatWasDone('Added the deposit route for the vault')).toBe(true);
+    expect(saysWhatWasDone('Backend is implemented and running at http://127.0.0.1:8080')).toBe(true);
+    expect(saysWhatWasDone('Both fixes are merged.')).toBe(true);
+    // A heading, a compound adjective, a finding and what is not done yet.
+    expect(saysWhatWasDone('Implemented')).toBe(false);
+    expect(saysWhatWasDone('Fixed-point strategy and risk engine')).toBe(false);
+    expect(saysWhatWasDone('One real company is merged across two domains with no flag')).toBe(false);
+    expect(saysWhatWasDone('Prediction exists as a button but is not implemented yet')).toBe(false);
   });
   it('reads done claims outside the pending part', () => {
     expect(reportClaims('Implemented the zone endpoint with keyset pagination.\n\nRemaining:\n- caching')).toEqual([

@@ -397,4 +397,43 @@ describe('current state from the agent record', () => {
     expect(state(block)).toEqual([expect.stringMatching(/Serve the API on Axum 0\.7 .* · .*through sqlx/)]);
     expect(block.items.some((i) => i.kind === 'memory' && /Axum 0\.7 on tokio/.test(i.text))).toBe(true);
   }, 60_000);
+  it('shows what the last report of a session without commits says was done, never a disputed claim, a heading or what is not done yet', async () => {
+    const { d, dir, cwd } = await started('harbour');
+    const reported = new ClaudeSession({ sessionId: 'harbour-1', cwd, start: ago(3) })
+      .user('The harbour dashboard needs the tide heights of every station.')
+      .toolUse('e1', 'Edit', { file_path: `${cwd}/src/tides.rs`, old_string: 'todo!()', new_string: 'fetch_tides(id).await' })
+      .toolResult('e1', 'The file has been updated successfully.')
+      .assistant('Earlier: added a draft of the cache.')
+      .assistant(
+        'Implemented:\n- Added the tide heights endpoint for every station\n- The station cache is in place for each harbour\n- The metrics export is not implemented yet',
+      );
+    await ingest(d, reported, dir, 'harbour-1');
+    let lines = state(await recall(d, cwd));
+    const built = lines.find((l) => l.startsWith('Built ')) ?? '';
+    expect(built).toMatch(/Added the tide heights endpoint for every station \(the agent's report\)/);
+    expect(built).toMatch(/The station cache is in place for each harbour \(the agent's report\)/);
+    // Only the last report's word; a heading alone, and what it says is not done, are no work done.
+    expect(built).not.toMatch(/draft of the cache|Implemented \(|metrics export/);
+
+    const disputed = new ClaudeSession({ sessionId: 'harbour-2', cwd, start: ago(2) })
+      .user('The heights are rounded wrong on the chart.')
+      .toolUse('e2', 'Edit', { file_path: `${cwd}/src/chart.rs`, old_string: 'round()', new_string: 'round_to(2)' })
+      .toolResult('e2', 'The file has been updated successfully.')
+      .assistant('Fixed the rounding of the tide heights on the chart.')
+      .user("No, that's still wrong: 1.235 shows as 1.2.");
+    await ingest(d, disputed, dir, 'harbour-2');
+    lines = state(await recall(d, cwd));
+    expect(lines.some((l) => /rounding of the tide heights/.test(l))).toBe(false);
+
+    const committed = new ClaudeSession({ sessionId: 'harbour-3', cwd, start: ago(1) })
+      .user('Show the moon phase beside each station.')
+      .toolUse('b1', 'Bash', { command: 'git commit -am "Show the moon phase per station"' })
+      .toolResult('b1', '[main 7a6b5c4] Show the moon phase per station\n 1 file changed')
+      .assistant('Added a moon phase column to the station table.');
+    await ingest(d, committed, dir, 'harbour-3');
+    lines = state(await recall(d, cwd));
+    // A session that committed says its work in its commits.
+    expect(lines.some((l) => /Show the moon phase per station \(7a6b5c4\)/.test(l))).toBe(true);
+    expect(lines.some((l) => /moon phase column/.test(l))).toBe(false);
+  }, 60_000);
 });
