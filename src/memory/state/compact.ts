@@ -68,9 +68,9 @@ export function compactState(state: ProjectState, sessionsAfter: (iso: string) =
   const kept = sessions.slice(old.length).map(mergeCommits);
   const oldIds = new Set(old.map((s) => s.sessionId));
   const finished: ArchivedWork[] = resolveState({ ...state, sessions: old }, sessionsAfter)
-    // What was asked and changed, and finished tasks, are the latest sessions' record; older work
-    // stands in its commits.
-    .filter((l) => l.kind !== 'open' && l.source !== 'request' && l.source !== 'todo' && oldIds.has(l.sessionId))
+    // What was asked and changed, finished tasks and what a report said was done are the latest
+    // sessions' record; older work stands in its commits.
+    .filter((l) => l.kind !== 'open' && l.source !== 'request' && l.source !== 'todo' && l.source !== 'report' && oldIds.has(l.sessionId))
     .map((l) => ({
       text: archivedText(l),
       sessionId: l.sessionId,

@@ -328,6 +328,19 @@ describe('project resolution', () => {
     expect(archive).not.toContainEqual(expect.stringContaining('add/edit sheet'));
   });
 
+  it("shows what a session's last report says was done where no commit says its work, and never archives it", () => {
+    const reported = session('r1', [
+      typed('The vault needs a way to take deposits.'),
+      msg({ text: 'Added a draft of the deposit form.' }),
+      msg({ text: 'Done:\n- Added the deposit route for the vault\n- The USDC mint is now configured\n- Implemented' }),
+    ]);
+    const lines = resolveState(project(reported), none).filter((l) => l.source === 'report');
+    expect(lines.map((l) => [l.kind, l.text])).toEqual([['built', 'Added the deposit route for the vault']]);
+    const later = Array.from({ length: KEEP_SESSIONS }, (_, k) => session(`y${k}`, [commit(`Ship part ${k} of the vault`, `${k}`.padStart(7, 'e'))]));
+    const archive = compactState(project(reported, ...later), none).state.archive.map((a) => a.text);
+    expect(archive).not.toContainEqual(expect.stringContaining('deposit route'));
+  });
+
   it('ages out an item pending for many of the project sessions', () => {
     expect(resolveState(project(s1), () => 10).filter((l) => l.kind === 'open')).toEqual([]);
     expect(resolveState(project(s1), () => AGE_SESSIONS).filter((l) => l.kind === 'open')).toEqual([]);
