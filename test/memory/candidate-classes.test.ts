@@ -165,4 +165,18 @@ describe('candidate classes through the CLI', () => {
       ofRule.join('\n'),
     ).toBe(true);
   });
+  it.each([
+    'Grundsätzlich gilt: wenn eine Migration eine Spalte löscht, kommt sie in einen eigenen Pull Request.',
+    'Par défaut, les nouvelles tâches Celery passent par la file lente, pas par la file rapide.',
+    '原則として、新しいAPIはすべてv2の名前空間に置いてください。',
+  ])('a rule said "as a rule" or "by default" in another language, with no "always", is a standing rule: %s', async (rule) => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const app = project(dir, 'app');
+    const s = new ClaudeSession({ sessionId: 'i18n-2', cwd: app, start: ago(2) }).user(rule).assistant('OK.');
+    await ingest(d, s, dir, 'i18n-2');
+    const stored = has(await memories(d, app), /Migration|Celery|v2/);
+    expect(stored.map((m) => [m.type, m.content])).toEqual([['instruction', rule]]);
+  });
 });

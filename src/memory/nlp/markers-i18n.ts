@@ -16,6 +16,10 @@ const MARKERS: readonly RegExp[] = [
   /\b(?:immer|niemals|nie wieder|ab jetzt|von nun an|jedes mal|altijd|nooit|vanaf nu)\b/iu,
   // French, Spanish, Portuguese, Italian
   /\b(?:toujours|jamais|désormais|dorénavant|à partir de maintenant|siempre|nunca|a partir de ahora|de ahora en adelante|sempre|nunca mais|d'ora in poi|da ora in poi|mai più)\b/iu,
+  // As a rule, by default, in principle ("as a rule", "by default" in English): German, Dutch,
+  // French, Spanish, Portuguese, Italian, Czech and Polish, Chinese and Japanese.
+  /\b(?:grundsätzlich\w*|in der regel|standardmäßig|in principe|als regel|en règle générale|par défaut|par principe|por regla general|por defecto|por principio|por padrão|como regra|di default|per principio|di regola|zásadně|standardně|z zasady|domyślnie)(?![\p{L}])/iu,
+  /原则上|原則として|默认情况下|一般情况下|デフォルトで|基本的に/u,
 ];
 
 export function hasStandingMarker(text: string): boolean {
