@@ -49,6 +49,11 @@ describe('kinds through the CLI', () => {
       ['It is a Rust CLI built on clap.', 'Releases go out through cargo-dist.', 'Keep every command under 100 ms to start.'],
       [/clap/i, /cargo-dist/i, /100 ms/i],
     ],
+    [
+      'a notebook repo',
+      ['The notebooks analyse the sensor logs.', 'polars, not pandas.', 'tabs, not spaces.'],
+      [/sensor logs/i, /polars, not pandas/i, /tabs, not spaces/i],
+    ],
   ])('crisp facts and rules of %s in a session of a few messages are stored and recalled', async (name, statements, wanted) => {
     const d = newDaemon();
     await d.start();

@@ -121,6 +121,8 @@ export interface KindSignals {
   aside: boolean;
   /** Puts a course to the team: "let's …", "we'll …", "we're going to …", "we decided …". */
   proposal: boolean;
+  /** Sets one thing against another with nothing else said: "polars, not pandas", "tabs, not spaces". */
+  contrast: boolean;
 }
 
 /** Said to hold beyond the moment: always/never, must/should, a condition, a bound, a wish, a prohibition. */
@@ -226,7 +228,8 @@ export function kindOf(s: KindSignals): Kind {
   // "Yesterday the stuck lock cost Priya two hours": a story of a moment, not how things stand.
   if (s.relativeTime > 0 && s.past && s.trouble === 0) return 'chatter';
   if (s.relativeTime > 0 || s.trouble > 0 || s.openWork || s.observed) return 'state';
-  // "Postgres 16 on Fly" names what it is about; "at some point in the future" names nothing.
-  if (s.fragment && !s.labelValue) return s.named || s.contentWords >= 3 ? 'fact' : 'chatter';
+  // "Postgres 16 on Fly" names what it is about, and "polars, not pandas" the choice it makes; "at
+  // some point in the future" names nothing.
+  if (s.fragment && !s.labelValue) return s.named || s.contrast || s.contentWords >= 3 ? 'fact' : 'chatter';
   return 'fact';
 }

@@ -56,6 +56,10 @@ describe('kind before rank', () => {
     ['Perfect - I agree, Engage.', 'chatter'],
     ['I just got back from a walk and realized we drifted.', 'chatter'],
     ['At some point in the future.', 'chatter'],
+    // A thing set against another names the choice; a verdict on nothing named does not.
+    ['tabs, not spaces.', 'fact'],
+    ['duckdb, not sqlite.', 'fact'],
+    ['ok, not bad.', 'chatter'],
     // A modal inside what is asked about directs no one; "rather than" compares.
     ['None of the processes know what it should produce.', 'fact'],
     // A first word that heads a subject is no command; "do" before what is done is the verb.
