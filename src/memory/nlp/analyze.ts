@@ -130,18 +130,18 @@ function other(text: string): Sentence[] {
   return out;
 }
 
-/** A "?" inside a URL's query or a path ("/tides?date=…"): no sentence ends there. */
-const INNER_QUESTION = /\?(?=[^\s"')\]])/;
-const INNER_QUESTIONS = new RegExp(INNER_QUESTION.source, 'g');
-const HELD = '\uFF1F';
+/** A "?" inside a URL's query or a path ("/tides?date=…"), the "!" of a macro ("println!, …", "vec![…]"): no sentence ends there. */
+const INNER_MARK = /\?(?=[^\s"')\]])|(?<=\w)!(?=[,;:([\w])/;
+const INNER_MARKS = new RegExp(INNER_MARK.source, 'g');
+const HELD: Readonly<Record<string, string>> = { '?': '\uFF1F', '!': '\uFF01' };
 
-const putBack = (s: string): string => s.replaceAll(HELD, '?');
+const putBack = (s: string): string => s.replaceAll(HELD['?'] as string, '?').replaceAll(HELD['!'] as string, '!');
 
 /** The sentences of a prose text (one paragraph or line; markup already removed). */
 export function analyze(text: string): Sentence[] {
-  if (!INNER_QUESTION.test(text)) return isEnglish(text) ? english(text) : other(text);
-  // Read with the inner "?" held as a full-width one, then given back in every text.
-  const held = text.replace(INNER_QUESTIONS, HELD);
+  if (!INNER_MARK.test(text)) return isEnglish(text) ? english(text) : other(text);
+  // Read with the inner marks held as full-width ones, then given back in every text.
+  const held = text.replace(INNER_MARKS, (m) => HELD[m] ?? m);
   return (isEnglish(text) ? english(held) : other(held)).map((s) => ({
     ...s,
     text: putBack(s.text),

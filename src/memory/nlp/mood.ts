@@ -14,6 +14,11 @@ export const OPENERS = set(`ok okay so and also then but oh well alright anyway 
 /** Forms of be, have and do and the modals: a sentence opening with one is not a command. */
 export const AUXILIARIES = set(`be is are am was were been being have has had do does did can could would should will shall may might must`);
 
+/** Words the tagger may take for a sentence's first verb: "everything goes through tracing" states a rule. */
+export const NOT_A_VERB = set(`everything everyone everybody nothing nobody something anything all each both`);
+/** A version after a word ("go 1.22", "python 3.12"): the word names what is versioned, it is no verb. */
+const VERSION = /^v?\d+(?:\.\d+)+$/;
+
 /** Praise that opens a sentence on its own, set off by punctuation: "Great, save and commit after each change". */
 const PRAISE = set(`great nice awesome cool perfect good excellent lovely sweet fine`);
 
@@ -41,7 +46,7 @@ function headsSubject(tokens: readonly Token[], i: number): boolean {
 export function commandAt(tokens: readonly Token[], text: string): number {
   const at = verbAt(tokens, text);
   // "Change of plan: …", "Proof of concept": a noun before "of", never an imperative.
-  if (at >= 0) return headsSubject(tokens, at) || tokens[at + 1]?.lower === 'of' ? -1 : at;
+  if (at >= 0) return headsSubject(tokens, at) || tokens[at + 1]?.lower === 'of' || VERSION.test(tokens[at + 1]?.text ?? '') ? -1 : at;
   return pleaseAfter(tokens);
 }
 
@@ -58,7 +63,7 @@ function verbAt(tokens: readonly Token[], text: string): number {
   let i = firstWord(tokens);
   while (i < tokens.length && ((tokens[i] as Token).pos === 'ADV' || (tokens[i] as Token).pos === 'PART' || (tokens[i] as Token).lower === 'do')) i++;
   const t = tokens[i];
-  if (t === undefined || AUXILIARIES.has(t.lower)) return -1;
+  if (t === undefined || AUXILIARIES.has(t.lower) || NOT_A_VERB.has(t.lower)) return -1;
   // "Do some research on …": "do" before what is done is the verb itself, not "do use pnpm"'s emphasis.
   if (tokens[i - 1]?.lower === 'do' && i - 1 >= firstWord(tokens) && (t.pos === 'DET' || t.pos === 'NOUN')) return i - 1;
   if (t.pos === 'VERB') return t.lemma === t.lower ? i : -1;

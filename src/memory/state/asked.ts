@@ -7,7 +7,7 @@
  */
 import { analyze } from '../nlp/index.js';
 import { CHORE_VERBS, GO_AHEAD, INQUIRY_VERBS, NEGATORS, planStepName, PREFERENCE, RELATIVE_TIME, TASK_VERBS } from '../nlp/lexicon.js';
-import { commandAt, wishedVerbAt } from '../nlp/mood.js';
+import { commandAt, NOT_A_VERB, wishedVerbAt } from '../nlp/mood.js';
 import type { Sentence, Token } from '../nlp/types.js';
 
 /** Content words a request needs to say what it changes ("fix it" does not). */
@@ -43,8 +43,6 @@ const PLAN_STEP = new RegExp(String.raw`^${planStepName(true)}\s*[.!]*$`, 'i');
 /** Words that make a request a standing rule, and a plural subject's verb (the sentence states, it does not ask). */
 const LASTING = new Set(['always', 'never', 'every', 'each', 'whenever', 'are', 'were']);
 
-/** Words the tagger may take for a sentence's first verb: "everything goes through tracing" states a rule. */
-const NOT_A_VERB = new Set(['everything', 'everyone', 'everybody', 'nothing', 'nobody', 'something', 'anything', 'all', 'each', 'both']);
 /** Where pasted output starts (a traceback, a stack frame, an error line, a prompt, a fence): nothing after it is asked. */
 const OUTPUT_LINE = /^\s*(?:Traceback \(most recent call last\)|File "|at [\w.$<>]+ ?\(|[\w.]*(?:Error|Exception):|\$ |> |```)/;
 const BULLET = /^\s*(?:[-*•]|\d+[.)])\s+/;

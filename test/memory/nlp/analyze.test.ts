@@ -13,6 +13,12 @@ describe('analyze', () => {
     expect(analyze(text).map((s) => s.text)).toEqual(sentences.map((s) => s.text));
   });
 
+  it('ends no sentence at the "!" of a macro, and still at an exclamation mark', () => {
+    const sentences = analyze('no println!, everything goes through tracing. Use vec![] for empty lists! Thanks.');
+    expect(sentences.map((s) => s.text)).toEqual(['no println!, everything goes through tracing.', 'Use vec![] for empty lists!', 'Thanks.']);
+    expect(sentences.flatMap((s) => s.tokens).some((t) => t.text.includes('\uFF01'))).toBe(false);
+  });
+
   it('reads another language the same way: the query string stays inside its sentence', () => {
     const sentences = analyze('Mets le lien https://ex.fr/a?b=1 dans le README. Merci.');
     expect(sentences.map((s) => s.text)).toEqual(['Mets le lien https://ex.fr/a?b=1 dans le README.', 'Merci.']);

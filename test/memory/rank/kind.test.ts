@@ -60,6 +60,9 @@ describe('kind before rank', () => {
     ['tabs, not spaces.', 'fact'],
     ['duckdb, not sqlite.', 'fact'],
     ['ok, not bad.', 'chatter'],
+    // What the tagger took for a command's verb: a versioned name, a pronoun.
+    ['go 1.22, grpc, protos managed with buf.', 'fact'],
+    ['Everything goes through tracing.', 'fact'],
     // A modal inside what is asked about directs no one; "rather than" compares.
     ['None of the processes know what it should produce.', 'fact'],
     // A first word that heads a subject is no command; "do" before what is done is the verb.
