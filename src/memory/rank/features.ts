@@ -303,7 +303,9 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     deontic,
     preference,
     condition: has(L.CONDITIONS),
-    limit,
+    // "Keep every command under 100 ms", "max 5 retries" bound the work; "the minimum is 50,000"
+    // and "the platforms charge more than 10 %" tell how things are.
+    limit: limit && (command || fragment || isLabelValue),
     negated,
     universal: has(L.UNIVERSAL),
     reserves,

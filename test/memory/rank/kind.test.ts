@@ -60,6 +60,9 @@ describe('kind before rank', () => {
     ['tabs, not spaces.', 'fact'],
     ['duckdb, not sqlite.', 'fact'],
     ['ok, not bad.', 'chatter'],
+    // A bound on the work is a rule; a bound the world has is how things are.
+    ['Keep every handler under 50 lines.', 'rule'],
+    ['Most buyers cannot invest because the minimum is 50,000 dollars.', 'fact'],
     // What the tagger took for a command's verb: a versioned name, a pronoun.
     ['go 1.22, grpc, protos managed with buf.', 'fact'],
     ['Everything goes through tracing.', 'fact'],
