@@ -20,6 +20,18 @@ const BOILERPLATE =
 
 const contents = (ms: readonly Memory[]): string => ms.map((m) => m.content).join('\n');
 
+/** A daemon of its own that ingested one short session: the rule, the agent's "OK.", then `after`. */
+async function saidOnce(rule: string, after?: string) {
+  const d = newDaemon();
+  await d.start();
+  const dir = tmp();
+  const app = project(dir, 'app');
+  const s = new ClaudeSession({ sessionId: 'i18n', cwd: app, start: ago(2) }).user(rule).assistant('OK.');
+  if (after !== undefined) s.user(after);
+  await ingest(d, s, dir, 'i18n');
+  return { d, app };
+}
+
 describe('candidate classes through the CLI', () => {
   it("Claude Code's compaction and continuation text is never stored nor recalled, in any of its wordings", async () => {
     const d = newDaemon();
@@ -145,12 +157,7 @@ describe('candidate classes through the CLI', () => {
     'Los logs del servicio siempre en formato JSON, nunca en texto plano, porque los procesa Loki y los necesita estructurados.',
     '今後、Pythonの依存関係は必ずuvで追加してください。pipで直接入れないでください。',
   ])('a rule in another language is stored whole, never as a fragment: %s', async (rule) => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const app = project(dir, 'app');
-    const s = new ClaudeSession({ sessionId: 'i18n-1', cwd: app, start: ago(2) }).user(rule).assistant('OK.').user('merci / gracias / ありがとう');
-    await ingest(d, s, dir, 'i18n-1');
+    const { d, app } = await saidOnce(rule, 'merci / gracias / ありがとう');
     const bare = (x: string): string => x.replace(/[.。]+$/, '');
     const stored = (await memories(d, app)).map((m) => bare(m.content));
     // Whatever is stored of the rule is one of its whole sentences, never a clause of one.
@@ -165,17 +172,13 @@ describe('candidate classes through the CLI', () => {
       ofRule.join('\n'),
     ).toBe(true);
   });
+
   it.each([
     'Grundsätzlich gilt: wenn eine Migration eine Spalte löscht, kommt sie in einen eigenen Pull Request.',
     'Par défaut, les nouvelles tâches Celery passent par la file lente, pas par la file rapide.',
     '原則として、新しいAPIはすべてv2の名前空間に置いてください。',
   ])('a rule said "as a rule" or "by default" in another language, with no "always", is a standing rule: %s', async (rule) => {
-    const d = newDaemon();
-    await d.start();
-    const dir = tmp();
-    const app = project(dir, 'app');
-    const s = new ClaudeSession({ sessionId: 'i18n-2', cwd: app, start: ago(2) }).user(rule).assistant('OK.');
-    await ingest(d, s, dir, 'i18n-2');
+    const { d, app } = await saidOnce(rule);
     const stored = has(await memories(d, app), /Migration|Celery|v2/);
     expect(stored.map((m) => [m.type, m.content])).toEqual([['instruction', rule]]);
   });
