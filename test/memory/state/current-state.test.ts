@@ -397,6 +397,7 @@ describe('current state from the agent record', () => {
     expect(state(block)).toEqual([expect.stringMatching(/Serve the API on Axum 0\.7 .* · .*through sqlx/)]);
     expect(block.items.some((i) => i.kind === 'memory' && /Axum 0\.7 on tokio/.test(i.text))).toBe(true);
   }, 60_000);
+
   it('shows what the last report of a session without commits says was done, never a disputed claim, a heading or what is not done yet', async () => {
     const { d, dir, cwd } = await started('harbour');
     const reported = new ClaudeSession({ sessionId: 'harbour-1', cwd, start: ago(3) })
