@@ -2,7 +2,7 @@
  * Builds dist/ with esbuild; typechecking is `npm run typecheck`. Two bundles:
  *
  * - dist/cli.js, the binary: src/cli.ts and the fast path of the hot commands (run, output, wait,
- *   hooks) in one CommonJS file. One file instead of hundreds of modules, and CommonJS rather than
+ *   ingest, hooks) in one CommonJS file. One file instead of hundreds of modules, and CommonJS rather than
  *   an ES module (Node's ES loader costs ~5 ms more to start), is what keeps `nightshift run` near
  *   Node's own start-up.
  * - dist/main.mjs and its chunks: the full CLI (commander), the daemon, the agent run and the MCP

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The binary. The hot commands (run, output, wait, hooks) go by the fast path, which loads neither
+ * The binary. The hot commands (run, output, wait, ingest, hooks) go by the fast path, which loads neither
  * commander nor zod; everything else, and whatever the fast path does not take, loads the full CLI.
  * (Built as CommonJS, see scripts/build.ts: no top-level await here.)
  */

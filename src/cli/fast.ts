@@ -1,5 +1,5 @@
 /**
- * The fast path of the hot commands: `run`, `output`, `wait` and `hook …` answered without
+ * The fast path of the hot commands: `run`, `output`, `wait`, `ingest` and `hook …` answered without
  * commander, zod or node:http, in little more than Node's own start-up. It understands only the
  * plain forms of their arguments; anything else (help, an unknown or malformed option, a daemon
  * that is not running, so autostart applies) returns false and the full CLI handles the command.
@@ -9,8 +9,9 @@ import { AppError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
 import { HOOK_NAMES, type HookName } from '../api/hook-io.js';
 import { runHook } from './hook.js';
+import { ingestFiles, transcriptFormat, type IngestOptions } from './ingest-files.js';
 import { reportError } from './report.js';
-import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type TaskCaller, type WaitOptions } from './task-actions.js';
+import { printOutput, runTask, waitTask, type OutputOptions, type RunOptions, type WaitOptions } from './task-actions.js';
 import { flagParts, OUTPUT_FLAGS, RUN_FLAGS, WAIT_FLAGS, type FlagSpec } from './task-flags.js';
 
 interface Flag {
@@ -78,9 +79,47 @@ function fastFlags(specs: FlagSpec[]): { flags: Record<string, Flag>; defaults: 
   return { flags, defaults };
 }
 
+/**
+ * `ingest`'s arguments: its options may come before, between or after the files, as commander
+ * takes them; `--` ends them. Null for anything else (help, `--format=…`, an unknown option).
+ */
+export function parseIngestArgs(argv: readonly string[]): { files: string[]; opts: IngestOptions } | null {
+  const opts: IngestOptions = {};
+  const files: string[] = [];
+  const takes: Record<string, (v: string) => void> = {
+    '--format': (v) => (opts.format = transcriptFormat(v)),
+    '--project': (v) => (opts.project = v),
+    '--session': (v) => (opts.session = v),
+  };
+  const flags: Record<string, keyof IngestOptions> = { '--reingest': 'reingest', '--async': 'async', '--json': 'json' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') {
+      files.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') files.push(a);
+    else if (flags[a] !== undefined) (opts as Record<string, unknown>)[flags[a]] = true;
+    else {
+      const take = takes[a];
+      const v = argv[++i];
+      if (take === undefined || v === undefined || v.startsWith('-')) return null;
+      try {
+        take(v);
+      } catch {
+        return null;
+      }
+    }
+  }
+  return files.length > 0 ? { files, opts } : null;
+}
+
 const RUN = fastFlags(RUN_FLAGS);
 const OUTPUT = fastFlags(OUTPUT_FLAGS);
 const WAIT = fastFlags(WAIT_FLAGS);
+
+/** Reaches the daemon with the light client; the commands' own callers (TaskCaller, IngestCaller) are its narrowings. */
+type LightCaller = <T>(fn: (c: LightClient) => Promise<T>) => Promise<T>;
 
 /** Not running: the full CLI takes over (and starts the daemon, unless that is off). */
 class Unavailable extends Error {}
@@ -88,7 +127,7 @@ class Unavailable extends Error {}
 /** Runs `argv` (without node and the script) if it is a hot command in a plain form; false otherwise. */
 export async function runFast(argv: string[]): Promise<boolean> {
   const [command, ...rest] = argv;
-  let job: ((call: TaskCaller) => Promise<void>) | undefined;
+  let job: ((call: LightCaller) => Promise<void>) | undefined;
   if (command === 'run') {
     const p = parseArgs(rest, RUN.flags, RUN.defaults as unknown as RunOptions, { min: 1, max: Infinity });
     if (p) job = (call) => runTask(call, p.args, p.opts);
@@ -98,6 +137,9 @@ export async function runFast(argv: string[]): Promise<boolean> {
   } else if (command === 'wait') {
     const p = parseArgs(rest, WAIT.flags, WAIT.defaults as WaitOptions, { min: 1, max: 1 });
     if (p) job = (call) => waitTask(call, p.args[0] as string, p.opts);
+  } else if (command === 'ingest') {
+    const p = parseIngestArgs(rest);
+    if (p) job = (call) => ingestFiles(call, p.files, p.opts);
   } else if (command === 'hook' && rest.length === 1 && (HOOK_NAMES as readonly string[]).includes(rest[0] as string)) {
     // Hooks never fall back: they reach the daemon (or give up) on their own terms.
     await runHook(rest[0] as HookName).catch(reportError);
@@ -105,7 +147,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
   }
   if (!job) return false;
   const light = new LightClient(resolvePaths().socket);
-  const call: TaskCaller = async (fn) => {
+  const call: LightCaller = async (fn) => {
     try {
       return await fn(light);
     } catch (err) {

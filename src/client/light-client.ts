@@ -1,5 +1,5 @@
 /**
- * The client of the hot commands (run, output, wait, the hooks): the same routes as ApiClient
+ * The client of the hot commands (run, output, wait, ingest, the hooks): the same routes as ApiClient
  * (api/routes.ts, zod-free) and its types (at compile time only), without loading zod or node:http, which
  * would double what these commands add to Node's start-up. The answer is checked by hand for the
  * fields the commands use; the daemon built it from its own validated state.

@@ -4,7 +4,7 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseArgs } from '../../src/cli/fast.js';
+import { parseArgs, parseIngestArgs } from '../../src/cli/fast.js';
 import { CLI, daemonsPerTest, until } from '../helpers/daemon.js';
 
 const newDaemon = daemonsPerTest(afterEach);
@@ -36,7 +36,7 @@ describe('the built binary', () => {
     expect((await runBinary(['output', id], d.env)).stdout).toBe('from the binary\n');
   });
 
-  it('answers run, wait and output without loading a package: every require of the hot path is a Node built-in', async () => {
+  it('answers run, wait, output and ingest without loading a package: every require of the hot path is a Node built-in', async () => {
     const d = newDaemon();
     await d.start();
     const dir = mkdtempSync(join(tmpdir(), 'ns-loads-'));
@@ -59,7 +59,11 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADS_OUT,
       const run = await loads(['run', '--', 'true']);
       expect(run).toContain('node:net'); // the recorder sees the bundle's requires
       const id = (await d.cli(['run', '--', 'echo', 'x'])).stdout.trim();
-      for (const got of [run, await loads(['wait', id]), await loads(['output', id])]) {
+      // A transcript of a few typed lines: `ingest` is a script's command too (file by file).
+      const transcript = join(dir, 'notes.jsonl');
+      writeFileSync(transcript, '{"role":"user","content":"The API is written in Go."}\n{"role":"assistant","content":"Noted."}\n');
+      const ingested = await loads(['ingest', transcript, '--format', 'messages', '--json']);
+      for (const got of [run, await loads(['wait', id]), await loads(['output', id]), ingested]) {
         expect(got.filter((r) => r !== CLI && !isBuiltin(r))).toEqual([]);
       }
     } finally {
@@ -84,6 +88,22 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADS_OUT,
     expect(bad.stderr).toContain("unknown option '--bogus'");
     const neg = await d.cli(['output', '1', '--offset', '-5']);
     expect(neg.code).not.toBe(0);
+    // `ingest`: the fast path's reading (options anywhere) and commander's (`--format=…`) give the same answer.
+    const dir = mkdtempSync(join(tmpdir(), 'ns-fast-ingest-'));
+    try {
+      const transcript = join(dir, 'notes.jsonl');
+      writeFileSync(transcript, '{"role":"user","content":"The API is written in Go."}\n{"role":"assistant","content":"Noted."}\n');
+      const fast = await d.cli(['ingest', transcript, '--format', 'messages', '--json']);
+      expect(fast.code, fast.stderr).toBe(0);
+      expect(JSON.parse(fast.stdout)).toMatchObject({ format: 'messages', messages: 2, unchanged: false });
+      const full = await d.cli(['ingest', '--format=messages', '--json', transcript]);
+      expect(full.code, full.stderr).toBe(0);
+      expect(JSON.parse(full.stdout)).toMatchObject({ format: 'messages', unchanged: true });
+      const wrong = await d.cli(['ingest', '--format', 'bogus', transcript]);
+      expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringContaining('--format must be one of')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('starts the daemon when none runs (the full CLI takes over), then answers by the fast path', async () => {
@@ -105,6 +125,30 @@ process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADS_OUT,
           return true;
         }
       });
+    }
+  });
+});
+
+describe('parseIngestArgs (the fast path)', () => {
+  it('reads the options anywhere among the files, as commander does, and -- ends them', () => {
+    expect(parseIngestArgs(['a.jsonl', '--format', 'codex', 'b.jsonl', '--json'])).toEqual({
+      files: ['a.jsonl', 'b.jsonl'],
+      opts: { format: 'codex', json: true },
+    });
+    expect(parseIngestArgs(['--reingest', '--', '--odd-name.jsonl'])).toEqual({ files: ['--odd-name.jsonl'], opts: { reingest: true } });
+  });
+
+  it('leaves to commander help, unknown or joined options, a bad or missing value, and no file', () => {
+    for (const argv of [
+      ['--help'],
+      ['a.jsonl', '-h'],
+      ['--bogus', 'a.jsonl'],
+      ['--format=codex', 'a.jsonl'],
+      ['--format', 'bogus', 'a.jsonl'],
+      ['a.jsonl', '--project'],
+      ['--json'],
+    ]) {
+      expect(parseIngestArgs(argv), argv.join(' ')).toBeNull();
     }
   });
 });
