@@ -77,6 +77,18 @@ export function troubleLabel(tokens: readonly Token[], text: string): boolean {
   return commandAt(tokens.slice(end + 1), text.slice(sep + 1)) < 0;
 }
 
+const NAMES_A_THING = new Set(['NOUN', 'PROPN', 'NUM', 'X']);
+/**
+ * "polars, not pandas", "staging-2, not staging": a thing set against another, each side naming
+ * one ("ok, not bad" names nothing).
+ */
+export function contrasts(tokens: readonly Token[]): boolean {
+  const at = tokens.findIndex((t, i) => t.lower === 'not' && [',', ';', '—', '–'].includes(tokens[i - 1]?.text ?? ''));
+  if (at < 2) return false;
+  const names = (part: readonly Token[]) => part.some((t) => NAMES_A_THING.has(t.pos) && !t.stop);
+  return names(tokens.slice(0, at - 1)) && names(tokens.slice(at + 1));
+}
+
 /** A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems off". */
 export function evaluation(tokens: readonly Token[]): boolean {
   for (let i = 0; i + 2 < tokens.length; i++) {

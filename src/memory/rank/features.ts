@@ -19,6 +19,7 @@ import {
   BOLD_LABEL,
   EMOJI_LABEL,
   conditionalCommand,
+  contrasts,
   dayBound,
   endsGoingOn,
   evaluation,
@@ -100,17 +101,6 @@ export type FeatureName = (typeof FEATURES)[number];
 
 /** "CURRENT: …", "Still failing: …": a line that opens by saying it holds at the moment. */
 const CURRENT = /^\W*(?:current(?:ly)?|still(?: failing| broken| open)?|now)\b\W*:/i;
-const NAMES_A_THING = new Set(['NOUN', 'PROPN', 'NUM', 'X']);
-/**
- * "polars, not pandas", "staging-2, not staging": a thing set against another, each side naming
- * one ("ok, not bad" names nothing).
- */
-function contrasts(tokens: readonly Token[]): boolean {
-  const at = tokens.findIndex((t, i) => t.lower === 'not' && [',', ';', '—', '–'].includes(tokens[i - 1]?.text ?? ''));
-  if (at < 2) return false;
-  const names = (part: readonly Token[]) => part.some((t) => NAMES_A_THING.has(t.pos) && !t.stop);
-  return names(tokens.slice(0, at - 1)) && names(tokens.slice(at + 1));
-}
 /** An announcement with more content words than this says its news itself. */
 const ANNOUNCE_WORDS = 4;
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM']);
