@@ -262,7 +262,10 @@ describe('events and status', () => {
     const r = await d.cli(['run', '--json', '--no-stdin', '--', 'sleep', '30']);
     const task = JSON.parse(r.stdout) as { id: string; pid: number };
     try {
-      expect(readFileSync(`/proc/${task.pid}/cmdline`, 'utf8')).toBe('sleep\u000030\u0000');
+      // The same pid goes setsid → sleep by exec; on a loaded machine `run` can answer before the exec.
+      const cmdline = () => readFileSync(`/proc/${task.pid}/cmdline`, 'utf8');
+      await until(() => !cmdline().includes('setsid') || undefined, 5_000);
+      expect(cmdline()).toBe('sleep\u000030\u0000');
       const shown = JSON.parse((await d.cli(['show', task.id, '--json'])).stdout) as { pid: number };
       expect(shown.pid).toBe(task.pid);
       expect((await d.cli(['ps'])).stdout).toMatch(new RegExp(`^${task.id} .* ${task.pid} `, 'm'));
