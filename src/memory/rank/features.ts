@@ -35,6 +35,7 @@ import {
   seenBehaving,
   STATUS_LINE,
   troubleLabel,
+  ruleOnTrouble,
   tryingOut,
   WISHED_FOR,
 } from './clause-forms.js';
@@ -264,6 +265,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     agentFormat: BOLD_LABEL.test(c.text) || STATUS_LINE.test(c.text) || EMOJI_LABEL.test(c.text),
     statusLine: STATUS_LINE.test(c.text),
     troubleLabel: troubleLabel(tokens, text),
+    troubleRule: src === 'typed' && ruleOnTrouble(tokens, text),
     intro: INTRO.test(c.text) || LEADS_IN.test(c.text) || (ANNOUNCES.test(c.text) && !named && contentWords <= ANNOUNCE_WORDS),
     observed:
       !command &&

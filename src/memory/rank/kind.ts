@@ -61,6 +61,8 @@ export interface KindSignals {
   intro: boolean;
   /** Opens with a label naming trouble: "More UI issues - …", "Bug: …" (a report). */
   troubleLabel: boolean;
+  /** Opens with a label naming trouble whose value is a rule about it: "Errors: use thiserror in the libraries". */
+  troubleRule: boolean;
   /** What the person sees happen: "it doesn't seem to start", "it just shows a blank screen", "the pet owner is showing black". */
   observed: boolean;
   command: boolean;
@@ -204,6 +206,8 @@ export function kindOf(s: KindSignals): Kind {
   if (s.preference && s.today && !s.standing && !s.deontic) return 'one-off';
   // "Let's see if it builds": its "if" asks, and sets no condition.
   if (s.proposal && !s.standing) return s.tryingOut && !s.deontic && !s.preference && !s.limit ? 'one-off' : 'decision';
+  // "Errors: always wrap them with context": the trouble names what the rule is about.
+  if (s.troubleRule) return 'rule';
   // "The export is broken on Safari: the download never starts": a report of trouble, whose "never"
   // tells what happens, not what to do.
   // "The message never showed": what was seen, whose "never" tells what happened.

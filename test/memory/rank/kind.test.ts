@@ -141,6 +141,11 @@ describe('kind before rank', () => {
     ['Problem: the export is empty, it should have forty rows.', 'state'],
     // The same label before a command is a rule about that trouble.
     ['Bug reports: always attach the failing command.', 'rule'],
+    ['Errors: always wrap them with context.', 'rule'],
+    ['Errors: use thiserror in the libraries and anyhow in the binaries.', 'rule'],
+    ['Warnings: treat them as errors in CI.', 'rule'],
+    // A task asked under it is a request of the moment.
+    ['Bug: fix the sidebar overlap on mobile.', 'one-off'],
     // A condition that "please" ends, with no comma, before its command.
     ['When you touch the billing module please run the contract tests before you push.', 'rule'],
     ['If the nightly build fails please open an issue with the log.', 'rule'],
