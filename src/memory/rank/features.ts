@@ -32,10 +32,10 @@ import {
   LEADS_IN,
   proposal,
   question,
+  ruleOnTrouble,
   seenBehaving,
   STATUS_LINE,
   troubleLabel,
-  ruleOnTrouble,
   tryingOut,
   WISHED_FOR,
 } from './clause-forms.js';
