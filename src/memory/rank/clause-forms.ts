@@ -61,37 +61,26 @@ export function labelValue(tokens: readonly Token[]): boolean {
   return label.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') && !label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON');
 }
 
-/** A label of a few words naming trouble, before a colon or a dash: what follows it, or undefined. */
-function afterTroubleLabel(tokens: readonly Token[], text: string): { tokens: readonly Token[]; text: string } | undefined {
+/**
+ * What a sentence opened by a label naming trouble ("Another bug: …", "More UI issues - …",
+ * "Errors: …") says after it:
+ * - `report`: what went wrong ("the sidebar overlaps the chat, it should scroll"); its "should" is
+ *   what was expected to happen, not a rule;
+ * - `rule`: a command about that trouble ("always wrap them with context", "treat them as errors in CI");
+ * - `task`: a command to fix it once ("Bug: fix the sidebar");
+ * undefined when no such label opens it.
+ */
+export function troubleLabelled(tokens: readonly Token[], text: string): 'report' | 'rule' | 'task' | undefined {
   const end = tokens.findIndex((t) => t.text === ':' || /^[-–—]$/.test(t.text));
   if (end < 1 || end > 5 || end >= tokens.length - 1) return undefined;
   const label = tokens.slice(0, end);
   if (!label.some((t) => L.TROUBLE.has(t.lower)) || label.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON')) return undefined;
   // The value's text starts after the separator (a hyphen inside a label's word is none).
   const sep = tokens[end]?.text === ':' ? text.indexOf(':') : text.search(/\s[-–—]\s/) + 1;
-  return { tokens: tokens.slice(end + 1), text: text.slice(sep + 1) };
-}
-
-/**
- * Opens with a label that names trouble, then a colon or a dash: "More UI issues - the corner says
- * Bob", "Another bug: the sidebar overlaps the chat, it should scroll". What follows is a report;
- * its "should" is what was expected to happen, not a rule.
- */
-export function troubleLabel(tokens: readonly Token[], text: string): boolean {
-  const value = afterTroubleLabel(tokens, text);
-  return value !== undefined && commandAt(value.tokens, value.text) < 0;
-}
-
-/**
- * "Errors: use thiserror in the libraries", "Warnings: treat them as errors in CI": the value after
- * a label naming trouble is a command, a rule about that trouble. Not "Bug: fix the sidebar", a
- * task asked once (a task verb).
- */
-export function ruleOnTrouble(tokens: readonly Token[], text: string): boolean {
-  const value = afterTroubleLabel(tokens, text);
-  if (value === undefined) return false;
-  const verb = value.tokens[commandAt(value.tokens, value.text)];
-  return verb !== undefined && !L.TASK_VERBS.has(verb.lemma);
+  const value = tokens.slice(end + 1);
+  const verb = value[commandAt(value, text.slice(sep + 1))];
+  if (verb === undefined) return 'report';
+  return L.TASK_VERBS.has(verb.lemma) ? 'task' : 'rule';
 }
 
 const NAMES_A_THING = new Set(['NOUN', 'PROPN', 'NUM', 'X']);

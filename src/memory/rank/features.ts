@@ -32,10 +32,9 @@ import {
   LEADS_IN,
   proposal,
   question,
-  ruleOnTrouble,
   seenBehaving,
   STATUS_LINE,
-  troubleLabel,
+  troubleLabelled,
   tryingOut,
   WISHED_FOR,
 } from './clause-forms.js';
@@ -245,6 +244,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
   const relative = cap(moment + (hasPhrase(lower, L.RELATIVE_TIME_PHRASES) ? 1 : 0), 3);
   const fragment = english && verbs.length === 0 && !command;
   const isLabelValue = labelValue(tokens);
+  const labelledTrouble = troubleLabelled(tokens, text);
   // "Tests: run make check before every push": the value after a label may be a command itself.
   // Read only where it decides the kind (an instruction file's line): it costs a tagging of its own.
   const valueCommand =
@@ -264,8 +264,8 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     tryingOut: tryingOut(tokens),
     agentFormat: BOLD_LABEL.test(c.text) || STATUS_LINE.test(c.text) || EMOJI_LABEL.test(c.text),
     statusLine: STATUS_LINE.test(c.text),
-    troubleLabel: troubleLabel(tokens, text),
-    troubleRule: src === 'typed' && ruleOnTrouble(tokens, text),
+    troubleLabel: labelledTrouble === 'report',
+    troubleRule: src === 'typed' && labelledTrouble === 'rule',
     intro: INTRO.test(c.text) || LEADS_IN.test(c.text) || (ANNOUNCES.test(c.text) && !named && contentWords <= ANNOUNCE_WORDS),
     observed:
       !command &&

@@ -209,6 +209,7 @@ describe('report reading', () => {
       ),
     ).toEqual(['Create the chart templates', 'Add the filter bar', 'Add volume by body part']);
   });
+
   it('shows only claims that say in themselves what was done', () => {
     expect(saysWhatWasDone('Added the deposit route for the vault')).toBe(true);
     expect(saysWhatWasDone('Backend is implemented and running at http://127.0.0.1:8080')).toBe(true);
