@@ -155,6 +155,8 @@ describe('candidate classes through the CLI', () => {
   it.each([
     "Quand tu ajoutes une route à l'API, écris toujours le test d'intégration dans tests/api avant le code — même pour une petite route, parce que la CI refuse les routes sans test et que personne ne veut corriger ça après coup.",
     'Los logs del servicio siempre en formato JSON, nunca en texto plano, porque los procesa Loki y los necesita estructurados.',
+    // German "im" is a word of its own, never the chat spelling of "I'm".
+    'Neue Migrationen immer im Ordner db/migrate anlegen, nie im Ordner src, weil der Deploy nur db/migrate liest.',
     '今後、Pythonの依存関係は必ずuvで追加してください。pipで直接入れないでください。',
   ])('a rule in another language is stored whole, never as a fragment: %s', async (rule) => {
     const { d, app } = await saidOnce(rule, 'merci / gracias / ありがとう');

@@ -1,5 +1,5 @@
 /** Text → analysed sentences. The only module that knows which library does the analysis. */
-import { isEnglish, looksForeign } from './language.js';
+import { isEnglish, looksForeign, showsEnglish } from './language.js';
 import { wink } from './model.js';
 import type { ItemSentence, ItsFunction } from 'wink-nlp';
 import type { Pos, Sentence, Token, TokenKind } from './types.js';
@@ -65,9 +65,11 @@ const QUOTED_NOT = /\b((?:do|does|did|is|are|was|were|has|have|had|ca|could|woul
 
 function english(raw: string): Sentence[] {
   const { nlp, its } = wink();
-  // Chat spellings are English ones: German "im", French "u" are words of their own.
+  // Chat spellings are English ones: German "im", French "u" are words of their own. "im" is read as
+  // "I'm" only beside an English word of its own ("im not sure"), never in "Tests immer im Ordner tests".
   const typed = raw.replace(QUOTED_NOT, "$1'$2");
-  const { masked, saved } = protect(looksForeign(typed) ? typed : typed.replace(CHAT_WORD, (w) => CHAT[w.toLowerCase()] ?? w));
+  const chat = (w: string): string => (w.toLowerCase() === 'im' && !showsEnglish(typed) ? w : (CHAT[w.toLowerCase()] ?? w));
+  const { masked, saved } = protect(looksForeign(typed) ? typed : typed.replace(CHAT_WORD, chat));
   const doc = nlp.readDoc(masked);
   const out: Sentence[] = [];
   doc.sentences().each((s: ItemSentence) => {

@@ -43,6 +43,14 @@ export function looksForeign(text: string): boolean {
 }
 const LETTER = /\p{L}/u;
 
+/** German words spelt as English function words: "was" (what), "will" (wants). */
+const GERMAN_TOO = new Set(['was', 'will']);
+
+/** Holds an English function word no other language here shares: "not", "the", "this" (not "in", "a", "so", "was"). */
+export function showsEnglish(text: string): boolean {
+  return (text.toLowerCase().match(/[a-z']+/g) ?? []).some((w) => FUNCTION_WORDS.has(w) && !SHARED_WORDS.has(w) && !GERMAN_TOO.has(w));
+}
+
 export function isEnglish(text: string): boolean {
   let letters = 0;
   let latin = 0;

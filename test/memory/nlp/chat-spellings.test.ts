@@ -24,6 +24,17 @@ describe('chat spellings', () => {
     expect(text('Name it "tokens" in the config.')).toBe('Name it "tokens" in the config.');
   });
 
+  it('reads "im" as "I\'m" only beside an English word of its own: German "im" stays the person\'s word', () => {
+    for (const s of [
+      'Datumsangaben immer im ISO-Format.',
+      'Schreib die Tests im Ordner tests, nicht im src.',
+      'Im Backend nie console.log verwenden.',
+      'Schreib was im Ordner liegt.',
+    ])
+      expect(text(s)).toBe(s);
+    expect(text('im not sure this is right')).toBe("I'm not sure this is right");
+  });
+
   it('still reads a chat spelling in prose as its word', () => {
     const tokens = analyze('can u run the tests').flatMap((x) => x.tokens.map((t) => t.lower));
     expect(tokens).toContain('you');
