@@ -14,15 +14,12 @@ import { isChatter, isUnansweredNote } from './junk.js';
 import { slipIndexes } from './slips.js';
 import { repeatCounts, reversedIndexes } from './repeats.js';
 import type { Candidate } from './types.js';
-import type { Unit } from './unit.js';
+import { LONG_CHARS, type Unit } from './unit.js';
 
 export type { Candidate, CandidateSource } from './types.js';
 export { correcting } from './slips.js';
 export { notesUnanswered } from './junk.js';
 export { planGistText } from './plans.js';
-
-/** A statement longer than this is read as its clauses, when it has some. */
-const LONG_CHARS = 200;
 
 function pieces(u: Unit): Unit[] {
   if (u.text.length <= LONG_CHARS || u.source === 'answer' || u.source === 'plan' || u.source === 'learning') return [u];

@@ -83,11 +83,43 @@ export interface Passage {
   marks?: Partial<Pick<Unit, 'document' | 'lead' | 'rejects' | 'restated' | 'endorses'>>;
 }
 
-/** A message's prose, sentence by sentence, each with the block it stood in. */
-function sentencesOf(text: string): { sentence: Sentence; bullet: boolean; intro?: string }[] {
+/** A statement longer than this is read as its clauses, when it has some (index.ts). */
+export const LONG_CHARS = 200;
+
+/** Opens an example of what the sentence before it says: "For example, …", "So an example might be …", "z. B. …", "例えば…". */
+const EXAMPLE =
+  /^(?:(?:so|and)\s+)?(?:for (?:example|instance)\b|e\.\s?g\.|an example (?:might|would|could|is)\b|example:|por ejemplo\b|zum beispiel\b|z\.\s?b\.|par exemple\b|例えば|たとえば|比如|例如)/i;
+
+/**
+ * An example says nothing alone ("For example, use lodash 4.17.21 rather than ^4") and makes the
+ * sentence before it concrete, so it stays with that sentence, unless the two together would be
+ * long enough to be cut into clauses again.
+ */
+function withExamples(list: readonly Sentence[]): Sentence[] {
+  const out: Sentence[] = [];
+  for (const s of list) {
+    const prev = out.at(-1);
+    if (prev === undefined || !EXAMPLE.test(s.text) || prev.text.length + 1 + s.text.length > LONG_CHARS) {
+      out.push(s);
+      continue;
+    }
+    // An unspaced script's sentences follow one another with no space ("…こと。例えば…").
+    const space = /[。！？]$/.test(prev.text) ? '' : ' ';
+    out[out.length - 1] = { text: `${prev.text}${space}${s.text}`, tokens: [...prev.tokens, ...s.tokens], english: prev.english && s.english };
+  }
+  return out;
+}
+
+/** A message's prose, sentence by sentence, each with the block it stood in; `examples`: each example with the sentence it illustrates. */
+function sentencesOf(text: string, examples = false): { sentence: Sentence; bullet: boolean; intro?: string }[] {
   return proseBlocks(text).flatMap((raw) => {
     const block = { ...raw, text: raw.text.replace(COMMAND_LEAD, '') };
-    return analyze(block.text).map((sentence) => ({ sentence, bullet: block.bullet, ...(block.intro !== undefined && { intro: block.intro }) }));
+    const sentences = analyze(block.text);
+    return (examples ? withExamples(sentences) : sentences).map((sentence) => ({
+      sentence,
+      bullet: block.bullet,
+      ...(block.intro !== undefined && { intro: block.intro }),
+    }));
   });
 }
 
@@ -110,7 +142,7 @@ export function unitsOfPassage(p: Passage, place: Place): Unit[] {
     const sentence = joinSentences(analyze(p.text.replace(/\s+/g, ' ').trim()));
     return sentence === undefined ? [] : [{ ...base, text: p.verbatim === true ? p.text : sentence.text, sentence, bullet: false }];
   }
-  const units = sentencesOf(p.text).map(({ sentence, bullet, intro }) => ({
+  const units = sentencesOf(p.text, true).map(({ sentence, bullet, intro }) => ({
     ...base,
     text: sentence.text,
     sentence,

@@ -11,6 +11,26 @@ describe('unitsOfPassage', () => {
     for (const u of units) expect(u).toMatchObject({ source: 'typed', messageId: 'm1', at: place.at, turn: 3, document: false, investigative: false });
   });
 
+  it('keeps an example with the sentence it illustrates, in any language, within one block', () => {
+    const texts = (text: string) => unitsOfPassage({ text, source: 'typed' }, place).map((u) => u.text);
+    expect(texts('Always pin versions. For example, use lodash 4.17.21 rather than ^4.')).toEqual([
+      'Always pin versions. For example, use lodash 4.17.21 rather than ^4.',
+    ]);
+    expect(texts('Never log secrets. E.g. mask tokens before printing a request.')).toEqual(['Never log secrets. E.g. mask tokens before printing a request.']);
+    expect(texts('Datumsangaben immer im ISO-Format. Zum Beispiel 2026-01-31.')).toEqual(['Datumsangaben immer im ISO-Format. Zum Beispiel 2026-01-31.']);
+    expect(texts('日付は必ずISO 8601で書くこと。例えば2026-01-31のように。')).toEqual(['日付は必ずISO 8601で書くこと。例えば2026-01-31のように。']);
+    // Nothing before it to illustrate: it stands alone, as does the sentence after it.
+    expect(texts('For example, use lodash 4.17.21. Keep the lockfile.')).toEqual(['For example, use lodash 4.17.21.', 'Keep the lockfile.']);
+    // A bullet of its own is not the sentence before it.
+    expect(texts('Pin versions:\n- use exact versions\n- for example lodash 4.17.21')).not.toContainEqual(expect.stringMatching(/versions.*lodash/));
+  });
+
+  it('leaves an example apart when the two together would be cut into clauses', () => {
+    const long = `When you touch anything under the migrations folder, run make check and the whole integration suite before you push, and say in the pull request description which of the tables changed and why.`;
+    const units = unitsOfPassage({ text: `${long} For example, the users table.`, source: 'typed' }, place).map((u) => u.text);
+    expect(units).toEqual([long, 'For example, the users table.']);
+  });
+
   it('keeps a whole passage as one unit, tidied unless it is kept verbatim', () => {
     const text = 'Which cache?   →  ristretto';
     const [tidied] = unitsOfPassage({ text, source: 'answer', whole: true }, place);
