@@ -10,6 +10,7 @@
  * the state's commit) is masked where it is taken; extraction reads it only as evidence (a check
  * passed, an error), never as a candidate. Thinking is read by nothing.
  */
+import { commandGist } from '../transcripts/index.js';
 import type { TranscriptMessage } from '../transcripts/types.js';
 import { applyMasks, type MaskHit, redact, type Redaction } from '../../redact/redact.js';
 import { joinedSecret } from '../../redact/split.js';
@@ -23,8 +24,6 @@ interface Held {
   raw: string;
   hits: MaskHit[];
 }
-
-const mask = (s: string): string => redact(s).text;
 
 /**
  * Where the values a command's masks hide occur in the message's text: a tool call's text quotes its
@@ -40,37 +39,53 @@ function commandValues(command: string, masks: readonly MaskHit[], text: string)
   return hits;
 }
 
-/** Redactions of the commands lately seen: a call's result repeats its command, which is masked once. */
-class CommandMasks {
+/** How many redactions one transcript's read keeps, and the longest text it keeps one of. */
+const SEEN_MAX = 512;
+const SEEN_CHARS = 4096;
+
+/**
+ * Redactions of the texts lately seen, masked once each: a call's result repeats its command, a
+ * task list repeats its items at every update, and a resumed conversation its messages. A
+ * redaction depends on its text alone; callers copy what they change of it.
+ */
+class Masks {
   private readonly seen = new Map<string, Redaction>();
-  of(command: string): Redaction {
-    let r = this.seen.get(command);
+  of(text: string): Redaction {
+    if (text.length > SEEN_CHARS) return redact(text);
+    let r = this.seen.get(text);
     if (r === undefined) {
-      // A result comes right after its call, or a few calls later when they ran side by side.
-      if (this.seen.size >= HOLD * 4) this.seen.clear();
-      r = redact(command);
-      this.seen.set(command, r);
+      if (this.seen.size >= SEEN_MAX) this.seen.clear();
+      r = redact(text);
+      this.seen.set(text, r);
     }
     return r;
   }
+  text = (s: string): string => this.of(s).text;
 }
 
-/** Everything of a message but its text and paths, masked; `hits` gains the command's values in the text. */
-function maskFields(m: TranscriptMessage, hits: MaskHit[], commands: CommandMasks): TranscriptMessage {
+/**
+ * Everything of a message but its text and paths, masked; `hits` gains the command's values in the
+ * text. A shell call's gist is the head of its command, made again from the masked command: what
+ * the command hides, the gist never shows, even where the gist cuts a secret in two.
+ */
+function maskFields(m: TranscriptMessage, hits: MaskHit[], masks: Masks): TranscriptMessage {
   const out: TranscriptMessage = { ...m };
+  let command: string | undefined;
   if (m.command !== undefined) {
-    const c = commands.of(m.command);
-    out.command = c.text;
+    const c = masks.of(m.command);
+    command = c.text;
+    out.command = command;
     hits.push(...commandValues(m.command, [...c.found, ...c.personal], m.text));
   }
   if (m.answers !== undefined)
     out.answers = m.answers.map((a) => ({
-      question: mask(a.question),
-      answer: mask(a.answer),
-      ...(a.options !== undefined && { options: a.options.map(mask) }),
+      question: masks.text(a.question),
+      answer: masks.text(a.answer),
+      ...(a.options !== undefined && { options: a.options.map(masks.text) }),
     }));
-  if (m.gist !== undefined) out.gist = mask(m.gist);
-  if (m.todos !== undefined) out.todos = m.todos.map((t) => ({ ...t, content: mask(t.content) }));
+  if (m.gist !== undefined)
+    out.gist = command !== undefined && m.command !== undefined && m.gist === commandGist(m.command) ? commandGist(command) : masks.text(m.gist);
+  if (m.todos !== undefined) out.todos = m.todos.map((t) => ({ ...t, content: masks.text(t.content) }));
   return out;
 }
 
@@ -84,12 +99,12 @@ function release(h: Held): TranscriptMessage {
 /** The messages of `source`, in order, each masked; `tally.secrets` counts the secrets masked in their text. */
 export async function* maskedMessages(source: AsyncIterable<TranscriptMessage>, tally = { secrets: 0 }): AsyncGenerator<TranscriptMessage> {
   const held: Held[] = [];
-  const commands = new CommandMasks();
+  const masks = new Masks();
   for await (const m of source) {
-    const r = m.kind === 'tool_result' || m.kind === 'thinking' ? undefined : redact(m.text);
+    const r = m.kind === 'tool_result' || m.kind === 'thinking' ? undefined : masks.of(m.text);
     tally.secrets += r?.found.length ?? 0;
     const hits: MaskHit[] = r === undefined ? [] : [...r.found, ...r.personal];
-    const next: Held = { m: maskFields(m, hits, commands), raw: m.text, hits };
+    const next: Held = { m: maskFields(m, hits, masks), raw: m.text, hits };
     if (joinable(m)) {
       const prev = held.findLast((h) => h.m.role === m.role && h.m.kind !== 'tool_result');
       if (prev !== undefined && joinable(prev.m)) {

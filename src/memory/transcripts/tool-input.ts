@@ -118,13 +118,18 @@ function changedLine(name: string, input: unknown): string | undefined {
   return line === undefined ? undefined : line.length > GIST_LINE ? `${line.slice(0, GIST_LINE)}…` : line;
 }
 
+/** A shell call's gist: the head of its command line. */
+export function commandGist(command: string): string {
+  return `the command \`${command.length > GIST_LINE ? `${command.slice(0, GIST_LINE)}…` : command}\``;
+}
+
 /**
  * What a call does, in words a person reading "Rejected …" recognises: the command it runs, or the
  * file it changes with the first line it adds. Undefined for calls that neither run nor write.
  */
 export function callGist(name: string, input: unknown): string | undefined {
   const command = shellCommand(name, input);
-  if (command !== undefined) return `the command \`${command.length > GIST_LINE ? `${command.slice(0, GIST_LINE)}…` : command}\``;
+  if (command !== undefined) return commandGist(command);
   const paths = writtenPaths(name, input);
   if (paths === undefined) return undefined;
   const line = changedLine(name, input);

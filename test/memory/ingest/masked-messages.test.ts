@@ -1,6 +1,7 @@
 /** The one redaction pass over a transcript: a message is masked whole, with its speaker's message before, as it streams. */
 import { describe, expect, it } from 'vitest';
 import { maskedMessages } from '../../../src/memory/ingest/masked-messages.js';
+import { commandGist } from '../../../src/memory/transcripts/index.js';
 import type { TranscriptMessage } from '../../../src/memory/transcripts/types.js';
 import { B64URL, j, Seeded } from '../../fixtures/secrets/random.js';
 
@@ -61,6 +62,29 @@ describe('the one pass over a transcript', () => {
 });
 
 describe('a tool call quoting its command', () => {
+  it("has a shell call's gist made from its masked command, even where the gist cuts a secret", async () => {
+    // The gist keeps the command's first 80 characters: the password starts before the cut and ends after it.
+    const head = 'cd /srv/app && ./scripts/deploy.sh --region eu-west-1 && curl -sf -u ops:';
+    const command = `${head}${PW}X7${r.key(12)} https://deploy.example.com/hooks/release`;
+    expect(head.length).toBeLessThan(80);
+    expect(head.length + PW.length + 14).toBeGreaterThan(80);
+    const gist = commandGist(command);
+    const [out] = await masked([msg('1', 'assistant', `Bash(${JSON.stringify({ command })})`, { kind: 'tool_use', command, gist })]);
+    expect(out?.command).toBe(`${head}[REDACTED:password] https://deploy.example.com/hooks/release`);
+    expect(out?.gist).toBe(commandGist(out?.command ?? ''));
+    expect(out?.gist).not.toContain(PW.slice(0, 6));
+    // Any other gist is masked as a text of its own.
+    const edit = `the change to src/db.ts (const url = "postgres://app:${PW}@db/app")`;
+    const [written] = await masked([msg('2', 'assistant', 'Edit(src/db.ts)', { kind: 'tool_use', gist: edit })]);
+    expect(written?.gist).toBe('the change to src/db.ts (const url = "postgres://app:[REDACTED:url_password]@db/app")');
+  });
+
+  it("masks a task list's items each time the list is set again", async () => {
+    const todos = [{ content: `Rotate the key ${GH} after the release`, status: 'pending' as const }];
+    const out = await masked([1, 2, 3].map((i) => msg(`t${i}`, 'assistant', 'TodoWrite', { kind: 'tool_use', todos })));
+    for (const m of out) expect(m.todos?.[0]?.content).toBe('Rotate the key [REDACTED:github_token] after the release');
+  });
+
   it('has the values its command masks masked in its text too', async () => {
     const command = `DB_PASSWORD=a&${PW}# ./migrate.sh`;
     const [out] = await masked([msg('1', 'assistant', `Bash(${JSON.stringify({ command })})`, { kind: 'tool_use', command })]);
