@@ -103,9 +103,7 @@ function withExamples(list: readonly Sentence[]): Sentence[] {
       out.push(s);
       continue;
     }
-    // An unspaced script's sentences follow one another with no space ("…こと。例えば…").
-    const space = /[。！？]$/.test(prev.text) ? '' : ' ';
-    out[out.length - 1] = { text: `${prev.text}${space}${s.text}`, tokens: [...prev.tokens, ...s.tokens], english: prev.english && s.english };
+    out[out.length - 1] = joinSentences([prev, s]) ?? s;
   }
   return out;
 }
@@ -128,11 +126,15 @@ export function sentenceTexts(text: string): string[] {
   return sentencesOf(text).map((s) => s.sentence.text);
 }
 
-export function joinSentences(list: Sentence[]): Sentence | undefined {
-  return list.reduce<Sentence | undefined>(
-    (all, s) => (all === undefined ? s : { text: `${all.text} ${s.text}`, tokens: [...all.tokens, ...s.tokens], english: all.english && s.english }),
-    undefined,
-  );
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** Sentences read as one; an unspaced script's follow one another with no space ("…こと。例えば…"). */
+export function joinSentences(list: readonly Sentence[]): Sentence | undefined {
+  return list.reduce<Sentence | undefined>((all, s) => {
+    if (all === undefined) return s;
+    const space = /[。！？]$/.test(all.text) && UNSPACED.test(s.text) ? '' : ' ';
+    return { text: `${all.text}${space}${s.text}`, tokens: [...all.tokens, ...s.tokens], english: all.english && s.english };
+  }, undefined);
 }
 
 /** The units a passage says, said at `place`: the one place a unit is made. */

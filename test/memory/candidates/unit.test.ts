@@ -31,6 +31,11 @@ describe('unitsOfPassage', () => {
     expect(units).toEqual([long, 'For example, the users table.']);
   });
 
+  it('joins the sentences of an unspaced script as they were written, and keeps the space before an arrow', () => {
+    const [u] = unitsOfPassage({ text: '技术栈你有偏好吗？你熟悉 Vue3，或者你想尝试别的？ → Tauri + Vue3', source: 'answer', whole: true }, place);
+    expect(u?.text).toBe('技术栈你有偏好吗？你熟悉 Vue3，或者你想尝试别的？ → Tauri + Vue3');
+  });
+
   it('keeps a whole passage as one unit, tidied unless it is kept verbatim', () => {
     const text = 'Which cache?   →  ristretto';
     const [tidied] = unitsOfPassage({ text, source: 'answer', whole: true }, place);
