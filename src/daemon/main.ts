@@ -256,7 +256,7 @@ async function serve(paths: Paths, config: Config, log: Logger, lock: PidLock, s
   await closed;
   schedules.stop();
   workflows.stop();
-  tasks.stop();
+  await tasks.stop();
   await monitors.stop();
   stopRetention();
   await memory.stop();

@@ -57,9 +57,8 @@ export class Adoption {
       this.stall.touch(e.task.id, await outputSize(e.task.outputPath));
     }
     if (adopted.length > 0) this.c.log.info({ tasks: adopted }, 're-adopted running tasks');
-    this.timer = setInterval(() => {
-      this.poll().catch((err: unknown) => this.c.log.error({ err }, 'checking running tasks failed'));
-    }, POLL_MS);
+    // In the background: shutdown lets a poll under way record what it found (TaskContext.drained).
+    this.timer = setInterval(() => this.c.background(this.poll(), 'running', 'checking running tasks failed'), POLL_MS);
     this.timer.unref();
   }
 

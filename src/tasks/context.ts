@@ -13,6 +13,9 @@ import type { Entry } from './model.js';
 import type { TaskRegistry } from './registry.js';
 
 export class TaskContext {
+  /** Background work not ended yet: shutdown waits for it before the last save (see `drained`). */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   constructor(
     readonly registry: TaskRegistry,
     readonly events: TaskEvents,
@@ -44,6 +47,20 @@ export class TaskContext {
 
   /** Runs `work` in the background: a failure is logged, never left unobserved. */
   background(work: Promise<unknown>, task: string, what: string): void {
-    work.catch((err: unknown) => this.log.error({ task, err }, what));
+    const done = work.catch((err: unknown) => this.log.error({ task, err }, what));
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
+  }
+
+  /** Resolves once the background work has ended, or after `ms`, whichever comes first. */
+  async drained(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    const all = (async () => {
+      // Work may start more work (a task's end moves the queue on).
+      while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+    })();
+    await Promise.race([all, late]);
+    clearTimeout(timer);
   }
 }

@@ -16,6 +16,9 @@ import { checkBatch, restartRequest, submitBatch, submitTask, type BatchItem, ty
 import { deleteHiddenTaskDir, hideTaskDir, unhideTaskDir } from './removed-dirs.js';
 import { waitLastAttempt } from './wait.js';
 
+/** How long shutdown waits for a task's end being recorded before the last save. */
+const DRAIN_MS = 2000;
+
 export interface ManagerDeps {
   paths: Paths;
   config: Config;
@@ -183,8 +186,15 @@ export class TaskManager {
     if (config.maxParallel !== old.maxParallel) await this.schedule();
   }
 
-  stop(): void {
+  /**
+   * Shutdown: no new start, report or check; then what is under way (a task's end being recorded)
+   * is let finish, for at most DRAIN_MS, so the registry's last save holds it. A task that ends
+   * after this is settled by the next start from its exit file, as any task that ends while no
+   * daemon runs.
+   */
+  async stop(): Promise<void> {
     this.runner.stop();
+    await this.c.drained(DRAIN_MS);
     this.c.registry.stop();
   }
 }

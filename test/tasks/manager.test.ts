@@ -48,7 +48,7 @@ afterEach(async () => {
     }
     // Their exits settled and the last state write done before the directory goes.
     await until(async () => (await rig.manager.list({ all: false })).length === 0);
-    rig.manager.stop();
+    await rig.manager.stop();
     await registry.close(); // the last save, and the journal's file handle
     rmSync(rig.home, { recursive: true, force: true });
   }

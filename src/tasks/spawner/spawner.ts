@@ -104,6 +104,8 @@ export class Spawner {
   }
 
   private report(line: string): void {
+    // Stopped (shutdown): a task's end reported now is the next start's to settle, from its files.
+    if (this.stopped) return;
     const r = parseReport(line);
     if (!r) {
       this.log.warn({ line }, 'unreadable line from the task spawner');
