@@ -34,6 +34,9 @@ describe('session page: what the session was given', () => {
 
     await page.goto(`${url}/sessions/sess-inj`);
     await page.waitForSelector('.injection tr[data-kind="memory"]');
+    // The record and its memories load on their own and push the injections down: a click aimed
+    // while they still arrive can land beside the button.
+    await page.waitForSelector('#session-memories-h .muted');
     expect(await page.$eval('#session-injections-h', (el) => el.textContent)).toMatch(/1 injections, \d+ tokens/);
     const row = await page.$eval(`.injection tr[data-item="${m.id}"]`, (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
     expect(row[0]).toContain(text);
