@@ -34,9 +34,6 @@ describe('session page: what the session was given', () => {
 
     await page.goto(`${url}/sessions/sess-inj`);
     await page.waitForSelector('.injection tr[data-kind="memory"]');
-    // The record and its memories load on their own and push the injections down: a click aimed
-    // while they still arrive can land beside the button.
-    await page.waitForSelector('#session-memories-h .muted');
     expect(await page.$eval('#session-injections-h', (el) => el.textContent)).toMatch(/1 injections, \d+ tokens/);
     const row = await page.$eval(`.injection tr[data-item="${m.id}"]`, (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
     expect(row[0]).toContain(text);
@@ -50,6 +47,31 @@ describe('session page: what the session was given', () => {
     // A block left with nothing is no injection at all; either way the memory is not in it.
     expect(ledger.injections.flatMap((v) => v.items).some((i) => i.id === m.id)).toBe(false);
     expect(problems).toEqual([]);
+  });
+
+  it('"Not useful" stays where it first shows while the record and the memories arrive after it', async () => {
+    const d = daemon({ ui: { port: 0 } });
+    await d.start();
+    const project = tmp();
+    const m = JSON.parse((await d.cli(['remember', '--project', project, '--stable', '--type', 'instruction', 'Always tag releases.', '--json'])).stdout) as {
+      id: string;
+    };
+    await d.cli(['hook', 'session-start'], { input: JSON.stringify({ session_id: 'sess-slow', cwd: project, source: 'startup' }) });
+    writeClaudeTranscript(join(project, 't.jsonl'), [{ role: 'user', text: 'We deploy with make ship.' }], { sessionId: 'sess-slow', cwd: project });
+    expect((await d.cli(['ingest', join(project, 't.jsonl')])).code).toBe(0);
+    const { page, url } = await loggedInPage(browser, d);
+    // The record answers late and the session's memories later still: a click aimed at the button
+    // as it shows must not land elsewhere once they are in.
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      const late = /\/v1\/sessions\/sess-slow/.test(req.url()) ? 300 : /\/v1\/memories\?/.test(req.url()) ? 600 : 0;
+      setTimeout(() => void req.continue(), late);
+    });
+    await page.goto(`${url}/sessions/sess-slow`);
+    const button = `.injection tr[data-item="${m.id}"] button.not-useful`;
+    const first = await (await page.waitForSelector(button))?.boundingBox();
+    await page.waitForSelector('#session-memories-h .muted');
+    expect(await (await page.$(button))?.boundingBox()).toEqual(first);
   });
 
   it('a session known only from its hooks: its id and what it was given, no "no session" error', async () => {

@@ -68,11 +68,12 @@ export function SessionPage() {
               </ul>
             </>
           )}
-          <SessionMemories sessionId={s.sessionId} />
         </>
       )}
-      {/* A live session, not ingested yet, has its injections too. */}
-      <SessionInjections sessionId={s?.sessionId ?? id} />
+      {/* A live session, not ingested yet, has its injections too. Shown once the record is in, and
+          above what loads after it, so its buttons do not move under a click. */}
+      {(r.data !== null || r.error !== null) && <SessionInjections sessionId={s?.sessionId ?? id} />}
+      {s && <SessionMemories sessionId={s.sessionId} />}
     </section>
   );
 }
