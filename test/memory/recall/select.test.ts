@@ -1,6 +1,6 @@
 /** The pure decisions of one recall answer: which excerpt repeats which memory, and what the budget keeps. */
 import { describe, expect, it } from 'vitest';
-import { echoes, holds } from '../../../src/memory/recall/echo.js';
+import { echoes, holds, restates } from '../../../src/memory/recall/echo.js';
 import { fillBudget, type Offer } from '../../../src/memory/recall/select.js';
 import { dedupeKey } from '../../../src/memory/nlp/tidy.js';
 
@@ -44,6 +44,30 @@ describe('echoes: an excerpt repeats a memory', () => {
   });
 });
 
+describe('restates: two memories say one thing in other words', () => {
+  const rule = dedupeKey('Auto-generated migrations from `mix ash.codegen` should always be reviewed and rewritten for SQLite compatibility.');
+  it('when the longer holds most of the shorter’s content words, whichever comes first', () => {
+    const summary = dedupeKey('`mix ash.codegen` for migration generation (auto-generated migrations often need SQLite fixes).');
+    expect(restates(rule, summary)).toBe(true);
+    expect(restates(summary, rule)).toBe(true);
+  });
+
+  it('never when a value differs, when they only share a topic, or when the shorter names too little', () => {
+    expect(
+      restates(
+        dedupeKey('The staging database listens on port 5432 behind pgbouncer.'),
+        dedupeKey('The staging database listens on port 5433 behind pgbouncer.'),
+      ),
+    ).toBe(false);
+    expect(restates(rule, dedupeKey('Migrations run in CI against a throwaway SQLite file before merge.'))).toBe(false);
+    expect(restates(dedupeKey('Use pnpm.'), dedupeKey('Use pnpm, never npm, for installs in this repository.'))).toBe(false);
+    // The same framing before two statements says nothing of them.
+    const framed = (fact: string) => dedupeKey(`Keep in mind for future sessions in this repo: ${fact}`);
+    expect(restates(framed('the HTTP routes are all registered in src/routes.ts.'), framed('the database schema is defined in src/db/schema.ts.'))).toBe(false);
+    expect(restates(framed('the API server listens on port 8080.'), framed('the API server listens on port 8080 in production.'))).toBe(true);
+  });
+});
+
 describe('fillBudget: one answer says each thing once', () => {
   it('drops an excerpt ranked below a memory it repeats, and one ranked above it (the memory stays)', () => {
     const m = memory('m1', 'Deploys need a green canary first.', 2, ['s1#u3']);
@@ -67,6 +91,13 @@ describe('fillBudget: one answer says each thing once', () => {
     expect(kept([excerpt('s1#a', 'retry it twice', 2), excerpt('s2#b', 'Retry it, twice!', 1)])).toEqual(['s1#a']);
   });
 
+  it('keeps the best of two memories that say one thing in other words, and gives the room to the next', () => {
+    const lesson = memory('m1', 'A machine with relayId and lastActivity within 3 minutes is treated as online SMIB and skipped.', 3, [], 20);
+    const cause = memory('m2', 'Most likely cause: the test machine has relayId set and lastActivity within 3 minutes, treated as online SMIB.', 2, [], 20);
+    const other = memory('m3', 'API routes log through routeLogger.', 1, [], 10);
+    expect(kept([lesson, cause, other], 50)).toEqual(['m1', 'm3']);
+  });
+
   it('leaves out what repeats what the reader already has: an excerpt of its source, its wording, its slot', () => {
     const had = [{ wording: dedupeKey('Deploys need a green canary first.'), sources: ['s1#u3'], slot: 'deploy\u0000canary\u0000green' }];
     const fill = (offers: Offer<string>[]) => fillBudget(offers, 1000, -Infinity, had).map((o) => o.item);
@@ -74,6 +105,7 @@ describe('fillBudget: one answer says each thing once', () => {
     expect(fill([excerpt('s7#a4', 'yes: deploys need a green canary first, always', 2)])).toEqual([]);
     expect(fill([memory('m2', 'deploys need a GREEN canary first', 2)])).toEqual([]);
     expect(fill([{ ...memory('m3', 'Canary must be green before a deploy.', 2), slot: 'deploy\u0000canary\u0000green' }])).toEqual([]);
+    expect(fill([memory('m5', 'A deploy needs a green canary first, in every environment.', 2)])).toEqual([]);
     expect(fill([memory('m4', 'Rollbacks use the previous image tag.', 1)])).toEqual(['m4']);
   });
 });
