@@ -38,20 +38,29 @@ const RESTATES_SHARE = 0.7;
 /** Fewer content words than this are too few to tell a restatement from a shared topic. */
 const RESTATES_MIN_TERMS = 4;
 
-type Content = { subject: ReadonlySet<string>; values: readonly string[] };
-/** Bounded: a recall compares the wordings of one block, a session's prompts a few more. */
-const contents = new Map<string, Content>();
-const CONTENTS_MAX = 4096;
+/** A wording's content words (stemmed, in order and as a set) and the numbers it states. */
+type Content = { words: readonly string[]; subject: ReadonlySet<string>; values: readonly string[] };
+/**
+ * Bounded, in two generations: a recall reads the wordings of one block, and what every session
+ * start recalls stays in the newer one; the older is dropped whole when the newer fills.
+ */
+let recent = new Map<string, Content>();
+let older = new Map<string, Content>();
+const GENERATION = 2048;
 
 function contentOf(wording: string): Content {
-  let c = contents.get(wording);
+  let c = recent.get(wording);
+  if (c !== undefined) return c;
+  c = older.get(wording);
   if (c === undefined) {
-    // The oldest go first: what every session start recalls stays.
-    if (contents.size >= CONTENTS_MAX) for (const k of [...contents.keys()].slice(0, CONTENTS_MAX / 4)) contents.delete(k);
     const { subject, values } = subjectAndValues(wording);
-    c = { subject: new Set(subject), values };
-  } else contents.delete(wording);
-  contents.set(wording, c);
+    c = { words: subject, subject: new Set(subject), values };
+  }
+  if (recent.size >= GENERATION) {
+    older = recent;
+    recent = new Map();
+  }
+  recent.set(wording, c);
   return c;
 }
 
@@ -67,22 +76,50 @@ function sharedTerms(x: Content, y: Content): number {
   return shared;
 }
 
+/** Words in the same order in both: the longest common subsequence of two word lists. */
+function commonInOrder(x: readonly string[], y: readonly string[]): number {
+  let prev = new Uint16Array(y.length + 1);
+  let row = new Uint16Array(y.length + 1);
+  for (const w of x) {
+    for (let j = 1; j <= y.length; j++) row[j] = w === y[j - 1] ? (prev[j - 1] ?? 0) + 1 : Math.max(prev[j] ?? 0, row[j - 1] ?? 0);
+    [prev, row] = [row, prev];
+  }
+  return prev[y.length] ?? 0;
+}
+
+/** Words of the shorter wording outside what the two say in the same order, at most, for one to be the other's template. */
+const SWAPPED_MAX = 2;
+const SWAPPED_SHARE = 0.2;
+
 /**
- * Past an opening the two share word for word ("Keep in mind for future sessions in this repo: …"):
- * framing said before each statement is not what they say, so its words are left out of both. One
- * that opens the other whole is a restatement of it.
+ * How the two are worded, once their content words say one thing:
+ * - one holds the other's words in order ("… port 8080" and "… port 8080 in production"): one;
+ * - the same words but one or two swapped, on both sides ("Always run pnpm through tools/pnpm.sh"
+ *   and "Always run ruff through tools/ruff.sh"): one template, two statements;
+ * - an opening they share word for word ("Keep in mind for future sessions in this repo: …") is
+ *   framing said before each, not what they say: their content words are compared without it.
  */
-function restatedPastOpening(a: string, x: Content, b: string, y: Content): boolean {
+function worded(a: string, x: Content, b: string, y: Content): boolean {
+  // Content words, stemmed: "deploys need" and "a deploy needs", "the API server" and "API server:
+  // it", are the same words, not a swap. Numbers are compared on their own.
+  const sa = x.words;
+  const sb = y.words;
+  const n = Math.min(sa.length, sb.length);
+  const common = commonInOrder(sa, sb);
+  const outside = n - common;
+  if (outside === 0) return true;
+  // A swap leaves as many words outside on each side (one more, at most, on the longer).
+  if (outside <= Math.max(SWAPPED_MAX, SWAPPED_SHARE * n) && Math.max(sa.length, sb.length) - common <= outside + 1) return false;
+  const wa = a.split(' ');
+  const wb = b.split(' ');
   let p = 0;
-  const end = Math.min(a.length, b.length);
-  while (p < end && a.charCodeAt(p) === b.charCodeAt(p)) p++;
-  // Back to the last whole word they share.
-  const whole = p === end && (a.length === b.length || (a.length > end ? a[end] : b[end]) === ' ');
-  const opening = whole ? p : a.lastIndexOf(' ', p - 1);
-  if (opening <= 0) return true;
-  if (whole) return true;
-  const framing = contentOf(a.slice(0, opening)).subject;
-  const rest = (c: Content): Content => ({ subject: new Set([...c.subject].filter((w) => !framing.has(w))), values: c.values });
+  while (p < wa.length && p < wb.length && wa[p] === wb[p]) p++;
+  if (p === 0) return true;
+  const framing = contentOf(wa.slice(0, p).join(' ')).subject;
+  const rest = (c: Content): Content => {
+    const words = c.words.filter((w) => !framing.has(w));
+    return { words, subject: new Set(words), values: c.values };
+  };
   const rx = rest(x);
   const ry = rest(y);
   return restated(rx, ry, sharedTerms(rx, ry));
@@ -90,15 +127,16 @@ function restatedPastOpening(a: string, x: Content, b: string, y: Content): bool
 
 /**
  * Whether two memories say one thing in other words: the longer holds most of the shorter's
- * content words and every value it states, past any opening they share word for word. "mix
- * ash.codegen for migrations (they often need SQLite fixes)" and "Auto-generated migrations from
- * mix ash.codegen should always be rewritten for SQLite" do; "port 5432" and "port 5433" do not,
- * nor do two statements after the same "Keep in mind for future sessions:".
+ * content words and every value it states, and their wording is not one template filled twice.
+ * "mix ash.codegen for migrations (they often need SQLite fixes)" and "Auto-generated migrations
+ * from mix ash.codegen should always be rewritten for SQLite" do; "port 5432" and "port 5433" do
+ * not, nor do "Always run pnpm through tools/pnpm.sh" and "Always run ruff through tools/ruff.sh",
+ * nor two statements after the same "Keep in mind for future sessions:".
  */
 export function restates(a: string, b: string): boolean {
   const x = contentOf(a);
   const y = contentOf(b);
-  return restated(x, y, sharedTerms(x, y)) && restatedPastOpening(a, x, b, y);
+  return restated(x, y, sharedTerms(x, y)) && worded(a, x, b, y);
 }
 
 /**
@@ -142,7 +180,7 @@ export class Restatements {
     let found = false;
     for (const at of touched) {
       const k = this.kept[at];
-      if (!found && k !== undefined && restated(c, k.content, this.shared[at] ?? 0) && restatedPastOpening(wording, c, k.wording, k.content)) found = true;
+      if (!found && k !== undefined && restated(c, k.content, this.shared[at] ?? 0) && worded(wording, c, k.wording, k.content)) found = true;
       this.shared[at] = 0;
     }
     return found;

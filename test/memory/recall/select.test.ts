@@ -61,6 +61,13 @@ describe('restates: two memories say one thing in other words', () => {
     ).toBe(false);
     expect(restates(rule, dedupeKey('Migrations run in CI against a throwaway SQLite file before merge.'))).toBe(false);
     expect(restates(dedupeKey('Use pnpm.'), dedupeKey('Use pnpm, never npm, for installs in this repository.'))).toBe(false);
+    // One template filled twice is two statements.
+    expect(
+      restates(
+        dedupeKey('Always run pnpm through the wrapper script in tools/pnpm.sh.'),
+        dedupeKey('Always run ruff through the wrapper script in tools/ruff.sh.'),
+      ),
+    ).toBe(false);
     // The same framing before two statements says nothing of them.
     const framed = (fact: string) => dedupeKey(`Keep in mind for future sessions in this repo: ${fact}`);
     expect(restates(framed('the HTTP routes are all registered in src/routes.ts.'), framed('the database schema is defined in src/db/schema.ts.'))).toBe(false);
