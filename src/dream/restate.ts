@@ -6,16 +6,13 @@
  * the model review (when there is one) or apart.
  */
 import type { Memory } from '../api/memory.js';
-import { jaccard, NEGATORS, TOOL_CATEGORY, words } from '../memory/index.js';
+import { jaccard, negated, TOOL_CATEGORY } from '../memory/index.js';
 import type { Plan } from './plan.js';
 import { contentTerms, FREE, type Pair, type Shaped } from './similarity.js';
 
 /** Content words in common (Jaccard) from which two statements are one, offline. */
 export const RESTATED = 0.6;
 
-/** Negated auxiliaries as the tokenizer spells them (apostrophes dropped). */
-const CONTRACTED = new Set('dont doesnt didnt wont cant isnt arent wasnt werent shouldnt wouldnt couldnt mustnt havent hasnt hadnt neednt'.split(' '));
-export const negated = (text: string): boolean => words(text).some((w) => NEGATORS.has(w) || CONTRACTED.has(w));
 export const numbers = (text: string): string => (text.match(/\d+(?:\.\d+)*/g) ?? []).sort().join(' ');
 /**
  * The names a statement holds: identifiers (with a digit, dash, dot or underscore), capitalised words

@@ -39,5 +39,5 @@ export {
   TROUBLE,
   UNIVERSAL,
 } from './nlp/lexicon.js';
-export { jaccard, stem, terms, words } from './nlp/text.js';
+export { jaccard, negated, stem, terms, words } from './nlp/text.js';
 export { TOOL_CATEGORY } from './nlp/tool-lexicon.js';

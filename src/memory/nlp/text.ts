@@ -5,6 +5,7 @@
  * usual way to search them without a dictionary: "数据库连接" → 数据 据库 库连 连接.
  */
 import { stemmer } from 'stemmer';
+import { NEGATORS } from './lexicon.js';
 
 const STOP = new Set(
   (
@@ -114,3 +115,9 @@ export function closingQuestion(text: string): string | undefined {
   const q = questions?.[questions.length - 1]?.trim();
   return q === undefined || q.length < 8 ? undefined : q;
 }
+
+/** Negated auxiliaries as the tokenizer spells them (apostrophes dropped). */
+const CONTRACTED = new Set('dont doesnt didnt wont cant isnt arent wasnt werent shouldnt wouldnt couldnt mustnt havent hasnt hadnt neednt'.split(' '));
+
+/** Whether a statement says "not": "do not run …", "never …", "don't …". */
+export const negated = (text: string): boolean => words(text).some((w) => NEGATORS.has(w) || CONTRACTED.has(w));

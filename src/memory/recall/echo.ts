@@ -5,7 +5,7 @@
  * in other words (a rule and the summary line that restates it) are one item too.
  */
 
-import { subjectAndValues } from '../nlp/text.js';
+import { negated, subjectAndValues } from '../nlp/text.js';
 
 /** What an answer's item says, for telling repeats apart. */
 export interface Said {
@@ -38,8 +38,8 @@ const RESTATES_SHARE = 0.7;
 /** Fewer content words than this are too few to tell a restatement from a shared topic. */
 const RESTATES_MIN_TERMS = 4;
 
-/** A wording's content words (stemmed, in order and as a set) and the numbers it states. */
-type Content = { words: readonly string[]; subject: ReadonlySet<string>; values: readonly string[] };
+/** A wording's content words (stemmed, in order and as a set), the numbers it states, and whether it says "not". */
+type Content = { words: readonly string[]; subject: ReadonlySet<string>; values: readonly string[]; negated: boolean };
 /**
  * Bounded, in two generations: a recall reads the wordings of one block, and what every session
  * start recalls stays in the newer one; the older is dropped whole when the newer fills.
@@ -54,7 +54,7 @@ function contentOf(wording: string): Content {
   c = older.get(wording);
   if (c === undefined) {
     const { subject, values } = subjectAndValues(wording);
-    c = { words: subject, subject: new Set(subject), values };
+    c = { words: subject, subject: new Set(subject), values, negated: negated(wording) };
   }
   if (recent.size >= GENERATION) {
     older = recent;
@@ -66,7 +66,12 @@ function contentOf(wording: string): Content {
 
 const restated = (x: Content, y: Content, shared: number): boolean => {
   const [short, long] = x.subject.size <= y.subject.size ? [x, y] : [y, x];
-  return short.subject.size >= RESTATES_MIN_TERMS && shared >= RESTATES_SHARE * short.subject.size && short.values.every((v) => long.values.includes(v));
+  return (
+    x.negated === y.negated &&
+    short.subject.size >= RESTATES_MIN_TERMS &&
+    shared >= RESTATES_SHARE * short.subject.size &&
+    short.values.every((v) => long.values.includes(v))
+  );
 };
 
 /** How many content words two memories share. */
@@ -118,7 +123,7 @@ function worded(a: string, x: Content, b: string, y: Content): boolean {
   const framing = contentOf(wa.slice(0, p).join(' ')).subject;
   const rest = (c: Content): Content => {
     const words = c.words.filter((w) => !framing.has(w));
-    return { words, subject: new Set(words), values: c.values };
+    return { words, subject: new Set(words), values: c.values, negated: c.negated };
   };
   const rx = rest(x);
   const ry = rest(y);
@@ -126,8 +131,9 @@ function worded(a: string, x: Content, b: string, y: Content): boolean {
 }
 
 /**
- * Whether two memories say one thing in other words: the longer holds most of the shorter's
- * content words and every value it states, and their wording is not one template filled twice.
+ * Whether two memories say one thing in other words: the same way round (both say "not" or
+ * neither), the longer holding most of the shorter's content words and every value it states, and
+ * their wording not one template filled twice.
  * "mix ash.codegen for migrations (they often need SQLite fixes)" and "Auto-generated migrations
  * from mix ash.codegen should always be rewritten for SQLite" do; "port 5432" and "port 5433" do
  * not, nor do "Always run pnpm through tools/pnpm.sh" and "Always run ruff through tools/ruff.sh",

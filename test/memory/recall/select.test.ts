@@ -61,6 +61,13 @@ describe('restates: two memories say one thing in other words', () => {
     ).toBe(false);
     expect(restates(rule, dedupeKey('Migrations run in CI against a throwaway SQLite file before merge.'))).toBe(false);
     expect(restates(dedupeKey('Use pnpm.'), dedupeKey('Use pnpm, never npm, for installs in this repository.'))).toBe(false);
+    // Said the other way round, it is not the same statement.
+    expect(
+      restates(
+        dedupeKey('Run the migrations against staging before the release branch is cut.'),
+        dedupeKey('Do not run the migrations against staging before the release branch is cut.'),
+      ),
+    ).toBe(false);
     // One template filled twice is two statements.
     expect(
       restates(
