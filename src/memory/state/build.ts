@@ -19,6 +19,7 @@ const CLAIMS_MAX = 30;
 const COMMITS_MAX = 50;
 const FOUND_MAX = 3;
 const REQUESTS_MAX = 30;
+const FILLED_MAX = 20;
 
 /** `[main a1b2c3d] message`, `[main (root-commit) a1b2c3d] message`. */
 const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)]*\))? ([0-9a-f]{7,40})\]/m;
@@ -65,6 +66,8 @@ export class StateBuilder {
   private writes = new Set<string>();
   /** A change recorded since the person last spoke: a reply that disputes it drops it. */
   private recentRequest = false;
+  /** Placeholder lines a write takes out, by call, until its result says it went through. */
+  private filling = new Map<string, string[]>();
 
   constructor(private readonly s: SessionState) {
     // Where the ingest before stopped: a request typed before it and written for after it is a change made.
@@ -95,6 +98,7 @@ export class StateBuilder {
       requests: s.requests.map(masked),
       reportPending: s.reportPending.map(masked),
       claims: s.claims.map(masked),
+      filled: s.filled.map(masked),
       found: s.found.map(masked),
     };
   }
@@ -128,6 +132,7 @@ export class StateBuilder {
     // "Actually no, plain sh": the change just made is not what stands.
     if (this.recentRequest && (disputed || correcting(m.text))) this.s.requests.pop();
     this.writes.clear();
+    this.filling.clear();
     this.recentClaims = 0;
     this.recentFound = 0;
     this.recentRequest = false;
@@ -166,6 +171,7 @@ export class StateBuilder {
       this.s.reportPending = [];
     }
     if (m.paths === undefined) return;
+    if (m.filled !== undefined && m.toolUseId !== undefined) this.filling.set(m.toolUseId, m.filled);
     this.carried();
     if (m.toolUseId !== undefined && this.asked() !== null) this.writes.add(m.toolUseId);
   }
@@ -196,7 +202,18 @@ export class StateBuilder {
     for (const p of this.s.plans) p.carried = true;
   }
 
+  /** A write that filled in a placeholder went through: what was left open about it is done (resolve.ts). */
+  private filled(m: TranscriptMessage): void {
+    const lines = m.toolUseId === undefined ? undefined : this.filling.get(m.toolUseId);
+    if (lines === undefined || m.toolUseId === undefined) return;
+    this.filling.delete(m.toolUseId);
+    if (m.isError === true) return;
+    this.s.filled.push(...lines.map((l) => entry(l, m)));
+    if (this.s.filled.length > FILLED_MAX) this.s.filled.splice(0, this.s.filled.length - FILLED_MAX);
+  }
+
   private toolResult(m: TranscriptMessage): void {
+    if (this.filling.size > 0) this.filled(m);
     if (this.writes.size > 0) this.written(m);
     if (m.command === undefined || m.exitCode !== 0) return;
     // Most commands are neither a check nor git: not worth reading as a command line.

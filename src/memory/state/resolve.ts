@@ -1,10 +1,11 @@
 /**
  * The project's current state from its sessions' records, oldest first: a later task list
  * replaces an earlier one's items, a commit or a report that says something was done closes the
- * pending item it covers, a later compaction summary replaces an older one (and any later
- * session's record, or a commit after it, makes a summary stale), and an item left pending for
- * many of the project's sessions with nothing said of it ages out. Reverted commits and
- * unapproved plans never count as built.
+ * pending item it covers (as a placeholder the agent filled in closes what was left open about
+ * it), a later compaction summary replaces an older one (and any later session's record, or a
+ * commit after it, makes a summary stale), and an item left pending for many of the project's
+ * sessions with nothing said of it ages out. Reverted commits and unapproved plans never count as
+ * built.
  */
 import { CHORE_VERBS, INQUIRY_VERBS } from '../nlp/lexicon.js';
 import { closes, covers, sameWork, saysAsWell } from './match.js';
@@ -60,7 +61,9 @@ export function ordered(state: ProjectState): SessionState[] {
 }
 
 function hasRecord(s: SessionState): boolean {
-  return s.commits.length + s.plans.length + s.todos.length + s.summary.length + s.requests.length + s.reportPending.length + s.claims.length > 0;
+  return (
+    s.commits.length + s.plans.length + s.todos.length + s.summary.length + s.requests.length + s.reportPending.length + s.claims.length + s.filled.length > 0
+  );
 }
 
 /** Commits of one session that name the same piece of work, as one line. */
@@ -111,6 +114,10 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     // A completed todo of this session closes what it covers, as a commit or a done claim does.
     const done = [...closers, ...s.todos.filter((t) => t.status === 'completed').map((t) => ({ text: t.text, at: t.at }))];
     open = open.filter((o) => !done.some((c) => (o.sessionId !== s.sessionId || notBefore(c.at, o.at)) && covers(c.text, o.text)));
+    // A placeholder the agent filled in ("TODO: paste the Render URL here") did what was left open
+    // about it ("still open: the TODO for the live Render URL"): the item names it loosely, as the
+    // person's account of open work does.
+    open = open.filter((o) => !s.filled.some((f) => (o.sessionId !== s.sessionId || notBefore(f.at, o.at)) && closes(f.text, o.text)));
     const commits = s.commits.filter((c) => c.reverted !== true);
     // A summary's pending steps are the steps of the work in hand: a commit after the summary
     // carried that work on, and names it as a whole rather than step by step.

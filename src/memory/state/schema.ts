@@ -33,6 +33,8 @@ export const SessionState = z.object({
   reportPending: z.array(StateEntry),
   /** What the agent's reports said was done (closes pending items); dropped when the person disputed it. */
   claims: z.array(StateEntry),
+  /** Placeholder lines (TODO, FIXME, …) a write of the session filled in: each closes what was left open about it. */
+  filled: z.array(StateEntry).default([]),
   /** The agent's latest report said nothing is left: what earlier sessions left open is settled. */
   cleared: z.boolean().optional(),
   /** Causes and their fixes the agent established, a check passed after, and the person did not dispute. */
@@ -60,5 +62,5 @@ export const ProjectState = z.object({
 export type ProjectState = z.infer<typeof ProjectState>;
 
 export function emptySessionState(key: string, sessionId: string): SessionState {
-  return { key, sessionId, commits: [], plans: [], todos: [], summary: [], requests: [], reportPending: [], claims: [], found: [] };
+  return { key, sessionId, commits: [], plans: [], todos: [], summary: [], requests: [], reportPending: [], claims: [], filled: [], found: [] };
 }

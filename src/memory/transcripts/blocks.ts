@@ -1,7 +1,7 @@
 import { isDeclined } from './interactions.js';
 import { type JsonRecord, str } from './json.js';
 import { renderToolUse, toolOutputText } from './render.js';
-import { callGist, instructionWrites, type InstructionWrite, shellCommand, todoList, writtenPaths } from './tool-input.js';
+import { callGist, filledPlaceholders, instructionWrites, type InstructionWrite, shellCommand, todoList, writtenPaths } from './tool-input.js';
 import type { TranscriptMessage, TranscriptRole } from './types.js';
 
 /** What one content block contributes to a message; the caller adds id, time and session fields. */
@@ -50,6 +50,7 @@ export function toolUse(name: string, input: unknown, callId: string | undefined
   const paths = writtenPaths(name, input);
   const todos = todoList(name, input);
   const gist = callGist(name, input);
+  const filled = paths === undefined ? undefined : filledPlaceholders(name, input);
   if (callId !== undefined) {
     const writes = instructionWrites(name, input);
     tools.add(callId, { name, input, ...(command !== undefined && { command }), ...(writes !== undefined && { writes }) });
@@ -65,6 +66,7 @@ export function toolUse(name: string, input: unknown, callId: string | undefined
     ...(paths !== undefined && { paths }),
     ...(todos !== undefined && { todos }),
     ...(gist !== undefined && { gist }),
+    ...(filled !== undefined && { filled }),
   };
 }
 

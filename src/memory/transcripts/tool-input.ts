@@ -43,6 +43,7 @@ function patchText(name: string, input: unknown): string | undefined {
 interface PatchFile {
   path: string;
   added: string[];
+  removed: string[];
 }
 
 function patchFiles(patch: string): PatchFile[] {
@@ -51,10 +52,12 @@ function patchFiles(patch: string): PatchFile[] {
   for (const line of patch.split('\n')) {
     const header = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(line) ?? /^\*\*\* Move to: (.+)$/.exec(line);
     if (header?.[1] !== undefined) {
-      current = { path: header[1].trim(), added: [] };
+      current = { path: header[1].trim(), added: [], removed: [] };
       files.push(current);
     } else if (current && line.startsWith('+')) {
       current.added.push(line.slice(1));
+    } else if (current && line.startsWith('-')) {
+      current.removed.push(line.slice(1));
     }
   }
   return files;
@@ -79,6 +82,40 @@ function newText(name: string, input: unknown): string | undefined {
       .flatMap((e) => str(e.new_string) ?? [])
       .join('\n');
   return str(input.content) ?? str(input.new_string) ?? str(input.file_text) ?? str(input.new_str);
+}
+
+/**
+ * A mark left where work is still to be done: "TODO: paste the URL here", "FIXME", "<PLACEHOLDER>";
+ * capitals only, so a form field's placeholder text or a "todo" in prose is no mark.
+ */
+const PLACEHOLDER = /(?<![A-Za-z0-9])(?:TODO|FIXME|TBD|XXX|PLACEHOLDER)(?![A-Za-z0-9])/;
+const FILLED_MAX = 5;
+const FILLED_LINE = 200;
+
+/**
+ * The placeholder lines an edit takes out: lines of the text it replaces (an Edit's old string, a
+ * patch's removed lines) that hold a mark of work still to do and are not in what it puts back. A
+ * report's "still open: the TODO for the live URL" is done once the agent fills it. A whole file
+ * written over says nothing of what it replaced.
+ */
+export function filledPlaceholders(name: string, input: unknown): string[] | undefined {
+  const patch = patchText(name, input);
+  let pairs: { before: string[]; after: string[] }[];
+  if (patch !== undefined) pairs = patchFiles(patch).map((f) => ({ before: f.removed, after: f.added }));
+  else if (!FILE_WRITERS.test(name) || !isRecord(input)) return undefined;
+  else {
+    const edits = /^multiedit$/i.test(name) ? records(input.edits) : [input];
+    pairs = edits.map((e) => ({
+      before: (str(e.old_string) ?? str(e.old_str) ?? '').split('\n'),
+      after: (str(e.new_string) ?? str(e.new_str) ?? '').split('\n'),
+    }));
+  }
+  const out: string[] = [];
+  for (const { before, after } of pairs) {
+    const kept = new Set(after.map((l) => l.trim()));
+    for (const l of before) if (PLACEHOLDER.test(l) && !kept.has(l.trim())) out.push(l.trim().slice(0, FILLED_LINE));
+  }
+  return out.length === 0 ? undefined : out.slice(0, FILLED_MAX);
 }
 
 export interface InstructionWrite {

@@ -88,6 +88,8 @@ export interface TranscriptMessage {
   gist?: string;
   /** tool_use: the files the call writes (Edit, Write, MultiEdit, NotebookEdit, apply_patch). */
   paths?: string[];
+  /** tool_use: the placeholder lines (TODO, FIXME, …) the write takes out, when it says what it replaces. */
+  filled?: string[];
   /** tool_result of a shell command: its exit status, when the transcript tells. */
   exitCode?: number;
   /** tool_use of a task-list tool: the whole list it sets (each call replaces the one before). */

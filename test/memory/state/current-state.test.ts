@@ -217,6 +217,38 @@ describe('current state from the agent record', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^Open \(the agent's report, [^)]*\): (?:.* · )?la purge des originaux après 30 jours/));
   }, 60_000);
 
+  it('closes what a report left open once the agent fills in the placeholder it names, and not before or for a failed write', async () => {
+    const { d, dir, cwd } = await started('kiosk');
+    const lead = (id: string, at: number) =>
+      new ClaudeSession({ sessionId: id, cwd, start: ago(at) })
+        .user('Write the deploy section of the README.')
+        .toolUse('w1', 'Write', { file_path: `${cwd}/README.md`, content: '# Kiosk\n\n**Staging:** _TODO: add the staging URL once it is up_\n' })
+        .toolResult('w1', 'File created successfully.')
+        .assistant('The README has its deploy section.\n\nStill open: the TODO for the staging URL once staging is up.')
+        .user('https://kiosk-staging.example.org');
+    const fill = {
+      file_path: `${cwd}/README.md`,
+      old_string: '**Staging:** _TODO: add the staging URL once it is up_',
+      new_string: '**Staging:** https://kiosk-staging.example.org',
+    };
+    const open = (lines: string[]) => lines.some((l) => /^Open .*staging URL/.test(l));
+
+    await ingest(d, lead('ks-1', 3), dir, 'ks-1');
+    expect(open(state(await recall(d, cwd)))).toBe(true);
+    const failed = lead('ks-2', 2)
+      .toolUse('e1', 'Edit', fill)
+      .toolResult('e1', 'String to replace not found in file.', true)
+      .assistant('The edit did not apply.');
+    await ingest(d, failed, dir, 'ks-2');
+    expect(open(state(await recall(d, cwd)))).toBe(true);
+    const filled = lead('ks-3', 1)
+      .toolUse('e1', 'Edit', fill)
+      .toolResult('e1', 'The file has been updated successfully.')
+      .assistant('The README links the staging URL now.');
+    await ingest(d, filled, dir, 'ks-3');
+    expect(open(state(await recall(d, cwd)))).toBe(false);
+  }, 60_000);
+
   it("drops the person's account of open work once the agent's record says it was built, and keeps what is still open", async () => {
     const { d, dir, cwd } = await started('ledger');
     const session = new ClaudeSession({ sessionId: 'vat-2', cwd, start: ago(1) })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callGist } from '../../../src/memory/transcripts/tool-input.js';
+import { callGist, filledPlaceholders } from '../../../src/memory/transcripts/tool-input.js';
 
 describe('callGist: what a call does, in words a verdict on it can name', () => {
   it('names a shell command, clipped', () => {
@@ -26,5 +26,34 @@ describe('callGist: what a call does, in words a verdict on it can name', () => 
   it('says nothing of calls that neither run nor write', () => {
     expect(callGist('Read', { file_path: 'src/a.ts' })).toBeUndefined();
     expect(callGist('Grep', { pattern: 'TODO' })).toBeUndefined();
+  });
+});
+
+describe('filledPlaceholders: the marks of work still to do that a write takes out', () => {
+  it('reads the lines an edit replaces that hold a TODO and are not put back', () => {
+    const edit = {
+      file_path: 'README.md',
+      old_string: '# Shop\n**Demo:** _TODO: paste the URL once deployed_',
+      new_string: '# Shop\n**Demo:** https://shop.example.org',
+    };
+    expect(filledPlaceholders('Edit', edit)).toEqual(['**Demo:** _TODO: paste the URL once deployed_']);
+    const multi = {
+      file_path: 'a.py',
+      edits: [
+        { old_string: 'x = 1  # FIXME: read from env', new_string: 'x = env("X")' },
+        { old_string: 'y', new_string: 'z' },
+      ],
+    };
+    expect(filledPlaceholders('MultiEdit', multi)).toEqual(['x = 1  # FIXME: read from env']);
+  });
+
+  it("reads a patch's removed lines, and nothing where the mark stays or no mark is", () => {
+    const patch = '*** Begin Patch\n*** Update File: docs/deploy.md\n@@\n-Host: TBD\n+Host: staging-2.internal\n*** End Patch';
+    expect(filledPlaceholders('apply_patch', { input: patch })).toEqual(['Host: TBD']);
+    // The TODO moved, it was not done; a form field's placeholder and a "todo" in prose are no mark.
+    expect(filledPlaceholders('Edit', { file_path: 'a.ts', old_string: '// TODO: retry\nput()', new_string: '// TODO: retry\nawait put()' })).toBeUndefined();
+    expect(filledPlaceholders('Edit', { file_path: 'a.tsx', old_string: '<input placeholder="Search" />', new_string: '<input />' })).toBeUndefined();
+    expect(filledPlaceholders('Edit', { file_path: 'n.md', old_string: 'my todo list', new_string: 'the list' })).toBeUndefined();
+    expect(filledPlaceholders('Write', { file_path: 'n.md', content: 'TODO' })).toBeUndefined();
   });
 });
