@@ -105,6 +105,33 @@ describe('candidate classes through the CLI', () => {
     expect(all.some((m) => /archived/.test(m.content) && /Fly\.io/.test(m.content))).toBe(false);
   });
 
+  it('a suggestion argued against and let go, and a task agreed to and done, are not stored; the rule beside them is', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const tides = project(dir, 'tides');
+    const s = new ClaudeSession({ sessionId: 'let-go-1', cwd: tides, start: ago(2) })
+      .user('Tide heights are stored in centimetres, never in metres.')
+      .assistant(
+        'Understood. The README still says "tidetool" in four places. Would you like me to update it to:\n1. Replace "tidetool" with "harbourtides"\n2. Reword the intro',
+      )
+      .user('yes, we need a full search and replace of the old name')
+      .toolUse('e1', 'Edit', { file_path: `${tides}/README.md`, old_string: 'tidetool', new_string: 'harbourtides' })
+      .toolResult('e1', 'The file has been updated successfully.')
+      .assistant('The search and replace of the old name is complete.')
+      .user('maybe the station averages should be cast to float before rounding')
+      .toolUse('c1', 'Bash', { command: 'ruby -e "p 1"' })
+      .toolResult('c1', '1')
+      .assistant("I'd leave them as BigDecimal: the averages are exact and round once at the end.")
+      .user('ok, on to the print view')
+      .assistant('On it.');
+    await ingest(d, s, dir, 'let-go-1');
+    const all = contents(await memories(d, tides));
+    expect(all).toMatch(/centimetres/);
+    expect(all).not.toMatch(/search and replace/);
+    expect(all).not.toMatch(/cast to float/);
+  });
+
   it.each([
     ['a slip a message later', ['The orders database listens on port 5432.', 'sorry, I meant port 5433 — the orders database listens on 5433.'], /5432/],
     [

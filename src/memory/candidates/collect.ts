@@ -9,6 +9,7 @@
 import { closingQuestion } from '../nlp/text.js';
 import type { ExtractMessage } from '../transcripts/types.js';
 import { answersQuestion, answerTexts, clipQuestion, inlineAnswers, numberedQuestions, parseAnswerText } from './answers.js';
+import { letGo } from './declined.js';
 import { findLearnings, mayHoldLearning } from './learnings.js';
 import { endorsesQuoted, splitPasted, writtenLines } from './pasted.js';
 import { approvedNext, carriedOut, planGistText, planPassages, PROPOSED } from './plans.js';
@@ -125,6 +126,11 @@ export function unitsOf(messages: readonly ExtractMessage[]): Unit[] {
         const source: UnitSource = origin === 'feedback' ? 'feedback' : 'typed';
         // What the person typed is read as they corrected it within a sentence.
         const { own, kept, quoted } = splitPasted(mendSlips(m.text), written);
+        if (source === 'typed' && letGo(messages, index, own)) {
+          asked = new Map();
+          question = undefined;
+          break;
+        }
         const link = notableUrl(own);
         if (link !== undefined) said.push({ text: link, source: 'url', whole: true });
         for (const line of kept) said.push({ text: line, source, marks: { endorses: true } });

@@ -5,10 +5,13 @@
  *   the person said it works;
  * - work it took up and committed: "still left: the webhook verification", "il reste la politique
  *   de retry" is left out when the agent changed files right after it and a commit that names some
- *   of the same work went through later in the session.
+ *   of the same work went through later in the session;
+ * - what the person agreed to have done: "yes, we need a full search and replace" after the
+ *   agent's "Would you like me to replace it everywhere?" is left out when the agent changed files
+ *   right after it and then committed or reported that work done.
  * A lesson said as a rule ("never swallow errors") is neither and stays.
  */
-import { DEONTIC, OPEN_WORK, standingIn } from '../nlp/lexicon.js';
+import { DEONTIC, OFFER, OPEN_WORK, standingIn, TASK_VERBS, YES } from '../nlp/lexicon.js';
 import { hasOpenWorkMarker, hasStandingMarker } from '../nlp/markers-i18n.js';
 import { terms } from '../nlp/text.js';
 import type { ExtractMessage } from '../transcripts/types.js';
@@ -81,6 +84,49 @@ function committedAfter(messages: readonly ExtractMessage[], i: number, said: st
   return false;
 }
 
+/** A sentence of the agent's that says work was done: "The search and replace is complete." */
+const DONE = /\b(?:done|complete|completed|finished|implemented|fixed|added|replaced|updated|renamed|removed|created)\b/i;
+
+/** The agent said after message `i`, before the person spoke again, that it did work naming some of `said`. */
+function reportedDoneAfter(messages: readonly ExtractMessage[], i: number, said: string): boolean {
+  const named = heads(said);
+  for (let j = i + 1; j < messages.length && j <= i + WINDOW; j++) {
+    const m = messages[j] as ExtractMessage;
+    if (m.role === 'user' && m.kind === 'text' && m.meta !== true && (m.origin === 'typed' || m.origin === 'queued')) return false;
+    if (m.role !== 'assistant' || m.kind !== 'text') continue;
+    for (const sentence of m.text.split(/(?<=[.!?])\s+|\n+/))
+      if (DONE.test(sentence) && !/\?\s*$/.test(sentence) && [...heads(sentence)].filter((w) => named.has(w)).length >= 2) return true;
+  }
+  return false;
+}
+
+/**
+ * Message `k` opens with a yes to what the agent offered to do in its message before ("Would you
+ * like me to update it?" → "yes, we need a comprehensive search and replace").
+ */
+function acceptsOffer(messages: readonly ExtractMessage[], k: number): boolean {
+  const first = /^\W*([\p{L}]+)/u.exec(messages[k]?.text ?? '')?.[1]?.toLowerCase();
+  if (first === undefined || !YES.has(first)) return false;
+  for (let j = k - 1; j >= 0; j--) {
+    const m = messages[j] as ExtractMessage;
+    if (m.role === 'assistant' && m.kind === 'text') return m.text.split(/(?<=[.!?:])\s+|\n+/).some((l) => OFFER.test(l));
+    if (m.role === 'user' && m.kind === 'text' && m.meta !== true) return false;
+  }
+  return false;
+}
+
+/**
+ * Names work to do ("we need a search and replace", "let's make a folder for them"), not how a thing
+ * is or should be ("the source type would be more like camera-still-capture"), which stands once done.
+ */
+const namesTask = (u: Unit): boolean =>
+  u.sentence.tokens.some((t) => t.pos === 'VERB' && (TASK_VERBS.has(t.lemma) || t.lemma === 'need')) && !u.sentence.tokens.some((t) => t.lemma === 'be');
+
+function takenUpAndDone(messages: readonly ExtractMessage[], i: number, said: string): boolean {
+  const changed = changedNext(messages, i);
+  return changed !== undefined && (committedAfter(messages, changed, said) || reportedDoneAfter(messages, changed, said));
+}
+
 function takenUpAndCommitted(messages: readonly ExtractMessage[], i: number, said: string): boolean {
   const changed = changedNext(messages, i);
   return changed !== undefined && committedAfter(messages, changed, said);
@@ -95,14 +141,19 @@ function fixedAfter(messages: readonly ExtractMessage[], i: number): boolean {
   return false;
 }
 
-/** Indexes of the person's reports of trouble the session then fixed, and of open work it then did and committed. */
+/** Indexes of the person's reports of trouble the session then fixed, of open work it then did and committed, and of work they agreed to that it then did. */
 export function fixedIndexes(units: readonly Unit[], messages: readonly ExtractMessage[]): Set<number> {
   const at = new Map(messages.map((m, i) => [m.id, i]));
   const out = new Set<number>();
   units.forEach((u, i) => {
     const k = at.get(u.messageId);
     if (u.source !== 'typed' || k === undefined) return;
-    if ((reportsTrouble(u) && fixedAfter(messages, k)) || (namesOpenWork(u) && takenUpAndCommitted(messages, k, u.text))) out.add(i);
+    if (
+      (reportsTrouble(u) && fixedAfter(messages, k)) ||
+      (namesOpenWork(u) && takenUpAndCommitted(messages, k, u.text)) ||
+      (saysHowThingsStand(u) && namesTask(u) && acceptsOffer(messages, k) && takenUpAndDone(messages, k, u.text))
+    )
+      out.add(i);
   });
   return out;
 }

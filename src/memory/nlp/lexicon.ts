@@ -78,6 +78,11 @@ export const INQUIRY_VERBS: ReadonlySet<string> = new Set([
 ]);
 /** Operations on the repository or the running system, which change no code of their own: "commit everything", "restart the server". */
 export const CHORE_VERBS = set(`commit push pull rebase restart`);
+/** The agent offering to do something next ("Want me to …?", "Want to test it …?", "Shall I …?", "Chceš, abych …?"): a bare yes lets it go on. */
+export const OFFER =
+  /^\W*(?:(?:do you )?want me to|want to|would you like me to|shall i|should i|can i|veux-tu que je|voulez-vous que je|tu veux que je|¿?quieres que|soll ich|chce(?:š|te),? abych|要我|要不要我|需要我)\b/iu;
+/** A bare yes, in the languages people answer in. */
+export const YES = set(`yes yeah yep yup sure ok okay please ano jo jasně oui si sí ja jawohl sim tak да はい 是 好 对 嗯`);
 /** Verbs that let the agent go on with what is on the table: "continue", "proceed", "engage", "go ahead". */
 export const GO_AHEAD = set(`proceed continue resume engage carry go implement execute do start begin apply`);
 /** A go-ahead said as a phrase, whole: "go for it", "ship it", "lgtm". */

@@ -19,11 +19,6 @@ const OFFERS_CHORE = new RegExp(
   String.raw`\b(?:want me to|would you like me to|shall i|should i)\s+(?:\w+\s+){0,2}?(?:${[...L.CHORE_VERBS, 'merge'].join('|')})\b|(?:veux-tu que je|voulez-vous que je|tu veux que je|quieres que|soll ich|chce(?:š|te),? abych|要我|需要我)\s*(?:\S+\s+){0,3}?(?:commit|push|pull|rebase|merg)\p{L}*`,
   'iu',
 );
-/** The agent offering to do something next ("Want me to …?", "Want to test it …?", "Shall I …?", "Chceš, abych …?"): a bare yes lets it go on. */
-export const OFFER =
-  /^\W*(?:(?:do you )?want me to|want to|would you like me to|shall i|should i|can i|veux-tu que je|voulez-vous que je|tu veux que je|¿?quieres que|soll ich|chce(?:š|te),? abych|要我|要不要我|需要我)\b/iu;
-/** A bare yes, in the languages people answer in. */
-const YES = new Set(`yes yeah yep yup sure ok okay please ano jo jasně oui si sí ja jawohl sim tak да はい 是 好 对 嗯`.split(/\s+/));
 /** A bare no. */
 const NO = new Set(`no nope nah ne nie non nein não нет いいえ 不 不要`.split(/\s+/));
 /**
@@ -71,7 +66,7 @@ function answersNothing(asked: readonly Token[], answer: readonly Token[]): bool
   const words = answer.filter((t) => t.kind === 'word');
   if (words.length === 0) return false;
   if (words.length <= LOOK_ANSWER_WORDS && L.LOOK_VERBS.has(words[0]?.lower ?? '')) return true;
-  if (!words.every((t) => YES.has(t.lower) || NO.has(t.lower))) return false;
+  if (!words.every((t) => L.YES.has(t.lower) || NO.has(t.lower))) return false;
   const its = asked.filter((t) => t.kind === 'word');
   if (its.some((t) => t.lower === 'or')) return true;
   return its.every((t) => t.pos === 'X') ? its.length <= 2 : !its.some((t) => NAMING.has(t.pos));
@@ -100,7 +95,7 @@ export function readAnswer(c: Candidate, reply: readonly Token[], read: { asking
   // person's; "What do you think? → okay" agrees with what the answer does not carry, and so does
   // "→ go for it" whatever was asked.
   const goesAhead =
-    (OFFER.test(c.text) && words.length > 0 && words.every((t) => YES.has(t.lower))) ||
+    (L.OFFER.test(c.text) && words.length > 0 && words.every((t) => L.YES.has(t.lower))) ||
     goAheadReply(reply) ||
     (arrow >= 0 && answersNothing(c.sentence.tokens.slice(0, arrow), reply));
   // "Should I commit these and push? → yes, but check master first": how to go on with the
@@ -112,6 +107,6 @@ export function readAnswer(c: Candidate, reply: readonly Token[], read: { asking
   return {
     deferral: hasPhrase(lower, L.DEFERRALS) || hasPhrase(lower, L.UNSURE) || read.asking || goesAhead,
     choreOffer,
-    replyTask: arrow >= 0 && read.at >= 0 && (OFFER.test(c.text) || !asked.has(read.verb ?? '')),
+    replyTask: arrow >= 0 && read.at >= 0 && (L.OFFER.test(c.text) || !asked.has(read.verb ?? '')),
   };
 }

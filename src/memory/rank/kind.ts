@@ -6,7 +6,7 @@
  * statements within their kind. Every test here reads the statement's form, never its length.
  */
 import type { CandidateSource } from '../candidates/index.js';
-import { OFFER } from './answer-forms.js';
+import { OFFER } from '../nlp/lexicon.js';
 
 export const KINDS = ['rule', 'fact', 'decision', 'state', 'one-off', 'chatter', 'pasted', 'question'] as const;
 export type Kind = (typeof KINDS)[number];

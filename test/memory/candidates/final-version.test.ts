@@ -213,6 +213,40 @@ describe('corrections and slips keep the final version', () => {
   });
 });
 
+describe('work the person agreed to have done', () => {
+  const cwd = '/home/ana/src/wiki';
+  const offer =
+    'The README still says "ProjectTracker" in four places. Would you like me to update it to:\n1. Replace "ProjectTracker" with "matterbase"\n2. Reword the intro';
+  const edit = (s: ClaudeSession) =>
+    s
+      .toolUse('e1', 'Edit', { file_path: `${cwd}/README.md`, old_string: 'ProjectTracker', new_string: 'matterbase' })
+      .toolResult('e1', 'The file has been updated successfully.');
+  const kept = async (s: ClaudeSession, said: RegExp) => texts(await candidatesOf(tmp(), s)).some((t) => said.test(t));
+
+  it.each([
+    ['yes, we need a full search and replace across the repo', 'The search and replace is complete: four places in the README.'],
+    ['sure, do the rename in the docs folder too', 'Done: the rename is in the README and the docs folder.'],
+  ])('"%s" is the task of that moment once the agent did it and said so', async (reply, report) => {
+    const said = new RegExp(reply.slice(0, 20));
+    expect(await kept(edit(session(cwd).assistant(offer).user(reply)).assistant(report), said)).toBe(false);
+  });
+
+  it('stands when nothing was offered, nothing was done, or it says how a thing should be', async () => {
+    const reply = 'yes, we need a full search and replace across the repo';
+    const report = 'The search and replace is complete: four places in the README.';
+    // No offer before it: a need of the person's own.
+    expect(await kept(edit(session(cwd).assistant('The README mentions ProjectTracker.').user(reply)).assistant(report), /full search and replace/)).toBe(true);
+    // Offered and agreed, but no file changed, or no report of it done.
+    expect(await kept(session(cwd).assistant(offer).user(reply).assistant(report), /full search and replace/)).toBe(true);
+    expect(await kept(edit(session(cwd).assistant(offer).user(reply)).assistant('Next I will look at the docs.'), /full search and replace/)).toBe(true);
+    // How the thing should be stands once done.
+    const design = 'yes, the source type would be more like camera-still-capture';
+    expect(
+      await kept(edit(session(cwd).assistant(offer).user(design)).assistant('Replaced: the source type is camera-still-capture now.'), /camera-still-capture/),
+    ).toBe(true);
+  });
+});
+
 describe('one statement once', () => {
   it("a restatement and the summary bullet holding it collapse into the person's typed words", async () => {
     const rule = 'When the upload queue is full, reject new uploads with a 429 and never drop queued ones.';
