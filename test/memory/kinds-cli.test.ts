@@ -130,6 +130,29 @@ describe('kinds through the CLI', () => {
     expect(recalled(r, /request bodies/)).toBe(true);
   });
 
+  it('how a thing is "now" is a fact that outlives the next session, not the state of the work', async () => {
+    const d = newDaemon();
+    await d.start();
+    const dir = tmp();
+    const cwd = project(dir, 'ferry');
+    await ingest(d, short('now-1', cwd, ['The timetable sync reads from the harbour API at api.harbour.example/v1.']).user('thanks'), dir, 'now-1');
+    await ingest(
+      d,
+      new ClaudeSession({ sessionId: 'now-2', cwd, start: ago(2) }).user('The harbour API now lives at api.harbour.example/v2, not /v1.').assistant('Noted.'),
+      dir,
+      'now-2',
+    );
+    await ingest(
+      d,
+      new ClaudeSession({ sessionId: 'now-3', cwd, start: ago(1) }).user('Keep the sync command under cmd/sync.').assistant('Noted.'),
+      dir,
+      'now-3',
+    );
+    const r = await recall(d, cwd);
+    expect(recalled(r, /now lives at api\.harbour\.example\/v2/)).toBe(true);
+    expect(recalled(r, /sync command under cmd\/sync/)).toBe(true);
+  });
+
   it('remember without --type types the text by its kind; --type still decides', async () => {
     const d = newDaemon();
     await d.start();

@@ -307,6 +307,7 @@ export function readCandidate(c: Candidate, session: SessionContext): { kind: Ki
     replyTask,
     chatter,
     relativeTime: relative,
+    changedNow: moment === 1 && lower.includes('now') && !hasPhrase(lower, L.RELATIVE_TIME_PHRASES) && !/[=;{}]/.test(text),
     past: pastTense || has(L.PAST_TIME),
     trouble: count(L.TROUBLE),
     document: c.document,

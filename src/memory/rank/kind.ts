@@ -111,6 +111,8 @@ export interface KindSignals {
   /** Share of the words that are interjections, thanks or praise. */
   chatter: number;
   relativeTime: number;
+  /** Its one word of the moment is "now" (not "for now", "right now"), in no code: "MSRV is 1.80 now", "the API now lives at /v2". */
+  changedNow: boolean;
   /** Told in the past tense, nothing in the present. */
   past: boolean;
   trouble: number;
@@ -231,6 +233,11 @@ export function kindOf(s: KindSignals): Kind {
   if (s.reserves && s.condition && !s.anyPast) return 'rule';
   // "Yesterday the stuck lock cost Priya two hours": a story of a moment, not how things stand.
   if (s.relativeTime > 0 && s.past && s.trouble === 0) return 'chatter';
+  // "The harbour API now lives at /v2", "MSRV is 1.80 now": how a thing is from now on, a fact
+  // that replaces the older one, not the state of the work in hand.
+  // Not a story or a case ("now when I deposit, it says …"), nor the person's own moment ("dunno the
+  // name now").
+  if (s.changedNow && s.trouble === 0 && !s.openWork && !s.observed && !s.past && !s.today && !s.condition && !s.firstPerson && !s.fragment) return 'fact';
   if (s.relativeTime > 0 || s.trouble > 0 || s.openWork || s.observed) return 'state';
   // "Postgres 16 on Fly" names what it is about, and "polars, not pandas" the choice it makes; "at
   // some point in the future" names nothing.

@@ -31,8 +31,9 @@ describe('kind before rank', () => {
     // Said to stop from now on, not for the moment.
     ["Don't regenerate the client stubs by hand anymore, the CI job does it.", 'rule'],
     ['We no longer vendor the protobuf files.', 'rule'],
-    // A noun before "of" heads a label, not a command.
-    ['Change of plan on the cache: Redis is gone, it is in-process now.', 'state'],
+    // A noun before "of" heads a label, not a command; what the cache is "now" is how it is from now
+    // on, a fact that replaces the older one, not the state of the work in hand.
+    ['Change of plan on the cache: Redis is gone, it is in-process now.', 'fact'],
     ['Use pnpm.', 'rule'],
     ['The API runs on port 8080.', 'fact'],
     ['This service is a Go gRPC server.', 'fact'],
@@ -94,7 +95,12 @@ describe('kind before rank', () => {
     // It leads into what the person pasted or listed after it, or announces news it does not give.
     ['getting this on the staging cluster:', 'chatter'],
     ['heads up we changed the flow.', 'chatter'],
-    ['Heads up, the deploy flow changed: Argo syncs prod from the release branch now.', 'state'],
+    ['Heads up, the deploy flow changed: Argo syncs prod from the release branch now.', 'fact'],
+    ['The harbour API now lives at api.harbour.example/v2, not /v1.', 'fact'],
+    // "Now" in a story, a case, or with the moment's own words stays the state of things.
+    ['ok good now when I deposit it says the treasury is not initialized', 'state'],
+    ['The build is green again now.', 'state'],
+    ['For now the staging deploy runs by hand.', 'state'],
     ["The dev server doesn't seem to start.", 'state'],
     // What the person saw the program do is a report of the moment; how it is built is a fact or a rule.
     ['The pet owner tile is showing black.', 'state'],
