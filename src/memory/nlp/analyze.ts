@@ -9,13 +9,14 @@ const sentenceSegmenter = new Intl.Segmenter('und', { granularity: 'sentence' })
 const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
 /**
- * Code spans, URLs, paths and dotted names ("solve.rb", ".env.example", "Phoenix.LiveViewTest")
- * are one word each, and so are the Latin abbreviations ("e.g.", "etc."): the sentence splitter would
- * break them at their dots, cutting a statement in two. They are swapped for
- * placeholders that read as one proper noun, and swapped back in the output.
+ * Code spans, URLs, paths, dotted names ("solve.rb", ".env.example", "Phoenix.LiveViewTest") and a
+ * command's options ("pytest -q", whose "q." reads as an initial) are one word each, and so are the
+ * Latin abbreviations ("e.g.", "etc."): the sentence splitter would break them at their dots, or
+ * not end a sentence after them. They are swapped for placeholders that read as one proper noun,
+ * and swapped back in the output.
  */
 const PROTECTED =
-  /\b(?:[eE]\.[gG]|[iI]\.[eE]|etc|vs|cf|approx|incl|esp|viz)\.(?=[\s,;:)]|$)|`[^`\n]+`|\bhttps?:\/\/\S+|(?:~|\.{1,2})?\/?[\w@-]+(?:[./][\w@*-]+)+\/?|(?<![\w])\.[\w-]+(?:\.[\w-]+)*|\b[A-Za-z][\w]*(?:-[\w]+)+\b/g;
+  /\b(?:[eE]\.[gG]|[iI]\.[eE]|etc|vs|cf|approx|incl|esp|viz)\.(?=[\s,;:)]|$)|`[^`\n]+`|\bhttps?:\/\/\S+|(?:~|\.{1,2})?\/?[\w@-]+(?:[./][\w@*-]+)+\/?|(?<![\w])\.[\w-]+(?:\.[\w-]+)*|\b[A-Za-z][\w]*(?:-[\w]+)+\b|(?<![\w-])--?[A-Za-z][\w-]*/g;
 const PLACEHOLDER = /Zqx(\d+)qZ/g;
 
 function protect(text: string): { masked: string; saved: string[] } {

@@ -19,6 +19,14 @@ describe('analyze', () => {
     expect(sentences.flatMap((s) => s.tokens).some((t) => t.text.includes('\uFF01'))).toBe(false);
   });
 
+  it("ends a sentence after a command's option, which is one word and no initial", () => {
+    const sentences = analyze('We test with pytest -q. Please add barcode scanning. Run cargo build --release before you ship.');
+    expect(sentences.map((s) => s.text)).toEqual(['We test with pytest -q.', 'Please add barcode scanning.', 'Run cargo build --release before you ship.']);
+    expect(sentences[2]?.tokens.map((t) => t.text)).toContain('--release');
+    // A dash between words or before a number is no option.
+    expect(analyze('Keep it short - no more than -5 dB.').map((s) => s.text)).toEqual(['Keep it short - no more than -5 dB.']);
+  });
+
   it('reads another language the same way: the query string stays inside its sentence', () => {
     const sentences = analyze('Mets le lien https://ex.fr/a?b=1 dans le README. Merci.');
     expect(sentences.map((s) => s.text)).toEqual(['Mets le lien https://ex.fr/a?b=1 dans le README.', 'Merci.']);
