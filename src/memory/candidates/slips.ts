@@ -19,10 +19,11 @@ const NOT = String.raw`\b(?:not|nicht|pas|no|non|não|kein|nunca|never)\s+`;
 const REFUSED = new RegExp(String.raw`${NOT}\**([\p{L}\p{N}][\p{L}\p{N}_.-]*)`, 'giu');
 /**
  * A correction inside the sentence it corrects: "tickets expire 24 h before the event — sorry, I
- * meant 2 h, not 24". The slip is what comes before the separator, the fix what follows the marker.
+ * meant 2 h, not 24", "the lookup hits the live API, no wait, use the staging mirror". The slip is
+ * what comes before the separator, the fix what follows the marker.
  */
 const IN_SENTENCE =
-  /^(?<slip>.*?[\p{L}\p{N}].*?)\s*(?:[—–,;:，；]+|\s-)\s*(?:(?:sorry|oops|pardon|perd[oó]n|entschuldigung|desculpa|no wait|err)[\s,]+)?(?:i meant(?: to say)?|je voulais dire|quise decir|quer[ií]a decir|ich meinte|quis dizer|不对，?我是说|我是说)\s*[:,]?\s*(?<fix>.+)$/isu;
+  /^(?<slip>.*?[\p{L}\p{N}].*?)\s*(?:[—–,;:，；]+|\s-)\s*(?:(?:sorry|oops|pardon|perd[oó]n|entschuldigung|desculpa|no wait|err)[\s,]+)?(?:i meant(?: to say)?|je voulais dire|quise decir|quer[ií]a decir|ich meinte|quis dizer|不对，?我是说|我是说|(?<=[—–,;:\s])(?:no wait|wait no|scratch that|nein warte|non attends|no espera)(?=[\s,:]))\s*[:,]?\s*(?<fix>.+)$/isu;
 /** The fix's own "not X" clause, up to the sentence's end. */
 const REFUSED_CLAUSE = new RegExp(String.raw`[\s,;]*${NOT}\S.*$`, 'iu');
 /** A number, also where it stands against a CJK word ("24小时"). */
@@ -62,8 +63,11 @@ function mendSentence(sentence: string): string {
 }
 
 /** A text with each correction inside a sentence made: only the corrected version is read. */
+/** A correction marker said inside a sentence, after what it corrects: "… staging, no wait, staging-2". */
+const IN_SENTENCE_MARK = /[—–,;:]\s*(?:no wait|wait no|scratch that|nein warte|non attends|no espera)\b/i;
+
 export function mendSlips(text: string): string {
-  if (!STRONG.test(text)) return text;
+  if (!STRONG.test(text) && !IN_SENTENCE_MARK.test(text)) return text;
   return text
     .split('\n')
     .map((line) =>

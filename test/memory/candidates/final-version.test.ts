@@ -95,6 +95,18 @@ describe('corrections and slips keep the final version', () => {
     ],
     ['zh, 同一句', ['缓存过期时间是60秒——不对，我是说90秒。'], /60秒/, /过期时间是90秒/],
     [
+      'en, "scratch that" in the same sentence',
+      ['The worker pool has 8 threads, scratch that, 12 threads.'],
+      /8 threads/,
+      /^The worker pool has 12 threads\.$/,
+    ],
+    [
+      'en, "no wait" in the same sentence',
+      ['Point the lookup at the live Open Food Facts API, no wait, use the staging mirror off-staging.example until the tests pass.'],
+      /live Open Food Facts/,
+      /^use the staging mirror off-staging\.example until the tests pass\.$/,
+    ],
+    [
       'en, the fix said whole',
       ['The importer reads the CSV files from the inbox folder; I meant to say the importer reads them from S3 under imports/.'],
       /inbox folder/,
