@@ -95,8 +95,15 @@ export function contrasts(tokens: readonly Token[]): boolean {
   return names(tokens.slice(0, at - 1)) && names(tokens.slice(at + 1));
 }
 
-/** A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems off". */
+/** How something went, said of it after: "testing went fine", "the migration went smoothly". */
+const WENT = new Set(['fine', 'well', 'smoothly', 'ok', 'okay', 'great', 'good', 'perfectly', 'alright']);
+
+/**
+ * A pointing subject, a verb of being or seeming, then an adjective: "that's great", "this seems
+ * off"; or how something went: "testing went fine".
+ */
 export function evaluation(tokens: readonly Token[]): boolean {
+  if (tokens.some((t, i) => t.lower === 'went' && tokens.slice(i + 1, i + 3).some((x) => WENT.has(x.lower)))) return true;
   for (let i = 0; i + 2 < tokens.length; i++) {
     const t = tokens[i] as Token;
     if (!L.DEICTIC.has(t.lower) || t.pos === 'DET') continue;

@@ -57,6 +57,9 @@ describe('kind before rank', () => {
     ['Perfect - I agree, Engage.', 'chatter'],
     ['I just got back from a walk and realized we drifted.', 'chatter'],
     ['At some point in the future.', 'chatter'],
+    // How something went, told after it: nothing that lasts, unless a rule comes with it.
+    ['Testing went fine.', 'chatter'],
+    ['The deploy went well but always tag the release first.', 'rule'],
     // A thing set against another names the choice; a verdict on nothing named does not.
     ['tabs, not spaces.', 'fact'],
     ['duckdb, not sqlite.', 'fact'],
