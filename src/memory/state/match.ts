@@ -29,13 +29,22 @@ const workIds = (text: string): string[] => text.match(WORK_ID) ?? [];
 
 /**
  * `a` is covered by `b`: `b` names the work `a` names, or most of `a`'s content words are in `b` (at
- * least two, or all of a short item's). A commit "add retry to the S3 upload" covers the task "retry
- * S3 uploads"; "feat: … (spotter-gqc.7)" covers "spotter-gqc.7 (blocked): launch the review …".
+ * least two, or all of a short item's), its closing condition ("… once testing is done") aside. A
+ * commit "add retry to the S3 upload" covers the task "retry S3 uploads"; "feat: … (spotter-gqc.7)"
+ * covers "spotter-gqc.7 (blocked): launch the review …".
  */
+/**
+ * A pending item's closing condition says when, not what: "switch the lookup to X once testing is
+ * done". Not "when" or "after", which as often say what the work is ("fix the crash when the list is
+ * empty").
+ */
+const WHEN = /[\s,]+(?:once|as soon as)\s+[^,;]+$/i;
+
 export function covers(b: string, a: string, share = 0.6): boolean {
   const ids = workIds(a);
   if (ids.length > 0 && ids.some((id) => b.includes(id))) return true;
-  const ta = termSet(a);
+  const what = a.replace(WHEN, '');
+  const ta = termSet(termSet(what).size >= 2 ? what : a);
   const tb = termSet(b);
   if (ta.size === 0) return false;
   const n = shared(ta, tb);

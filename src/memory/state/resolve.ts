@@ -96,9 +96,12 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     // A later report's pending part is the agent's newer word on what is left, in whatever words
     // (or language) it said it in before.
     if (s.reportPending.length > 0) open = open.filter((o) => o.source !== 'report');
+    // What was built closes what it covers: a commit, a done claim, a change the person asked for
+    // that the agent then made.
     const closers: { text: string; at?: string | undefined }[] = [
       ...s.commits.filter((c) => c.reverted !== true).map((c) => ({ text: c.text, at: c.at })),
       ...s.claims.map((c) => ({ text: c.text, at: c.at })),
+      ...s.requests.map((r) => ({ text: r.text, at: r.at })),
     ];
     // The agent said nothing is left: what earlier sessions left open is settled.
     if (s.cleared === true) open = [];

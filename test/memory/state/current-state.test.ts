@@ -249,6 +249,35 @@ describe('current state from the agent record', () => {
     expect(open(state(await recall(d, cwd)))).toBe(false);
   }, 60_000);
 
+  it('closes what a report left open "once" something happened when a later session carried out the change it names', async () => {
+    const { d, dir, cwd } = await started('larder');
+    const first = new ClaudeSession({ sessionId: 'ld-1', cwd, start: ago(3) })
+      .user('Add barcode scanning to the add-item form.')
+      .toolUse('e1', 'Edit', { file_path: `${cwd}/pantry/lookup.py`, old_string: 'BASE = None', new_string: 'BASE = "https://off-staging.example"' })
+      .toolResult('e1', 'The file has been updated successfully.')
+      .assistant('Scanning is in.\n\nStill pending: switch the lookup from the staging mirror to world.openfoodfacts.org once testing is done.');
+    await ingest(d, first, dir, 'ld-1');
+    const open = (lines: string[]) => lines.some((l) => /^Open .*world\.openfoodfacts\.org/.test(l));
+    expect(open(state(await recall(d, cwd)))).toBe(true);
+    // Another change in the next session leaves it open.
+    const other = new ClaudeSession({ sessionId: 'ld-2', cwd, start: ago(2) })
+      .user('Rename the add-item form to the new-item form.')
+      .toolUse('e1', 'Edit', { file_path: `${cwd}/pantry/forms.py`, old_string: 'AddItemForm', new_string: 'NewItemForm' })
+      .toolResult('e1', 'The file has been updated successfully.');
+    await ingest(d, other, dir, 'ld-2');
+    expect(open(state(await recall(d, cwd)))).toBe(true);
+    const done = new ClaudeSession({ sessionId: 'ld-3', cwd, start: ago(1) })
+      .user('Testing went fine. Switch the lookup to world.openfoodfacts.org.')
+      .toolUse('e1', 'Edit', {
+        file_path: `${cwd}/pantry/lookup.py`,
+        old_string: 'BASE = "https://off-staging.example"',
+        new_string: 'BASE = "https://world.openfoodfacts.org"',
+      })
+      .toolResult('e1', 'The file has been updated successfully.');
+    await ingest(d, done, dir, 'ld-3');
+    expect(open(state(await recall(d, cwd)))).toBe(false);
+  }, 60_000);
+
   it("drops the person's account of open work once the agent's record says it was built, and keeps what is still open", async () => {
     const { d, dir, cwd } = await started('ledger');
     const session = new ClaudeSession({ sessionId: 'vat-2', cwd, start: ago(1) })

@@ -26,6 +26,15 @@ describe('covers', () => {
   });
 });
 
+describe('covers, a closing condition aside', () => {
+  it('reads what the item names before its "once …", and keeps "when …", which says what the work is', () => {
+    const item = 'switch the lookup from the staging mirror to world.openfoodfacts.org once testing is done';
+    expect(covers('Switch the lookup to world.openfoodfacts.org', item)).toBe(true);
+    expect(covers('Switch the lookup to world.openfoodfacts.org', item.replace(' once testing is done', ' for the pantry and the shopping list'))).toBe(false);
+    expect(covers('Fix the crash', 'fix the crash when the list is empty')).toBe(false);
+  });
+});
+
 describe('saysAsWell', () => {
   it('a commit that covers a task says it as well only when it states every value the task states', () => {
     const commit = 'feat(media): retry failed thumbnails with exponential backoff';
