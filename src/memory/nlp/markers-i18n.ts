@@ -27,7 +27,8 @@ export function hasStandingMarker(text: string): boolean {
 }
 
 /**
- * Requests of the moment in other languages: a task taken up now ("…をやりましょう"), to do once more what was just done ("relance",
+ * Requests of the moment in other languages: a task taken up now ("…をやりましょう", "bau bitte …"),
+ * going on with the work in hand ("weiter mit …"), to do once more what was just done ("relance",
  * "nochmal", "otra vez", "もう一回", "再跑一次"), to explain something ("explique-moi",
  * "erklär mir", "explícame", "説明して", "解释一下"), or to hand something over ("dej mi", "gib mir",
  * "montre-moi", "見せて").
@@ -45,6 +46,11 @@ const MOMENT: readonly RegExp[] = [
   /(?:^|\s)(?:dej|dejte|daj|dajte|pošli|pošlete|ukaž|ukažte|pokaż|wyślij)\s+mi\b/iu,
   /\b(?:donne[sz]?[- ]moi|montre[sz]?[- ]moi|envoie[sz]?[- ]moi|gib mir|zeig(?:e)? mir|schick(?:e)? mir|dame|muéstrame|mándame|enséñame|dammi|mostrami|mandami|me (?:dá|mostra|manda))\b/iu,
   /给我看|发给我|給我看|見せて|送って/u,
+  // A task asked for now, opening the sentence with its verb ("Bau bitte einen CSV-Export", "Ajoute
+  // un bouton", "Crea un endpoint"), nothing in it said not to do (a prohibition stands).
+  /^(?!.*\b(?:nicht|kein\w*|nie|niemals|ne|pas|jamais|no|nunca|non)\b)\W*(?:bau(?:e)?|erstell(?:e)?|implementier(?:e)?|lösch(?:e)?|entfern(?:e)?|änder(?:e)?|ajoute|crée|construis|implémente|corrige|supprime|añade|agrega|crea|construye|implementa|corrige|arregla|borra|elimina)\s/iu,
+  // Going on with what is in hand: "weiter mit der README", "mach weiter", "on continue avec …", "sigue con …".
+  /^\W*(?:weiter mit|mach(?:en wir)? weiter|on continue|continue avec|continuons|sigue con|seguimos con|continúa con|continua con|andiamo avanti)\b/iu,
   /\b(?:explique[sz]?[- ]moi|expliquez|erklär(?:e|en Sie)? mir|explícame|explicame|explícanos|me explicas|explica(?:-me| me)|spiegami|vysvětli|wyjaśnij)\b/iu,
 ];
 

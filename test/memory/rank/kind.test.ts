@@ -268,7 +268,7 @@ describe('kind before rank', () => {
       expect([kindOfText(text), text]).toEqual(['rule', text]);
   });
 
-  it('in other languages, "again", "explain" and "give me" ask for something of the moment and a short thanks is chatter, however the sentence was read', () => {
+  it('in other languages, "again", "explain", "give me", a task by its verb and "go on with" ask for something of the moment and a short thanks is chatter, however the sentence was read', () => {
     for (const text of [
       'relance pytest stp',
       'lauf nochmal deno test',
@@ -284,8 +284,16 @@ describe('kind before rank', () => {
       'gib mir die letzten zehn Zeilen vom Worker-Log',
       'muéstrame el esquema actual de la tabla de pedidos',
       '今のマイグレーションの一覧を見せて',
+      // A task asked for now, by its verb, and going on with the work in hand.
+      'Bau bitte einen CSV-Export der Zählerstände pro Monat.',
+      "Ajoute un bouton d'export sur la page des factures.",
+      'Crea un endpoint para exportar las facturas.',
+      'Weiter mit der README.',
     ])
       expect([kindOfText(text), text]).toEqual(['one-off', text]);
+    // A prohibition or a standing marker stands.
+    for (const text of ['Erstelle keine neuen Tabellen ohne Migration.', 'Crea siempre la migración con sqlx migrate add.'])
+      expect(kindOfText(text)).not.toBe('one-off');
     for (const text of ["merci, c'est nickel", '好的，谢谢～', '了解、いい感じです', 'danke, passt'])
       expect([kindOfText(text), text]).toEqual(['chatter', text]);
   });
