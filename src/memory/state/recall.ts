@@ -172,7 +172,7 @@ export function stateItems(lines: readonly StateLine[], room: number): StateBloc
     const extra = cost(grown) - cost(now);
     if (seen.has(key) || tokens + extra > room) continue;
     seen.add(key);
-    said.push(l.text);
+    said.push(l.text, ...(l.alsoSays ?? []));
     tokens += extra;
     lineOf.set(id, grown);
   }

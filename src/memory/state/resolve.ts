@@ -40,6 +40,8 @@ export interface StateLine {
   at?: string | undefined;
   /** Commits: their short hashes. */
   hashes?: string[];
+  /** Commits: the person's requests of the session the commit says as well (given once, as the commit). */
+  alsoSays?: string[];
   /** Open todo items: in progress or pending. */
   status?: 'pending' | 'in_progress';
   /** When the session it comes from ended (what ageing counts from). */
@@ -75,6 +77,7 @@ function mergeBuilt(lines: StateLine[]): StateLine[] {
     else {
       same.messageIds.push(...l.messageIds);
       if (l.hashes !== undefined) same.hashes = [...new Set([...(same.hashes ?? []), ...l.hashes])];
+      if (l.alsoSays !== undefined) same.alsoSays = [...new Set([...(same.alsoSays ?? []), ...l.alsoSays])];
       same.at = l.at ?? same.at;
     }
   }
@@ -126,7 +129,12 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     // carried that work on, and names it as a whole rather than step by step.
     open = open.filter((o) => o.source !== 'summary' || o.sessionId !== s.sessionId || !commits.some((c) => after(c.at, o.at)));
     built.push(
-      ...mergeBuilt(commits.map((c) => line('built', 'commit', c, s, c.hash === undefined ? {} : { hashes: [c.hash] }))),
+      ...mergeBuilt(
+        commits.map((c) => {
+          const says = s.requests.filter((r) => saysAsWell(c.text, r.text)).map((r) => r.text);
+          return line('built', 'commit', c, s, { ...(c.hash !== undefined && { hashes: [c.hash] }), ...(says.length > 0 && { alsoSays: says }) });
+        }),
+      ),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
       // A change the person asked for that no commit of the session says as well (a commit says it better).
       ...s.requests.filter((r) => !lookedInto(r.text) && !commits.some((c) => saysAsWell(c.text, r.text))).map((r) => line('built', 'request', r, s)),

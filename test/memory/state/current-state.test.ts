@@ -443,6 +443,27 @@ describe('current state from the agent record', () => {
     expect(block.items.some((i) => /Axum 0\.7/.test(i.text))).toBe(true);
   }, 60_000);
 
+  it('says a request once when a commit says it: as the commit, not again as a memory', async () => {
+    const { d, dir, cwd } = await started('larder');
+    const s = new ClaudeSession({ sessionId: 'larder-1', cwd, start: ago(1) })
+      .user('Larder is a Django app with Postgres 16.')
+      .assistant('Noted.')
+      .user('Switch the lookup to world.openfoodfacts.org.')
+      .toolUse('e1', 'Edit', {
+        file_path: `${cwd}/pantry/lookup.py`,
+        old_string: 'BASE = "https://off-staging.example"',
+        new_string: 'BASE = "https://world.openfoodfacts.org"',
+      })
+      .toolResult('e1', 'The file has been updated successfully.')
+      .toolUse('b1', 'Bash', { command: 'git commit -am "lookup: use world.openfoodfacts.org"' })
+      .toolResult('b1', '[main 9bb2e10] lookup: use world.openfoodfacts.org\n 1 file changed');
+    await ingest(d, s, dir, 'larder-1');
+    expect((await memories(d, cwd)).some((m) => /^Switch the lookup/.test(m.content))).toBe(true);
+    const block = await recall(d, cwd);
+    expect(block.items.filter((i) => /world\.openfoodfacts\.org/.test(i.text)).map((i) => i.kind)).toEqual(['state']);
+    expect(block.items.some((i) => /Postgres 16/.test(i.text))).toBe(true);
+  }, 60_000);
+
   it("keeps a memory that no one piece of a session's line says, though the pieces' words together cover it", async () => {
     const { d, dir, cwd } = await started('tides');
     const s = new ClaudeSession({ sessionId: 'tides-2', cwd, start: ago(1) })
