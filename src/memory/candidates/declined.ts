@@ -20,8 +20,8 @@ const TENTATIVE =
 const ARGUES_AGAINST =
   /^\W*(?:(?:i'd|i would|i'll|i’d)\s+(?:leave|keep|stick with|hold off|avoid|not|rather not|recommend (?:against|keeping|leaving|sticking)|advise against|skip)\b|i\s+(?:wouldn't|would not|wouldn’t|don't think|do not think|don’t think)\b|(?:no need|not needed|not necessary|unnecessary|that's not (?:needed|necessary)|it's not (?:needed|necessary))\b)/i;
 
-/** The person presses it: "no, do cast it", "do it anyway", "I still think …". */
-const PRESSES = /^\W*(?:no\b|nope\b|still\b|i still\b|do it anyway|please do|just do|cast it|i insist)|\b(?:anyway|regardless|all the same)\b/i;
+/** The person presses it: "no, do it", "do it anyway", "I still think …". */
+const PRESSES = /^\W*(?:no\b|nope\b|still\b|i still\b|do it anyway|please do|just do|i insist)|\b(?:anyway|regardless|all the same)\b/i;
 
 /** Content words the person's next message must share with the suggestion to be pressing it. */
 const PRESSED_TERMS = 2;
