@@ -76,6 +76,7 @@ export class StateBuilder {
       if (carry.asked !== undefined) this.said = { asked: carry.asked };
       this.writes = new Set(carry.writes);
       this.recentRequest = carry.recentRequest;
+      this.filling = new Map(carry.filling.map((f) => [f.call, f.lines]));
     }
     delete s.carry;
   }
@@ -85,9 +86,14 @@ export class StateBuilder {
     const s = this.s;
     const asked = this.said === undefined ? undefined : this.asked();
     const carry =
-      asked === undefined && this.writes.size === 0 && !this.recentRequest
+      asked === undefined && this.writes.size === 0 && !this.recentRequest && this.filling.size === 0
         ? undefined
-        : { ...(asked !== undefined && { asked: asked === null ? null : masked(asked) }), writes: [...this.writes], recentRequest: this.recentRequest };
+        : {
+            ...(asked !== undefined && { asked: asked === null ? null : masked(asked) }),
+            writes: [...this.writes],
+            recentRequest: this.recentRequest,
+            filling: [...this.filling].map(([call, lines]) => ({ call, lines: lines.map((l) => redact(l).text) })),
+          };
     return {
       ...s,
       ...(carry !== undefined && { carry }),

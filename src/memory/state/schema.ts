@@ -42,9 +42,17 @@ export const SessionState = z.object({
   /**
    * What an incremental ingest hands the next one of the same file: what the person's latest
    * message asks (null: nothing) while no write has carried it out, the writes whose results are
-   * not read yet, and whether a change was recorded since the person last spoke.
+   * not read yet, whether a change was recorded since the person last spoke, and the placeholder
+   * lines of writes whose results are not read yet.
    */
-  carry: z.object({ asked: StateEntry.nullable().optional(), writes: z.array(z.string()).default([]), recentRequest: z.boolean().default(false) }).optional(),
+  carry: z
+    .object({
+      asked: StateEntry.nullable().optional(),
+      writes: z.array(z.string()).default([]),
+      recentRequest: z.boolean().default(false),
+      filling: z.array(z.object({ call: z.string(), lines: z.array(z.string()) })).default([]),
+    })
+    .optional(),
 });
 export type SessionState = z.infer<typeof SessionState>;
 

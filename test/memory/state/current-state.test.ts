@@ -427,6 +427,28 @@ describe('current state from the agent record', () => {
     expect(state(await recall(d, cwd))).toContainEqual(expect.stringMatching(/^Built \d{4}-\d\d-\d\d: Move the size legend above the chart \(as asked\)/));
   }, 60_000);
 
+  it('closes what was left open about a placeholder whose edit came in one ingest of the live transcript and its result in the next', async () => {
+    const { d, dir, cwd } = await started('kiosk');
+    const file = join(dir, 'live.jsonl');
+    const s = new ClaudeSession({ sessionId: 'live-2', cwd, start: ago(1) })
+      .user('Write the deploy section of the README.')
+      .toolUse('w1', 'Write', { file_path: `${cwd}/README.md`, content: '**Staging:** _TODO: add the staging URL once it is up_\n' })
+      .toolResult('w1', 'File created successfully.')
+      .assistant('Done.\n\nStill open: the TODO for the staging URL.')
+      .user('https://kiosk-staging.example.org')
+      .toolUse('e1', 'Edit', {
+        file_path: `${cwd}/README.md`,
+        old_string: '**Staging:** _TODO: add the staging URL once it is up_',
+        new_string: '**Staging:** https://kiosk-staging.example.org',
+      });
+    await ingestText(d, file, s.text());
+    expect(state(await recall(d, cwd)).some((l) => /^Open .*staging URL/.test(l))).toBe(true);
+    s.toolResult('e1', 'The file has been updated successfully.').assistant('Linked.');
+    const last = await ingestText(d, file, s.text());
+    expect(last.fromOffset).toBeGreaterThan(0);
+    expect(state(await recall(d, cwd)).some((l) => /^Open .*staging URL/.test(l))).toBe(false);
+  }, 60_000);
+
   it('says a request once: as the work done, not again as a memory beside it', async () => {
     const { d, dir, cwd } = await started('tides');
     const s = new ClaudeSession({ sessionId: 'tides-1', cwd, start: ago(1) })
