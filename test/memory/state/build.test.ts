@@ -165,7 +165,12 @@ describe('state builder', () => {
     expect(inParts('p3', [[request(), write('w1'), result('w1')], [typed('actually no, keep it where it was')]]).requests).toEqual([]);
     expect(inParts('p4', [[request(), write('w1')], [result('w1', true)]]).requests).toEqual([]);
     // Nothing is carried once nothing is in hand.
-    expect(inParts('p5', [[request(), write('w1'), result('w1'), typed('thanks')]]).carry).toEqual({ asked: null, writes: [], recentRequest: false });
+    expect(inParts('p5', [[request(), write('w1'), result('w1'), typed('thanks')]]).carry).toEqual({
+      asked: null,
+      writes: [],
+      recentRequest: false,
+      filling: [],
+    });
   });
 });
 
