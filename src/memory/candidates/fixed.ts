@@ -11,7 +11,7 @@
  *   right after it and then committed or reported that work done.
  * A lesson said as a rule ("never swallow errors") is neither and stays.
  */
-import { DEONTIC, OFFER, OPEN_WORK, standingIn, TASK_VERBS, YES } from '../nlp/lexicon.js';
+import { DEONTIC, OFFER, OPEN_WORK, SAYS_DONE, standingIn, TASK_VERBS, YES } from '../nlp/lexicon.js';
 import { hasOpenWorkMarker, hasStandingMarker } from '../nlp/markers-i18n.js';
 import { terms } from '../nlp/text.js';
 import type { ExtractMessage } from '../transcripts/types.js';
@@ -84,9 +84,6 @@ function committedAfter(messages: readonly ExtractMessage[], i: number, said: st
   return false;
 }
 
-/** A sentence of the agent's that says work was done: "The search and replace is complete." */
-const DONE = /\b(?:done|complete|completed|finished|implemented|fixed|added|replaced|updated|renamed|removed|created)\b/i;
-
 /** The agent said after message `i`, before the person spoke again, that it did work naming some of `said`. */
 function reportedDoneAfter(messages: readonly ExtractMessage[], i: number, said: string): boolean {
   const named = heads(said);
@@ -95,7 +92,7 @@ function reportedDoneAfter(messages: readonly ExtractMessage[], i: number, said:
     if (m.role === 'user' && m.kind === 'text' && m.meta !== true && (m.origin === 'typed' || m.origin === 'queued')) return false;
     if (m.role !== 'assistant' || m.kind !== 'text') continue;
     for (const sentence of m.text.split(/(?<=[.!?])\s+|\n+/))
-      if (DONE.test(sentence) && !/\?\s*$/.test(sentence) && [...heads(sentence)].filter((w) => named.has(w)).length >= 2) return true;
+      if (SAYS_DONE.test(sentence) && !/\?\s*$/.test(sentence) && [...heads(sentence)].filter((w) => named.has(w)).length >= 2) return true;
   }
   return false;
 }

@@ -78,6 +78,9 @@ export const INQUIRY_VERBS: ReadonlySet<string> = new Set([
 ]);
 /** Operations on the repository or the running system, which change no code of their own: "commit everything", "restart the server". */
 export const CHORE_VERBS = set(`commit push pull rebase restart`);
+/** A sentence that says something was done, in the languages people and their agents write in. */
+export const SAYS_DONE =
+  /\b(?:done|completed?|implemented|fixed|added|finished|built|committed|shipped|merged|resolved|works now|pass(?:es|ed)?|c'est fait|terminé|ajouté|corrigé|implémenté|hecho|listo|terminado|implementado|erledigt|fertig|implementiert|behoben|feito|concluído|fatto|completato)\b|完成|済み|実装しました|已实现|已完成/i;
 /** The agent offering to do something next ("Want me to …?", "Want to test it …?", "Shall I …?", "Chceš, abych …?"): a bare yes lets it go on. */
 export const OFFER =
   /^\W*(?:(?:do you )?want me to|want to|would you like me to|shall i|should i|can i|veux-tu que je|voulez-vous que je|tu veux que je|¿?quieres que|soll ich|chce(?:š|te),? abych|要我|要不要我|需要我)\b/iu;

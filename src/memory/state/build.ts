@@ -210,9 +210,10 @@ export class StateBuilder {
 
   /** A write that filled in a placeholder went through: what was left open about it is done (resolve.ts). */
   private filled(m: TranscriptMessage): void {
-    const lines = m.toolUseId === undefined ? undefined : this.filling.get(m.toolUseId);
-    if (lines === undefined || m.toolUseId === undefined) return;
-    this.filling.delete(m.toolUseId);
+    const id = m.toolUseId;
+    const lines = id === undefined ? undefined : this.filling.get(id);
+    if (id === undefined || lines === undefined) return;
+    this.filling.delete(id);
     if (m.isError === true) return;
     this.s.filled.push(...lines.map((l) => entry(l, m)));
     if (this.s.filled.length > FILLED_MAX) this.s.filled.splice(0, this.s.filled.length - FILLED_MAX);

@@ -3,13 +3,11 @@
  * reply disputes it. The markers are closed classes (words for "pending", "done", "no") in the
  * languages people write to their agents in; the items are the agent's own words.
  */
+import { SAYS_DONE } from '../nlp/lexicon.js';
 
 /** A line or sentence that introduces what is left: "Still pending:", "Next steps", "Currently working on:", "Il reste :", "待办". */
 const PENDING =
   /\b(?:still (?:pending|open|to do|todo|missing|left)|pending|remaining|remains?|left to do|not (?:yet )?(?:done|implemented|started)(?: yet)?|next steps?|next (?:priority )?(?:items?|tasks?)|up next|(?:currently )?(?:working on|in progress)|follow[- ]?ups?|open items?|outstanding|to ?do|what'?s left|il reste|reste à faire|à faire|en attente|pendiente|pendientes|queda por hacer|falta|faltan|noch offen|offen|ausstehend|noch zu tun|fehlt noch|pendente|da fare|rimane|rimangono)\b|残り|未完了|保留|待办|剩下|未完成|待处理|残タスク/i;
-/** A sentence that says something was done. */
-const DONE =
-  /\b(?:done|completed?|implemented|fixed|added|finished|built|committed|shipped|merged|resolved|works now|pass(?:es|ed)?|c'est fait|terminé|ajouté|corrigé|implémenté|hecho|listo|terminado|implementado|erledigt|fertig|implementiert|behoben|feito|concluído|fatto|completato)\b|完成|済み|実装しました|已实现|已完成/i;
 /** A reply that contradicts the agent: "no", "that's wrong", "still broken", "doesn't work". */
 const DISPUTE =
   /^(?:no\b|nope\b|wrong\b|not (?:done|fixed|true|quite)\b|non\b|nein\b|niet\b|いいえ|不是|不对)|\b(?:(?:does|did|is|was)n[o']t (?:work|fixed|done|right|correct)|still (?:broken|failing|fails|not working|wrong)|(?:that's|that is|it's) (?:wrong|not (?:right|done|fixed|true))|ça (?:ne )?marche pas|no funciona|funktioniert nicht|non funziona)\b/i;
@@ -90,7 +88,7 @@ export function reportPending(text: string): string[] {
  * word for "done", or all of them when the report opens with one ("Done (a1b2c3d): …").
  */
 export function reportClaims(text: string): string[] {
-  if (!DONE.test(text)) return [];
+  if (!SAYS_DONE.test(text)) return [];
   const sentences = text
     .split('\n')
     .flatMap((l) => (BULLET.test(l) ? [l] : l.split(/(?<=[.!?。])\s+/)))
@@ -98,9 +96,9 @@ export function reportClaims(text: string): string[] {
     .filter((s) => s !== '');
   const pendingAt = sentences.findIndex((l) => pendingLead(l) !== undefined);
   const before = (pendingAt < 0 ? sentences : sentences.slice(0, pendingAt)).map((s) => s.replace(BULLET, '$1'));
-  const opensDone = before[0] !== undefined && DONE.test(before[0]);
+  const opensDone = before[0] !== undefined && SAYS_DONE.test(before[0]);
   return before
-    .filter((s) => (opensDone || DONE.test(s)) && !/\?\s*$/.test(s))
+    .filter((s) => (opensDone || SAYS_DONE.test(s)) && !/\?\s*$/.test(s))
     .map(clean)
     .filter((s) => s.length > 8);
 }

@@ -128,16 +128,18 @@ export function resolveState(state: ProjectState, sessionsAfter: (iso: string) =
     // A summary's pending steps are the steps of the work in hand: a commit after the summary
     // carried that work on, and names it as a whole rather than step by step.
     open = open.filter((o) => o.source !== 'summary' || o.sessionId !== s.sessionId || !commits.some((c) => after(c.at, o.at)));
+    // The person's requests each commit says as well: given once, as the commit (it says it better).
+    const saysOf = commits.map((c) => s.requests.filter((r) => saysAsWell(c.text, r.text)));
+    const saidByCommit = new Set(saysOf.flat());
     built.push(
       ...mergeBuilt(
-        commits.map((c) => {
-          const says = s.requests.filter((r) => saysAsWell(c.text, r.text)).map((r) => r.text);
+        commits.map((c, i) => {
+          const says = (saysOf[i] ?? []).map((r) => r.text);
           return line('built', 'commit', c, s, { ...(c.hash !== undefined && { hashes: [c.hash] }), ...(says.length > 0 && { alsoSays: says }) });
         }),
       ),
       ...s.plans.filter((p) => p.carried).map((p) => line('built', 'plan', p, s)),
-      // A change the person asked for that no commit of the session says as well (a commit says it better).
-      ...s.requests.filter((r) => !lookedInto(r.text) && !commits.some((c) => saysAsWell(c.text, r.text))).map((r) => line('built', 'request', r, s)),
+      ...s.requests.filter((r) => !lookedInto(r.text) && !saidByCommit.has(r)).map((r) => line('built', 'request', r, s)),
     );
     // A session's work its commits do not name, as its last task list marks it completed.
     built.push(
